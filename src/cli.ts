@@ -1,0 +1,137 @@
+/**
+ * Commander wiring only: parse flags, call one library function per command, map the result or a
+ * typed error to an exit code (SPEC 2). Libraries are imported lazily so `--help` stays fast.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { reportError } from './errors.js';
+import type { CommandIO, ExitCode } from './io.js';
+import { VERSION } from './version.js';
+
+const FORMATS_REVIEW = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
+const FORMATS_PROVE = ['text', 'json', 'sarif'] as const;
+const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CommanderError(2, 'jscr.badNumber', `expected a positive whole number, got "${value}"`);
+  return n;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Build the program; `run` receives each command's exit code. */
+function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => void): Command {
+  const program = new Command('jscr')
+    .description('Review a code change for security problems.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .showHelpAfterError(false)
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .exitOverride();
+
+  const changeFlags = (cmd: Command): Command =>
+    cmd
+      .option('--range <A..B>', 'review the change A..B (or A...B from the merge base)')
+      .option('--staged', 'review the staged change')
+      .option('--commit <sha>', 'review one commit')
+      .option('--repo <dir>', 'the repository (default: the current directory)')
+      .option('--config <file>', 'a .jscr.toml to use instead of the repository one');
+
+  changeFlags(program.command('review').description('review a change (default: the working tree against HEAD)'))
+    .addOption(new Option('--format <format>', 'report format').choices(FORMATS_REVIEW).default('text'))
+    .option('--output <file>', 'write the report to a file instead of stdout')
+    .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1').choices(FAIL_ON))
+    .option('--no-model', 'do not call a model even if one is configured')
+    .option('--quiet', 'no progress on stderr')
+    .action((opts) => run(async () => (await import('./review/command.js')).reviewCommand(opts, io)));
+
+  program
+    .command('prove')
+    .description('find protected operations reachable from a web entry point with no permission check')
+    .option('--repo <dir>', 'the repository (default: the current directory)')
+    .option('--base <rev>', 'prove only the change base..head')
+    .option('--head <rev>', 'the head revision (default: HEAD)')
+    .addOption(new Option('--format <format>', 'report format').choices(FORMATS_PROVE).default('text'))
+    .option('--max-depth <n>', 'how many calls deep a path may be', positiveInt)
+    .action((opts) => run(async () => (await import('./prover/command.js')).proveCommand(opts, io)));
+
+  changeFlags(program.command('fix').description('ask the model for fixes and write the ones the guard accepts'))
+    .option('--finding <fingerprint>', 'fix only this finding (repeatable)', collect, [])
+    .option('--accept-model', 'write accepted proposals (without it, print them as diffs)')
+    .option('--verify <cmd>', 'a command to run after each write; a failure restores the file')
+    .option('--out <dir>', 'the run folder (default: under $XDG_STATE_HOME/jscr/runs)')
+    .action((opts) => run(async () => (await import('./fix/command.js')).fixCommand(opts, io)));
+
+  program
+    .command('guard')
+    .description('check one edit proposal against its consultation (prints a Checked as JSON)')
+    .requiredOption('--repo <dir>', 'the repository root')
+    .requiredOption('--consultation <file>', 'the consultation JSON')
+    .requiredOption('--proposal <file>', 'the proposal JSON')
+    .action((opts) => run(async () => (await import('./guard/command.js')).guardCommand(opts, io)));
+
+  program
+    .command('profile')
+    .description('print the change profile of a PreToolUse payload read from stdin')
+    .option('--file-text <file>', 'the current text of the target file')
+    .action((opts) => run(async () => (await import('./profile/command.js')).profileCommand(opts, io)));
+
+  program
+    .command('gate')
+    .description('the coding-agent edit gate (a PreToolUse hook; payload on stdin)')
+    .action(() => run(async () => (await import('./gate/command.js')).gateCommand(io)));
+
+  program
+    .command('rules')
+    .description('the built-in rules')
+    .command('list')
+    .description('list the built-in rules with id, severity and CWE')
+    .action(() => run(async () => (await import('./rules/command.js')).rulesListCommand(io)));
+
+  return program;
+}
+
+/** Run the CLI with these arguments and return the exit code. */
+export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
+  let pending: Promise<ExitCode> | null = null;
+  const program = buildProgram(io, (work) => {
+    pending = work();
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version are "errors" to commander with exit code 0.
+      if (error.exitCode === 0) return 0;
+      return 2;
+    }
+    return reportError(error, io.stderr);
+  }
+  if (pending === null) {
+    io.stderr.write('jscr: no command given; see jscr --help\n');
+    return 2;
+  }
+  try {
+    return await pending;
+  } catch (error) {
+    return reportError(error, io.stderr);
+  }
+}
+
+const io: CommandIO = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+  cwd: process.cwd(),
+  stdoutIsTTY: Boolean(process.stdout.isTTY),
+  stderrIsTTY: Boolean(process.stderr.isTTY),
+};
+
+const code = await main(process.argv.slice(2), io);
+// Let stdout drain before exiting (a large JSON report piped to another program).
+process.stdout.write('', () => process.exit(code));

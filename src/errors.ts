@@ -1,0 +1,84 @@
+/**
+ * Typed errors. Library code throws these; `src/cli.ts` is the one place that maps them to an exit
+ * code and a single line of text (SPEC 2). Expected outcomes (refusals, scanner failures, rejected
+ * findings) are values in reports, never exceptions.
+ */
+
+/** Base of every error the CLI knows how to report in one line. */
+export abstract class JscrError extends Error {
+  /** SPEC 2 exit code this error maps to. */
+  abstract readonly exitCode: 2 | 3;
+}
+
+/** Bad flags or arguments on the command line. */
+export class UsageError extends JscrError {
+  readonly exitCode = 2;
+}
+
+/** `.jscr.toml` could not be read, parsed or validated. `keyPath` is the dotted key, when known. */
+export class ConfigError extends JscrError {
+  readonly exitCode = 2;
+  constructor(
+    readonly file: string,
+    readonly keyPath: string | null,
+    readonly expected: string,
+  ) {
+    super(`${file}${keyPath ? `: ${keyPath}` : ''}: ${expected}`);
+  }
+}
+
+/** A rule or facts file under rules/ or ruleset/ is invalid (a defect of the build, but reported plainly). */
+export class RuleFileError extends JscrError {
+  readonly exitCode = 2;
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    readonly problem: string,
+  ) {
+    super(`${file}${line === null ? '' : `:${line}`}: ${problem}`);
+  }
+}
+
+/** A path or the repository itself is outside what jscr may read. */
+export class BoundaryError extends JscrError {
+  readonly exitCode = 2;
+}
+
+/** git refused: not a repository, a bad revision, git missing. The message is git's reason, one line. */
+export class GitError extends JscrError {
+  readonly exitCode = 2;
+}
+
+/** Input that is not what the command takes (a malformed JSON payload, an unreadable file). */
+export class InputError extends JscrError {
+  readonly exitCode = 2;
+}
+
+/** A capability that this build does not have yet. It must never pretend to succeed. */
+export class NotBuiltError extends JscrError {
+  readonly exitCode = 2;
+  constructor(readonly capability: string) {
+    super(`${capability} is not built yet in this version of jscr`);
+  }
+}
+
+/** A bug in jscr. Reported as one line plus a request to report it; exit 2 (could not run). */
+export class InternalError extends JscrError {
+  readonly exitCode = 2;
+}
+
+/** Collapse any message to one line so the CLI never prints a multi-line error or a stack trace. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\r?\n\s*/g, ' ').trim();
+}
+
+/** Map anything thrown to one line on stderr and an exit code; never a stack trace. */
+export function reportError(error: unknown, stderr: NodeJS.WritableStream): 2 | 3 {
+  if (error instanceof JscrError) {
+    stderr.write(`jscr: ${oneLine(error.message)}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  stderr.write(`jscr: internal error: ${oneLine(message)} (please report this)\n`);
+  return 2;
+}

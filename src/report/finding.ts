@@ -1,0 +1,84 @@
+/**
+ * The finding and report shapes of SPEC 4. Field names are the JSON names (snake_case) so the report
+ * is the data, not a translation of it.
+ */
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** Lower is more severe; used for sorting and for `--fail-on`. */
+export function severityRank(severity: Severity): number {
+  return SEVERITIES.indexOf(severity);
+}
+
+/** Where a finding came from: `rule`, `scanner:<name>`, `prover`, `injection` or `model`. */
+export type FindingSource = 'rule' | 'prover' | 'injection' | 'model' | `scanner:${string}`;
+
+export interface Finding {
+  /** Short stable id for this run's report: the first 12 hex digits of the fingerprint. */
+  id: string;
+  /** Rule id, e.g. `jscr/sql-string-concat`, `bandit/B602`, `jscr/prompt-injection-attempt`. */
+  rule: string;
+  source: FindingSource;
+  severity: Severity;
+  /** 0..1; deterministic rules use their declared confidence. */
+  confidence: number;
+  /** Repository-relative path with forward slashes. */
+  path: string;
+  /** 1-based line in the new file. */
+  line: number;
+  end_line: number;
+  title: string;
+  message: string;
+  /** The quoted source lines the finding rests on (already redacted of secrets). */
+  evidence: string;
+  /** `CWE-78` style, or null when the rule names none. */
+  cwe: string | null;
+  /** sha256 over rule + path + normalised evidence: stable across runs and line moves. */
+  fingerprint: string;
+  /** Extra, source-specific detail (e.g. the model's original line before anchoring). */
+  extra?: Record<string, unknown>;
+}
+
+export type StepStatus = 'ran' | 'skipped' | 'not_run' | 'failed';
+
+export interface StepRecord {
+  name: string;
+  status: StepStatus;
+  detail: string;
+}
+
+export interface ScannerRecord {
+  name: string;
+  status: StepStatus;
+  detail: string;
+}
+
+export type FileStatus = 'added' | 'deleted' | 'modified' | 'renamed' | 'copied' | 'binary' | 'mode-only';
+
+export interface ChangeSummary {
+  kind: 'range' | 'merge-base-range' | 'staged' | 'commit' | 'working-tree';
+  range: string;
+  files: { path: string; status: FileStatus; old_path: string | null }[];
+}
+
+export interface RejectedFinding {
+  finding: Finding;
+  reason: string;
+}
+
+/** The JSON report of SPEC 4 (plus a few additive keys such as `unused_suppressions`). */
+export interface ReviewReport {
+  schema_version: 1;
+  tool: { name: 'jscr'; version: string };
+  change: ChangeSummary;
+  findings: Finding[];
+  rejected: RejectedFinding[];
+  steps: StepRecord[];
+  scanners: ScannerRecord[];
+  limits_reached: string[];
+  complete: boolean;
+  incomplete_reasons: string[];
+  exit_code: 0 | 1 | 2 | 3;
+  [extra: string]: unknown;
+}

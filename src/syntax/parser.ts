@@ -1,0 +1,77 @@
+/**
+ * web-tree-sitter, initialised once per process. Grammars are loaded together, before the first parse,
+ * because a grammar loaded after parsing has started costs up to a second (deps.md T16).
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Language as TSLanguage, Parser as TSParser, Tree } from 'web-tree-sitter';
+import type { Language } from './languages.js';
+
+/** Where the .wasm files are: beside the bundle (dist/wasm) or, from source, in node_modules. */
+function wasmPath(file: string): string {
+  const bundled = join(dirname(fileURLToPath(import.meta.url)), 'wasm', file);
+  if (existsSync(bundled)) return bundled;
+  const require = createRequire(import.meta.url);
+  if (file === 'tree-sitter.wasm') return require.resolve('web-tree-sitter/tree-sitter.wasm');
+  return join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out', file);
+}
+
+interface Runtime {
+  module: typeof import('web-tree-sitter');
+  languages: Map<Language, TSLanguage>;
+  parser: TSParser;
+}
+
+let runtime: Promise<Runtime> | null = null;
+
+async function init(): Promise<Runtime> {
+  const module = await import('web-tree-sitter');
+  const wasmBinary = await readFile(wasmPath('tree-sitter.wasm'));
+  await module.Parser.init({ wasmBinary });
+  return { module, languages: new Map(), parser: new module.Parser() };
+}
+
+/**
+ * Load every grammar a run will need, in one go. Call this before the first parse with the full set;
+ * a later call for a grammar not yet loaded still works, only slower.
+ */
+export async function loadGrammars(languages: Iterable<Language>): Promise<void> {
+  runtime ??= init();
+  const rt = await runtime;
+  const wanted = [...new Set(languages)].filter((l) => !rt.languages.has(l));
+  const loaded = await Promise.all(
+    wanted.map(async (l) => [l, await rt.module.Language.load(await readFile(wasmPath(`tree-sitter-${l}.wasm`)))] as const),
+  );
+  for (const [l, lang] of loaded) rt.languages.set(l, lang);
+}
+
+/** The loaded tree-sitter Language object (for queries). Loads the grammar if needed. */
+export async function grammar(language: Language): Promise<TSLanguage> {
+  await loadGrammars([language]);
+  const rt = await runtime!; // set by loadGrammars
+  const lang = rt.languages.get(language);
+  if (!lang) throw new Error(`grammar ${language} did not load`);
+  return lang;
+}
+
+/** The web-tree-sitter module itself (Query, Node types), once initialised. */
+export async function treeSitter(): Promise<typeof import('web-tree-sitter')> {
+  runtime ??= init();
+  return (await runtime).module;
+}
+
+/**
+ * Parse text. The caller owns the returned tree and must call `tree.delete()` when done
+ * (trees live in wasm memory, not the JS heap).
+ */
+export async function parse(language: Language, text: string): Promise<Tree> {
+  const lang = await grammar(language);
+  const rt = await runtime!; // set by grammar()
+  rt.parser.setLanguage(lang);
+  const tree = rt.parser.parse(text);
+  if (!tree) throw new Error(`tree-sitter returned no tree for ${language}`);
+  return tree;
+}

@@ -1,0 +1,34 @@
+// Bundles the CLI into dist/: jscr.mjs (every command) and gate.mjs (the edit-gate hook alone, kept
+// small so an agent's every edit pays only for Node's own start-up), plus the tree-sitter grammars.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const out = 'dist';
+rmSync(out, { recursive: true, force: true });
+mkdirSync(join(out, 'wasm'), { recursive: true });
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  logLevel: 'warning',
+  // Bundled CommonJS packages require() Node built-ins; an ESM bundle needs a real require for that.
+  banner: { js: "import { createRequire as __jscrCreateRequire } from 'node:module'; const require = __jscrCreateRequire(import.meta.url);" },
+  // TypeScript's compiler is only needed by the guard's compile check; loading it from the installed
+  // package keeps 9 MB of JavaScript out of every start-up.
+  external: ['typescript'],
+};
+
+await build({ ...common, entryPoints: ['src/cli.ts'], outfile: join(out, 'jscr.mjs') });
+await build({ ...common, entryPoints: ['src/gate/main.ts'], outfile: join(out, 'gate.mjs') });
+
+const runtimeWasm = require.resolve('web-tree-sitter/tree-sitter.wasm');
+copyFileSync(runtimeWasm, join(out, 'wasm', 'tree-sitter.wasm'));
+const grammarDir = join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
+for (const name of ['python', 'javascript', 'typescript', 'tsx', 'java', 'php', 'go', 'ruby']) {
+  copyFileSync(join(grammarDir, `tree-sitter-${name}.wasm`), join(out, 'wasm', `tree-sitter-${name}.wasm`));
+}
