@@ -1,0 +1,110 @@
+/**
+ * The only way jscr starts a process. A fixed allowlist of program names; arguments are always an
+ * array and no shell is ever involved, so nothing in a repository can smuggle in a command.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { JscrError } from '../errors.js';
+
+/** Programs jscr may start: git, python3 (the guard's compile check) and the external scanners. */
+export const ALLOWED_PROGRAMS = ['git', 'python3', 'bandit', 'shellcheck', 'secretlint', 'eslint', 'semgrep', 'gitleaks'] as const;
+export type AllowedProgram = (typeof ALLOWED_PROGRAMS)[number];
+
+/** Thrown when code asks to start anything that is not on the allowlist. */
+export class ProcessNotAllowedError extends JscrError {
+  readonly exitCode = 2;
+  constructor(readonly program: string) {
+    super(`refusing to start "${program}": not on jscr's process allowlist`);
+  }
+}
+
+export function assertProgramAllowed(program: string): asserts program is AllowedProgram {
+  if (!(ALLOWED_PROGRAMS as readonly string[]).includes(program)) throw new ProcessNotAllowedError(program);
+}
+
+export interface RunOptions {
+  cwd: string;
+  /** Kill the process (SIGKILL) after this many milliseconds. */
+  timeoutMs: number;
+  /** Written to the child's stdin, then closed. */
+  input?: string | Buffer;
+  /** Environment; defaults to the current one. */
+  env?: NodeJS.ProcessEnv;
+  /** Extra directories searched first for the program (e.g. node_modules/.bin for npm-installed scanners). */
+  searchPath?: string[];
+  /** Stop collecting output past this many bytes per stream (the process still runs to the end). */
+  maxOutputBytes?: number;
+}
+
+export interface RunResult {
+  /** Exit code, or null when killed by a signal. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Set when the process could not be started at all (ENOENT, EACCES). */
+  spawnError: string | null;
+}
+
+/** The absolute path of an allowed program on PATH (plus `searchPath` first), or null if not installed. */
+export function locateProgram(program: AllowedProgram, env: NodeJS.ProcessEnv = process.env, searchPath: string[] = []): string | null {
+  const dirs = [...searchPath, ...(env.PATH ?? '').split(delimiter)].filter((d) => d.length > 0);
+  for (const dir of dirs) {
+    const candidate = join(dir, program);
+    try {
+      if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+    } catch {
+      // unreadable directory on PATH: try the next one
+    }
+  }
+  return null;
+}
+
+/** Start an allowed program with an argument vector, never a shell; collect its output. */
+export function runProgram(program: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+  assertProgramAllowed(program);
+  const env = options.env ?? process.env;
+  const executable = locateProgram(program, env, options.searchPath) ?? program;
+  const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
+  return new Promise((resolve) => {
+    const child = spawn(executable, args, { cwd: options.cwd, env, shell: false, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    let timedOut = false;
+    let spawnError: string | null = null;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
+    child.stdout.on('data', (b: Buffer) => {
+      if (outBytes < limit) out.push(b);
+      outBytes += b.length;
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      if (errBytes < limit) err.push(b);
+      errBytes += b.length;
+    });
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      spawnError = e.code ?? e.message;
+    });
+    child.stdin.on('error', () => {
+      // the child may exit before reading its input; that is its answer, not our failure
+    });
+    child.stdin.end(options.input ?? '');
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        timedOut,
+        spawnError,
+      });
+    });
+  });
+}
