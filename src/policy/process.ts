@@ -42,6 +42,8 @@ export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
+  /** The same output as bytes, for binary-safe readers such as `git cat-file --batch`. */
+  stdoutBytes: Buffer;
   stderr: string;
   timedOut: boolean;
   /** Set when the process could not be started at all (ENOENT, EACCES). */
@@ -65,7 +67,9 @@ export function locateProgram(program: AllowedProgram, env: NodeJS.ProcessEnv = 
 /** Start an allowed program with an argument vector, never a shell; collect its output. */
 export function runProgram(program: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   assertProgramAllowed(program);
-  const env = options.env ?? process.env;
+  // git must never refresh .git/index (or take any other optional lock) on jscr's behalf: review
+  // never writes to the repository, not even git's own bookkeeping.
+  const env = program === 'git' ? { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' } : (options.env ?? process.env);
   const executable = locateProgram(program, env, options.searchPath) ?? program;
   const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve) => {
@@ -91,16 +95,26 @@ export function runProgram(program: string, args: readonly string[], options: Ru
     child.on('error', (e: NodeJS.ErrnoException) => {
       spawnError = e.code ?? e.message;
     });
+    child.on('exit', () => {
+      // A killed child's own children (a wrapper script's subprocess) can keep the pipes open for as
+      // long as they live; after a timeout stop waiting for them so the deadline is a real deadline.
+      if (timedOut) {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }
+    });
     child.stdin.on('error', () => {
       // the child may exit before reading its input; that is its answer, not our failure
     });
     child.stdin.end(options.input ?? '');
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      const stdoutBytes = Buffer.concat(out);
       resolve({
         code,
         signal,
-        stdout: Buffer.concat(out).toString('utf8'),
+        stdout: stdoutBytes.toString('utf8'),
+        stdoutBytes,
         stderr: Buffer.concat(err).toString('utf8'),
         timedOut,
         spawnError,

@@ -67,6 +67,16 @@ export interface RejectedFinding {
   reason: string;
 }
 
+/** What the ordering step (`orderFindings`) left out of `findings`, so the report can say so. */
+export interface OmittedFindings {
+  /** Findings folded into another with the same fingerprint, or merged across sources. */
+  duplicates: number;
+  /** Findings under `review.min_confidence`. */
+  below_min_confidence: number;
+  /** Findings cut by `review.max_findings`. */
+  truncated: number;
+}
+
 /** The JSON report of SPEC 4 (plus a few additive keys such as `unused_suppressions`). */
 export interface ReviewReport {
   schema_version: 1;
@@ -80,5 +90,7 @@ export interface ReviewReport {
   complete: boolean;
   incomplete_reasons: string[];
   exit_code: 0 | 1 | 2 | 3;
+  /** Optional, additive: what ordering left out (filled by the engine from `orderFindings`). */
+  omitted?: OmittedFindings;
   [extra: string]: unknown;
 }

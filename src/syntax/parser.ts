@@ -26,6 +26,8 @@ interface Runtime {
 }
 
 let runtime: Promise<Runtime> | null = null;
+/** Serialises grammar loading (see loadGrammars). */
+let loadQueue: Promise<void> = Promise.resolve();
 
 async function init(): Promise<Runtime> {
   const module = await import('web-tree-sitter');
@@ -42,10 +44,19 @@ export async function loadGrammars(languages: Iterable<Language>): Promise<void>
   runtime ??= init();
   const rt = await runtime;
   const wanted = [...new Set(languages)].filter((l) => !rt.languages.has(l));
-  const loaded = await Promise.all(
-    wanted.map(async (l) => [l, await rt.module.Language.load(await readFile(wasmPath(`tree-sitter-${l}.wasm`)))] as const),
-  );
-  for (const [l, lang] of loaded) rt.languages.set(l, lang);
+  if (wanted.length === 0) return;
+  const bytes = await Promise.all(wanted.map((l) => readFile(wasmPath(`tree-sitter-${l}.wasm`))));
+  // Strictly one Language.load at a time, across callers too: concurrent loads race in the wasm
+  // dynamic linker and fail with "bad export type for 'tree_sitter_<lang>_external_scanner_create'".
+  const run = loadQueue.then(async () => {
+    for (const [i, l] of wanted.entries()) {
+      const wasm = bytes[i];
+      if (rt.languages.has(l) || !wasm) continue; // another caller may have loaded it meanwhile
+      rt.languages.set(l, await rt.module.Language.load(wasm));
+    }
+  });
+  loadQueue = run.catch(() => undefined); // a failed load must not block later ones
+  await run;
 }
 
 /** The loaded tree-sitter Language object (for queries). Loads the grammar if needed. */

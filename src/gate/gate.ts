@@ -1,0 +1,354 @@
+/**
+ * The edit gate's decision flow (gate-reference §2, "Order of checks"): per target, first rule wins:
+ * no path / Claude settings / exempt glob → subagent → already checked → sensitive or hard-linked →
+ * prior-search credit → trivial edit → sibling collapse → denial cap → deny.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { changeInputFor, editToolOf, entriesOf, isRecord, type EditTool } from '../profile/payload.js';
+import { readTargetText } from '../profile/filetext.js';
+import { profileChange, UNKNOWN_PROFILE, type ChangeProfile } from '../profile/profile.js';
+import { questionIdsFor, type QuestionId, type TargetClass } from '../profile/questions.js';
+import {
+  canonicalKey,
+  classifyTarget,
+  classPathOf,
+  isClaudeSettings,
+  isHardLinked,
+  isNewFile,
+  isSensitivePath,
+  realLocation,
+} from './classify.js';
+import { globMatches } from './glob.js';
+import { condensedDenial, creditNote, fullDenial, sanitisePath, siblingNote, STATE_WARNING, trivialNote, type TargetNote } from './messages.js';
+import { appendMetrics, type DecisionRecord } from './metrics.js';
+import { loadSettings, type GateSettings } from './settings.js';
+import { loadState, pruneStale, saveState, stateLocation, type GateState, type StateLocation } from './state.js';
+import { createHash } from 'node:crypto';
+import { currentTurn, findCredit, readTranscriptTail, type Turn } from './transcript.js';
+
+/** Largest payload the gate reads; more is refused with exit 2. */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+/** Sibling collapse without a transcript: new files within this window count as one batch. */
+export const SIBLING_NO_TURN_WINDOW_MS = 120_000;
+/** A checked lookup refreshes the state when its last write is older than this. */
+export const HEARTBEAT_MS = 60_000;
+
+/** What the command prints and returns. */
+export interface GateOutcome {
+  stdout: string;
+  stderr: string[];
+  exitCode: 0 | 2;
+}
+
+/** The facts about the world a decision may depend on, passed in so tests control them. */
+export interface GateContext {
+  env: NodeJS.ProcessEnv;
+  processCwd: string;
+  now: number;
+}
+
+interface Target {
+  rawPath: string;
+  absolute: string;
+  key: string;
+}
+
+type Verdict =
+  | { kind: 'pass'; note: string | null; record: Omit<DecisionRecord, 'tool'> }
+  | { kind: 'deny'; reason: string; record: Omit<DecisionRecord, 'tool'> }
+  | { kind: 'state-error'; record: Omit<DecisionRecord, 'tool'> };
+
+function firstString(...values: unknown[]): string | null {
+  for (const value of values) if (typeof value === 'string' && value.length > 0) return value;
+  return null;
+}
+
+function denyJson(reason: string): string {
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`;
+}
+
+function noteJson(notes: readonly string[]): string {
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: notes.join('\n') } })}\n`;
+}
+
+const OFF_WORDS = new Set(['0', 'false', 'off', 'disabled', 'disable']);
+
+/** Run the gate on one payload. Never throws for bad input: malformed JSON passes through unchanged. */
+export function runGate(input: Buffer | 'too_large', context: GateContext): GateOutcome {
+  const disabledByEnv = OFF_WORDS.has((context.env.JSCR_GATE ?? '').trim().toLowerCase());
+  if (input === 'too_large') {
+    if (disabledByEnv) return { stdout: '', stderr: [], exitCode: 0 };
+    return { stdout: '', stderr: ['jscr gate: blocked: the hook input is larger than 1 MiB'], exitCode: 2 };
+  }
+  const raw = input.toString('utf8');
+  const passThrough: GateOutcome = { stdout: raw, stderr: [], exitCode: 0 };
+  let payload: unknown;
+  try {
+    payload = JSON.parse(raw);
+  } catch {
+    return passThrough;
+  }
+  if (!isRecord(payload)) return passThrough;
+  const tool = editToolOf(payload.tool_name);
+  if (tool === null || !isRecord(payload.tool_input)) return passThrough;
+
+  const payloadCwd = typeof payload.cwd === 'string' && isAbsolute(payload.cwd) ? payload.cwd : null;
+  const projectDir = firstString(context.env.CLAUDE_PROJECT_DIR);
+  const root = projectDir ?? payloadCwd ?? context.processCwd;
+  const settings = loadSettings(context.env, root);
+  if (!settings.enabled) return passThrough;
+
+  const gate = new GateRun(payload, tool, payload.tool_input, settings, context, root, payloadCwd ?? projectDir ?? context.processCwd);
+  return gate.run(raw);
+}
+
+class GateRun {
+  private state: GateState | null = null;
+  private location: StateLocation;
+  private turnCache: Turn | null | undefined;
+  private readonly records: DecisionRecord[] = [];
+  private readonly stderr: string[];
+
+  constructor(
+    private readonly payload: Record<string, unknown>,
+    private readonly tool: EditTool,
+    private readonly toolInput: Record<string, unknown>,
+    private readonly settings: GateSettings,
+    private readonly context: GateContext,
+    private readonly root: string,
+    private readonly base: string,
+  ) {
+    const session = isRecord(payload.session) ? payload.session.id : undefined;
+    const sessionId = firstString(payload.session_id, payload.sessionId, session, context.env.CLAUDE_SESSION_ID);
+    this.location = stateLocation(settings.stateDir, sessionId, this.transcriptPath(), root);
+    this.stderr = [...settings.warnings];
+  }
+
+  private transcriptPath(): string | null {
+    return firstString(this.payload.transcript_path, this.payload.transcriptPath, this.context.env.CLAUDE_TRANSCRIPT_PATH);
+  }
+
+  private isSubagent(): boolean {
+    return firstString(this.payload.agent_id, this.payload.agentId, this.payload.parent_tool_use_id, this.payload.parentToolUseId) !== null;
+  }
+
+  private loadedState(): GateState {
+    if (this.state === null) {
+      this.state = loadState(this.location, this.context.now);
+      try {
+        pruneStale(this.settings.stateDir, readdirSync(this.settings.stateDir), this.context.now);
+      } catch {
+        // no directory yet
+      }
+    }
+    return this.state;
+  }
+
+  private save(): boolean {
+    try {
+      saveState(this.location, this.loadedState(), this.context.now, this.settings.stateDir);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The current human turn from the transcript: undefined when there is no transcript path. */
+  private turn(): Turn | null | undefined {
+    if (this.turnCache !== undefined) return this.turnCache;
+    const path = this.transcriptPath();
+    if (path === null) return undefined;
+    const tail = readTranscriptTail(isAbsolute(path) ? path : resolve(this.base, path));
+    this.turnCache = tail === null ? null : currentTurn(tail);
+    return this.turnCache;
+  }
+
+  private targets(): Target[] {
+    const paths: (string | null)[] = [];
+    if (this.tool === 'NotebookEdit') paths.push(firstString(this.toolInput.notebook_path));
+    else if (this.tool === 'MultiEdit') {
+      const entries = entriesOf('MultiEdit', this.toolInput);
+      if (entries.length === 0) paths.push(firstString(this.toolInput.file_path));
+      for (const entry of entries) paths.push(entry.filePath);
+    } else paths.push(firstString(this.toolInput.file_path));
+    const seen = new Set<string>();
+    const targets: Target[] = [];
+    for (const rawPath of paths) {
+      if (rawPath === null) {
+        if (!seen.has('')) targets.push({ rawPath: '', absolute: '', key: '' });
+        seen.add('');
+        continue;
+      }
+      const absolute = resolve(this.base, rawPath);
+      const key = canonicalKey(absolute);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      targets.push({ rawPath, absolute, key });
+    }
+    return targets;
+  }
+
+  run(raw: string): GateOutcome {
+    const notes: string[] = [];
+    let outcome: GateOutcome | null = null;
+    for (const target of this.targets()) {
+      const verdict = this.decide(target);
+      this.records.push({ tool: this.tool, ...verdict.record });
+      if (verdict.kind === 'state-error') {
+        outcome = { stdout: raw, stderr: [STATE_WARNING], exitCode: 0 };
+        break;
+      }
+      if (verdict.kind === 'deny') {
+        outcome = { stdout: denyJson(verdict.reason), stderr: [], exitCode: 0 };
+        break;
+      }
+      if (verdict.note !== null) notes.push(verdict.note);
+    }
+    outcome ??= { stdout: notes.length > 0 ? noteJson(notes) : raw, stderr: [], exitCode: 0 };
+    if (this.settings.metrics) appendMetrics(this.settings.stateDir, this.location.key, this.records, this.context.now);
+    return { ...outcome, stderr: [...this.stderr, ...outcome.stderr] };
+  }
+
+  private profileFor(target: Target, targetClass: TargetClass): ChangeProfile | null {
+    if (this.tool === 'NotebookEdit') return null;
+    const isEdit = this.tool === 'Edit' || this.tool === 'MultiEdit';
+    const needed = targetClass === 'code' || (isEdit && (targetClass === 'test' || targetClass === 'prose')) || this.settings.metrics;
+    if (!needed) return null;
+    // The trivial check treats the target as code: tests and prose in a supported language can pass too.
+    const fileText = isEdit ? readTargetText(target.absolute) : null;
+    const belongs = (entryPath: string | null): boolean => entryPath !== null && canonicalKey(resolve(this.base, entryPath)) === target.key;
+    const input = changeInputFor(this.tool, this.toolInput, target.rawPath, belongs, fileText);
+    return input === null ? { ...UNKNOWN_PROFILE } : profileChange(input);
+  }
+
+  private decide(target: Target): Verdict {
+    const pass = (decision: string, reason: string, targetClass: TargetClass | null, note: string | null = null, extra: Partial<DecisionRecord> = {}): Verdict => ({
+      kind: 'pass',
+      note,
+      record: { targetClass, decision, reason, questions: null, sensitive: false, profile: null, ...extra },
+    });
+    if (target.key === '') return pass('pass', 'no-path', null);
+    const classPath = classPathOf(target.absolute, this.root);
+    if (isClaudeSettings(classPath)) return pass('pass', 'claude-settings', null);
+    const absoluteLower = target.key.toLowerCase();
+    if (this.settings.exemptGlobs.some((glob) => globMatches(glob, classPath) || globMatches(glob, absoluteLower))) {
+      return pass('pass-exempt', 'exempt-glob', null);
+    }
+    const targetClass = classifyTarget(classPath);
+    const real = realLocation(target.absolute);
+    const sensitive = isSensitivePath(classPath) || real === null || isSensitivePath(real);
+    const hardLinked = !sensitive && isHardLinked(target.absolute);
+    const note: TargetNote = sensitive ? 'sensitive' : hardLinked ? 'hard-linked' : null;
+    const isWrite = this.tool === 'Write';
+    const displayPath = sanitisePath(target.rawPath);
+    const state = this.loadedState();
+
+    if (this.isSubagent()) {
+      if (note === null) return pass('pass-subagent', 'subagent', targetClass);
+      const subagentKey = `__subagent__${createHash('sha256').update(target.key).digest('hex').slice(0, 16)}`;
+      if (state.checked.includes(subagentKey) || state.checked.includes(target.key)) return pass('pass-checked', 'checked', targetClass);
+      return this.deny(target, targetClass, null, subagentKey, displayPath, isWrite, note, `subagent-${note}`);
+    }
+
+    if (state.checked.includes(target.key)) {
+      if (this.context.now - state.lastActive > HEARTBEAT_MS) this.save();
+      return pass('pass-checked', 'checked', targetClass);
+    }
+
+    if (note !== null) return this.deny(target, targetClass, null, target.key, displayPath, isWrite, note, note);
+
+    const profile = this.profileFor(target, targetClass);
+    const turn = this.turn();
+
+    if (turn) {
+      const toolUseId = firstString(this.payload.tool_use_id);
+      const credit = findCredit(turn, target.key, targetClass === 'test', this.base, toolUseId);
+      if (credit !== null) {
+        state.checked.push(target.key);
+        state.counters.credited++;
+        state.creditedByClass[targetClass] = (state.creditedByClass[targetClass] ?? 0) + 1;
+        if (!this.save()) return { kind: 'state-error', record: { targetClass, decision: 'pass', reason: 'state-error', questions: null, sensitive: false, profile } };
+        return pass('credit', 'prior-search', targetClass, creditNote(displayPath, credit.tool, credit.detail, credit.callsAgo), { profile });
+      }
+    }
+
+    const trivialEligible = (this.tool === 'Edit' || this.tool === 'MultiEdit') && (targetClass === 'code' || targetClass === 'test' || targetClass === 'prose');
+    if (trivialEligible && profile !== null && profile.known && profile.trivial) {
+      state.counters.trivial_allows++;
+      this.save(); // a lost counter is harmless: the target is not marked checked either way
+      return pass('trivial', 'comment-whitespace', targetClass, trivialNote(displayPath), { profile });
+    }
+
+    const siblingKey = this.siblingKey(target, targetClass, classPath, isWrite);
+    if (siblingKey !== null) {
+      const gate = state.dirGates[siblingKey];
+      const turnId = turn === undefined ? null : (turn?.id ?? undefined);
+      const sameBatch =
+        gate !== undefined &&
+        gate.at <= this.context.now &&
+        gate.ordinal >= 1 &&
+        turnId !== undefined &&
+        (turnId === null ? gate.turn === null && this.context.now - gate.at <= SIBLING_NO_TURN_WINDOW_MS : gate.turn === turnId);
+      if (sameBatch) {
+        state.checked.push(target.key);
+        state.counters.sibling_allows++;
+        if (!this.save()) return { kind: 'state-error', record: { targetClass, decision: 'pass', reason: 'state-error', questions: null, sensitive: false, profile } };
+        return pass('sibling', 'same-turn-dir', targetClass, siblingNote(gate.first, gate.ordinal), { profile });
+      }
+    }
+
+    if (this.settings.maxDenials !== null && state.counters.denials >= this.settings.maxDenials) {
+      state.checked.push(target.key);
+      state.counters.cap_allows++;
+      if (!this.save()) return { kind: 'state-error', record: { targetClass, decision: 'pass', reason: 'state-error', questions: null, sensitive: false, profile } };
+      return pass('cap', 'max-denials', targetClass, null, { profile });
+    }
+
+    return this.deny(target, targetClass, profile, target.key, displayPath, isWrite, null, 'first-touch', siblingKey);
+  }
+
+  /** New-file Writes of code, test or prose in an ordinary directory can collapse with siblings. */
+  private siblingKey(target: Target, targetClass: TargetClass, classPath: string, isWrite: boolean): string | null {
+    if (!isWrite || (targetClass !== 'code' && targetClass !== 'test' && targetClass !== 'prose')) return null;
+    const segments = classPath.split('/');
+    if (segments.some((s) => s.startsWith('.') || /~\d/.test(s))) return null;
+    if (!isNewFile(target.absolute)) return null;
+    const realDir = realLocation(dirname(target.absolute));
+    if (realDir === null || isSensitivePath(realDir)) return null;
+    return `${targetClass}\u0000${realDir}`;
+  }
+
+  private deny(
+    target: Target,
+    targetClass: TargetClass,
+    profile: ChangeProfile | null,
+    checkedKey: string,
+    displayPath: string,
+    isWrite: boolean,
+    note: TargetNote,
+    reason: string,
+    siblingKey: string | null = null,
+  ): Verdict {
+    const state = this.loadedState();
+    const questions: QuestionId[] = questionIdsFor(targetClass, isWrite, profile, { externalContract: this.settings.externalContract });
+    state.checked.push(checkedKey);
+    state.counters.denials++;
+    state.denialsByClass[targetClass] = (state.denialsByClass[targetClass] ?? 0) + 1;
+    const ordinal = state.counters.denials;
+    if (siblingKey !== null) {
+      const turn = this.turn();
+      const turnId = turn === undefined ? null : (turn?.id ?? null);
+      state.dirGates[siblingKey] = { turn: turnId, at: this.context.now, first: displayPath, ordinal };
+    }
+    const record = { targetClass, questions, sensitive: note !== null, profile };
+    if (!this.save()) return { kind: 'state-error', record: { ...record, decision: 'pass', reason: 'state-error' } };
+    const shownOrdinal = Math.max(ordinal, state.counters.denials);
+    const message =
+      shownOrdinal > this.settings.fullDenials
+        ? condensedDenial(displayPath, isWrite, shownOrdinal, questions, note)
+        : fullDenial(displayPath, isWrite, questions, note);
+    void target;
+    return { kind: 'deny', reason: message, record: { ...record, decision: 'deny', reason } };
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The gate's settings: environment variables, then a `[gate]` table of `<root>/.jscr.toml` read by a
+ * tiny reader for that one table (the gate's bundle carries no TOML parser). The environment wins.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Every setting the gate reads, after validation. */
+export interface GateSettings {
+  /** False when JSCR_GATE is off, 0, false, disabled or disable. */
+  enabled: boolean;
+  /** Directory of per-session state and metrics, never inside the repository. */
+  stateDir: string;
+  /** Project-relative (or absolute) globs whose targets pass without a check. */
+  exemptGlobs: string[];
+  /** Full denials before the one-line form (default 3; 0 condenses from the first). */
+  fullDenials: number;
+  /** First-touch denials per session before touches pass unchecked; null for no cap. */
+  maxDenials: number | null;
+  /** Append decision metrics (codes only) to metrics.jsonl in the state directory. */
+  metrics: boolean;
+  /** Ask external-contract after data-schema (opt-in). */
+  externalContract: boolean;
+  /** Warnings about malformed values, one line each, for stderr. */
+  warnings: string[];
+}
+
+type TableValue = string | number | boolean | string[];
+
+const TRUE_WORDS = new Set(['1', 'true', 'on', 'enabled', 'enable', 'yes']);
+const OFF_WORDS = new Set(['0', 'false', 'off', 'disabled', 'disable']);
+
+/** The `[gate]` table's keys and the environment variables that override them. */
+export const SETTING_KEYS = {
+  enabled: 'JSCR_GATE',
+  state_dir: 'JSCR_GATE_STATE_DIR',
+  exempt_globs: 'JSCR_GATE_EXEMPT_GLOBS',
+  full_denials: 'JSCR_GATE_FULL_DENIALS',
+  max_denials: 'JSCR_GATE_MAX_DENIALS',
+  metrics: 'JSCR_GATE_METRICS',
+  external_contract_question: 'JSCR_GATE_EXTERNAL_CONTRACT_QUESTION',
+} as const;
+
+function parseBasicString(text: string): { value: string; rest: string } | null {
+  const quote = text[0];
+  if (quote !== '"' && quote !== "'") return null;
+  let value = '';
+  for (let i = 1; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === quote) return { value, rest: text.slice(i + 1).trim() };
+    if (ch === '\\' && quote === '"') {
+      const next = text[i + 1];
+      value += next === 'n' ? '\n' : next === 't' ? '\t' : (next ?? '');
+      i++;
+      continue;
+    }
+    value += ch;
+  }
+  return null;
+}
+
+function parseValue(text: string): TableValue | null {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (text.startsWith('"') || text.startsWith("'")) {
+    const parsed = parseBasicString(text);
+    return parsed !== null && (parsed.rest === '' || parsed.rest.startsWith('#')) ? parsed.value : null;
+  }
+  if (text.startsWith('[')) {
+    const items: string[] = [];
+    let rest = text.slice(1).trim();
+    while (!rest.startsWith(']')) {
+      const parsed = parseBasicString(rest);
+      if (parsed === null) return null;
+      items.push(parsed.value);
+      rest = parsed.rest.startsWith(',') ? parsed.rest.slice(1).trim() : parsed.rest;
+    }
+    return items;
+  }
+  let end = 0;
+  while (end < text.length && text[end] !== ' ' && text[end] !== '#') end++;
+  const word = text.slice(0, end);
+  let digits = true;
+  for (const ch of word) if (ch < '0' || ch > '9') digits = false;
+  return digits && word.length > 0 ? Number(word) : null;
+}
+
+/**
+ * The `[gate]` table of a .jscr.toml text: one-line `key = value` entries with strings, integers,
+ * booleans and one-line string arrays. Anything else in the table is reported, not guessed.
+ */
+export function readGateTable(toml: string): { values: Map<string, TableValue>; problems: string[] } {
+  const values = new Map<string, TableValue>();
+  const problems: string[] = [];
+  let inGate = false;
+  for (const rawLine of toml.split('\n')) {
+    const line = rawLine.trim();
+    if (line.startsWith('[')) {
+      inGate = line === '[gate]' || line.startsWith('[gate]') && line.slice(6).trim().startsWith('#');
+      continue;
+    }
+    if (!inGate || line.length === 0 || line.startsWith('#')) continue;
+    const eq = line.indexOf('=');
+    const key = eq < 0 ? '' : line.slice(0, eq).trim();
+    const value = eq < 0 ? null : parseValue(line.slice(eq + 1).trim());
+    if (!(key in SETTING_KEYS) || value === null) {
+      problems.push(`[gate] entry not understood: ${key.length > 0 ? key : line.slice(0, 40)}`);
+      continue;
+    }
+    values.set(key, value);
+  }
+  return { values, problems };
+}
+
+/** Whole digits, a safe integer, nothing else (not parseInt: 3oops, 3.9, +3, -1 and 0x3 are malformed). */
+export function parseCount(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed.length === 0) return null;
+  for (const ch of trimmed) if (ch < '0' || ch > '9') return null;
+  const value = Number(trimmed);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+function defaultStateDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg !== undefined && xdg.length > 0 && xdg.startsWith('/')) return join(xdg, 'jscr', 'gate');
+  const home = env.HOME !== undefined && env.HOME.length > 0 ? env.HOME : homedir();
+  return join(home, '.local', 'state', 'jscr', 'gate');
+}
+
+function cut(text: string, max: number): string {
+  let clean = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    clean += code < 0x20 || code === 0x7f ? '?' : ch;
+  }
+  return clean.length > max ? clean.slice(0, max) : clean;
+}
+
+/** Resolve the settings from the environment and the project's `.jscr.toml` (if any). */
+export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateSettings {
+  const warnings: string[] = [];
+  let table = new Map<string, TableValue>();
+  try {
+    const text = readFileSync(join(projectRoot, '.jscr.toml'), 'utf8');
+    const read = readGateTable(text);
+    table = read.values;
+    warnings.push(...read.problems.map((p) => `jscr gate: .jscr.toml ${p}`));
+  } catch {
+    // no file, or unreadable: the environment alone decides
+  }
+  const pick = (key: keyof typeof SETTING_KEYS): TableValue | undefined => {
+    const fromEnv = env[SETTING_KEYS[key]];
+    if (fromEnv !== undefined) return fromEnv;
+    return table.get(key);
+  };
+  const asText = (value: TableValue | undefined): string | undefined =>
+    value === undefined ? undefined : Array.isArray(value) ? value.join(',') : String(value);
+
+  const enabledValue = asText(pick('enabled'));
+  const enabled = enabledValue === undefined || !OFF_WORDS.has(enabledValue.trim().toLowerCase());
+
+  const stateDirValue = asText(pick('state_dir'));
+  const stateDir = stateDirValue !== undefined && stateDirValue.trim().length > 0 ? stateDirValue.trim() : defaultStateDir(env);
+
+  const globsValue = asText(pick('exempt_globs')) ?? '';
+  const exemptGlobs = globsValue
+    .split(',')
+    .map((g) => g.trim().toLowerCase().replaceAll('\\', '/'))
+    .filter((g) => g.length > 0 && g.length <= 256);
+
+  let fullDenials = 3;
+  const fullValue = asText(pick('full_denials'));
+  if (fullValue !== undefined) {
+    const parsed = parseCount(fullValue);
+    if (parsed === null) warnings.push(`jscr gate: ${SETTING_KEYS.full_denials}="${cut(fullValue, 64)}" is not a whole number; using 3`);
+    else fullDenials = parsed;
+  }
+
+  let maxDenials: number | null = null;
+  const maxValue = asText(pick('max_denials'));
+  if (maxValue !== undefined) {
+    maxDenials = parseCount(maxValue);
+    if (maxDenials === null) warnings.push(`jscr gate: ${SETTING_KEYS.max_denials}="${cut(maxValue, 64)}" is not a whole number; denials are not capped`);
+  }
+
+  const truthy = (value: TableValue | undefined): boolean => {
+    const text = asText(value);
+    return text !== undefined && TRUE_WORDS.has(text.trim().toLowerCase());
+  };
+  return {
+    enabled,
+    stateDir,
+    exemptGlobs,
+    fullDenials,
+    maxDenials,
+    metrics: truthy(pick('metrics')),
+    externalContract: truthy(pick('external_contract_question')),
+    warnings,
+  };
+}

@@ -1,0 +1,258 @@
+/**
+ * Reading a change out of git: the repository root, the diff text of a range, a commit, the index or
+ * the working tree, and file contents at a revision. Every git process starts through
+ * `createGitClient` (src/policy/git.ts). Revisions are resolved to object ids before any diff runs, so
+ * a revision is never read as an option or a path, and a bad one fails with one line naming it.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { GitError, UsageError, oneLine } from '../errors.js';
+import { createGitClient, gitAvailable, type SimpleGit } from '../policy/git.js';
+import type { ChangeSummary } from '../report/finding.js';
+
+/** Which change to review (SPEC 2: `--range`, `--staged`, `--commit`, or none = the working tree). */
+export type ChangeSpec =
+  | { kind: 'range'; range: string }
+  | { kind: 'staged' }
+  | { kind: 'commit'; sha: string }
+  | { kind: 'working-tree' };
+
+/** The change as git printed it, before parsing. */
+export interface RawChange {
+  /** `merge-base-range` for `A...B`. */
+  kind: ChangeSummary['kind'];
+  /** A human label: `main..HEAD`, `main...feature`, `<sha>^..<sha>`, `HEAD..index`, `HEAD..working-tree`. */
+  range: string;
+  /** Object id of the base side (where `.jscr.toml` is read from); null when there is no commit to read. */
+  baseRev: string | null;
+  /** Object id of the new side; null for the index and the working tree, which are not commits. */
+  headRev: string | null;
+  /** `git diff` output with a/ b/ prefixes, no colour, quoted paths, 3 lines of context. */
+  diffText: string;
+}
+
+/** Pass as `rev` to read from the index instead of a commit. */
+export const INDEX = '';
+
+/** The message SPEC's fault table expects when git cannot be started. */
+export const GIT_MISSING = 'git is not installed or not on PATH';
+
+/**
+ * Output-shaping configuration a user may have set (noprefix, mnemonic prefixes, forced colour,
+ * relative paths, submodule logs), pinned so the parser always sees the same format. External diff
+ * drivers and textconv are turned off by flags instead (simple-git refuses those keys in `-c`).
+ */
+const PINNED_CONFIG = [
+  'core.quotePath=true',
+  'diff.noprefix=false',
+  'diff.mnemonicPrefix=false',
+  'diff.relative=false',
+  'diff.suppressBlankEmpty=false',
+  'diff.submodule=short',
+  'diff.ignoreSubmodules=none',
+  'color.ui=never',
+  'color.diff=never',
+].flatMap((setting) => ['-c', setting]);
+
+/**
+ * No `--binary`: a binary file shows as one "Binary files ... differ" line, all the parser needs. No
+ * `-C`: a copied file stays a plain addition, so every line of it is reviewed as new code.
+ */
+const DIFF_FLAGS = [
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--find-renames',
+  '--full-index',
+  '--unified=3',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  '--no-relative',
+  '--submodule=short',
+  '--ignore-submodules=none',
+];
+
+function client(root: string): SimpleGit {
+  if (!gitAvailable()) throw new GitError(GIT_MISSING);
+  return createGitClient(root);
+}
+
+/** Run git and turn its failure into a one-line GitError (git's own reason, `fatal: ` dropped). */
+async function git(g: SimpleGit, args: string[]): Promise<string> {
+  try {
+    return await g.raw(args);
+  } catch (error) {
+    throw toGitError(error);
+  }
+}
+
+function toGitError(error: unknown): GitError {
+  if (error instanceof GitError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/ENOENT/.test(message) && /spawn/.test(message)) return new GitError(GIT_MISSING);
+  const firstLine = message.split('\n').find((line) => line.trim().length > 0) ?? message;
+  return new GitError(oneLine(firstLine.replace(/^(fatal|error): /, '')));
+}
+
+/** The top level of the work tree containing `dir`, with symbolic links resolved. */
+export async function resolveRepository(dir: string): Promise<string> {
+  const absolute = resolve(dir);
+  try {
+    if (!(await stat(absolute)).isDirectory()) throw new GitError(`${absolute} is not a directory`);
+  } catch (error) {
+    if (error instanceof GitError) throw error;
+    throw new GitError(`${absolute} does not exist`);
+  }
+  const g = client(absolute);
+  let top: string;
+  try {
+    top = (await g.raw(['rev-parse', '--show-toplevel'])).trim();
+  } catch (error) {
+    const reason = toGitError(error).message;
+    if (/not a git repository/i.test(reason)) throw new GitError(`not a git repository: ${absolute}`);
+    throw new GitError(reason);
+  }
+  if (top === '') throw new GitError(`not inside a work tree: ${absolute}`);
+  return realpath(top);
+}
+
+/** Resolve a revision to a commit id, or fail naming it. Revisions that look like options are refused. */
+async function resolveCommit(g: SimpleGit, rev: string): Promise<string> {
+  if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new GitError(`bad revision '${rev}'`);
+  const sha = (await git(g, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim();
+  if (sha === '') throw new GitError(`bad revision '${rev}': not a commit in this repository`);
+  return sha;
+}
+
+/** The id of HEAD, or null in a repository with no commits yet. */
+async function headOrNull(g: SimpleGit): Promise<string | null> {
+  const sha = (await git(g, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim();
+  return sha === '' ? null : sha;
+}
+
+/** The empty tree's id in this repository's object format (sha1 or sha256). */
+async function emptyTree(g: SimpleGit): Promise<string> {
+  return (await git(g, ['hash-object', '-t', 'tree', '/dev/null'])).trim();
+}
+
+function splitRange(range: string): { base: string; head: string; mergeBase: boolean } {
+  const threeDots = range.indexOf('...');
+  if (threeDots >= 0) {
+    return { base: range.slice(0, threeDots) || 'HEAD', head: range.slice(threeDots + 3) || 'HEAD', mergeBase: true };
+  }
+  const twoDots = range.indexOf('..');
+  if (twoDots >= 0) {
+    return { base: range.slice(0, twoDots) || 'HEAD', head: range.slice(twoDots + 2) || 'HEAD', mergeBase: false };
+  }
+  throw new UsageError(`--range '${range}' must be A..B or A...B`);
+}
+
+async function diff(g: SimpleGit, revisions: string[], cached = false): Promise<string> {
+  return git(g, [...PINNED_CONFIG, 'diff', ...DIFF_FLAGS, ...(cached ? ['--cached'] : []), ...revisions, '--']);
+}
+
+/**
+ * Read the change named by `spec` in the repository at `root` (from `resolveRepository`).
+ * `A..B` diffs A to B; `A...B` diffs merge-base(A, B) to B; a commit diffs its first parent (or the
+ * empty tree for a root commit) to it; staged is the index against HEAD; the working tree is tracked
+ * files against HEAD (untracked files are not part of it, as with `git diff HEAD`).
+ */
+export async function readChange(root: string, spec: ChangeSpec): Promise<RawChange> {
+  const g = client(root);
+  switch (spec.kind) {
+    case 'range': {
+      const { base, head, mergeBase } = splitRange(spec.range);
+      const baseSha = await resolveCommit(g, base);
+      const headSha = await resolveCommit(g, head);
+      let from = baseSha;
+      if (mergeBase) {
+        from = (await git(g, ['merge-base', baseSha, headSha])).trim();
+        if (from === '') throw new GitError(`no merge base between '${base}' and '${head}'`);
+      }
+      return {
+        kind: mergeBase ? 'merge-base-range' : 'range',
+        range: spec.range,
+        baseRev: from,
+        headRev: headSha,
+        diffText: await diff(g, [from, headSha]),
+      };
+    }
+    case 'commit': {
+      const sha = await resolveCommit(g, spec.sha);
+      const parent = (await git(g, ['rev-parse', '--verify', '--quiet', `${sha}^1`])).trim();
+      const from = parent === '' ? await emptyTree(g) : parent;
+      return {
+        kind: 'commit',
+        range: `${spec.sha}^..${spec.sha}`,
+        baseRev: parent === '' ? null : parent,
+        headRev: sha,
+        diffText: await diff(g, [from, sha]),
+      };
+    }
+    case 'staged': {
+      const head = await headOrNull(g);
+      return {
+        kind: 'staged',
+        range: 'HEAD..index',
+        baseRev: head,
+        headRev: null,
+        diffText: await diff(g, [head ?? (await emptyTree(g))], true),
+      };
+    }
+    case 'working-tree': {
+      const head = await headOrNull(g);
+      return {
+        kind: 'working-tree',
+        range: 'HEAD..working-tree',
+        baseRev: head,
+        headRev: null,
+        diffText: await diff(g, [head ?? (await emptyTree(g))]),
+      };
+    }
+  }
+}
+
+/**
+ * The object id of `path` at `rev` when it is a file (a blob), null when the path is absent there or
+ * is not a file (a directory or a submodule). `rev` may be `INDEX`.
+ */
+async function blobId(g: SimpleGit, rev: string, path: string): Promise<string | null> {
+  if (rev !== INDEX) await resolveCommit(g, rev);
+  // `:0:<path>` is stage 0 of the index; spelling the stage out keeps a file named `1:x` literal.
+  const name = rev === INDEX ? `:0:${path}` : `${rev}:${path}`;
+  const id = (await git(g, ['rev-parse', '--verify', '--quiet', name])).trim();
+  if (id === '') return null;
+  const type = (await git(g, ['cat-file', '-t', id])).trim();
+  return type === 'blob' ? id : null;
+}
+
+/** The bytes of `path` at revision `rev` (`INDEX` reads the index), or null when absent there. */
+export async function readBlob(root: string, rev: string, path: string): Promise<Buffer | null> {
+  const g = client(root);
+  const id = await blobId(g, rev, path);
+  if (id === null) return null;
+  try {
+    return await g.binaryCatFile(['blob', id]);
+  } catch (error) {
+    throw toGitError(error);
+  }
+}
+
+/** The text (UTF-8) of `path` at revision `rev` (`INDEX` reads the index), or null when absent there. */
+export async function readFileAtRevision(root: string, rev: string, path: string): Promise<string | null> {
+  const bytes = await readBlob(root, rev, path);
+  return bytes === null ? null : bytes.toString('utf8');
+}
+
+/**
+ * The new side's text of `path` for a change, as git holds it: the head commit for ranges and
+ * commits, the index for `--staged`. For the working tree this returns null on purpose: the file is on
+ * disk and must be read through path admission (src/policy/paths.ts), which refuses symbolic links
+ * leading out of the repository; git's copy would be the wrong content anyway.
+ */
+export async function newFileText(root: string, change: RawChange, path: string): Promise<string | null> {
+  if (change.kind === 'working-tree') return null;
+  if (change.kind === 'staged') return readFileAtRevision(root, INDEX, path);
+  if (change.headRev === null) return null;
+  return readFileAtRevision(root, change.headRev, path);
+}

@@ -1,0 +1,145 @@
+/**
+ * Seed step 11, "order and report": dedupe, drop under `review.min_confidence`, sort, truncate at
+ * `review.max_findings`. Pure and deterministic: the same findings in any input order give the same output.
+ */
+import { severityRank, type Finding } from './finding.js';
+
+export interface OrderOptions {
+  /** Findings with confidence below this are dropped (`review.min_confidence`). */
+  minConfidence: number;
+  /** At most this many findings are kept, the most severe first (`review.max_findings`). */
+  maxFindings: number;
+}
+
+export interface OrderResult {
+  /** The findings to report, in report order. */
+  findings: Finding[];
+  /** How many findings were under `minConfidence`. */
+  droppedLowConfidence: number;
+  /** How many findings were cut by `maxFindings`. */
+  truncated: number;
+  /** How many findings were folded into another (same fingerprint, or another source at the same place). */
+  duplicates: number;
+}
+
+/** Another source that reported the same problem, recorded on the kept finding as `extra.also_reported_by`. */
+export interface AlsoReportedBy {
+  source: string;
+  rule: string;
+  fingerprint: string;
+}
+
+/** Plain code-unit comparison: locale-independent, so the order is the same on every machine. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Which of two reports of one problem to keep: most severe, then most confident, then a fixed tie-break. */
+function preference(a: Finding, b: Finding): number {
+  return (
+    severityRank(a.severity) - severityRank(b.severity) ||
+    b.confidence - a.confidence ||
+    compareText(a.source, b.source) ||
+    compareText(a.rule, b.rule) ||
+    a.line - b.line ||
+    compareText(a.fingerprint, b.fingerprint) ||
+    compareText(a.id, b.id)
+  );
+}
+
+/** Report order: severity (critical first), path, line, rule id; then fields that make the order total. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    severityRank(a.severity) - severityRank(b.severity) ||
+    compareText(a.path, b.path) ||
+    a.line - b.line ||
+    compareText(a.rule, b.rule) ||
+    a.end_line - b.end_line ||
+    compareText(a.fingerprint, b.fingerprint) ||
+    compareText(a.source, b.source) ||
+    b.confidence - a.confidence ||
+    compareText(a.id, b.id)
+  );
+}
+
+function existingAlsoReportedBy(finding: Finding): AlsoReportedBy[] {
+  const value = finding.extra?.also_reported_by;
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (v): v is AlsoReportedBy =>
+      typeof v === 'object' && v !== null && typeof (v as AlsoReportedBy).source === 'string' && typeof (v as AlsoReportedBy).rule === 'string' && typeof (v as AlsoReportedBy).fingerprint === 'string',
+  );
+}
+
+/** The kept finding, with the other sources it absorbed listed (sorted, without repeats) in `extra`. */
+function absorb(kept: Finding, others: readonly Finding[]): Finding {
+  const entries = [...existingAlsoReportedBy(kept)];
+  for (const other of others) {
+    if (other.source !== kept.source) entries.push({ source: other.source, rule: other.rule, fingerprint: other.fingerprint });
+    entries.push(...existingAlsoReportedBy(other));
+  }
+  const seen = new Set<string>();
+  const unique = entries
+    .filter((e) => e.source !== kept.source || e.rule !== kept.rule)
+    .filter((e) => {
+      const key = `${e.source}\0${e.rule}\0${e.fingerprint}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((a, b) => compareText(a.source, b.source) || compareText(a.rule, b.rule) || compareText(a.fingerprint, b.fingerprint));
+  if (unique.length === 0) return kept;
+  return { ...kept, extra: { ...kept.extra, also_reported_by: unique } };
+}
+
+function groupBy(findings: readonly Finding[], key: (f: Finding) => string): Finding[][] {
+  const groups = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const k = key(finding);
+    const group = groups.get(k);
+    if (group) group.push(finding);
+    else groups.set(k, [finding]);
+  }
+  return [...groups.values()];
+}
+
+/** Same fingerprint (rule + path + evidence) is the same finding: keep the preferred one. */
+function dedupeByFingerprint(findings: readonly Finding[]): Finding[] {
+  return groupBy(findings, (f) => f.fingerprint).map((group) => {
+    const [kept, ...others] = [...group].sort(preference);
+    // a group is never empty: groupBy only creates groups with a member
+    return absorb(kept as Finding, others);
+  });
+}
+
+/**
+ * Different sources reporting the same weakness (CWE) at the same place are one problem told twice,
+ * typically a rule and the model. Findings of the kept finding's own source stay separate: two rules of
+ * one source are two findings. Findings without a CWE are never merged this way.
+ */
+function mergeAcrossSources(findings: readonly Finding[]): Finding[] {
+  const out: Finding[] = [];
+  for (const group of groupBy(findings, (f) => (f.cwe === null ? `\0${f.fingerprint}` : `${f.path}\0${f.line}\0${f.cwe}`))) {
+    const sorted = [...group].sort(preference);
+    const winner = sorted[0] as Finding; // groups are never empty
+    const sameSource = sorted.filter((f) => f !== winner && f.source === winner.source);
+    const otherSources = sorted.filter((f) => f.source !== winner.source);
+    out.push(absorb(winner, otherSources), ...sameSource);
+  }
+  return out;
+}
+
+/**
+ * Order findings for the report. Low-confidence findings are dropped before deduplication, so a
+ * confident finding is never absorbed by a duplicate that is then dropped for low confidence.
+ */
+export function orderFindings(findings: readonly Finding[], opts: OrderOptions): OrderResult {
+  const confident = findings.filter((f) => !(f.confidence < opts.minConfidence));
+  const droppedLowConfidence = findings.length - confident.length;
+  const merged = mergeAcrossSources(dedupeByFingerprint(confident));
+  const duplicates = confident.length - merged.length;
+  const sorted = merged.sort(compareFindings);
+  const limit = Math.max(0, Math.floor(opts.maxFindings));
+  const kept = sorted.slice(0, limit);
+  return { findings: kept, droppedLowConfidence, truncated: sorted.length - kept.length, duplicates };
+}

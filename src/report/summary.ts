@@ -1,0 +1,55 @@
+/** Small facts about a report that several renderers print the same way. */
+import { SEVERITIES, type ChangeSummary, type OmittedFindings, type ReviewReport, type Severity, type StepRecord } from './finding.js';
+
+/** SPEC 4 and seed step "What a clean result means": the only words a clean report may use. */
+export const CLEAN_SENTENCE = 'These checks, on this change, found nothing.';
+
+/** Number of findings per severity, in severity order (every severity present, zero included). */
+export function countBySeverity(report: Pick<ReviewReport, 'findings'>): Record<Severity, number> {
+  const counts: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+  for (const finding of report.findings) counts[finding.severity] += 1;
+  return counts;
+}
+
+/** `2 high, 1 low`: only the severities that occur, most severe first; `none` when empty. */
+export function severityBreakdown(report: Pick<ReviewReport, 'findings'>): string {
+  const counts = countBySeverity(report);
+  const parts = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
+  return parts.length > 0 ? parts.join(', ') : 'none';
+}
+
+/** A human name for what was reviewed, built only from the report's own change fields. */
+export function changeLabel(change: ChangeSummary): string {
+  switch (change.kind) {
+    case 'range':
+    case 'merge-base-range':
+      return `range ${change.range}`;
+    case 'commit':
+      return `commit ${change.range}`;
+    case 'staged':
+      return 'staged changes';
+    case 'working-tree':
+      return 'working tree against HEAD';
+  }
+}
+
+/** `1 file`, `3 files`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Steps and scanners that were meant to run and did not: the reasons a review can be incomplete. */
+export function stepsThatDidNotRun(report: Pick<ReviewReport, 'steps' | 'scanners'>): { kind: 'step' | 'scanner'; record: StepRecord }[] {
+  const out: { kind: 'step' | 'scanner'; record: StepRecord }[] = [];
+  for (const record of report.steps) if (record.status === 'not_run' || record.status === 'failed') out.push({ kind: 'step', record });
+  for (const record of report.scanners) if (record.status === 'not_run' || record.status === 'failed') out.push({ kind: 'scanner', record });
+  return out;
+}
+
+/** Findings the ordering step left out, when the engine recorded them; null when nothing was left out. */
+export function omittedCounts(report: ReviewReport): OmittedFindings | null {
+  const omitted = report.omitted;
+  if (omitted === undefined) return null;
+  if (omitted.duplicates === 0 && omitted.below_min_confidence === 0 && omitted.truncated === 0) return null;
+  return omitted;
+}

@@ -1,0 +1,451 @@
+/**
+ * The review pipeline (seeds behaviour.md, SPEC 2 and 4). A flat sequence of steps, one module each;
+ * each step records its status, and only this engine decides completeness and the exit code.
+ */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { loadConfig, type JscrConfig } from '../config/index.js';
+import { readChange, readFileAtRevision, resolveRepository, type ChangeSpec, type RawChange } from '../git/change.js';
+import { parseUnifiedDiff, changedLineNumbers, addedLines, type DiffFile } from '../git/diff.js';
+import { openBoundary } from '../policy/paths.js';
+import { injectionFindings } from './injection.js';
+import { redactionStep } from '../redact/index.js';
+import { secretFindings } from '../redact/index.js';
+import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
+import { SCANNERS } from './scanners/index.js';
+import { applySuppressions } from './suppress.js';
+import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
+import { createSourceReader } from './sources.js';
+import { assembleMaterial } from './material.js';
+import { StepLog } from './steps.js';
+import { buildIR, type FileIR } from '../syntax/ir.js';
+import { loadGrammars } from '../syntax/parser.js';
+import { languageForPath } from '../syntax/languages.js';
+import { makeFinding } from '../report/fingerprint.js';
+import { orderFindings } from '../report/order.js';
+import { exitCodeFor } from '../report/exit.js';
+import type { ChangeSummary, Finding, ReviewReport, ScannerRecord } from '../report/finding.js';
+import { VERSION } from '../version.js';
+
+export type FailOn = 'critical' | 'high' | 'medium' | 'low';
+
+export interface ReviewRequest {
+  /** Any directory inside the repository. */
+  repoDir: string;
+  change: ChangeSpec;
+  /** `--config FILE`, overriding the base revision's `.jscr.toml`. */
+  configPath?: string;
+  /** `--fail-on`; defaults to `review.fail_on`. */
+  failOn?: FailOn;
+  /** False with `--no-model`. */
+  useModel: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Today as YYYY-MM-DD, for suppression expiry. */
+  today: string;
+  /** Called as each step starts (progress display). */
+  onStep?: (name: string) => void;
+}
+
+export interface ReviewOutcome {
+  report: ReviewReport;
+  config: JscrConfig;
+}
+
+const CONFIG_FILE = '.jscr.toml';
+/** Files above this size are not read for review (they are listed as skipped). */
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/** A changed file after reading: its new text when it could be read, else why not. */
+interface ReadChangedFile {
+  diff: DiffFile;
+  text: string | null;
+  skipped: string | null;
+}
+
+export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
+  // Step 1: the repository boundary. A directory that is not in a repository is exit 2 (GitError).
+  const root = await resolveRepository(request.repoDir);
+
+  // Step 2: read the change (git only; nothing else in the repository is read yet).
+  const raw = await readChange(root, request.change);
+
+  // Step 3: parse the diff.
+  const diffFiles = parseUnifiedDiff(raw.diffText);
+
+  // The configuration of the base, so the change cannot weaken its own review (SPEC 3).
+  const { config, source: configSource } = await loadConfig({
+    repoRoot: root,
+    ...(request.configPath === undefined ? {} : { configPath: request.configPath }),
+    baseText: await baseConfigText(root, raw),
+  });
+  const boundary = await openBoundary(root, { followSymlinks: config.repository.follow_symlinks });
+  const steps = new StepLog(config.review.deadline_s, request.onStep);
+  steps.record('boundary', 'ran', `root ${'.'}; symlinks ${config.repository.follow_symlinks ? 'followed inside the root' : 'refused'}`);
+  steps.record('read_change', 'ran', `${raw.kind} ${raw.range}`);
+  steps.record('parse_diff', 'ran', `${diffFiles.length} file(s)`);
+
+  const reader = createSourceReader({
+    root,
+    boundary,
+    source: sourceFor(raw),
+    maxFileBytes: MAX_FILE_BYTES,
+    followSymlinks: config.repository.follow_symlinks,
+  });
+
+  const changedFiles = await readChangedFiles(diffFiles, reader);
+  const findings: Finding[] = [];
+  const scanners: ScannerRecord[] = [];
+  const scanLinesFor = (file: ReadChangedFile): Set<number> | 'all' =>
+    config.review.scope === 'changed-files' ? 'all' : changedLineNumbers(file.diff);
+  const readable = changedFiles.filter((f): f is ReadChangedFile & { text: string } => f.text !== null);
+
+  // The IR of every changed file that jscr parses (grammars loaded together, before the first parse).
+  const irs = await steps.run(
+    'syntax',
+    async () => {
+      const out = new Map<string, FileIR>();
+      const langs = new Set(readable.map((f) => languageForPath(f.diff.path)).filter((l) => l !== null));
+      await loadGrammars(langs);
+      let degraded = 0;
+      for (const file of readable) {
+        const language = languageForPath(file.diff.path);
+        if (!language) continue;
+        const ir = await buildIR(file.diff.path, language, file.text);
+        if (ir.degradations.length > 0 || ir.hasErrors) degraded++;
+        out.set(file.diff.path, ir);
+      }
+      steps.record('syntax', 'ran', `${out.size} file(s) parsed${degraded ? `, ${degraded} with parse errors or degradations` : ''}`);
+      return out;
+    },
+    new Map<string, FileIR>(),
+  );
+
+  // Step 4: the context bundle.
+  const changedSources: ChangedSource[] = readable.map((f) => ({
+    path: f.diff.path,
+    text: f.text,
+    changedLines: changedLineNumbers(f.diff),
+    ir: irs.get(f.diff.path) ?? null,
+    trivial: false,
+  }));
+  const context = await steps.run(
+    'context',
+    async () => {
+      const bundle = await buildContext({
+        changed: changedSources,
+        reader,
+        limits: {
+          maxFiles: config.context.max_files,
+          maxTotalBytes: config.context.max_total_bytes,
+          maxExpansionRounds: config.context.max_expansion_rounds,
+        },
+      });
+      const expanded = bundle.files.filter((f) => f.reason !== 'changed').length;
+      steps.record(
+        'context',
+        'ran',
+        `${bundle.files.length} file(s), ${bundle.totalBytes} bytes (${expanded} by expansion)` +
+          (bundle.limitsReached.length ? `; stopped at ${bundle.limitsReached.join(', ')}` : ''),
+      );
+      return bundle;
+    },
+    emptyBundle(),
+  );
+
+  // Step 5: deterministic scanners. The built-in rules and the secret detector always run.
+  await steps.run(
+    'rules',
+    async () => {
+      const rules = await loadBuiltinRules();
+      const targets = readable
+        .filter((f) => !isSymlink(f.diff))
+        .map((f) => ({
+          path: f.diff.path,
+          language: languageForPath(f.diff.path),
+          kind: fileKind(f.diff.path, f.text),
+          text: f.text,
+          scanLines: scanLinesFor(f),
+        }));
+      const ruleFindings = await runRules({ files: targets, rules });
+      const secrets = secretFindings(targets.map((t) => ({ path: t.path, text: t.text, scanLines: t.scanLines })));
+      findings.push(...ruleFindings, ...secrets);
+      steps.record('rules', 'ran', `${rules.length} built-in rules and the secret detector over ${targets.length} file(s)`);
+    },
+    undefined,
+  );
+
+  await steps.run(
+    'scanners',
+    async () => {
+      const enabled = config.scanners.enabled;
+      if (enabled.length === 0) {
+        steps.record('scanners', 'skipped', 'no external scanner enabled (scanners.enabled)');
+        return;
+      }
+      const outcome = await runExternalScanners(enabled, readable, steps.remainingMs(), request.env);
+      scanners.push(...outcome.records);
+      findings.push(...outcome.findings);
+      const bad = outcome.records.filter((r) => r.status !== 'ran');
+      if (bad.length > 0) {
+        steps.incomplete('scanners', bad.some((r) => r.status === 'failed') ? 'failed' : 'not_run', bad.map((r) => `${r.name}: ${r.detail}`).join('; '));
+      } else {
+        steps.record('scanners', 'ran', outcome.records.map((r) => `${r.name}: ${r.detail}`).join('; '));
+      }
+    },
+    undefined,
+  );
+
+  // Step 6: prompt injection in the change: reported, never obeyed.
+  await steps.run(
+    'injection',
+    async () => {
+      const found = injectionFindings(
+        readable.map((f) => ({ path: f.diff.path, addedLines: addedLines(f.diff) })),
+      );
+      findings.push(...found);
+      steps.record('injection', 'ran', `${found.length} attempt(s) found`);
+    },
+    undefined,
+  );
+
+  // Step 7: redaction of everything that would be sent.
+  const modelConfigured = config.model.provider !== 'none' && request.useModel;
+  const material = assembleMaterial(context, diffFiles.filter((d) => changedFiles.some((f) => f.diff.path === d.path && f.text !== null)));
+  const redaction = await steps.run(
+    'redaction',
+    async () => {
+      const outcome = redactionStep({
+        material: material.map((m) => ({ path: m.path, text: m.text })),
+        blockOnSecret: config.redaction.block_on_secret,
+        modelConfigured,
+      });
+      steps.record('redaction', 'ran', outcome.detail);
+      return outcome;
+    },
+    null,
+  );
+
+  // Steps 8-10: the model, anchoring and verification.
+  if (!modelConfigured) {
+    const why = config.model.provider === 'none' ? 'no model configured (model.provider = "none")' : 'disabled by --no-model';
+    steps.record('model', 'skipped', why);
+    steps.record('anchor', 'skipped', 'no model findings to anchor');
+    steps.record('verify', 'skipped', 'no model findings to verify');
+  } else {
+    steps.incomplete('model', 'not_run', 'the model step is not available in this version of jscr');
+  }
+  void redaction;
+
+  // The review's own configuration changed by the change is itself a finding.
+  findings.push(...configChangeFindings(changedFiles));
+
+  // Suppressions: by fingerprint or rule+glob, never by line; those the change adds are refused.
+  const suppression = applySuppressions({
+    findings,
+    fileTexts: new Map(readable.map((f) => [f.diff.path, f.text])),
+    addedLines: new Map(readable.map((f) => [f.diff.path, changedLineNumbers(f.diff)])),
+    configEntries: config.suppress.map(toSuppressEntry),
+    entriesAddedByChange: await suppressEntriesAddedByChange(config, root, raw, readable),
+    today: request.today,
+  });
+
+  // Step 11: order and report.
+  const ordered = orderFindings([...suppression.kept, ...suppression.added], {
+    minConfidence: config.review.min_confidence,
+    maxFindings: config.review.max_findings,
+  });
+  const limitsReached = [...context.limitsReached];
+  if (ordered.truncated > 0) limitsReached.push(`review.max_findings (${ordered.truncated} more finding(s) not shown)`);
+  steps.record('report', 'ran', `${ordered.findings.length} finding(s)${ordered.truncated ? `, ${ordered.truncated} cut by review.max_findings` : ''}`);
+
+  const complete = steps.incompleteReasons.length === 0;
+  const failOn = request.failOn ?? config.review.fail_on;
+  const report: ReviewReport = {
+    schema_version: 1,
+    tool: { name: 'jscr', version: VERSION },
+    change: summarise(raw, diffFiles),
+    findings: ordered.findings,
+    rejected: [],
+    steps: steps.records,
+    scanners,
+    limits_reached: limitsReached,
+    complete,
+    incomplete_reasons: steps.incompleteReasons,
+    exit_code: 0,
+    config_source: configSource === null ? null : configSource.startsWith(root) ? configSource.slice(root.length + 1) : configSource,
+    skipped_files: changedFiles.filter((f) => f.skipped !== null).map((f) => ({ path: f.diff.path, reason: f.skipped })),
+    context: {
+      files: context.files.map((f) => ({ path: f.path, reason: f.reason, via: f.via })),
+      left_out: context.leftOut,
+    },
+    redaction:
+      redaction === null
+        ? null
+        : {
+            blocked: redaction.blocked,
+            secrets_found: redaction.secretsFound,
+            per_file: perFileRedaction(redaction.files),
+          },
+    suppressed: suppression.suppressed.map((s) => ({ rule: s.finding.rule, path: s.finding.path, fingerprint: s.finding.fingerprint, by: s.by })),
+    unused_suppressions: suppression.unused,
+  };
+  report.exit_code = exitCodeFor(report, failOn);
+  return { report, config };
+}
+
+function emptyBundle(): ContextBundle {
+  return { files: [], totalBytes: 0, limitsReached: [], leftOut: [] };
+}
+
+function sourceFor(raw: RawChange): Parameters<typeof createSourceReader>[0]['source'] {
+  if (raw.kind === 'staged') return { kind: 'index' };
+  if (raw.kind === 'working-tree' || raw.headRev === null) return { kind: 'worktree' };
+  return { kind: 'revision', rev: raw.headRev };
+}
+
+async function baseConfigText(root: string, raw: RawChange): Promise<{ text: string; source: string } | null> {
+  if (raw.baseRev === null) return null;
+  const text = await readFileAtRevision(root, raw.baseRev, CONFIG_FILE);
+  return text === null ? null : { text, source: `${CONFIG_FILE} at ${raw.baseRev.slice(0, 12)}` };
+}
+
+function isSymlink(diff: DiffFile): boolean {
+  return diff.newMode === '120000';
+}
+
+/** Read the new side of every changed file that has one; say why for the others. */
+async function readChangedFiles(diffFiles: DiffFile[], reader: ReturnType<typeof createSourceReader>): Promise<ReadChangedFile[]> {
+  const wanted = diffFiles.filter((f) => f.status !== 'deleted' && f.status !== 'binary' && !f.isSubmodule && !isSymlink(f));
+  const reads = await reader.readMany(wanted.map((f) => f.path));
+  return diffFiles.map((diff) => {
+    if (diff.status === 'deleted') return { diff, text: null, skipped: 'deleted' };
+    if (diff.status === 'binary') return { diff, text: null, skipped: 'binary' };
+    if (diff.isSubmodule) return { diff, text: null, skipped: 'submodule' };
+    if (isSymlink(diff)) return { diff, text: null, skipped: 'a symlink: never read or followed' };
+    const read = reads.get(diff.path);
+    if (!read) return { diff, text: null, skipped: 'unreadable' };
+    if (!read.ok) return { diff, text: null, skipped: `${read.reason}: ${read.detail}` };
+    return { diff, text: read.text, skipped: null };
+  });
+}
+
+function summarise(raw: RawChange, diffFiles: DiffFile[]): ChangeSummary {
+  return {
+    kind: raw.kind,
+    range: raw.range,
+    files: diffFiles.map((f) => ({ path: f.path, status: f.status, old_path: f.oldPath })),
+  };
+}
+
+function configChangeFindings(files: ReadChangedFile[]): Finding[] {
+  const out: Finding[] = [];
+  for (const file of files) {
+    if (file.diff.path !== CONFIG_FILE && file.diff.oldPath !== CONFIG_FILE) continue;
+    const added = [...addedLines(file.diff).entries()];
+    const first = added[0];
+    out.push(
+      makeFinding({
+        rule: 'jscr/review-config-changed',
+        source: 'rule',
+        severity: 'low',
+        confidence: 1,
+        path: file.diff.path,
+        line: first ? first[0] : 1,
+        end_line: first ? first[0] : 1,
+        title: 'The change edits jscr\'s own configuration',
+        message:
+          'This change modifies .jscr.toml. The review used the base revision\'s configuration, so the edit takes effect only after it lands; check that it does not weaken the review (suppressions, scanners, limits).',
+        evidence: added.map(([, text]) => text).slice(0, 20).join('\n') || `(${file.diff.status} ${CONFIG_FILE})`,
+        cwe: 'CWE-693',
+      }),
+    );
+  }
+  return out;
+}
+
+function toSuppressEntry(s: JscrConfig['suppress'][number]) {
+  return {
+    rule: s.rule ?? '',
+    reason: s.reason,
+    ...(s.path === undefined ? {} : { path: s.path }),
+    ...(s.fingerprint === undefined ? {} : { fingerprint: s.fingerprint }),
+    ...(s.expires === undefined ? {} : { expires: s.expires }),
+  };
+}
+
+/**
+ * [[suppress]] entries the change itself adds to .jscr.toml: they are reported and never honoured.
+ * With --config the file in force is the user's own; entries are compared with the head's anyway.
+ */
+async function suppressEntriesAddedByChange(
+  config: JscrConfig,
+  _root: string,
+  _raw: RawChange,
+  readable: (ReadChangedFile & { text: string })[],
+): Promise<ReturnType<typeof toSuppressEntry>[]> {
+  const head = readable.find((f) => f.diff.path === CONFIG_FILE);
+  if (!head) return [];
+  let headEntries: JscrConfig['suppress'];
+  try {
+    const { parseConfigText } = await import('../config/index.js');
+    headEntries = parseConfigText(head.text, `${CONFIG_FILE} (head)`).suppress;
+  } catch {
+    return []; // an invalid head config is reported by the config-change finding, not honoured anyway
+  }
+  const inForce = new Set(config.suppress.map((s) => JSON.stringify(s)));
+  return headEntries.filter((s) => !inForce.has(JSON.stringify(s))).map(toSuppressEntry);
+}
+
+/** Run each enabled external scanner on a private copy of the changed files, outside the repository. */
+async function runExternalScanners(
+  enabled: readonly string[],
+  files: (ReadChangedFile & { text: string })[],
+  remainingMs: number,
+  env: NodeJS.ProcessEnv,
+): Promise<{ records: ScannerRecord[]; findings: Finding[] }> {
+  const records: ScannerRecord[] = [];
+  const findings: Finding[] = [];
+  // Scanners read a copy of the reviewed revision's files, so they never see (or write to) the repository.
+  const workDir = await mkdtemp(join(tmpdir(), 'jscr-scan-'));
+  try {
+    for (const file of files) {
+      const target = join(workDir, file.diff.path);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, file.text);
+    }
+    const contents = new Map(files.map((f) => [f.diff.path, f.text]));
+    for (const name of enabled) {
+      const adapter = SCANNERS.find((s) => s.name === name);
+      if (!adapter) {
+        records.push({ name, status: 'not_run', detail: `${name} is enabled but jscr has no adapter for it in this version` });
+        continue;
+      }
+      const taken = adapter.filesFor(files.map((f) => f.diff.path));
+      if (taken.length === 0) {
+        records.push({ name, status: 'ran', detail: 'no changed file of its kinds' });
+        continue;
+      }
+      const outcome = await adapter.run({ root: workDir, files: taken, timeoutMs: Math.min(remainingMs, 300_000), env, contents });
+      records.push({ name, status: outcome.status, detail: outcome.detail });
+      findings.push(...outcome.findings);
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+  return { records, findings };
+}
+
+/** Redaction counts per path (material has several segments per file). */
+function perFileRedaction(files: { path: string; found: number; redacted: number; rules: string[] }[]): { path: string; found: number; redacted: number; rules: string[] }[] {
+  const byPath = new Map<string, { path: string; found: number; redacted: number; rules: Set<string> }>();
+  for (const f of files) {
+    if (f.found === 0) continue;
+    const entry = byPath.get(f.path) ?? { path: f.path, found: 0, redacted: 0, rules: new Set<string>() };
+    entry.found += f.found;
+    entry.redacted += f.redacted;
+    for (const r of f.rules) entry.rules.add(r);
+    byPath.set(f.path, entry);
+  }
+  return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path)).map((e) => ({ ...e, rules: [...e.rules].sort() }));
+}

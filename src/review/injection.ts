@@ -1,0 +1,251 @@
+/**
+ * The prompt-injection detector (seed step 6). Text on added lines that tries to steer a reviewer or
+ * a model becomes a `jscr/prompt-injection-attempt` finding. It is reported, never obeyed; the real
+ * control is that the model cannot act. The signals are deliberately narrow: each needs injection
+ * phrasing, not a lone keyword, so `ignore = [...]` or `system: linux` never fire.
+ */
+import type { Finding } from '../report/finding.js';
+import { makeFinding } from '../report/fingerprint.js';
+
+export const PROMPT_INJECTION_RULE = 'jscr/prompt-injection-attempt';
+
+/**
+ * One way text can address a model. It fires when, for some entry of `anyOf`, every regex in that
+ * entry matches the (de-obfuscated) line. Co-occurrence is tested with separate regexes rather than
+ * `.*` joins, which would backtrack quadratically on long lines.
+ */
+interface PhraseSignal {
+  id: string;
+  description: string;
+  confidence: number;
+  anyOf: RegExp[][];
+}
+
+// Words a chat-role line must carry to count as an instruction rather than a label.
+const INSTRUCTION_WORDS =
+  "\\b(?:you|your|ignore|disregard|must|always|never|instructions?|respond|reply|approve|pretend|from now on|do not|don't)\\b";
+const MODEL_NAMES =
+  '(?:AI|LLMs?|GPT(?:-?\\d[\\w.]*)?|ChatGPT|Claude|Copilot|Gemini|language\\s+models?|AI\\s+models?|' +
+  'AI\\s+(?:reviewer|assistant|agent|auditor|scanner)s?|automated\\s+(?:reviewer|review|scanner)s?|' +
+  'security\\s+(?:scanner|reviewer|tool|bot)s?|code\\s+review\\s+bot)';
+const REVIEW_OUTCOME =
+  "\\b(?:approve|ignore|skip|overlook|allowlist|whitelist|" +
+  '(?:mark|treat|consider|classify|report|label|rate)\\s+(?:(?:this|it|the|this\\s+\\w+|the\\s+\\w+)\\s+)?(?:as\\s+)?' +
+  '(?:safe|secure|benign|clean|harmless|approved|a\\s+false\\s+positive|not\\s+vulnerable|low\\s+risk)|' +
+  "(?:do\\s+not|don't|never)\\s+(?:report|flag|mention|raise)|no\\s+(?:issues|vulnerabilities|findings)\\b)";
+
+/** The phrase signals, strongest first. */
+const PHRASE_SIGNALS: PhraseSignal[] = [
+  {
+    id: 'ignore-instructions',
+    description: 'tells the reader to ignore its previous instructions',
+    confidence: 0.9,
+    anyOf: [[
+      new RegExp(
+        '\\b(?:ignore|disregard|forget|override)\\s+(?:(?:all|any|the|your|of|these|those|every|my)\\s+){0,3}' +
+          '(?:(?:previous|prior|above|earlier|preceding|original|system|initial|foregoing)\\s+)?' +
+          "(?:instructions|prompts?|system\\s+prompt)\\b|" +
+          '\\b(?:ignore|disregard|forget|override)\\s+(?:(?:all|any|the|your|of)\\s+){0,3}' +
+          '(?:previous|prior|above|earlier|preceding|original|system|initial|foregoing)\\s+' +
+          '(?:rules|directions|guidelines|guidance|context|messages|constraints|commands)\\b',
+        'i',
+      ),
+    ]],
+  },
+  {
+    id: 'role-reassignment',
+    description: 'tries to give the reader a new role',
+    confidence: 0.8,
+    anyOf: [[
+      new RegExp(
+        '\\byou\\s+are\\s+now\\s+(?:(?:a|an|the|in|my)\\s+)?(?:[\\w-]+\\s+){0,2}' +
+          '(?:assistant|ai|model|reviewer|bot|agent|jailbroken|dan|unrestricted|unfiltered|mode|persona)\\b|' +
+          '\\bfrom\\s+now\\s+on,?\\s+you\\s+(?:are|will|must|should)\\b',
+        'i',
+      ),
+    ]],
+  },
+  {
+    id: 'chat-template-token',
+    description: 'contains a chat-template role token',
+    confidence: 0.7,
+    anyOf: [[/<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>/]],
+  },
+  {
+    id: 'role-marker',
+    description: 'starts a chat role (system/assistant/human) with an instruction, inside a comment or string',
+    confidence: 0.7,
+    anyOf: [[
+      new RegExp(
+        '(?:^\\s*(?:\\/\\/+|#+|\\/\\*+|\\*+|<!--|--|;+)\\s*|["\'`]\\s*)(?:system|assistant|human|user|developer)\\s*:\\s*\\S' +
+          `|^\\s*(?:Human|Assistant|System):\\s+\\S|<system>\\s*\\S`,
+        'i',
+      ),
+      new RegExp(INSTRUCTION_WORDS, 'i'),
+    ]],
+  },
+  {
+    id: 'instruction-heading',
+    description: 'contains an instruction-tuning heading',
+    confidence: 0.6,
+    anyOf: [[/###\s*(?:Instruction|System(?:\s+Prompt)?)\s*:/i]],
+  },
+  {
+    id: 'do-not-report',
+    description: 'asks for findings not to be reported',
+    confidence: 0.8,
+    anyOf: [[
+      new RegExp(
+        "\\b(?:do\\s+not|don't|dont|never)\\s+(?:report|flag|mention|raise|disclose)\\s+" +
+          '(?:this|these|that|those|any|the|it|them)\\s+(?:(?:security|potential|possible|known)\\s+)?' +
+          '(?:issues?|vulnerabilit(?:y|ies)|findings?|problems?|flaws?)\\b',
+        'i',
+      ),
+    ]],
+  },
+  {
+    id: 'addressed-to-model',
+    description: 'addresses an AI, LLM or automated reviewer and asks for a verdict',
+    confidence: 0.85,
+    anyOf: [[
+      new RegExp(
+        `\\b${MODEL_NAMES}\\s*[:,]|\\b(?:hey|dear|attention|hello)\\s*,?\\s+(?:the\\s+)?${MODEL_NAMES}\\b|` +
+          `\\bif\\s+you\\s+are\\s+(?:an?\\s+)?${MODEL_NAMES}\\b`,
+        'i',
+      ),
+      new RegExp(REVIEW_OUTCOME, 'i'),
+    ]],
+  },
+  {
+    id: 'note-to-model',
+    description: 'leaves a note for an AI or automated reviewer',
+    confidence: 0.75,
+    anyOf: [[new RegExp(`\\b(?:note|message|instructions?|reminder)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+)?${MODEL_NAMES}\\b`, 'i')]],
+  },
+  {
+    id: 'as-an-ai',
+    description: 'speaks in the voice of an AI model',
+    confidence: 0.5,
+    anyOf: [[/\bas\s+an\s+AI\s+(?:language\s+model|assistant|model)\b/i]],
+  },
+  {
+    id: 'claims-reviewed-safe',
+    description: 'claims the code is safe and needs no review',
+    confidence: 0.8,
+    anyOf: [
+      [/\bno\s+need\s+to\s+(?:review|scan|audit|flag|report|check)\s+(?:this|it|these|the)\b/i],
+      [
+        /\b(?:this|the)\s+(?:code|file|change|changes|function|module|diff|commit|PR|pull\s+request|snippet|script|class|method)\s+(?:is|are|has\s+been|was)\s+(?:(?:already|completely|totally|perfectly|fully|100%)\s+)?(?:safe|secure|verified|audited|vetted|reviewed|approved)\b/i,
+        /\b(?:no\s+need|doesn't\s+need|does\s+not\s+need|needs\s+no|skip|without)\s+(?:(?:a|an|any|the|to|be|further|security)\s+){0,3}(?:review|reviewing|scan|scanning|audit|check|checking|analysis|flag|flagging|report|reporting)\b/i,
+      ],
+    ],
+  },
+];
+
+// Every phrase signal needs one of these words; a line without any skips the phrase regexes.
+// Keep it a superset of the signals above (the tests' positive table checks that it is).
+const PHRASE_PREFILTER =
+  /ignore|disregard|forget|override|you\s+are\s+now|from\s+now\s+on|<\||\[\/?INST\]|<<\/?SYS>>|system|assistant|human|user|developer|###|not|don't|dont|never|\bai|llm|gpt|claude|copilot|gemini|language\s+model|automated|security|code\s+review|as\s+an|no\s+need|safe|secure|verified|audited|vetted|reviewed|approved/i;
+
+// Invisible characters. Tag characters (U+E0000–U+E007F) spell ASCII that no editor shows;
+// zero-width characters can hide text or split keywords.
+const TAG_CHAR = /[\u{E0000}-\u{E007F}]/u;
+const ZERO_WIDTH_RUN = /[\u200B-\u200D\u2060\uFEFF]{2,}/;
+// A single zero-width character between ASCII letters or digits has no typographic use: it splits a word.
+const ZERO_WIDTH_IN_WORD = /[A-Za-z0-9][\u200B-\u200D\u2060\uFEFF][A-Za-z0-9]/;
+const INVISIBLE_GLOBAL = /[\u{E0000}-\u{E007F}\u200B-\u200F\u2060-\u2064\uFEFF\u202A-\u202E\u2066-\u2069]/gu;
+const HIDDEN_GLOBAL = /[\u{E0000}-\u{E007F}\u200B-\u200D\u2060\uFEFF]/gu;
+const ANY_INVISIBLE = /[\u{E0000}-\u{E007F}\u200B-\u200D\u2060\uFEFF]/u;
+
+/** Show invisible and direction-control characters as `\u{XXXX}` so the report reveals them. */
+export function revealInvisible(text: string): string {
+  return text.replace(INVISIBLE_GLOBAL, (char) => `\\u{${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`);
+}
+
+/** The ASCII that Unicode tag characters in `text` spell (U+E0020–U+E007E map to ' '–'~'). */
+export function decodeTagCharacters(text: string): string {
+  let decoded = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code >= 0xe0020 && code <= 0xe007e) decoded += String.fromCharCode(code - 0xe0000);
+  }
+  return decoded;
+}
+
+interface Hit {
+  id: string;
+  description: string;
+  confidence: number;
+}
+
+const MAX_EVIDENCE = 500;
+
+/** The signals present on one added line. `atFileStart` allows a byte-order mark there. */
+function signalsOf(line: string, atFileStart: boolean): { hits: Hit[]; decoded: string } {
+  const hits: Hit[] = [];
+  let decoded = '';
+  let parts = [line];
+  if (ANY_INVISIBLE.test(line)) {
+    const checked = atFileStart && line.startsWith('\uFEFF') ? line.slice(1) : line;
+    if (TAG_CHAR.test(checked)) {
+      decoded = decodeTagCharacters(checked);
+      hits.push({ id: 'unicode-tag-characters', description: 'hides text in invisible Unicode tag characters', confidence: 0.95 });
+    }
+    if (ZERO_WIDTH_RUN.test(checked)) {
+      hits.push({ id: 'zero-width-run', description: 'contains a run of zero-width characters', confidence: 0.8 });
+    } else if (ZERO_WIDTH_IN_WORD.test(checked)) {
+      hits.push({ id: 'zero-width-in-word', description: 'splits a word with a zero-width character', confidence: 0.6 });
+    }
+    // Phrases hidden by splitting words, or spelled in tag characters, are still phrases.
+    parts = [line.replace(HIDDEN_GLOBAL, ''), ...(decoded ? [decoded] : [])];
+  }
+  parts = parts.filter((part) => PHRASE_PREFILTER.test(part));
+  for (const signal of PHRASE_SIGNALS) {
+    if (parts.some((part) => signal.anyOf.some((all) => all.every((pattern) => pattern.test(part))))) {
+      hits.push({ id: signal.id, description: signal.description, confidence: signal.confidence });
+    }
+  }
+  return { hits, decoded };
+}
+
+/** One file's added lines, by 1-based new-file line number. */
+export interface InjectionScanFile {
+  path: string;
+  addedLines: Map<number, string>;
+}
+
+/** Findings for text on added lines that addresses a reviewer or a model. One finding per line. */
+export function injectionFindings(files: InjectionScanFile[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const file of files) {
+    const lines = [...file.addedLines.entries()].sort((a, b) => a[0] - b[0]);
+    for (const [lineNumber, text] of lines) {
+      const { hits, decoded } = signalsOf(text, lineNumber === 1);
+      if (hits.length === 0) continue;
+      const revealed = revealInvisible(text.trim());
+      const evidence = revealed.length > MAX_EVIDENCE ? `${revealed.slice(0, MAX_EVIDENCE)}…` : revealed;
+      const hidden = decoded
+        ? ` The hidden tag characters decode to: "${revealInvisible(decoded).slice(0, 300)}".`
+        : '';
+      findings.push(
+        makeFinding({
+          rule: PROMPT_INJECTION_RULE,
+          source: 'injection',
+          severity: 'high',
+          confidence: Math.max(...hits.map((hit) => hit.confidence)),
+          path: file.path,
+          line: lineNumber,
+          end_line: lineNumber,
+          title: 'Text in the change addresses the reviewer or a model',
+          message:
+            `This added line ${hits.map((hit) => hit.description).join('; ')}.${hidden} ` +
+            'jscr reports such text and never follows it; find out who added it and why.',
+          evidence,
+          cwe: 'CWE-1427',
+          extra: { signals: hits.map((hit) => hit.id), ...(decoded ? { decoded_hidden_text: decoded } : {}) },
+        }),
+      );
+    }
+  }
+  return findings;
+}

@@ -1,0 +1,43 @@
+/**
+ * What a model would be shown: the context bundle and the diff hunks, as segments that keep their
+ * new-file line numbers so a model finding can be anchored to a real line. Everything here passes the
+ * redaction step before it may leave the machine.
+ */
+import type { DiffFile } from '../git/diff.js';
+import type { ContextBundle } from './context.js';
+
+export interface MaterialSegment {
+  path: string;
+  /** New-file line number of the segment's first line. */
+  startLine: number;
+  text: string;
+  /** `context`: lines of the file as it is after the change; `hunk`: a diff hunk (+/- prefixed). */
+  kind: 'context' | 'hunk';
+}
+
+/** Segments in a stable order: context files in bundle order, then every file's hunks. */
+export function assembleMaterial(context: ContextBundle, diffs: readonly DiffFile[], excluded: ReadonlySet<string> = new Set()): MaterialSegment[] {
+  const segments: MaterialSegment[] = [];
+  for (const file of context.files) {
+    if (excluded.has(file.path)) continue;
+    if (file.spans) {
+      const lines = file.text.split('\n');
+      let offset = 0;
+      for (const span of file.spans) {
+        const count = span.end - span.start + 1;
+        segments.push({ path: file.path, startLine: span.start, text: lines.slice(offset, offset + count).join('\n'), kind: 'context' });
+        offset += count;
+      }
+    } else {
+      segments.push({ path: file.path, startLine: 1, text: file.text, kind: 'context' });
+    }
+  }
+  for (const diff of diffs) {
+    if (excluded.has(diff.path)) continue;
+    for (const hunk of diff.hunks) {
+      const body = hunk.lines.map((l) => `${l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' '}${l.text}`).join('\n');
+      segments.push({ path: diff.path, startLine: hunk.newStart, text: `${hunk.header}\n${body}`, kind: 'hunk' });
+    }
+  }
+  return segments;
+}

@@ -1,0 +1,160 @@
+/**
+ * What every adapter shares: finding jscr's own npm-installed tools, running a scanner through the
+ * process allowlist and classifying how it ended, mapping its paths back to root-relative ones, and
+ * quoting evidence from the admitted file contents.
+ */
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { locateProgram, runProgram, type AllowedProgram } from '../../policy/process.js';
+import type { ScannerOutcome } from './types.js';
+
+/**
+ * The directory holding jscr's own package.json, found by walking up from this module (works from
+ * src/ under tsx and from the dist/ bundle alike). Null when jscr runs without its package around it.
+ */
+export function jscrPackageRoot(from: string | undefined = import.meta.url): string | null {
+  let dir: string;
+  try {
+    dir = dirname(fileURLToPath(from ?? ''));
+  } catch {
+    return null; // a bundle format without import.meta.url: no package to find tools in
+  }
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'jscr') return dir;
+      } catch {
+        // an unreadable manifest is not ours; keep walking
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/**
+ * Where npm-installed scanners (secretlint, eslint) are looked for: jscr's own node_modules/.bin.
+ * Never the reviewed repository's node_modules, which the change under review could control.
+ */
+export function jscrBinDirs(): string[] {
+  const root = jscrPackageRoot();
+  return root === null ? [] : [join(root, 'node_modules', '.bin')];
+}
+
+/** Files whose extension (lower-cased, with the dot) is in `extensions`. */
+export function byExtension(paths: string[], extensions: readonly string[]): string[] {
+  return paths.filter((path) => {
+    const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+    const dot = name.lastIndexOf('.');
+    return dot > 0 && extensions.includes(name.slice(dot));
+  });
+}
+
+/** A path for a scanner's argument vector: `./x` so a file named `-rf` can never read as an option. */
+export function asArgument(path: string): string {
+  return `./${path}`;
+}
+
+export function notRun(detail: string): ScannerOutcome {
+  return { status: 'not_run', findings: [], detail };
+}
+
+export function failed(detail: string): ScannerOutcome {
+  return { status: 'failed', findings: [], detail };
+}
+
+export interface ScannerProcess {
+  /** Scanner name for messages. */
+  name: string;
+  program: AllowedProgram;
+  args: string[];
+  root: string;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  /** Directories searched before PATH. */
+  searchPath?: string[];
+  /** Exit codes that mean the scan completed (0 and the scanner's "found issues" code). */
+  completedCodes: readonly number[];
+}
+
+/** The output of a scan that completed, or the outcome saying why it did not. */
+export type ScanRun = { completed: true; stdout: string; stderr: string; code: number } | { completed: false; outcome: ScannerOutcome };
+
+function firstLine(text: string): string {
+  return text.split('\n').map((line) => line.trim()).find((line) => line.length > 0) ?? '';
+}
+
+/** Run a scanner through the process allowlist and classify the ending: not installed, crashed, timed out. */
+export async function runScanner(spec: ScannerProcess): Promise<ScanRun> {
+  const searchPath = spec.searchPath ?? [];
+  if (locateProgram(spec.program, spec.env, searchPath) === null) {
+    return { completed: false, outcome: notRun(`${spec.name} is enabled but not installed (${spec.program} not found on PATH)`) };
+  }
+  const result = await runProgram(spec.program, spec.args, {
+    cwd: spec.root,
+    timeoutMs: spec.timeoutMs,
+    env: withNodeOnPath(spec.env, searchPath.length > 0),
+    searchPath,
+  });
+  if (result.timedOut) {
+    return { completed: false, outcome: failed(`${spec.name} timed out after ${Math.round(spec.timeoutMs / 100) / 10} s`) };
+  }
+  if (result.spawnError !== null) return { completed: false, outcome: failed(`${spec.name} could not be started (${result.spawnError})`) };
+  if (result.code === null) return { completed: false, outcome: failed(`${spec.name} was killed by signal ${result.signal ?? 'unknown'}`) };
+  if (!spec.completedCodes.includes(result.code)) {
+    const reason = firstLine(result.stderr) || firstLine(result.stdout) || 'no output';
+    return { completed: false, outcome: failed(`${spec.name} crashed: exit code ${result.code}: ${reason.slice(0, 300)}`) };
+  }
+  return { completed: true, stdout: result.stdout, stderr: result.stderr, code: result.code };
+}
+
+/**
+ * npm-installed scanners start with `#!/usr/bin/env node`; put the node running jscr on their PATH so
+ * they run with it even when the caller's PATH has no node.
+ */
+function withNodeOnPath(env: NodeJS.ProcessEnv, needsNode: boolean): NodeJS.ProcessEnv {
+  if (!needsNode || !/(^|[/\\])node(\.exe)?$/.test(process.execPath)) return env;
+  return { ...env, PATH: [dirname(process.execPath), env.PATH ?? ''].filter((p) => p.length > 0).join(delimiter) };
+}
+
+/** Parse a scanner's JSON output; null when it is not JSON (which the caller reports as a failure). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Turn a path a scanner printed (relative to the root, `./x`, or absolute, possibly through the real
+ * path of the root) into the root-relative `/` path; null when it is outside the root.
+ */
+export function rootRelative(root: string, printed: string): string | null {
+  const candidates = [root];
+  try {
+    candidates.push(realpathSync(root));
+  } catch {
+    // a root that cannot be resolved is compared as given
+  }
+  for (const base of candidates) {
+    const rel = relative(base, isAbsolute(printed) ? printed : resolve(base, printed));
+    if (rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)) return rel.split(sep).join('/');
+  }
+  return null;
+}
+
+/** Lines `line..endLine` (1-based, inclusive) of an admitted file, for a finding's evidence. */
+export function quoteLines(contents: Map<string, string>, path: string, line: number, endLine: number = line): string {
+  const text = contents.get(path);
+  if (text === undefined) return '';
+  const lines = text.split('\n');
+  const last = Math.max(line, Math.min(endLine, line + 4)); // a few lines are evidence; a whole function is not
+  return lines
+    .slice(Math.max(0, line - 1), last)
+    .map((l) => l.replace(/\r$/, ''))
+    .join('\n');
+}

@@ -1,0 +1,140 @@
+/**
+ * eslint with eslint-plugin-security's recommended rules, both from jscr's own node_modules. jscr
+ * writes its own flat config (an .mjs importing the plugin by absolute file URL) to a private
+ * temporary directory, so the reviewed repository's eslint config, plugins and inline directives
+ * play no part. TypeScript files are not taken: eslint's default parser cannot read them, and jscr
+ * ships no TypeScript parser for eslint.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { makeFinding } from '../../report/fingerprint.js';
+import type { Finding } from '../../report/finding.js';
+import { asArgument, byExtension, failed, jscrBinDirs, jscrPackageRoot, notRun, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+
+const EXTENSIONS = ['.js', '.mjs', '.cjs', '.jsx'] as const;
+
+interface EslintMessage {
+  ruleId: string | null;
+  severity: number;
+  message: string;
+  line?: number;
+  endLine?: number;
+  fatal?: boolean;
+}
+
+interface EslintFileResult {
+  filePath: string;
+  messages: EslintMessage[];
+}
+
+/** Rules whose findings are direct code execution; the rest of the plugin is noisier. */
+const HIGH_RULES = new Set(['security/detect-eval-with-expression', 'security/detect-child-process', 'security/detect-non-literal-require']);
+
+function results(value: unknown): EslintFileResult[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.every((r) => typeof r === 'object' && r !== null && Array.isArray((r as { messages?: unknown }).messages))
+    ? (value as EslintFileResult[])
+    : null;
+}
+
+/** The flat config jscr uses: the plugin imported by absolute URL so it resolves from jscr, not the repo. */
+export function eslintConfigSource(pluginUrl: string): string {
+  return [
+    `import security from ${JSON.stringify(pluginUrl)};`,
+    'export default [',
+    '  {',
+    `    files: ${JSON.stringify(EXTENSIONS.map((ext) => `**/*${ext}`))},`,
+    '    plugins: { security },',
+    '    rules: security.configs.recommended.rules,',
+    "    languageOptions: { ecmaVersion: 'latest', parserOptions: { ecmaFeatures: { jsx: true } } },",
+    "    linterOptions: { reportUnusedDisableDirectives: 'off' },",
+    '  },',
+    '];',
+    '',
+  ].join('\n');
+}
+
+function pluginUrl(): string | null {
+  const root = jscrPackageRoot();
+  if (root === null) return null;
+  try {
+    return pathToFileURL(createRequire(join(root, 'package.json')).resolve('eslint-plugin-security')).href;
+  } catch {
+    return null;
+  }
+}
+
+function toFindings(root: string, fileResults: EslintFileResult[], contents: Map<string, string>): { findings: Finding[]; unparsed: string[] } {
+  const findings: Finding[] = [];
+  const unparsed: string[] = [];
+  for (const fileResult of fileResults) {
+    const path = rootRelative(root, fileResult.filePath);
+    if (path === null) continue;
+    for (const message of fileResult.messages) {
+      if (message.fatal === true || message.ruleId === null) {
+        unparsed.push(`${path} (${message.message})`);
+        continue;
+      }
+      const line = message.line ?? 1;
+      const endLine = Math.max(line, message.endLine ?? line);
+      findings.push(
+        makeFinding({
+          rule: `eslint/${message.ruleId}`,
+          source: 'scanner:eslint',
+          severity: HIGH_RULES.has(message.ruleId) ? 'high' : 'medium',
+          confidence: 0.5,
+          path,
+          line,
+          end_line: endLine,
+          title: `eslint ${message.ruleId}`,
+          message: message.message,
+          evidence: quoteLines(contents, path, line, endLine),
+          cwe: null,
+        }),
+      );
+    }
+  }
+  return { findings, unparsed };
+}
+
+/** An eslint adapter looking for the program in `binDirs` (jscr's node_modules/.bin by default). */
+export function createEslintAdapter(binDirs: string[] = jscrBinDirs()): ScannerAdapter {
+  return {
+    name: 'eslint',
+    filesFor: (paths) => byExtension(paths, EXTENSIONS),
+    async run(input: ScannerInput): Promise<ScannerOutcome> {
+      const plugin = pluginUrl();
+      if (plugin === null) return notRun('eslint is enabled but eslint-plugin-security is not installed beside jscr');
+      const configDir = await mkdtemp(join(tmpdir(), 'jscr-eslint-'));
+      try {
+        const configFile = join(configDir, 'eslint.config.mjs');
+        await writeFile(configFile, eslintConfigSource(plugin));
+        const scan = await runScanner({
+          name: 'eslint',
+          program: 'eslint',
+          // --no-inline-config: an `eslint-disable` added by the change must not hide its own findings.
+          args: ['--format', 'json', '--config', configFile, '--no-inline-config', '--no-ignore', '--no-warn-ignored', ...input.files.map(asArgument)],
+          root: input.root,
+          timeoutMs: input.timeoutMs,
+          env: input.env,
+          searchPath: binDirs,
+          completedCodes: [0, 1], // 1: lint errors found
+        });
+        if (!scan.completed) return scan.outcome;
+        const parsed = results(parseJson(scan.stdout));
+        if (parsed === null) return failed(`eslint printed output that is not its JSON report (exit code ${scan.code})`);
+        const { findings, unparsed } = toFindings(input.root, parsed, input.contents);
+        const skipped = unparsed.length > 0 ? `; could not parse ${unparsed.join(', ')}` : '';
+        return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)${skipped}` };
+      } finally {
+        await rm(configDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+export const eslint: ScannerAdapter = createEslintAdapter();

@@ -1,0 +1,130 @@
+/**
+ * secretlint with its recommended preset, from jscr's own node_modules. The config is written to a
+ * private temporary directory outside the scanned tree. No secret value leaves this module: secretlint
+ * masks its messages, and the evidence is quoted from the admitted text with every reported range
+ * replaced by a marker.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeFinding } from '../../report/fingerprint.js';
+import type { Finding } from '../../report/finding.js';
+import { asArgument, failed, jscrBinDirs, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+
+interface SecretlintMessage {
+  ruleId: string;
+  messageId?: string;
+  message: string;
+  range: [number, number];
+  loc: { start: { line: number }; end: { line: number } };
+}
+
+interface SecretlintFileResult {
+  filePath: string;
+  messages: SecretlintMessage[];
+}
+
+const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] };
+export const SECRET_MARKER = '[REDACTED]';
+
+function results(value: unknown): SecretlintFileResult[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.every((r) => typeof r === 'object' && r !== null && Array.isArray((r as { messages?: unknown }).messages))
+    ? (value as SecretlintFileResult[])
+    : null;
+}
+
+/** `@secretlint/secretlint-rule-github` → `github`. */
+function shortRuleId(ruleId: string): string {
+  return ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
+}
+
+/** The file's text with every reported range replaced by the marker, newlines kept so lines stay put. */
+function maskRanges(text: string, ranges: [number, number][]): string {
+  let masked = text;
+  for (const [start, end] of [...ranges].sort((a, b) => b[0] - a[0])) {
+    if (start < 0 || end > masked.length || start >= end) continue;
+    const hidden = masked
+      .slice(start, end)
+      .split('\n')
+      .map((segment) => (segment.length > 0 ? SECRET_MARKER : ''))
+      .join('\n');
+    masked = masked.slice(0, start) + hidden + masked.slice(end);
+  }
+  return masked;
+}
+
+function scrub(message: string, secrets: string[]): string {
+  return secrets.reduce((text, secret) => (secret.length >= 4 ? text.split(secret).join(SECRET_MARKER) : text), message);
+}
+
+function toFindings(root: string, fileResults: SecretlintFileResult[], contents: Map<string, string>): Finding[] {
+  const findings: Finding[] = [];
+  for (const fileResult of fileResults) {
+    const path = rootRelative(root, fileResult.filePath);
+    if (path === null) continue;
+    const text = contents.get(path) ?? '';
+    const ranges = fileResult.messages.map((m) => m.range);
+    const masked = new Map([[path, maskRanges(text, ranges)]]);
+    const secrets = ranges.map(([start, end]) => text.slice(start, end));
+    for (const message of fileResult.messages) {
+      const rule = shortRuleId(message.ruleId);
+      const line = message.loc.start.line;
+      const endLine = Math.max(line, message.loc.end.line);
+      findings.push(
+        makeFinding({
+          rule: `secretlint/${rule}`,
+          source: 'scanner:secretlint',
+          severity: 'high',
+          confidence: 0.8,
+          path,
+          line,
+          end_line: endLine,
+          title: `secretlint ${rule}: a secret in the change`,
+          message: scrub(message.message, secrets),
+          evidence: quoteLines(masked, path, line, endLine),
+          cwe: 'CWE-798',
+          extra: message.messageId ? { message_id: message.messageId } : undefined,
+        }),
+      );
+    }
+  }
+  return findings;
+}
+
+/** A secretlint adapter looking for the program in `binDirs` (jscr's node_modules/.bin by default). */
+export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): ScannerAdapter {
+  return {
+    name: 'secretlint',
+    // Secrets hide in any text file; the engine passes only admitted text, never binaries.
+    filesFor: (paths) => [...paths],
+    async run(input: ScannerInput): Promise<ScannerOutcome> {
+      const configDir = await mkdtemp(join(tmpdir(), 'jscr-secretlint-'));
+      try {
+        const configFile = join(configDir, 'secretlintrc.json');
+        await writeFile(configFile, JSON.stringify(CONFIG));
+        const scan = await runScanner({
+          name: 'secretlint',
+          program: 'secretlint',
+          // --no-glob: paths are literal file names, never patterns a file name could smuggle in.
+          args: ['--format', 'json', '--no-color', '--no-glob', '--secretlintrc', configFile, ...input.files.map(asArgument)],
+          root: input.root,
+          timeoutMs: input.timeoutMs,
+          env: input.env,
+          searchPath: binDirs,
+          completedCodes: [0, 1], // 1: secrets found
+        });
+        if (!scan.completed) return scan.outcome;
+        const parsed = results(parseJson(scan.stdout));
+        if (parsed === null) return failed(`secretlint printed output that is not its JSON report (exit code ${scan.code})`);
+        const findings = toFindings(input.root, parsed, input.contents);
+        return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)` };
+      } finally {
+        await rm(configDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+export const secretlint: ScannerAdapter = createSecretlintAdapter();

@@ -1,0 +1,70 @@
+/** shellcheck: `shellcheck --norc -f json1 -S info` on the changed shell scripts (by extension). */
+import type { Severity } from '../../report/finding.js';
+import { makeFinding } from '../../report/fingerprint.js';
+import { asArgument, byExtension, failed, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+
+interface ShellcheckComment {
+  file: string;
+  line: number;
+  endLine?: number;
+  level: string;
+  code: number;
+  message: string;
+}
+
+/** Quoting and injection problems are reported at info level by shellcheck, so info still counts. */
+const SEVERITY: Record<string, Severity> = { error: 'medium', warning: 'medium', info: 'low', style: 'info' };
+const CONFIDENCE: Record<string, number> = { error: 0.8, warning: 0.7, info: 0.5, style: 0.3 };
+
+function comments(value: unknown): ShellcheckComment[] | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const list = (value as { comments?: unknown }).comments;
+  return Array.isArray(list) ? (list as ShellcheckComment[]) : null;
+}
+
+async function run(input: ScannerInput): Promise<ScannerOutcome> {
+  const scan = await runScanner({
+    name: 'shellcheck',
+    program: 'shellcheck',
+    // --norc: a .shellcheckrc in the change must not reconfigure the scan. No -x: never follow
+    // `source` into files that were not admitted.
+    args: ['--norc', '-f', 'json1', '-S', 'info', ...input.files.map(asArgument)],
+    root: input.root,
+    timeoutMs: input.timeoutMs,
+    env: input.env,
+    completedCodes: [0, 1], // 1: issues found; 2: some files could not be read
+  });
+  if (!scan.completed) return scan.outcome;
+  const list = comments(parseJson(scan.stdout));
+  if (list === null) return failed(`shellcheck printed output that is not its json1 report (exit code ${scan.code})`);
+
+  const findings = list.flatMap((comment) => {
+    const path = rootRelative(input.root, comment.file);
+    if (path === null) return [];
+    const endLine = Math.max(comment.line, comment.endLine ?? comment.line);
+    return [
+      makeFinding({
+        rule: `shellcheck/SC${comment.code}`,
+        source: 'scanner:shellcheck',
+        severity: SEVERITY[comment.level] ?? 'low',
+        confidence: CONFIDENCE[comment.level] ?? 0.5,
+        path,
+        line: comment.line,
+        end_line: endLine,
+        title: `shellcheck SC${comment.code}`,
+        message: comment.message,
+        evidence: quoteLines(input.contents, path, comment.line, endLine),
+        cwe: null,
+        extra: { level: comment.level },
+      }),
+    ];
+  });
+  return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)` };
+}
+
+export const shellcheck: ScannerAdapter = {
+  name: 'shellcheck',
+  filesFor: (paths) => byExtension(paths, ['.sh', '.bash', '.ksh', '.dash']),
+  run,
+};

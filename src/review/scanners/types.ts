@@ -1,0 +1,34 @@
+/** The one interface every external scanner adapter implements. */
+import type { Finding } from '../../report/finding.js';
+
+/** What the engine hands an adapter. */
+export interface ScannerInput {
+  /** Directory holding the files to scan (the engine's private copy, never the repository itself). */
+  root: string;
+  /** Root-relative paths with `/`, already narrowed by `filesFor`. */
+  files: string[];
+  /** Kill the scanner after this long; a kill is a `failed` outcome, never a clean one. */
+  timeoutMs: number;
+  /** Environment for the scanner process (PATH decides which scanners are installed). */
+  env: NodeJS.ProcessEnv;
+  /** The admitted text of each file, by root-relative path: the evidence is quoted from here. */
+  contents: Map<string, string>;
+}
+
+/**
+ * How a scanner run ended. Only `ran` may carry findings; `not_run` and `failed` make the review
+ * incomplete (exit 3) and are never read as "nothing found".
+ */
+export type ScannerOutcome =
+  | { status: 'ran'; findings: Finding[]; detail: string }
+  | { status: 'not_run'; findings: []; detail: string }
+  | { status: 'failed'; findings: []; detail: string };
+
+/** An external scanner: which changed files it takes, and how to run it on them. */
+export interface ScannerAdapter {
+  /** The name used in `scanners.enabled` and in `source: scanner:<name>`. */
+  name: string;
+  /** The subset of changed paths this scanner reads (by extension). */
+  filesFor(paths: string[]): string[];
+  run(input: ScannerInput): Promise<ScannerOutcome>;
+}

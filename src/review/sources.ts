@@ -1,0 +1,233 @@
+/**
+ * Where the reviewed revision's files are read from. A range or a commit is read from git's objects
+ * (the working tree may hold something else); staged from the index; the working tree through path
+ * admission. Every reader refuses symlinks unless `repository.follow_symlinks` allows them, and then
+ * only to targets inside the root; binary and oversized files come back as refusals with a reason.
+ */
+import { posix } from 'node:path';
+import { runProgram } from '../policy/process.js';
+import { decodeText, type RepoBoundary } from '../policy/paths.js';
+
+export type SourceRead =
+  | { ok: true; path: string; text: string }
+  | { ok: false; path: string; reason: SourceRefusal; detail: string };
+
+export type SourceRefusal =
+  | 'not_found'
+  | 'outside_root'
+  | 'symlink_refused'
+  | 'symlink_outside_root'
+  | 'not_regular'
+  | 'too_large'
+  | 'binary'
+  | 'unreadable';
+
+export interface SourceReader {
+  /** Read these repository-relative paths as the reviewed revision holds them. */
+  readMany(paths: readonly string[]): Promise<Map<string, SourceRead>>;
+  /** Every file path of the reviewed revision, sorted. */
+  listFiles(): Promise<string[]>;
+}
+
+const GIT_TIMEOUT_MS = 120_000;
+
+/** The lines git prints are NUL-terminated with -z; paths are then never quoted. */
+function splitNul(bytes: Buffer): string[] {
+  return bytes
+    .toString('utf8')
+    .split('\0')
+    .filter((s) => s.length > 0);
+}
+
+async function git(root: string, args: string[], input?: string): Promise<Buffer> {
+  const result = await runProgram('git', ['-c', 'core.quotePath=false', ...args], {
+    cwd: root,
+    timeoutMs: GIT_TIMEOUT_MS,
+    ...(input === undefined ? {} : { input }),
+  });
+  if (result.code !== 0) {
+    const reason = result.spawnError ?? result.stderr.split('\n')[0] ?? `exit ${String(result.code)}`;
+    throw new Error(`git ${args[0] ?? ''} failed: ${reason}`);
+  }
+  return result.stdoutBytes;
+}
+
+interface TreeEntry {
+  mode: string;
+  oid: string;
+}
+
+/** Resolve a symlink's stored target against its own directory; null when it leaves the root. */
+function symlinkTarget(path: string, target: string): string | null {
+  if (target.startsWith('/')) return null;
+  const joined = posix.normalize(posix.join(posix.dirname(path), target));
+  if (joined === '..' || joined.startsWith('../')) return null;
+  return joined;
+}
+
+/** Reads a tree-ish (a commit, or the index when `rev` is null) through `git cat-file --batch`. */
+class GitObjectReader implements SourceReader {
+  private entries: Promise<Map<string, TreeEntry>> | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly rev: string | null,
+    private readonly maxBytes: number,
+    private readonly followSymlinks: boolean,
+  ) {}
+
+  private load(): Promise<Map<string, TreeEntry>> {
+    this.entries ??= (async () => {
+      const map = new Map<string, TreeEntry>();
+      if (this.rev === null) {
+        // <mode> SP <object> SP <stage> TAB <path>
+        for (const line of splitNul(await git(this.root, ['ls-files', '-s', '-z']))) {
+          const tab = line.indexOf('\t');
+          const [mode, oid] = line.slice(0, tab).split(' ');
+          if (mode && oid) map.set(line.slice(tab + 1), { mode, oid });
+        }
+      } else {
+        // <mode> SP <type> SP <object> TAB <path>
+        for (const line of splitNul(await git(this.root, ['ls-tree', '-r', '-z', '--full-tree', this.rev]))) {
+          const tab = line.indexOf('\t');
+          const [mode, , oid] = line.slice(0, tab).split(' ');
+          if (mode && oid) map.set(line.slice(tab + 1), { mode, oid });
+        }
+      }
+      return map;
+    })();
+    return this.entries;
+  }
+
+  async listFiles(): Promise<string[]> {
+    const entries = await this.load();
+    return [...entries.entries()]
+      .filter(([, e]) => e.mode !== '160000')
+      .map(([p]) => p)
+      .sort();
+  }
+
+  async readMany(paths: readonly string[]): Promise<Map<string, SourceRead>> {
+    const entries = await this.load();
+    const out = new Map<string, SourceRead>();
+    const wanted = new Map<string, string>(); // path -> oid to fetch
+    for (const path of paths) {
+      let entry = entries.get(path);
+      if (!entry) {
+        out.set(path, { ok: false, path, reason: 'not_found', detail: 'not in the reviewed revision' });
+        continue;
+      }
+      if (entry.mode === '160000') {
+        out.set(path, { ok: false, path, reason: 'not_regular', detail: 'a submodule, not a file' });
+        continue;
+      }
+      if (entry.mode === '120000') {
+        if (!this.followSymlinks) {
+          out.set(path, { ok: false, path, reason: 'symlink_refused', detail: 'a symlink; repository.follow_symlinks is false' });
+          continue;
+        }
+        const target = await this.symlinkText(entry.oid);
+        const inside = target === null ? null : symlinkTarget(path, target);
+        const targetEntry = inside === null ? undefined : entries.get(inside);
+        if (inside === null) {
+          out.set(path, { ok: false, path, reason: 'symlink_outside_root', detail: 'a symlink whose target is outside the repository' });
+          continue;
+        }
+        if (!targetEntry || targetEntry.mode === '120000' || targetEntry.mode === '160000') {
+          out.set(path, { ok: false, path, reason: 'not_regular', detail: `a symlink to ${inside}, which is not a regular file` });
+          continue;
+        }
+        entry = targetEntry;
+      }
+      wanted.set(path, entry.oid);
+    }
+    if (wanted.size > 0) {
+      const blobs = await this.catFiles([...new Set(wanted.values())]);
+      for (const [path, oid] of wanted) {
+        const blob = blobs.get(oid);
+        if (blob === undefined) out.set(path, { ok: false, path, reason: 'unreadable', detail: 'git could not read the object' });
+        else if (blob === 'too_large') out.set(path, { ok: false, path, reason: 'too_large', detail: `larger than ${this.maxBytes} bytes` });
+        else {
+          const text = decodeText(blob);
+          out.set(path, text === null ? { ok: false, path, reason: 'binary', detail: 'binary content' } : { ok: true, path, text });
+        }
+      }
+    }
+    return out;
+  }
+
+  private async symlinkText(oid: string): Promise<string | null> {
+    const blob = (await this.catFiles([oid])).get(oid);
+    return blob === undefined || blob === 'too_large' ? null : blob.toString('utf8');
+  }
+
+  /** One `git cat-file --batch` for many objects; objects over the size limit are not kept. */
+  private async catFiles(oids: string[]): Promise<Map<string, Buffer | 'too_large'>> {
+    const out = new Map<string, Buffer | 'too_large'>();
+    const bytes = await git(this.root, ['cat-file', '--batch'], oids.map((o) => `${o}\n`).join(''));
+    let pos = 0;
+    while (pos < bytes.length) {
+      const eol = bytes.indexOf(0x0a, pos);
+      if (eol < 0) break;
+      const header = bytes.subarray(pos, eol).toString('utf8');
+      const [oid, type, sizeText] = header.split(' ');
+      pos = eol + 1;
+      if (!oid || type === 'missing' || sizeText === undefined) continue;
+      const size = Number(sizeText);
+      out.set(oid, size > this.maxBytes ? 'too_large' : bytes.subarray(pos, pos + size));
+      pos += size + 1; // contents, then a newline
+    }
+    return out;
+  }
+}
+
+/** Reads the working tree through the repository boundary (path admission, no symlink escapes). */
+class WorkingTreeReader implements SourceReader {
+  private files: Promise<string[]> | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly boundary: RepoBoundary,
+    private readonly maxBytes: number,
+  ) {}
+
+  listFiles(): Promise<string[]> {
+    this.files ??= git(this.root, ['ls-files', '-z']).then((b) => splitNul(b).sort());
+    return this.files;
+  }
+
+  async readMany(paths: readonly string[]): Promise<Map<string, SourceRead>> {
+    const out = new Map<string, SourceRead>();
+    for (const path of paths) {
+      const read = await this.boundary.readFile(path, { maxBytes: this.maxBytes });
+      if (!read.ok) {
+        out.set(path, { ok: false, path, reason: read.reason, detail: read.detail });
+      } else if (read.text === null) {
+        out.set(path, { ok: false, path, reason: 'binary', detail: 'binary content' });
+      } else {
+        out.set(path, { ok: true, path, text: read.text });
+      }
+    }
+    return out;
+  }
+}
+
+export interface ReaderOptions {
+  root: string;
+  boundary: RepoBoundary;
+  /** A commit for ranges and single commits; 'index' for staged; 'worktree' for the working tree. */
+  source: { kind: 'revision'; rev: string } | { kind: 'index' } | { kind: 'worktree' };
+  maxFileBytes: number;
+  followSymlinks: boolean;
+}
+
+export function createSourceReader(options: ReaderOptions): SourceReader {
+  switch (options.source.kind) {
+    case 'revision':
+      return new GitObjectReader(options.root, options.source.rev, options.maxFileBytes, options.followSymlinks);
+    case 'index':
+      return new GitObjectReader(options.root, null, options.maxFileBytes, options.followSymlinks);
+    case 'worktree':
+      return new WorkingTreeReader(options.root, options.boundary, options.maxFileBytes);
+  }
+}

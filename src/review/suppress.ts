@@ -1,0 +1,289 @@
+/**
+ * Suppressions that cannot rot or be smuggled in.
+ *
+ * Two kinds: inline `jscr-ignore: <rule-id> <reason>` comments, and `[[suppress]]` entries of
+ * `.jscr.toml`. Both must name a rule and give a reason. Config entries match by content fingerprint or
+ * by rule + path glob, never by line number; an inline comment binds to the finding on its own line or,
+ * when it stands alone, on the line below, so it moves with the code. A suppression that the reviewed
+ * change adds is reported and not honoured: a change must not be able to silence its own review.
+ */
+import picomatch from 'picomatch';
+import type { Finding } from '../report/finding.js';
+import { makeFinding } from '../report/fingerprint.js';
+
+export const INVALID_SUPPRESSION_RULE = 'jscr/invalid-suppression';
+export const SUPPRESSION_ADDED_RULE = 'jscr/suppression-added-by-change';
+/** Where `[[suppress]]` entries live, for the findings about them. */
+export const CONFIG_PATH = '.jscr.toml';
+
+/** One `[[suppress]]` entry of `.jscr.toml`. */
+export interface SuppressEntry {
+  /** The rule id the entry silences, e.g. `jscr/sql-string-concat`. Required. */
+  rule: string;
+  /** A picomatch glob over repository-relative paths. */
+  path?: string;
+  /** A finding fingerprint (the full sha256, or a prefix of at least 12 hex digits: the finding id). */
+  fingerprint?: string;
+  /** Why this is acceptable. Required. */
+  reason: string;
+  /** Last day the entry is honoured, `YYYY-MM-DD`. */
+  expires?: string;
+}
+
+/** Input of the suppression step. */
+export interface SuppressionInput {
+  findings: Finding[];
+  /** The new text of each changed file, by path. */
+  fileTexts: Map<string, string>;
+  /** 1-based added lines of each file, by path. */
+  addedLines: Map<string, Set<number>>;
+  /** The entries in force (from the base revision's `.jscr.toml`, or `--config`). */
+  configEntries: SuppressEntry[];
+  /** Entries the reviewed change adds to `.jscr.toml` (head entries not present at the base). */
+  entriesAddedByChange: SuppressEntry[];
+  /** Today's date, `YYYY-MM-DD`, for expiry. */
+  today: string;
+}
+
+/** Output of the suppression step. */
+export interface SuppressionOutcome {
+  /** Findings left standing. */
+  kept: Finding[];
+  /** Findings silenced, with what silenced them. */
+  suppressed: { finding: Finding; by: string }[];
+  /** Config entries that silenced nothing, or are past their date. */
+  unused: { entry: string; reason: 'unused' | 'expired' }[];
+  /** New findings about suppressions themselves (invalid ones, ones added by the change). */
+  added: Finding[];
+}
+
+/** An inline `jscr-ignore:` comment found in a file. */
+export interface InlineSuppression {
+  /** 1-based line of the comment. */
+  line: number;
+  /** The rule id it names, or null when it names none. */
+  rule: string | null;
+  /** The reason it gives, or null when it gives none. */
+  reason: string | null;
+  /** True when the comment is the whole line, so it applies to the line below. */
+  standalone: boolean;
+  /** The line's text, trimmed. */
+  text: string;
+}
+
+// A comment opener (#, //, /*, <!--, --, ;, or a `*` continuation) followed by the directive.
+const INLINE_DIRECTIVE = /(^\s*\*|#|\/\/|\/\*|<!--|--|;)\s*jscr-ignore:(.*)$/;
+const RULE_ID = /^[\w.@-]+\/[\w.:/@-]+$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Every `jscr-ignore:` comment in `text`. A cheap substring test skips files without one. */
+export function parseInlineSuppressions(text: string): InlineSuppression[] {
+  if (!text.includes('jscr-ignore:')) return [];
+  const found: InlineSuppression[] = [];
+  const lines = text.split('\n');
+  lines.forEach((raw, index) => {
+    if (!raw.includes('jscr-ignore:')) return;
+    const line = raw.replace(/\r$/, '');
+    const match = INLINE_DIRECTIVE.exec(line);
+    if (!match) return;
+    const body = (match[2] ?? '').replace(/\s*(?:\*\/|-->)\s*$/, '').trim();
+    const [first = '', ...rest] = body.split(/\s+/);
+    const rule = RULE_ID.test(first) ? first : null;
+    const reasonText = (rule ? rest : [first, ...rest]).join(' ').trim();
+    found.push({
+      line: index + 1,
+      rule,
+      reason: rule && reasonText.length > 0 ? reasonText : null,
+      standalone: line.slice(0, match.index).trim() === '',
+      text: line.trim(),
+    });
+  });
+  return found;
+}
+
+/** A stable one-line name for a config entry, used in reports and as the evidence of findings about it. */
+export function describeEntry(entry: SuppressEntry): string {
+  const parts = [`rule = "${entry.rule}"`];
+  if (entry.path !== undefined) parts.push(`path = "${entry.path}"`);
+  if (entry.fingerprint !== undefined) parts.push(`fingerprint = "${entry.fingerprint}"`);
+  if (entry.expires !== undefined) parts.push(`expires = "${entry.expires}"`);
+  parts.push(`reason = "${entry.reason}"`);
+  return `[[suppress]] ${parts.join(' ')}`;
+}
+
+function sameEntry(a: SuppressEntry, b: SuppressEntry): boolean {
+  return a.rule === b.rule && a.path === b.path && a.fingerprint === b.fingerprint && a.reason === b.reason && a.expires === b.expires;
+}
+
+/** 1-based line of the `[[suppress]]` table holding `entry` in the config text, or 1 when not found. */
+function entryLine(configText: string | undefined, entry: SuppressEntry): number {
+  if (!configText) return 1;
+  const lines = configText.split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    if ((lines[index] ?? '').trim() !== '[[suppress]]') continue;
+    let block = '';
+    for (let next = index + 1; next < lines.length && !(lines[next] ?? '').trim().startsWith('['); next += 1) block += `${lines[next]}\n`;
+    const ruleHere = block.includes(`"${entry.rule}"`) || block.includes(`'${entry.rule}'`);
+    if (ruleHere && (entry.fingerprint === undefined || block.includes(entry.fingerprint))) return index + 1;
+  }
+  return 1;
+}
+
+/** Why an entry cannot be honoured as written, or null when it is well formed. */
+function entryProblem(entry: SuppressEntry): string | null {
+  if (!RULE_ID.test(entry.rule.trim())) return 'it names no rule id';
+  if (entry.reason.trim().length === 0) return 'it gives no reason';
+  if (entry.expires !== undefined && !DATE.test(entry.expires)) return `its expiry "${entry.expires}" is not a YYYY-MM-DD date`;
+  if (entry.fingerprint !== undefined && !/^[0-9a-f]{12,64}$/i.test(entry.fingerprint)) {
+    return 'its fingerprint is not 12 to 64 hex digits';
+  }
+  return null;
+}
+
+interface LiveEntry {
+  entry: SuppressEntry;
+  name: string;
+  matchesPath: (path: string) => boolean;
+  uses: number;
+}
+
+function entryMatches(live: LiveEntry, finding: Finding): boolean {
+  const { entry } = live;
+  if (entry.rule !== finding.rule) return false;
+  if (entry.fingerprint !== undefined && !finding.fingerprint.startsWith(entry.fingerprint.toLowerCase())) return false;
+  return live.matchesPath(finding.path);
+}
+
+function findingAbout(
+  rule: typeof INVALID_SUPPRESSION_RULE | typeof SUPPRESSION_ADDED_RULE,
+  path: string,
+  line: number,
+  evidence: string,
+  message: string,
+): Finding {
+  const invalid = rule === INVALID_SUPPRESSION_RULE;
+  return makeFinding({
+    rule,
+    source: 'rule',
+    severity: invalid ? 'low' : 'medium',
+    confidence: 1,
+    path,
+    line,
+    end_line: line,
+    title: invalid ? 'Suppression without a rule or a reason' : 'The change adds a suppression of its own findings',
+    message,
+    evidence,
+    cwe: invalid ? null : 'CWE-693',
+  });
+}
+
+/** Apply inline and config suppressions to the findings; report what cannot be honoured. */
+export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
+  const added: Finding[] = [];
+  const unused: SuppressionOutcome['unused'] = [];
+  const configText = input.fileTexts.get(CONFIG_PATH);
+
+  // Config entries: those the change adds are reported and never honoured; malformed and expired ones
+  // are not honoured either.
+  const live: LiveEntry[] = [];
+  for (const entry of input.entriesAddedByChange) {
+    added.push(
+      findingAbout(
+        SUPPRESSION_ADDED_RULE,
+        CONFIG_PATH,
+        entryLine(configText, entry),
+        describeEntry(entry),
+        `The reviewed change adds a [[suppress]] entry for ${entry.rule} ("${entry.reason}"). ` +
+          'It is not honoured in this review; it takes effect once the change is merged and reviewed on its own.',
+      ),
+    );
+  }
+  for (const entry of input.configEntries) {
+    if (input.entriesAddedByChange.some((addedEntry) => sameEntry(addedEntry, entry))) continue;
+    const name = describeEntry(entry);
+    const problem = entryProblem(entry);
+    if (problem) {
+      added.push(
+        findingAbout(INVALID_SUPPRESSION_RULE, CONFIG_PATH, entryLine(configText, entry), name, `A [[suppress]] entry is not honoured: ${problem}.`),
+      );
+      continue;
+    }
+    if (entry.expires !== undefined && entry.expires < input.today) {
+      unused.push({ entry: name, reason: 'expired' });
+      continue;
+    }
+    const glob = entry.path === undefined ? null : picomatch(entry.path, { dot: true });
+    live.push({ entry, name, matchesPath: glob ? (path) => glob(path) : () => true, uses: 0 });
+  }
+
+  // Inline comments, per file that has findings or added lines.
+  const inlineByPath = new Map<string, InlineSuppression[]>();
+  const findingLines = new Map<string, Set<number>>();
+  for (const finding of input.findings) {
+    let lines = findingLines.get(finding.path);
+    if (!lines) findingLines.set(finding.path, (lines = new Set()));
+    lines.add(finding.line);
+  }
+  for (const [path, text] of input.fileTexts) {
+    const comments = parseInlineSuppressions(text);
+    if (comments.length === 0) continue;
+    const addedHere = input.addedLines.get(path) ?? new Set<number>();
+    const findingsHere = findingLines.get(path) ?? new Set<number>();
+    const honoured: InlineSuppression[] = [];
+    for (const comment of comments) {
+      const target = comment.standalone ? comment.line + 1 : comment.line;
+      const relevant = addedHere.has(comment.line) || findingsHere.has(target);
+      if (comment.rule === null || comment.reason === null) {
+        if (relevant) {
+          const missing = comment.rule === null ? 'names no rule id' : 'gives no reason';
+          added.push(
+            findingAbout(
+              INVALID_SUPPRESSION_RULE,
+              path,
+              comment.line,
+              comment.text,
+              `This jscr-ignore comment ${missing}, so it is not honoured. Write \`jscr-ignore: <rule-id> <reason>\`.`,
+            ),
+          );
+        }
+        continue;
+      }
+      if (addedHere.has(comment.line)) {
+        added.push(
+          findingAbout(
+            SUPPRESSION_ADDED_RULE,
+            path,
+            comment.line,
+            comment.text,
+            `The reviewed change adds a jscr-ignore comment for ${comment.rule} ("${comment.reason}"). ` +
+              'It is not honoured in this review: a change cannot silence its own findings.',
+          ),
+        );
+        continue;
+      }
+      honoured.push(comment);
+    }
+    inlineByPath.set(path, honoured);
+  }
+
+  const kept: Finding[] = [];
+  const suppressed: SuppressionOutcome['suppressed'] = [];
+  for (const finding of input.findings) {
+    const comment = (inlineByPath.get(finding.path) ?? []).find(
+      (candidate) => candidate.rule === finding.rule && (candidate.standalone ? candidate.line + 1 : candidate.line) === finding.line,
+    );
+    if (comment) {
+      suppressed.push({ finding, by: `jscr-ignore comment at ${finding.path}:${comment.line}: ${comment.reason ?? ''}` });
+      continue;
+    }
+    const entry = live.find((candidate) => entryMatches(candidate, finding));
+    if (entry) {
+      entry.uses += 1;
+      suppressed.push({ finding, by: entry.name });
+      continue;
+    }
+    kept.push(finding);
+  }
+  for (const entry of live) if (entry.uses === 0) unused.push({ entry: entry.name, reason: 'unused' });
+  return { kept, suppressed, unused, added };
+}

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { detectSecrets, shannonEntropy } from '../../src/redact/index.js';
+import { fakes, pem } from './fakes.js';
+
+/** A line of code and the one secret rule expected to fire on it, with the value it must cover. */
+interface Positive {
+  name: string;
+  code: string;
+  rule: string;
+  value: string;
+}
+
+const f = fakes;
+const positives: Positive[] = [
+  { name: 'AWS access key id in JS', code: `const id = "${f.awsKeyId}";`, rule: 'aws-access-key-id', value: f.awsKeyId },
+  { name: 'AWS session key id in env', code: `AWS_ACCESS_KEY_ID=${f.awsSessionKeyId}`, rule: 'aws-access-key-id', value: f.awsSessionKeyId },
+  { name: 'AWS secret near aws', code: `aws_secret_access_key = ${f.awsSecret}`, rule: 'aws-secret-access-key', value: f.awsSecret },
+  { name: 'AWS secret in YAML', code: `  AWS_SECRET_ACCESS_KEY: "${f.awsSecret}"`, rule: 'aws-secret-access-key', value: f.awsSecret },
+  { name: 'GitHub classic PAT', code: `token: ${f.githubClassic}`, rule: 'github-token', value: f.githubClassic },
+  { name: 'GitHub OAuth token', code: `auth("${f.githubOauth}")`, rule: 'github-token', value: f.githubOauth },
+  { name: 'GitHub user-to-server token', code: `x = '${f.githubUser}'`, rule: 'github-token', value: f.githubUser },
+  { name: 'GitHub server-to-server token', code: `x = '${f.githubServer}'`, rule: 'github-token', value: f.githubServer },
+  { name: 'GitHub refresh token', code: `x = '${f.githubRefresh}'`, rule: 'github-token', value: f.githubRefresh },
+  { name: 'GitHub fine-grained PAT', code: `GH=${f.githubFineGrained}`, rule: 'github-token', value: f.githubFineGrained },
+  { name: 'GitLab PAT', code: `private_token = "${f.gitlab}"`, rule: 'gitlab-token', value: f.gitlab },
+  { name: 'Slack bot token', code: `SLACK_BOT=${f.slackBot}`, rule: 'slack-token', value: f.slackBot },
+  {
+    name: 'Slack webhook',
+    code: `url = "https://hooks.slack.com/services/${f.slackWebhookPath}"`,
+    rule: 'slack-webhook',
+    value: f.slackWebhookPath,
+  },
+  { name: 'Stripe live secret key', code: `Stripe.apiKey = "${f.stripeLive}";`, rule: 'stripe-live-key', value: f.stripeLive },
+  { name: 'Stripe restricted key', code: `key: ${f.stripeRestricted}`, rule: 'stripe-live-key', value: f.stripeRestricted },
+  { name: 'Google API key', code: `const maps = "${f.googleApiKey}"`, rule: 'google-api-key', value: f.googleApiKey },
+  {
+    name: 'Azure storage connection string',
+    code: `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${f.azureAccountKey};EndpointSuffix=core.windows.net`,
+    rule: 'azure-storage-account-key',
+    value: f.azureAccountKey,
+  },
+  {
+    name: 'Azure client secret in context',
+    code: `AZURE_CLIENT_SECRET=${f.azureClientSecret}`,
+    rule: 'azure-client-secret',
+    value: f.azureClientSecret,
+  },
+  { name: 'npm token in .npmrc', code: `//registry.npmjs.org/:_authToken=${f.npm}`, rule: 'npm-token', value: f.npm },
+  { name: 'PyPI token', code: `password = ${f.pypi}`, rule: 'pypi-token', value: f.pypi },
+  { name: 'OpenAI legacy key', code: `openai.api_key = "${f.openaiLegacy}"`, rule: 'openai-api-key', value: f.openaiLegacy },
+  { name: 'OpenAI project key', code: `OPENAI_API_KEY=${f.openaiProject}`, rule: 'openai-api-key', value: f.openaiProject },
+  { name: 'Anthropic key', code: `client = Anthropic(api_key="${f.anthropic}")`, rule: 'anthropic-api-key', value: f.anthropic },
+  { name: 'JWT', code: `Authorization: Bearer ${f.jwt}`, rule: 'jwt', value: f.jwt },
+  { name: 'postgres URL', code: `DATABASE_URL=postgres://app:Tr0ub4dor3x@db.internal:5432/app`, rule: 'database-url-password', value: 'Tr0ub4dor3x' },
+  { name: 'mysql URL', code: `url = "mysql://root:s3cr3tPw9@127.0.0.1/shop"`, rule: 'database-url-password', value: 's3cr3tPw9' },
+  {
+    name: 'mongodb+srv URL',
+    code: `MONGO="mongodb+srv://svc:Zk29fLq7vX@cluster0.mongodb.net/db"`,
+    rule: 'database-url-password',
+    value: 'Zk29fLq7vX',
+  },
+  { name: 'redis URL', code: `REDIS_URL=redis://default:q8Wn3zRt5y@cache:6379`, rule: 'database-url-password', value: 'q8Wn3zRt5y' },
+  { name: 'password assignment', code: `password = "hunter2xyz"`, rule: 'generic-password', value: 'hunter2xyz' },
+  { name: 'typed password assignment', code: `db_password: str = "Qw7!rT9#pL"`, rule: 'generic-password', value: 'Qw7!rT9#pL' },
+  { name: 'JSON password', code: `{"password": "N0tS0Secret!"}`, rule: 'generic-password', value: 'N0tS0Secret!' },
+  { name: 'YAML password', code: `  password: hunter2xyz`, rule: 'generic-password', value: 'hunter2xyz' },
+  { name: 'secret assignment', code: `CLIENT_SECRET = 'f9K2mQ8xZ4vB7nL1'`, rule: 'generic-secret', value: 'f9K2mQ8xZ4vB7nL1' },
+  { name: 'api_key YAML', code: `api_key: 9f8e7d6c5b4a3210fedcba98`, rule: 'generic-api-key', value: '9f8e7d6c5b4a3210fedcba98' },
+  { name: 'token assignment', code: `const token = "c2VjcmV0LXRva2VuLTEyMzQ1"`, rule: 'generic-token', value: 'c2VjcmV0LXRva2VuLTEyMzQ1' },
+];
+
+const negatives: { name: string; code: string }[] = [
+  { name: 'env reference', code: 'const token = process.env.GITHUB_TOKEN;' },
+  { name: 'python environ', code: 'password = os.environ["DB_PASSWORD"]' },
+  { name: 'getenv call', code: 'api_key = os.getenv("API_KEY")' },
+  { name: 'shell expansion', code: 'PASSWORD=${DB_PASSWORD}' },
+  { name: 'template', code: 'password: "{{ vault_db_password }}"' },
+  { name: 'angle placeholder', code: 'password = "<password>"' },
+  { name: 'changeme', code: 'password = "changeme"' },
+  { name: 'xxx filler', code: 'secret = "xxxxxxxxxxxx"' },
+  { name: 'example value', code: 'api_key = "example-api-key-123"' },
+  { name: 'type annotation only', code: 'password: string;' },
+  { name: 'variable reference', code: 'password = hashedPassword' },
+  { name: 'function call', code: 'const secret = getSecret(name)' },
+  { name: 'member access', code: 'token = request.headers.authorization' },
+  { name: 'word-like value', code: 'token_type = "access_token"' },
+  { name: 'constant name value', code: 'const TOKEN = "GITHUB_TOKEN"' },
+  { name: 'low entropy', code: 'password = "aaaabbbb"' },
+  { name: 'label with spaces', code: 'password: "Enter your password"' },
+  { name: 'identifier continues', code: 'passwordField = "x9Fq2LmZ7p"' },
+  { name: 'postgres URL without password', code: 'DATABASE_URL=postgres://app@db:5432/app' },
+  { name: 'postgres URL with placeholder', code: 'DATABASE_URL=postgres://user:password@localhost/app' },
+  { name: 'kebab words after sk-', code: 'const id = "my-sk-component-name-for-the-layout"' },
+  { name: 'git sha near secret', code: 'secret_commit = 3f786850e387550fdab836ed7e6dc881de23001b' },
+  { name: 'AWS documentation key', code: 'aws_access_key_id = AKIAIOSFODNN7EXAMPLE' },
+  { name: 'GitHub Actions secret expression', code: 'token: ${{ secrets.GITHUB_TOKEN }}' },
+  { name: 'placeholder word', code: 'password = "password"' },
+  { name: 'path value', code: 'secret_key = "/run/secrets/django_key"' },
+];
+
+describe('detectSecrets: one rule per provider shape', () => {
+  it.each(positives)('$name', ({ code, rule, value }) => {
+    const text = `// first line\n${code}\n`;
+    const matches = detectSecrets(text);
+    expect(matches.map((m) => m.rule)).toEqual([rule]);
+    const match = matches[0]!;
+    expect(text.slice(match.start, match.end)).toBe(value);
+    expect(match.line).toBe(2);
+    expect(match.length).toBe(value.length);
+    expect(match.preview).toBe(`${value.slice(0, 4)}…`);
+  });
+
+  it.each(negatives)('not a secret: $name', ({ code }) => {
+    expect(detectSecrets(`${code}\n`)).toEqual([]);
+  });
+});
+
+describe('detectSecrets: structure', () => {
+  it('finds a private key body across lines and keeps the BEGIN/END lines outside the value', () => {
+    const text = `key = """\n${pem('RSA ', fakes.pemBody)}\n"""\n`;
+    const [match, ...rest] = detectSecrets(text);
+    expect(rest).toEqual([]);
+    expect(match?.rule).toBe('private-key');
+    expect(match?.line).toBe(3);
+    expect(text.slice(match!.start, match!.end)).toBe(fakes.pemBody.join('\n'));
+  });
+
+  it('names a service-account key by the JSON it sits in, not as a bare PEM block', () => {
+    const escaped = `-----BEGIN PRIVATE KEY-----\\n${fakes.pemBody.join('\\n')}\\n-----END PRIVATE KEY-----\\n`;
+    const json = `{\n  "type": "service_account",\n  "project_id": "acme",\n  "private_key": "${escaped}"\n}\n`;
+    const matches = detectSecrets(json);
+    expect(matches.map((m) => [m.rule, m.line])).toEqual([['google-service-account-key', 4]]);
+    const withoutType = json.replace('service_account', 'authorized_user');
+    expect(detectSecrets(withoutType).map((m) => m.rule)).toEqual(['private-key']);
+  });
+
+  it('prefers the specific rule over the generic one for the same value', () => {
+    const matches = detectSecrets(`api_key = "${fakes.googleApiKey}"\ntoken = "${fakes.githubClassic}"\n`);
+    expect(matches.map((m) => m.rule)).toEqual(['google-api-key', 'github-token']);
+  });
+
+  it('reports several secrets on one line and counts lines across CRLF text', () => {
+    const text = `a = 1\r\nconfig(${JSON.stringify(fakes.npm)}, ${JSON.stringify(fakes.stripeLive)})\r\n`;
+    const matches = detectSecrets(text);
+    expect(matches.map((m) => [m.rule, m.line])).toEqual([
+      ['npm-token', 2],
+      ['stripe-live-key', 2],
+    ]);
+    for (const m of matches) expect(text.slice(m.start, m.end)).not.toMatch(/["\r\n]/);
+  });
+
+  it('keeps offsets exact after non-ASCII text whose case folding changes length', () => {
+    const text = `İstanbul İİİ\npassword = "hunter2xyz"\n`;
+    const [match] = detectSecrets(text);
+    expect(text.slice(match!.start, match!.end)).toBe('hunter2xyz');
+  });
+
+  it('measures entropy in bits per character', () => {
+    expect(shannonEntropy('aaaa')).toBe(0);
+    expect(shannonEntropy('abcd')).toBe(2);
+    expect(shannonEntropy('')).toBe(0);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { secretFindings } from '../../src/redact/index.js';
+import { fingerprint } from '../../src/report/fingerprint.js';
+import { fakes, pem } from './fakes.js';
+
+describe('secretFindings', () => {
+  const text = `import os\nclient = Client(token="${fakes.githubClassic}", region="eu")\n`;
+
+  it('reports a secret on a scanned line without ever carrying the value', () => {
+    const [finding, ...rest] = secretFindings([{ path: 'app/client.py', text, scanLines: new Set([2]) }]);
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({
+      rule: 'jscr/hardcoded-secret',
+      source: 'rule',
+      severity: 'high',
+      cwe: 'CWE-798',
+      path: 'app/client.py',
+      line: 2,
+      end_line: 2,
+      evidence: 'client = Client(token="ghp_…[40 chars]", region="eu")',
+    });
+    expect(JSON.stringify(finding)).not.toContain(fakes.githubClassic);
+    expect(JSON.stringify(finding)).not.toContain(fakes.githubClassic.slice(4, 20));
+    expect(finding!.message).toContain('ghp_…[40 chars]');
+    expect(finding!.fingerprint).toBe(fingerprint('jscr/hardcoded-secret', 'app/client.py', finding!.evidence));
+  });
+
+  it('keeps the fingerprint when the line moves', () => {
+    const moved = `import os\n\n\n${text.split('\n')[1]}\n`;
+    const [before] = secretFindings([{ path: 'a.py', text, scanLines: 'all' }]);
+    const [after] = secretFindings([{ path: 'a.py', text: moved, scanLines: 'all' }]);
+    expect(after!.line).toBe(4);
+    expect(after!.fingerprint).toBe(before!.fingerprint);
+  });
+
+  it('skips secrets outside the scanned lines', () => {
+    expect(secretFindings([{ path: 'a.py', text, scanLines: new Set([1]) }])).toEqual([]);
+  });
+
+  it('marks private keys and cloud keys critical, and masks every secret on the evidence line', () => {
+    const keyText = `${pem('RSA ', fakes.pemBody)}\nids = ["${fakes.awsKeyId}", "${fakes.npm}"]\n`;
+    const findings = secretFindings([{ path: 'deploy/key.pem', text: keyText, scanLines: 'all' }]);
+    expect(findings.map((f) => [f.severity, f.line, f.end_line])).toEqual([
+      ['critical', 2, 4],
+      ['critical', 6, 6],
+      ['high', 6, 6],
+    ]);
+    expect(findings[1]!.evidence).toBe('ids = ["AKIA…[20 chars]", "npm_…[40 chars]"]');
+    for (const secret of [...fakes.pemBody, fakes.awsKeyId, fakes.npm]) expect(JSON.stringify(findings)).not.toContain(secret);
+  });
+
+  it('reports a multi-line key when any of its lines is in scope', () => {
+    const keyText = pem('', fakes.pemBody);
+    expect(secretFindings([{ path: 'k.pem', text: keyText, scanLines: new Set([3]) }])).toHaveLength(1);
+  });
+});
