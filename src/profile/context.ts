@@ -156,6 +156,7 @@ function cFamilyEndsPlain(text: string, language: ProfileLanguage, jsx: boolean)
   // stack of open contexts inside code: 'template' (inside `...`) or 'brace' (inside ${ ... })
   const stack: ('template' | 'hole')[] = [];
   const braceDepths: number[] = [];
+  let holes = 0;
   let braces = 0;
   let lastSignificant = '';
   let lastWord = '';
@@ -178,7 +179,8 @@ function cFamilyEndsPlain(text: string, language: ProfileLanguage, jsx: boolean)
       if (c === '$' && text[i + 1] === '{') {
         i += 2;
         stack.push('hole');
-        if (stack.length > MAX_NESTING) lost();
+        holes++;
+        if (holes > MAX_NESTING) lost();
         braceDepths.push(braces);
         braces++;
         lastSignificant = '{';
@@ -248,7 +250,7 @@ function cFamilyEndsPlain(text: string, language: ProfileLanguage, jsx: boolean)
     if (ch === '`') {
       if (js) {
         stack.push('template');
-        if (stack.length > MAX_NESTING) lost();
+        if (stack.length > 2 * MAX_NESTING + 1) lost();
         i++;
         continue;
       }
@@ -264,8 +266,8 @@ function cFamilyEndsPlain(text: string, language: ProfileLanguage, jsx: boolean)
       if (stack[stack.length - 1] === 'hole' && braceDepths[braceDepths.length - 1] === braces - 1) {
         braces--;
         braceDepths.pop();
-        stack.pop();
-        stack.push('template');
+        stack.pop(); // back inside the template that opened the hole
+        holes--;
         i++;
         continue;
       }

@@ -1,5 +1,5 @@
 /**
- * The secret detector: finds secret VALUES in text using the rule set of rules/secrets.toml.
+ * The secret detector: finds secret VALUES in text using the rule set of ruleset/secrets.toml.
  *
  * Linear by construction: one pass builds the line index, one native substring search per keyword
  * finds the few candidate lines, and only those lines meet the (precompiled, shape-checked) rule

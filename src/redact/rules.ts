@@ -1,5 +1,5 @@
 /**
- * Loading the secret rule set (rules/secrets.toml) in three phases: TOML + zod schema, then a
+ * Loading the secret rule set (ruleset/secrets.toml) in three phases: TOML + zod schema, then a
  * normalised strict type with compiled regexes, then semantic checks (unique ids, a `value` group,
  * no catastrophic regex shapes). Any problem is a RuleFileError naming the file and, when known, the
  * line: a broken rule file is a defect of the build and must never silently weaken detection.
@@ -152,17 +152,17 @@ export function parseSecretRules(source: string, file: string): SecretRuleSet {
 }
 
 /**
- * rules/secrets.toml, found by walking up from this module: two levels from src/redact/ when run from
+ * ruleset/secrets.toml, found by walking up from this module: two levels from src/redact/ when run from
  * source, one level from dist/ when bundled.
  */
 export function secretRulesPath(): string {
   let directory = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 4; depth += 1) {
-    const candidate = join(directory, 'rules', 'secrets.toml');
+    const candidate = join(directory, 'ruleset', 'secrets.toml');
     if (existsSync(candidate)) return candidate;
     directory = dirname(directory);
   }
-  throw new RuleFileError('rules/secrets.toml', null, 'the built-in secret rules are missing from this installation');
+  throw new RuleFileError('ruleset/secrets.toml', null, 'the built-in secret rules are missing from this installation');
 }
 
 let builtIn: SecretRuleSet | null = null;
@@ -171,7 +171,7 @@ let builtIn: SecretRuleSet | null = null;
 export function builtInSecretRules(): SecretRuleSet {
   if (!builtIn) {
     const path = secretRulesPath();
-    builtIn = parseSecretRules(readFileSync(path, 'utf8'), 'rules/secrets.toml');
+    builtIn = parseSecretRules(readFileSync(path, 'utf8'), 'ruleset/secrets.toml');
   }
   return builtIn;
 }

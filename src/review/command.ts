@@ -64,7 +64,7 @@ export async function reviewCommand(options: ReviewOptions, io: CommandIO): Prom
   }
   const { report } = outcome;
   const color = options.format === 'text' && options.output === undefined && io.stdoutIsTTY && !('NO_COLOR' in io.env);
-  const rendered = render(report, options.format, { color });
+  const rendered = render(report, options.format, { color, rules: outcome.rules });
   if (options.output !== undefined) {
     // Write beside the target and rename, so a reader never sees half a report.
     const target = resolve(io.cwd, options.output);

@@ -14,6 +14,8 @@ import { redactionStep } from '../redact/index.js';
 import { secretFindings } from '../redact/index.js';
 import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
 import { SCANNERS } from './scanners/index.js';
+import { jscrBinDirs } from './scanners/common.js';
+import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
 import { applySuppressions } from './suppress.js';
 import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
 import { createSourceReader } from './sources.js';
@@ -26,6 +28,7 @@ import { makeFinding } from '../report/fingerprint.js';
 import { orderFindings } from '../report/order.js';
 import { exitCodeFor } from '../report/exit.js';
 import type { ChangeSummary, Finding, ReviewReport, ScannerRecord } from '../report/finding.js';
+import type { RuleMeta } from '../report/options.js';
 import { VERSION } from '../version.js';
 
 export type FailOn = 'critical' | 'high' | 'medium' | 'low';
@@ -50,6 +53,8 @@ export interface ReviewRequest {
 export interface ReviewOutcome {
   report: ReviewReport;
   config: JscrConfig;
+  /** Metadata of the built-in rules (titles, help) for renderers such as SARIF. */
+  rules: RuleMeta[];
 }
 
 const CONFIG_FILE = '.jscr.toml';
@@ -154,10 +159,12 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   );
 
   // Step 5: deterministic scanners. The built-in rules and the secret detector always run.
+  let ruleMeta: RuleMeta[] = [];
   await steps.run(
     'rules',
     async () => {
       const rules = await loadBuiltinRules();
+      ruleMeta = rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, cwe: r.cwe, message: r.message }));
       const targets = readable
         .filter((f) => !isSymlink(f.diff))
         .map((f) => ({
@@ -256,7 +263,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     maxFindings: config.review.max_findings,
   });
   const limitsReached = [...context.limitsReached];
-  if (ordered.truncated > 0) limitsReached.push(`review.max_findings (${ordered.truncated} more finding(s) not shown)`);
+  if (ordered.truncated > 0) limitsReached.push('review.max_findings');
   steps.record('report', 'ran', `${ordered.findings.length} finding(s)${ordered.truncated ? `, ${ordered.truncated} cut by review.max_findings` : ''}`);
 
   const complete = steps.incompleteReasons.length === 0;
@@ -273,7 +280,9 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     complete,
     incomplete_reasons: steps.incompleteReasons,
     exit_code: 0,
-    config_source: configSource === null ? null : configSource.startsWith(root) ? configSource.slice(root.length + 1) : configSource,
+    omitted: { duplicates: ordered.duplicates, below_min_confidence: ordered.droppedLowConfidence, truncated: ordered.truncated },
+    // Never an absolute path in the report body: the same input must give the same bytes anywhere.
+    config_source: configSource === null ? null : configSource.startsWith(`${root}/`) ? configSource.slice(root.length + 1) : request.configPath !== undefined ? '--config' : configSource,
     skipped_files: changedFiles.filter((f) => f.skipped !== null).map((f) => ({ path: f.diff.path, reason: f.skipped })),
     context: {
       files: context.files.map((f) => ({ path: f.path, reason: f.reason, via: f.via })),
@@ -291,7 +300,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     unused_suppressions: suppression.unused,
   };
   report.exit_code = exitCodeFor(report, failOn);
-  return { report, config };
+  return { report, config, rules: ruleMeta };
 }
 
 function emptyBundle(): ContextBundle {
@@ -423,7 +432,14 @@ async function runExternalScanners(
       }
       const taken = adapter.filesFor(files.map((f) => f.diff.path));
       if (taken.length === 0) {
-        records.push({ name, status: 'ran', detail: 'no changed file of its kinds' });
+        // Nothing to scan is still only "clean" when the scanner could have run at all.
+        const installed = (ALLOWED_PROGRAMS as readonly string[]).includes(name) && locateProgram(name as AllowedProgram, env, jscrBinDirs()) !== null;
+        const hasAdapter = adapter.name !== 'semgrep' && adapter.name !== 'gitleaks';
+        records.push(
+          installed && hasAdapter
+            ? { name, status: 'ran', detail: 'no changed file of the kinds it scans' }
+            : { name, status: 'not_run', detail: hasAdapter ? `${name} is enabled but not installed (not found on PATH)` : `${name} is enabled but jscr has no adapter for it in this version` },
+        );
         continue;
       }
       const outcome = await adapter.run({ root: workDir, files: taken, timeoutMs: Math.min(remainingMs, 300_000), env, contents });

@@ -58,8 +58,6 @@ export function builtinRulesDirectory(): string {
   return join(packageRoot(), 'rules');
 }
 
-/** Files in rules/ that belong to another interpreter: secrets.toml is the secret detector's (src/redact/). */
-const NOT_REVIEW_RULES = new Set(['secrets.toml']);
 
 let builtin: Promise<Rule[]> | null = null;
 
@@ -67,7 +65,7 @@ let builtin: Promise<Rule[]> | null = null;
 export function loadBuiltinRules(): Promise<Rule[]> {
   builtin ??= (async () => {
     const directory = builtinRulesDirectory();
-    const names = (await readdir(directory)).filter((name) => name.endsWith('.toml') && !NOT_REVIEW_RULES.has(name)).sort();
+    const names = (await readdir(directory)).filter((name) => name.endsWith('.toml')).sort();
     const sources = await Promise.all(
       names.map(async (name) => ({ file: `rules/${name}`, text: await readFile(join(directory, name), 'utf8') })),
     );

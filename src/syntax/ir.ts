@@ -5,7 +5,7 @@
  * cannot overflow the JS stack; below `maxDepth` it stops descending and records a degradation.
  * Only nodes whose type a language's rules name are materialised, which keeps the walk linear.
  */
-import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
+import type { Language as TSLanguage, Node, Tree, TreeCursor } from 'web-tree-sitter';
 import type { Language } from './languages.js';
 import { parse } from './parser.js';
 import type { CallIR, ClassIR, FileIR, FunctionIR, ImportIR } from './ir-types.js';
@@ -56,7 +56,8 @@ export function buildIRFromTree(path: string, language: Language, text: string, 
   ir.hasErrors = tree.rootNode.hasError;
   const cursor = tree.walk();
   try {
-    new Walk(rulesFor(language), text, ir, options.maxDepth ?? DEFAULT_MAX_DEPTH).run(cursor);
+    const rules = rulesFor(language);
+    new Walk(typeTable(tree.language, rules), rules, text, ir, options.maxDepth ?? DEFAULT_MAX_DEPTH).run(cursor);
   } finally {
     cursor.delete();
   }
@@ -82,6 +83,40 @@ function innermost<T extends { startLine: number; endLine: number }>(items: read
     }
   }
   return best;
+}
+
+/** Per grammar: type names by id, and which ids are named nodes the rules care about. */
+interface TypeTable {
+  names: string[];
+  interesting: Uint8Array;
+}
+
+const typeTables = new WeakMap<TSLanguage, Map<LanguageRules, TypeTable>>();
+
+function typeTable(language: TSLanguage, rules: LanguageRules): TypeTable {
+  let byRules = typeTables.get(language);
+  if (!byRules) typeTables.set(language, (byRules = new Map()));
+  const cached = byRules.get(rules);
+  if (cached) return cached;
+  const count = language.nodeTypeCount;
+  const names: string[] = [];
+  const interesting = new Uint8Array(count + 1);
+  for (let id = 0; id < count; id++) {
+    const name = language.nodeTypeForId(id) ?? '';
+    names.push(name);
+    const wanted =
+      rules.functionTypes.has(name) ||
+      rules.classTypes.has(name) ||
+      rules.callTypes.has(name) ||
+      rules.importTypes.has(name) ||
+      rules.namingTypes.has(name) ||
+      name === rules.siblingDecoratorType ||
+      name === 'comment';
+    if (wanted && language.nodeTypeIsNamed(id)) interesting[id] = 1;
+  }
+  const table = { names, interesting };
+  byRules.set(rules, table);
+  return table;
 }
 
 function emptyIR(path: string, language: Language): FileIR {
@@ -112,6 +147,7 @@ class Walk {
   private readonly ownerMethods: { owner: string; name: string }[] = [];
 
   constructor(
+    private readonly table: TypeTable,
     private readonly rules: LanguageRules,
     private readonly source: string,
     private readonly ir: FileIR,
@@ -165,24 +201,30 @@ class Walk {
     if (this.depthLimitHits > MAX_DEPTH_REPORTS) {
       this.ir.degradations.push(`depth_limit:${this.maxDepth} hit ${this.depthLimitHits - MAX_DEPTH_REPORTS} more times`);
     }
-    for (const { owner, name } of this.ownerMethods) {
-      const cls = this.ir.classes.find((c) => c.name === owner);
-      if (cls) cls.methods.push(name);
+    if (this.ownerMethods.length > 0) {
+      const byName = new Map<string, ClassIR>();
+      for (const cls of this.ir.classes) if (!byName.has(cls.name)) byName.set(cls.name, cls);
+      for (const { owner, name } of this.ownerMethods) byName.get(owner)?.methods.push(name);
     }
     // A class declaring an abstract method is abstract (Python's @abstractmethod, PHP/Java keywords).
+    const withAbstractMethods = new Set<string>();
+    for (const fn of this.ir.functions) {
+      if (fn.className !== null && fn.modifiers.includes('abstract')) withAbstractMethods.add(fn.className);
+    }
     for (const cls of this.ir.classes) {
-      if (cls.isAbstract || cls.kind !== 'class') continue;
-      cls.isAbstract = this.ir.functions.some((f) => f.className === cls.name && f.modifiers.includes('abstract'));
+      if (cls.kind === 'class' && withAbstractMethods.has(cls.name)) cls.isAbstract = true;
     }
   }
 
   private visit(cursor: TreeCursor, depth: number): void {
-    // Anonymous tokens can share a type name with a node (the `lambda` keyword inside a lambda).
-    if (!cursor.nodeIsNamed) return;
-    const type = cursor.nodeType;
-    const rules = this.rules;
+    // One wasm call per node: everything else about the type comes from the per-grammar table.
+    const id = cursor.nodeTypeId;
+    const type = this.table.names[id] ?? '';
     this.typePath[depth] = type;
+    // Anonymous tokens can share a type name with a node (the `lambda` keyword inside a lambda).
+    if (this.table.interesting[id] !== 1) return;
     this.currentDepth = depth;
+    const rules = this.rules;
 
     let decorators: PendingDecorators | null = null;
     if (this.pending && this.pending.depth === depth && type !== 'comment') {

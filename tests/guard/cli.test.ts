@@ -14,8 +14,6 @@ function jscr(args: string[]) {
 let root: string;
 
 beforeAll(() => {
-  const build = spawnSync(process.execPath, ['tools/build.mjs'], { cwd: MAIN, encoding: 'utf8' });
-  expect(build.status, build.stderr).toBe(0);
   root = tempRepo({ 'sql-lookup.py': fixture('sql-lookup.py') });
 }, 120_000);
 

@@ -1,16 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const bundle = join(repoRoot, 'dist', 'jscr.mjs');
 
 describe('jscr rules list from the bundle', () => {
-  // `npm test` builds dist/ before vitest runs; a bare `vitest run` without a build skips this one.
-  it.skipIf(!existsSync(bundle))('finds rules/ from dist/jscr.mjs, whatever the working directory', () => {
+  // dist/ is built before any test runs (npm test, or tests/global-setup.ts).
+  it('finds rules/ from dist/jscr.mjs, whatever the working directory', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'jscr-rules-cwd-'));
     try {
       const result = spawnSync(process.execPath, [join(repoRoot, 'bin', 'jscr'), 'rules', 'list'], { cwd: elsewhere, encoding: 'utf8' });

@@ -1,0 +1,80 @@
+/**
+ * The shapes a model must answer in. Each reply has two forms: the JSON Schema sent to the provider
+ * (OpenAI structured output, Anthropic tool input) and the zod schema that validates what comes back.
+ * The JSON Schemas are written out by hand because strict structured output accepts only a subset of
+ * JSON Schema (every property required, no bounds); tests/model/schemas.test.ts checks the two agree.
+ */
+import { z } from 'zod';
+import { SEVERITIES } from '../report/finding.js';
+
+/** Name of the review reply's schema (OpenAI) and of the forced tool (Anthropic). */
+export const FINDINGS_SCHEMA_NAME = 'jscr_findings';
+export const FINDINGS_TOOL_NAME = 'report_findings';
+/** Name of the verification reply's schema (OpenAI) and of the forced tool (Anthropic). */
+export const VERDICT_SCHEMA_NAME = 'jscr_verdict';
+export const VERDICT_TOOL_NAME = 'report_verdict';
+
+const severity = z.preprocess((value) => (typeof value === 'string' ? value.trim().toLowerCase() : value), z.enum(SEVERITIES));
+
+/** One finding as the model states it, before anchoring. */
+export const modelFindingSchema = z.object({
+  title: z.string().trim().min(1),
+  severity,
+  /** Clamped to 0..1 later: a model saying 1.2 still meant "very sure". */
+  confidence: z.number().finite(),
+  path: z.string().trim().min(1),
+  line: z.number().finite(),
+  /** One or more whole lines copied from the material. */
+  evidence: z.string(),
+  explanation: z.string(),
+  cwe: z.string().nullable(),
+});
+
+export const findingsReplySchema = z.object({ findings: z.array(modelFindingSchema) });
+
+export const verdictReplySchema = z.object({
+  verdict: z.enum(['reject', 'keep']),
+  reason: z.string(),
+});
+
+export type ModelFinding = z.output<typeof modelFindingSchema>;
+export type FindingsReply = z.output<typeof findingsReplySchema>;
+export type VerdictReply = z.output<typeof verdictReplySchema>;
+
+/** JSON Schema of the review reply, in the subset strict structured output accepts. */
+export const FINDINGS_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    findings: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          title: { type: 'string', description: 'A short name of the problem.' },
+          severity: { type: 'string', enum: [...SEVERITIES] },
+          confidence: { type: 'number', description: 'How sure you are, from 0 to 1.' },
+          path: { type: 'string', description: 'The file path exactly as given in the material.' },
+          line: { type: 'integer', description: 'The new-file line number of the first quoted line.' },
+          evidence: { type: 'string', description: 'One or more whole consecutive lines copied exactly from the material, without the line-number gutter or diff marker.' },
+          explanation: { type: 'string', description: 'What is wrong and how it could be exploited.' },
+          cwe: { type: ['string', 'null'], description: 'A CWE id such as CWE-89, or null.' },
+        },
+        required: ['title', 'severity', 'confidence', 'path', 'line', 'evidence', 'explanation', 'cwe'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['findings'],
+  additionalProperties: false,
+} as const;
+
+/** JSON Schema of the verification reply. */
+export const VERDICT_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    verdict: { type: 'string', enum: ['reject', 'keep'] },
+    reason: { type: 'string', description: 'One or two sentences saying why.' },
+  },
+  required: ['verdict', 'reason'],
+  additionalProperties: false,
+} as const;
