@@ -61,7 +61,7 @@ const CONTEXT_MARGIN = 3;
 
 /** Line spans worth sending for a changed file: each changed line's enclosing function, else a margin. */
 export function changedSpans(source: ChangedSource): { start: number; end: number }[] {
-  const lineCount = source.text.split('\n').length;
+  const lineCount = source.text.split('\n').length - (source.text.endsWith('\n') ? 1 : 0);
   const spans: { start: number; end: number }[] = [];
   for (const line of [...source.changedLines].sort((a, b) => a - b)) {
     const fn = source.ir ? innermost(source.ir, line) : null;
