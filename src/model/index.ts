@@ -1,0 +1,20 @@
+/** The model library: providers, prompts, reply schemas, material chunking, anchoring. */
+export { PROVIDERS, openaiProvider, anthropicProvider, type Provider, type ProviderReply, type PromptParts, type ReplyKind, type TokenUsage } from './providers.js';
+export { callModel, retryAfterMs, MAX_RETRY_WAIT_MS, DEFAULT_RETRY_WAIT_MS, type CallOutcome, type CallTarget } from './client.js';
+export { numberSegment, chunkMaterial, type ModelSegment, type MaterialLine, type NumberedSegment, type MaterialChunk } from './material.js';
+export { chooseFence, renderLine, reviewSystemPrompt, reviewUserPrompt, verifySystemPrompt, verifyUserPrompt, estimateTokens, type VerifyFinding } from './prompt.js';
+export { anchorFinding, contextAround, foldWhitespace, normaliseCwe, MODEL_FINDING_RULE, type AnchorResult } from './anchor.js';
+export {
+  findingsReplySchema,
+  verdictReplySchema,
+  modelFindingSchema,
+  FINDINGS_JSON_SCHEMA,
+  VERDICT_JSON_SCHEMA,
+  FINDINGS_SCHEMA_NAME,
+  FINDINGS_TOOL_NAME,
+  VERDICT_SCHEMA_NAME,
+  VERDICT_TOOL_NAME,
+  type ModelFinding,
+  type FindingsReply,
+  type VerdictReply,
+} from './schemas.js';

@@ -1,0 +1,156 @@
+/**
+ * The prover's shared record shapes: functions, entries, witnesses, operation sites, paths, findings and
+ * coverage. Inside TypeScript the fields are camelCase; the JSON renderer (src/prover/render.ts) writes
+ * snake_case (SPEC 5).
+ */
+import type { FileIR, FunctionIR } from '../syntax/ir-types.js';
+import type { Language } from '../syntax/languages.js';
+import type { FactsLanguage } from './facts.js';
+
+/** One source file the prover read, with its IR built once. */
+export interface ProgramFile {
+  path: string;
+  text: string;
+  /** The tree-sitter language the file was parsed with. */
+  language: Language;
+  /** Which facts file applies (javascript and tsx share typescript's). */
+  factsLanguage: FactsLanguage;
+  ir: FileIR;
+  /** The text split into lines; `lines[0]` is line 1. */
+  lines: string[];
+}
+
+/**
+ * A function of the repository, identified across the run by `id` (`path::qualifiedName@startLine`,
+ * which keeps overloads and same-name methods apart).
+ */
+export interface FunctionRef {
+  id: string;
+  path: string;
+  fn: FunctionIR;
+}
+
+/** An entry point: a function the framework runs for a request an outsider can send. */
+export interface EntryPoint {
+  /** FunctionRef id of the handler. */
+  functionId: string;
+  path: string;
+  /** The handler's qualified name, e.g. `ConnDescriptor.doTestConnection`. */
+  function: string;
+  /** Declaration line of the handler. */
+  line: number;
+  /** Recogniser id: `stapler`, `jetty`, `registration`, `symfony`, `laravel`, `livewire`, `remix`, `tornado`. */
+  framework: string;
+  /** `route`, `form_validation`, `component_action`, `server_action`, `websocket`. */
+  kind: string;
+  /** `public` only when the framework or the repository declares the entry reachable without login. */
+  access: 'public' | 'protected';
+  /** Why this is an entry: the cue the recogniser saw, e.g. `public do-method on a Descriptor`. */
+  evidence: string;
+  /** For registered handlers: the registration site `path:line`. */
+  registeredBy?: string;
+}
+
+/** A discharger kind: what kind of check a witness is. `csrf_guard` and `public` never discharge. */
+export type DischargeKind = 'authn' | 'path_guard' | 'ownership_check' | 'csrf_guard' | 'public';
+
+/** Evidence that a check runs before an operation. */
+export interface Witness {
+  kind: DischargeKind;
+  /**
+   * `statement` (a call in a function, ordered by line), `decorator` (on one handler), `class` (a class
+   * attribute or a hook such as `getTarget()`/`prepare()`, covering every handler of the class),
+   * `router` (route files, constructor middleware, security.yaml), `baseline` (the framework itself).
+   */
+  scope: 'statement' | 'decorator' | 'class' | 'router' | 'baseline';
+  /** The function it sits in (statement) or covers (decorator, class, router, baseline). */
+  functionId: string;
+  /** For statement witnesses: the line of the check; otherwise null. */
+  line: number | null;
+  /** The discharger row that recognised it. */
+  dischargerId: string;
+  /** Source text or a description of where it came from. */
+  evidence: string;
+}
+
+/** A protected operation found in a function. */
+export interface OperationSite {
+  operationId: string;
+  kind: string;
+  functionId: string;
+  path: string;
+  line: number;
+  /** The call's text, or the handler name for handler-named operations. */
+  call: string;
+  /** True when the function's name is the operation (a handler-named row), not a call in it. */
+  handlerNamed: boolean;
+  requires: DischargeKind[];
+  severity: 'critical' | 'high' | 'medium' | 'low';
+  cwe: string;
+}
+
+/** One hop of a path: a function and the line where it calls the next hop (null on the last hop). */
+export interface Hop {
+  functionId: string;
+  callLine: number | null;
+}
+
+/** A chain of calls from an entry to a target function, entry first. */
+export interface PathRecord {
+  hops: Hop[];
+  /** FunctionRef id of the first hop. */
+  entry: string;
+  /** True when the first hop is an entry point. */
+  complete: boolean;
+}
+
+/** How the checker labels a finding. */
+export type FindingLabel = 'unguarded_path' | 'sibling_norm' | 'authn_only';
+
+/** One prover finding, in the shape the issue's JSON names (camelCase here). */
+export interface ProverFinding {
+  /** Stable id: a digest of rule, path, operation call and entry. */
+  id: string;
+  rule: string;
+  label: FindingLabel;
+  path: string;
+  line: number;
+  /** Qualified name of the function holding the operation. */
+  function: string;
+  entry: { path: string; function: string; line: number; framework: string; evidence: string };
+  hops: { function: string; path: string; callLine: number }[];
+  operation: { id: string; kind: string; line: number; call: string };
+  /** The discharger kinds that would have discharged the operation, joined by `|` when several do. */
+  missing: string;
+  /** Checks seen on the path that do not discharge this operation (authn-only, CSRF). */
+  weakerChecks: string[];
+  severity: 'critical' | 'high' | 'medium' | 'low';
+  confidence: number;
+  cwe: string;
+  /** The source line of the operation call. */
+  evidence: string;
+}
+
+/** What the prover covered and what it left unchecked, per repository. */
+export interface Coverage {
+  filesByLanguage: Record<string, number>;
+  /** Recogniser id → number of entries it found. */
+  frameworksRecognised: Record<string, number>;
+  entryPoints: number;
+  /** Operation sites reached from an entry by a complete path. */
+  reached: number;
+  /** Operation sites no entry reaches within the depth and fan-out bounds. */
+  unreached: number;
+  operationsChecked: number;
+  operationsDischarged: number;
+  /** Reason → count: receiver_unresolved, registration_unresolved, framework_unrecognised, parse_error, fan_out_cut, error:<Class>... */
+  uncheckedByReason: Record<string, number>;
+}
+
+/** What `proveChange` returns. */
+export interface ProveResult {
+  findings: ProverFinding[];
+  coverage: Coverage;
+  /** One line each: `error:<ClassName> <path>: <message>`, `parse_error <path>`, ... */
+  degradations: string[];
+}
