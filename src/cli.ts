@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { reportError } from './errors.js';
-import type { CommandIO, ExitCode } from './io.js';
+import { processIO, type CommandIO, type ExitCode } from './io.js';
 import { VERSION } from './version.js';
 
 const FORMATS_REVIEW = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
@@ -122,16 +122,6 @@ export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
   }
 }
 
-const io: CommandIO = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: process.env,
-  cwd: process.cwd(),
-  stdoutIsTTY: Boolean(process.stdout.isTTY),
-  stderrIsTTY: Boolean(process.stderr.isTTY),
-};
-
-const code = await main(process.argv.slice(2), io);
+const code = await main(process.argv.slice(2), processIO());
 // Let stdout drain before exiting (a large JSON report piped to another program).
 process.stdout.write('', () => process.exit(code));

@@ -27,3 +27,16 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes: number): 
   }
   return Buffer.concat(chunks);
 }
+
+/** The real process's streams and environment, for the CLI entry points. */
+export function processIO(): CommandIO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+  };
+}

@@ -204,25 +204,25 @@ export async function buildContext(input: ContextInput): Promise<ContextBundle> 
   const limitHit = (name: string): void => {
     if (!bundle.limitsReached.includes(name)) bundle.limitsReached.push(name);
   };
+  /** Take a file into the bundle unless a hard limit says no; a refusal records the limit. */
+  const admit = (file: ContextFile): boolean => {
+    const bytes = Buffer.byteLength(file.text);
+    const limit = bundle.files.length >= limits.maxFiles ? 'context.max_files' : bundle.totalBytes + bytes > limits.maxTotalBytes ? 'context.max_total_bytes' : null;
+    if (limit !== null) {
+      limitHit(limit);
+      bundle.leftOut.push({ path: file.path, reason: limit });
+      return false;
+    }
+    bundle.files.push(file);
+    bundle.totalBytes += bytes;
+    return true;
+  };
 
   // Round 0: the changed files themselves, as the spans around their changes.
   for (const source of [...input.changed].sort((a, b) => a.path.localeCompare(b.path))) {
     const spans = changedSpans(source);
     const text = spanText(source.text, spans);
-    const bytes = Buffer.byteLength(text);
-    if (bundle.files.length >= limits.maxFiles) {
-      limitHit('context.max_files');
-      bundle.leftOut.push({ path: source.path, reason: 'context.max_files' });
-      continue;
-    }
-    if (bundle.totalBytes + bytes > limits.maxTotalBytes) {
-      limitHit('context.max_total_bytes');
-      bundle.leftOut.push({ path: source.path, reason: 'context.max_total_bytes' });
-      continue;
-    }
-    bundle.files.push({ path: source.path, reason: 'changed', via: null, round: 0, text, spans });
-    bundle.totalBytes += bytes;
-    taken.add(source.path);
+    if (admit({ path: source.path, reason: 'changed', via: null, round: 0, text, spans })) taken.add(source.path);
   }
 
   let frontier: { path: string; text: string; ir: FileIR | null; language: Language | null }[] = input.changed
@@ -250,19 +250,7 @@ export async function buildContext(input: ContextInput): Promise<ContextBundle> 
         bundle.leftOut.push({ path: candidate.path, reason: bundle.limitsReached[0] as string });
         continue;
       }
-      const bytes = Buffer.byteLength(read.text);
-      if (bundle.files.length >= limits.maxFiles) {
-        limitHit('context.max_files');
-        bundle.leftOut.push({ path: candidate.path, reason: 'context.max_files' });
-        continue;
-      }
-      if (bundle.totalBytes + bytes > limits.maxTotalBytes) {
-        limitHit('context.max_total_bytes');
-        bundle.leftOut.push({ path: candidate.path, reason: 'context.max_total_bytes' });
-        continue;
-      }
-      bundle.files.push({ path: candidate.path, reason: candidate.reason, via: candidate.via, round, text: read.text, spans: null });
-      bundle.totalBytes += bytes;
+      if (!admit({ path: candidate.path, reason: candidate.reason, via: candidate.via, round, text: read.text, spans: null })) continue;
       taken.add(candidate.path);
       next.push({ path: candidate.path, text: read.text, ir: null, language: languageForPath(candidate.path) });
     }

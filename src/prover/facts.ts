@@ -1,0 +1,311 @@
+/**
+ * The prover's facts: which calls are protected operations, which calls, annotations and middleware
+ * are checks, and which call sites register handlers. They live as data in
+ * `ruleset/obligations/<language>.toml` and load in three phases (STYLE 7): the zod schema parses the
+ * TOML, normalisation compiles it into a strict type, and semantic checks refuse duplicates, unknown
+ * references, regexes that do not compile or can backtrack catastrophically.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import TOML from '@iarna/toml';
+import { z } from 'zod';
+import { InternalError, RuleFileError } from '../errors.js';
+import { catastrophicBacktrackingHazard } from '../rules/safe-regex.js';
+import type { DischargeKind } from './types.js';
+
+export const FACTS_LANGUAGES = ['java', 'php', 'python', 'typescript'] as const;
+export type FactsLanguage = (typeof FACTS_LANGUAGES)[number];
+
+export const OPERATION_KINDS = [
+  'credential_access',
+  'secret_export',
+  'user_admin',
+  'role_admin',
+  'data_deletion',
+  'data_write',
+  'data_export',
+  'file_write',
+  'command_execution',
+  'code_execution',
+  'config_change',
+  'job_control',
+  'outbound_request',
+  'server_control',
+  'self_service_update',
+] as const;
+
+export const DISCHARGE_KINDS = ['authn', 'path_guard', 'ownership_check', 'csrf_guard', 'public'] as const;
+/** The kinds an operation may require; `csrf_guard` and `public` are never authorization (framework reference 0.2). */
+export const REQUIRABLE_KINDS = ['authn', 'path_guard', 'ownership_check'] as const;
+
+const pattern = z.string().min(1);
+const nonEmpty = z.string().min(1);
+
+/** Phase one: the file as written. */
+export const factsFileSchema = z.strictObject({
+  header: z.strictObject({
+    /** Where the vocabulary comes from (documentation pages, framework source). */
+    source: nonEmpty,
+    version: nonEmpty,
+    /** The frameworks this file covers, e.g. `stapler, jetty, servlet, jax-rs`. */
+    region: nonEmpty,
+    language: z.enum(FACTS_LANGUAGES),
+    /** Methods of a handler's class chain that run before every handler (`getTarget`, `prepare`, `boot`). */
+    hook_methods: z.array(nonEmpty).default([]),
+    /** Frameworks that give every non-public entry an authentication baseline (Jenkins Overall/Read). */
+    baseline_authn: z.array(nonEmpty).default([]),
+  }),
+  operation: z
+    .array(
+      z.strictObject({
+        id: nonEmpty,
+        kind: z.enum(OPERATION_KINDS),
+        description: nonEmpty,
+        /** Regexes over the call signature `receiver.callee` (`->`, `::`, `?.` written as `.`; `new X` for constructors). */
+        calls: z.array(pattern).default([]),
+        /** Regex over the source line of the call; the row matches only when it also matches. */
+        line: pattern.optional(),
+        /** Regexes over a handler's name: the handler itself is the operation (needs `framework`). */
+        handlers: z.array(pattern).default([]),
+        framework: nonEmpty.optional(),
+        requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
+        severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
+        cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
+      }),
+    )
+    .default([]),
+  discharger: z
+    .array(
+      z.strictObject({
+        id: nonEmpty,
+        kind: z.enum(DISCHARGE_KINDS),
+        description: nonEmpty,
+        /** Call-signature regexes (statement scope). */
+        calls: z.array(pattern).default([]),
+        /** Decorator/annotation/attribute regexes over the text without `@`/`#[ ]` (decorator or class scope). */
+        decorators: z.array(pattern).default([]),
+        /** Middleware-name regexes (router scope: route files, controller constructors). */
+        middleware: z.array(pattern).default([]),
+        /** Role regexes for `access_control` entries of Symfony's security.yaml. */
+        roles: z.array(pattern).default([]),
+        /** Regex over the call's source line; the row matches only when it also matches. */
+        line: pattern.optional(),
+        /** Regex over the guarding condition (the nearest `if`/`unless` line above); absent = any. */
+        condition: pattern.optional(),
+        /**
+         * `throws`: the call ends the request on denial; `value_only`: a boolean that counts only when a
+         * branch on it leaves the function; `constrains`: the check is part of the operation's own call
+         * (a query constrained by the current user).
+         */
+        effect: z.enum(['throws', 'value_only', 'constrains']).default('throws'),
+      }),
+    )
+    .default([]),
+  registration: z
+    .array(
+      z.strictObject({
+        id: nonEmpty,
+        description: nonEmpty,
+        /** Call-signature regexes of registration calls (`addServlet`, `new ServletHolder`). */
+        calls: z.array(pattern).min(1),
+        /** The request methods of a registered class that become entries. */
+        request_methods: z.array(nonEmpty).min(1),
+      }),
+    )
+    .default([]),
+});
+
+export type FactsFileInput = z.infer<typeof factsFileSchema>;
+
+/** A compiled operation row. */
+export interface OperationFact {
+  id: string;
+  kind: (typeof OPERATION_KINDS)[number];
+  description: string;
+  calls: RegExp[];
+  line: RegExp | null;
+  handlers: RegExp[];
+  framework: string | null;
+  requires: DischargeKind[];
+  severity: 'critical' | 'high' | 'medium' | 'low';
+  cwe: string;
+}
+
+/** A compiled discharger row. */
+export interface DischargerFact {
+  id: string;
+  kind: DischargeKind;
+  description: string;
+  calls: RegExp[];
+  decorators: RegExp[];
+  middleware: RegExp[];
+  roles: RegExp[];
+  line: RegExp | null;
+  condition: RegExp | null;
+  effect: 'throws' | 'value_only' | 'constrains';
+}
+
+/** A compiled registration row. */
+export interface RegistrationFact {
+  id: string;
+  calls: RegExp[];
+  requestMethods: string[];
+}
+
+/** Phase two's output: the facts of one language, strict and compiled. */
+export interface LanguageFacts {
+  language: FactsLanguage;
+  file: string;
+  source: string;
+  version: string;
+  region: string;
+  hookMethods: string[];
+  baselineAuthn: string[];
+  operations: OperationFact[];
+  dischargers: DischargerFact[];
+  registrations: RegistrationFact[];
+}
+
+export type Facts = Record<FactsLanguage, LanguageFacts>;
+
+/** Line of the first occurrence of `needle` in the TOML text, for error messages. */
+function lineOf(text: string, needle: string): number | null {
+  const index = text.indexOf(needle);
+  return index < 0 ? null : text.slice(0, index).split('\n').length;
+}
+
+/** Phase three's regex check: compiles and cannot backtrack catastrophically. */
+function compile(file: string, text: string, source: string, where: string): RegExp {
+  const hazard = catastrophicBacktrackingHazard(source);
+  if (hazard !== null) throw new RuleFileError(file, lineOf(text, source), `${where}: regex ${source} is unsafe: ${hazard}`);
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    throw new RuleFileError(file, lineOf(text, source), `${where}: regex ${source} does not compile: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Load one facts file from its text. Throws RuleFileError naming the file (and line when known). */
+export function parseFactsFile(file: string, text: string): LanguageFacts {
+  // Phase one: TOML, then the schema.
+  let raw: unknown;
+  try {
+    raw = TOML.parse(text);
+  } catch (error) {
+    const line = (error as { line?: unknown }).line;
+    throw new RuleFileError(file, typeof line === 'number' ? line + 1 : null, `not valid TOML: ${error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)}`);
+  }
+  const parsed = factsFileSchema.safeParse(raw);
+  if (!parsed.success) throw new RuleFileError(file, null, z.prettifyError(parsed.error).replace(/\n/g, '; '));
+  const input = parsed.data;
+
+  // Phase two and three: normalise and check, row by row.
+  const ids = new Set<string>();
+  const unique = (id: string): void => {
+    if (ids.has(id)) throw new RuleFileError(file, lineOf(text, `"${id}"`), `duplicate id ${id}`);
+    ids.add(id);
+  };
+  const operations = input.operation.map((row): OperationFact => {
+    unique(row.id);
+    const where = `operation ${row.id}`;
+    if (row.calls.length === 0 && row.handlers.length === 0) throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: needs calls or handlers`);
+    if (row.handlers.length > 0 && row.framework === undefined) throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: handlers need a framework`);
+    for (const kind of row.requires) {
+      if (!(REQUIRABLE_KINDS as readonly string[]).includes(kind)) {
+        throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: requires ${kind}, which is never an authorization check`);
+      }
+    }
+    return {
+      id: row.id,
+      kind: row.kind,
+      description: row.description,
+      calls: row.calls.map((p) => compile(file, text, p, where)),
+      line: row.line === undefined ? null : compile(file, text, row.line, where),
+      handlers: row.handlers.map((p) => compile(file, text, p, where)),
+      framework: row.framework ?? null,
+      requires: [...new Set(row.requires)],
+      severity: row.severity,
+      cwe: row.cwe,
+    };
+  });
+  const dischargers = input.discharger.map((row): DischargerFact => {
+    unique(row.id);
+    const where = `discharger ${row.id}`;
+    if (row.calls.length + row.decorators.length + row.middleware.length + row.roles.length === 0) {
+      throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: needs calls, decorators, middleware or roles`);
+    }
+    return {
+      id: row.id,
+      kind: row.kind,
+      description: row.description,
+      calls: row.calls.map((p) => compile(file, text, p, where)),
+      decorators: row.decorators.map((p) => compile(file, text, p, where)),
+      middleware: row.middleware.map((p) => compile(file, text, p, where)),
+      roles: row.roles.map((p) => compile(file, text, p, where)),
+      line: row.line === undefined ? null : compile(file, text, row.line, where),
+      condition: row.condition === undefined ? null : compile(file, text, row.condition, where),
+      effect: row.effect,
+    };
+  });
+  const registrations = input.registration.map((row): RegistrationFact => {
+    unique(row.id);
+    return { id: row.id, calls: row.calls.map((p) => compile(file, text, p, `registration ${row.id}`)), requestMethods: row.request_methods };
+  });
+  // Every kind an operation requires must be producible by some discharger of this language.
+  const producible = new Set(dischargers.map((d) => d.kind));
+  for (const op of operations) {
+    if (!op.requires.some((k) => producible.has(k))) {
+      throw new RuleFileError(file, lineOf(text, `"${op.id}"`), `operation ${op.id}: no discharger of this file has a kind it requires (${op.requires.join(', ')})`);
+    }
+  }
+  return {
+    language: input.header.language,
+    file,
+    source: input.header.source,
+    version: input.header.version,
+    region: input.header.region,
+    hookMethods: input.header.hook_methods,
+    baselineAuthn: input.header.baseline_authn,
+    operations,
+    dischargers,
+    registrations,
+  };
+}
+
+/** The directory of the facts files, from src/ or from the bundle in dist/. */
+export function factsDirectory(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'jscr') {
+      return join(dir, 'ruleset', 'obligations');
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new InternalError('cannot find the jscr package root (package.json named "jscr")');
+    dir = parent;
+  }
+}
+
+let cached: Promise<Facts> | null = null;
+
+/** Every facts file, loaded and checked once per process. */
+export function loadFacts(): Promise<Facts> {
+  cached ??= (async () => {
+    const directory = factsDirectory();
+    const entries = await Promise.all(
+      FACTS_LANGUAGES.map(async (language) => {
+        const file = `ruleset/obligations/${language}.toml`;
+        const facts = parseFactsFile(file, await readFile(join(directory, `${language}.toml`), 'utf8'));
+        if (facts.language !== language) throw new RuleFileError(file, null, `header.language is ${facts.language}, expected ${language}`);
+        return [language, facts] as const;
+      }),
+    );
+    return Object.fromEntries(entries) as Facts;
+  })();
+  cached.catch(() => {
+    cached = null;
+  });
+  return cached;
+}
