@@ -44,7 +44,10 @@ export interface LoadConfigOptions {
   repoRoot: string;
   /** `--config FILE`: wins over everything; an unreadable file is a ConfigError. Relative to the working directory. */
   configPath?: string;
-  /** `.jscr.toml` as read from the base revision of a range (so a change cannot weaken its own review). */
+  /**
+   * `.jscr.toml` as read from the base revision of a range (so a change cannot weaken its own review);
+   * null when the base has no such file (defaults apply); undefined when there is no base revision.
+   */
   baseText?: { text: string; source: string } | null;
 }
 
@@ -68,7 +71,11 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
     }
     return { config: parseConfigText(text, path), source: path };
   }
-  if (opts.baseText) {
+  if (opts.baseText === null) {
+    // The base revision has no .jscr.toml: defaults, whatever the working tree holds.
+    return { config: defaultConfig(), source: null };
+  }
+  if (opts.baseText !== undefined) {
     return { config: parseConfigText(opts.baseText.text, opts.baseText.source), source: opts.baseText.source };
   }
   // The file at the root is a repository file: read it through path admission, never through a symlink.

@@ -54,8 +54,8 @@ const reviewSchema = z.strictObject({
 
 const suppressionSchema = z
   .strictObject({
-    /** Rule id the suppression applies to. */
-    rule: z.string().min(1).optional(),
+    /** Rule id the suppression applies to: every suppression must name one (and a reason). */
+    rule: z.string().min(1, 'expected a rule id'),
     /** Glob of repository-relative paths. */
     path: z.string().min(1).optional(),
     /** A finding's fingerprint. */
@@ -64,10 +64,6 @@ const suppressionSchema = z
     reason: z.string().trim().min(1, 'expected a non-empty reason'),
     /** After this date the suppression no longer applies. */
     expires: expiryDate.optional(),
-  })
-  // A suppression that names nothing would silence every finding.
-  .refine((s) => s.rule !== undefined || s.path !== undefined || s.fingerprint !== undefined, {
-    message: 'expected at least one of rule, path or fingerprint',
   });
 
 const contextSchema = z.strictObject({

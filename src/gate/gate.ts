@@ -24,7 +24,7 @@ import { condensedDenial, creditNote, fullDenial, sanitisePath, siblingNote, STA
 import { appendMetrics, type DecisionRecord } from './metrics.js';
 import { loadSettings, type GateSettings } from './settings.js';
 import { loadState, pruneStale, saveState, stateLocation, type GateState, type StateLocation } from './state.js';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './hash.js';
 import { currentTurn, findCredit, readTranscriptTail, type Turn } from './transcript.js';
 
 /** Largest payload the gate reads; more is refused with exit 2. */
@@ -246,7 +246,7 @@ class GateRun {
 
     if (this.isSubagent()) {
       if (note === null) return pass('pass-subagent', 'subagent', targetClass);
-      const subagentKey = `__subagent__${createHash('sha256').update(target.key).digest('hex').slice(0, 16)}`;
+      const subagentKey = `__subagent__${sha256Hex(target.key).slice(0, 16)}`;
       if (state.checked.includes(subagentKey) || state.checked.includes(target.key)) return pass('pass-checked', 'checked', targetClass);
       return this.deny(target, targetClass, null, subagentKey, displayPath, isWrite, note, `subagent-${note}`);
     }

@@ -1,5 +1,5 @@
 /** Opt-in decision metrics: one JSON line per decision, codes only (no paths, content or session ids). */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './hash.js';
 import { closeSync, constants, fstatSync, lstatSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeProfile } from '../profile/profile.js';
@@ -24,7 +24,7 @@ function code(value: string | null): string | null {
 /** Append decision lines to `<stateDir>/metrics.jsonl`; rotates at 1 MiB; every error is ignored. */
 export function appendMetrics(stateDir: string, sessionKey: string, records: readonly DecisionRecord[], now: number): void {
   if (records.length === 0) return;
-  const session = createHash('sha256').update(sessionKey).digest('hex').slice(0, 12);
+  const session = sha256Hex(sessionKey).slice(0, 12);
   const text = records
     .map((r) =>
       JSON.stringify({

@@ -2,7 +2,7 @@
  * Per-session gate state (gate-reference §3): kept outside the repository, read as untrusted input,
  * written atomically (temp file + rename) and merged with whatever a concurrent writer saved.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomSuffix, sha256Hex } from './hash.js';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -55,9 +55,6 @@ export function emptyState(now: number): GateState {
   };
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
 
 /** Where a session's state lives, and how long it may sit idle. */
 export interface StateLocation {
@@ -74,11 +71,11 @@ export function stateLocation(stateDir: string, sessionId: string | null, transc
   if (sessionId !== null && sessionId.length > 0) {
     let safe = '';
     for (const ch of sessionId) safe += /^[A-Za-z0-9_-]$/.test(ch) ? ch : '_';
-    key = safe.length <= 64 ? safe : `sid-${sha256(sessionId).slice(0, 24)}`;
+    key = safe.length <= 64 ? safe : `sid-${sha256Hex(sessionId).slice(0, 24)}`;
   } else if (transcriptPath !== null && transcriptPath.length > 0) {
-    key = `tx-${sha256(transcriptPath).slice(0, 24)}`;
+    key = `tx-${sha256Hex(transcriptPath).slice(0, 24)}`;
   } else {
-    key = `proj-${sha256(projectRoot).slice(0, 24)}`;
+    key = `proj-${sha256Hex(projectRoot).slice(0, 24)}`;
     idleMs = PROJECT_IDLE_MS;
   }
   return { file: join(stateDir, `state-${key}.json`), idleMs, key };
@@ -204,7 +201,7 @@ export function saveState(location: StateLocation, state: GateState, now: number
   const onDisk = loadState(location, now);
   const merged = mergeStates({ ...state, lastActive: now }, onDisk);
   merged.lastActive = now;
-  const temp = `${location.file}.tmp.${process.pid}.${randomBytes(6).toString('hex')}`;
+  const temp = `${location.file}.tmp.${process.pid}.${randomSuffix()}`;
   try {
     writeFileSync(temp, serialise(merged), { mode: 0o600, flag: 'wx' });
     renameSync(temp, location.file);

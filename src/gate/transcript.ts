@@ -2,7 +2,7 @@
  * Reading the session transcript (gate-reference §3): one bounded tail read, the current human
  * turn's id, and prior-search credit for a target the agent already looked up in this turn.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './hash.js';
 import { closeSync, fstatSync, openSync, readSync, constants } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { globMatches } from './glob.js';
@@ -97,7 +97,7 @@ export function currentTurn(tail: { records: { record: Json; line: string }[]; c
     let id: string;
     if (typeof record.promptId === 'string' && record.promptId.length > 0 && record.promptId.length <= 128) id = record.promptId;
     else if (typeof record.uuid === 'string' && record.uuid.length > 0 && record.uuid.length <= 128) id = record.uuid;
-    else id = `h:${createHash('sha256').update(line).digest('hex').slice(0, 16)}`;
+    else id = `h:${sha256Hex(line).slice(0, 16)}`;
     return { id, records: relevant.slice(i + 1).map((r) => r.record) };
   }
   const records = relevant.map((r) => r.record);

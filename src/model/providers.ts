@@ -72,7 +72,7 @@ export const openaiProvider: Provider = {
   name: 'openai',
   defaultBaseUrl: 'https://api.openai.com/v1',
   endpoint: (baseUrl) => joinUrl(baseUrl, '/chat/completions'),
-  headers: (apiKey) => (apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }),
+  headers: (apiKey): Record<string, string> => (apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }),
   body(prompt) {
     const findings = prompt.kind === 'findings';
     return {

@@ -49,6 +49,8 @@ export interface EntryPoint {
   evidence: string;
   /** For registered handlers: the registration site `path:line`. */
   registeredBy?: string;
+  /** The URL path when the declaration names one (`/admin/users`), for path-based configuration. */
+  route?: string;
 }
 
 /** A discharger kind: what kind of check a witness is. `csrf_guard` and `public` never discharge. */
@@ -71,6 +73,8 @@ export interface Witness {
   dischargerId: string;
   /** Source text or a description of where it came from. */
   evidence: string;
+  /** True when the check is part of the operation's own call (a query constrained by the user): same line counts. */
+  sameLine?: boolean;
 }
 
 /** A protected operation found in a function. */

@@ -82,7 +82,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   const { config, source: configSource } = await loadConfig({
     repoRoot: root,
     ...(request.configPath === undefined ? {} : { configPath: request.configPath }),
-    baseText: await baseConfigText(root, raw),
+    ...(raw.baseRev === null ? {} : { baseText: await baseConfigText(root, raw.baseRev) }),
   });
   const boundary = await openBoundary(root, { followSymlinks: config.repository.follow_symlinks });
   const steps = new StepLog(config.review.deadline_s, request.onStep);
@@ -313,10 +313,10 @@ function sourceFor(raw: RawChange): Parameters<typeof createSourceReader>[0]['so
   return { kind: 'revision', rev: raw.headRev };
 }
 
-async function baseConfigText(root: string, raw: RawChange): Promise<{ text: string; source: string } | null> {
-  if (raw.baseRev === null) return null;
-  const text = await readFileAtRevision(root, raw.baseRev, CONFIG_FILE);
-  return text === null ? null : { text, source: `${CONFIG_FILE} at ${raw.baseRev.slice(0, 12)}` };
+/** The base revision's .jscr.toml, or null when it has none (then the defaults apply). */
+async function baseConfigText(root: string, baseRev: string): Promise<{ text: string; source: string } | null> {
+  const text = await readFileAtRevision(root, baseRev, CONFIG_FILE);
+  return text === null ? null : { text, source: `${CONFIG_FILE} at ${baseRev.slice(0, 12)}` };
 }
 
 function isSymlink(diff: DiffFile): boolean {
@@ -375,7 +375,7 @@ function configChangeFindings(files: ReadChangedFile[]): Finding[] {
 
 function toSuppressEntry(s: JscrConfig['suppress'][number]) {
   return {
-    rule: s.rule ?? '',
+    rule: s.rule,
     reason: s.reason,
     ...(s.path === undefined ? {} : { path: s.path }),
     ...(s.fingerprint === undefined ? {} : { fingerprint: s.fingerprint }),

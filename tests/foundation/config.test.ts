@@ -66,6 +66,7 @@ reason = "build scripts run only in CI with fixed input"
 expires = 2031-01-31
 
 [[suppress]]
+rule = "jscr/js-eval-dynamic"
 fingerprint = "def456"
 reason = "accepted risk"
 expires = "2030-06-01"
@@ -131,7 +132,7 @@ describe('every key can be overridden', () => {
     expect(config.review).toEqual({ fail_on: 'high', min_confidence: 0.5, max_findings: 10, scope: 'changed-files', deadline_s: 30 });
     expect(config.suppress).toEqual([
       { rule: 'py.subprocess-shell', path: 'scripts/**/*.py', fingerprint: 'abc123', reason: 'build scripts run only in CI with fixed input', expires: '2031-01-31' },
-      { fingerprint: 'def456', reason: 'accepted risk', expires: '2030-06-01' },
+      { rule: 'jscr/js-eval-dynamic', fingerprint: 'def456', reason: 'accepted risk', expires: '2030-06-01' },
     ]);
     expect(config.context).toEqual({ max_files: 5, max_total_bytes: 1000, max_expansion_rounds: 0 });
     expect(config.scanners.enabled).toHaveLength(6);
@@ -164,7 +165,7 @@ describe('errors are one line with the file and the dotted key path', () => {
     { name: 'value outside the enum', text: '[review]\nfail_on = "urgent"\n', line: /^\/repo\/\.jscr\.toml: review\.fail_on: expected one of "critical", "high", "medium", "low", found string "urgent"$/ },
     { name: 'suppress without reason', text: '[[suppress]]\nrule = "r"\n\n[[suppress]]\nrule = "s"\n', line: /^\/repo\/\.jscr\.toml: suppress\[0\]\.reason: required: expected string \(and 1 more problem\)$/ },
     { name: 'suppress with an empty reason', text: '[[suppress]]\nrule = "r"\nreason = "  "\n', line: /^\/repo\/\.jscr\.toml: suppress\[0\]\.reason: expected a non-empty reason$/ },
-    { name: 'suppress naming nothing', text: '[[suppress]]\nreason = "all of it"\n', line: /^\/repo\/\.jscr\.toml: suppress\[0\]: expected at least one of rule, path or fingerprint$/ },
+    { name: 'suppress naming no rule', text: '[[suppress]]\nreason = "all of it"\n', line: /^\/repo\/\.jscr\.toml: suppress\[0\]\.rule: required: expected string$/ },
     { name: 'expires as a date-time', text: '[[suppress]]\nrule = "r"\nreason = "x"\nexpires = 2030-01-01T10:00:00Z\n', line: /suppress\[0\]\.expires: expected a date YYYY-MM-DD, not a date-time$/ },
     { name: 'expires as a malformed string', text: '[[suppress]]\nrule = "r"\nreason = "x"\nexpires = "next year"\n', line: /suppress\[0\]\.expires: expected a date YYYY-MM-DD$/ },
     { name: 'builtin scanners turned off', text: '[scanners]\nbuiltin = false\n', line: /scanners\.builtin: expected true, found boolean false$/ },

@@ -1,0 +1,17 @@
+/**
+ * SHA-256 as hex, loading node:crypto only when first needed: most gate calls never hash, and
+ * loading crypto costs several milliseconds of every agent edit.
+ */
+import { createRequire } from 'node:module';
+
+let crypto: typeof import('node:crypto') | null = null;
+
+export function sha256Hex(text: string): string {
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
+
+/** A random hex suffix for temp files; Math.random is enough to keep concurrent writers apart. */
+export function randomSuffix(): string {
+  return `${Date.now().toString(36)}${Math.floor(Math.random() * 0xffffffff).toString(16)}`;
+}

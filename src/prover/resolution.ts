@@ -1,0 +1,409 @@
+/**
+ * Call resolution: the class table of the repository's own classes, and `qualify`/`resolveCall`, which
+ * turn a call site into the repository functions it targets. A call resolves through its receiver
+ * (`this`/`self`/`$this`, a class name, a variable whose declared type is a repository class) to
+ * `Class.name`, or `Class.name/arity` when the class overloads the name; an unresolvable receiver keeps
+ * the bare name and is counted, never silently merged with every method of that name.
+ *
+ * Base-class attachment: a method declared on a class is reached only through that class or an
+ * in-repository subclass of it, so an abstract base's method never projects onto unrelated classes.
+ */
+import type { CallIR, FileIR, FunctionIR } from '../syntax/ir-types.js';
+import type { FunctionRef, ProgramFile } from './types.js';
+
+/** One class of the repository. */
+export interface ClassRecord {
+  path: string;
+  name: string;
+  superclass: string | null;
+  interfaces: string[];
+  abstract: boolean;
+  /** Methods declared directly in the class, overloads included. */
+  methods: FunctionRef[];
+}
+
+/** Bare class name → every class of that name (two files may declare the same name). */
+export type ClassTable = Map<string, ClassRecord[]>;
+
+/** Everything resolution and the later steps read: files, functions and the class table, built once. */
+export interface Program {
+  files: ProgramFile[];
+  byPath: Map<string, ProgramFile>;
+  functions: Map<string, FunctionRef>;
+  /** The IR function object → its node in the call graph (anonymous lambdas fold into their owner). */
+  nodeOf: Map<FunctionIR, FunctionRef>;
+  table: ClassTable;
+  /** Functions outside classes, by file then name. */
+  moduleFunctions: Map<string, Map<string, FunctionRef[]>>;
+  /** Every function name declared anywhere (methods and module functions), for cheap pre-filtering. */
+  byName: Map<string, FunctionRef[]>;
+}
+
+const SELF_RECEIVERS = new Set(['this', 'self', '$this', 'static', 'cls']);
+const PARENT_RECEIVERS = new Set(['super', 'parent']);
+
+/** `path::qualifiedName@line`: unique for overloads and for the same name in two files. */
+export function functionId(path: string, fn: FunctionIR): string {
+  return `${path}::${fn.qualifiedName}@${fn.startLine}`;
+}
+
+function isAnonymous(fn: FunctionIR): boolean {
+  return fn.isLambda && fn.name.startsWith('<lambda@');
+}
+
+/** Build the program model: function nodes, the class table and the name indexes. */
+export function buildProgram(files: ProgramFile[]): Program {
+  const program: Program = {
+    files,
+    byPath: new Map(files.map((f) => [f.path, f])),
+    functions: new Map(),
+    nodeOf: new Map(),
+    table: new Map(),
+    moduleFunctions: new Map(),
+    byName: new Map(),
+  };
+  for (const file of files) {
+    const named: FunctionRef[] = [];
+    for (const fn of file.ir.functions) {
+      if (isAnonymous(fn)) continue;
+      const ref: FunctionRef = { id: functionId(file.path, fn), path: file.path, fn };
+      program.functions.set(ref.id, ref);
+      program.nodeOf.set(fn, ref);
+      named.push(ref);
+      push(program.byName, fn.name, ref);
+      if (fn.className === null) {
+        let inFile = program.moduleFunctions.get(file.path);
+        if (!inFile) program.moduleFunctions.set(file.path, (inFile = new Map()));
+        push(inFile, fn.name, ref);
+      }
+    }
+    // An anonymous lambda belongs to the innermost named function around it.
+    for (const fn of file.ir.functions) {
+      if (!isAnonymous(fn)) continue;
+      let owner: FunctionRef | null = null;
+      for (const ref of named) {
+        if (ref.fn.startLine <= fn.startLine && ref.fn.endLine >= fn.endLine && ref.fn !== fn) {
+          if (!owner || ref.fn.startLine >= owner.fn.startLine) owner = ref;
+        }
+      }
+      if (owner) program.nodeOf.set(fn, owner);
+    }
+    for (const cls of file.ir.classes) {
+      const methods = named.filter((ref) => ref.fn.className === cls.name && ref.fn.startLine >= cls.startLine && ref.fn.endLine <= cls.endLine && !ref.fn.isLambda);
+      push(program.table, cls.name, {
+        path: file.path,
+        name: cls.name,
+        superclass: cls.superclass === null ? null : simpleName(cls.superclass),
+        interfaces: cls.interfaces.map(simpleName),
+        abstract: cls.isAbstract,
+        methods,
+      });
+    }
+  }
+  return program;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** `a.b.Foo`, `\App\Foo`, `Foo<T>` → `Foo`. */
+export function simpleName(name: string): string {
+  const noGenerics = name.replace(/<.*$/s, '').replace(/\(.*$/s, '').trim();
+  const parts = noGenerics.split(/[.\\:]+/).filter((p) => p.length > 0);
+  return parts[parts.length - 1] ?? noGenerics;
+}
+
+/** A class record for a name, preferring one declared in `nearPath`. */
+export function lookupClass(table: ClassTable, name: string, nearPath?: string): ClassRecord | null {
+  const records = table.get(simpleName(name));
+  if (!records || records.length === 0) return null;
+  return records.find((r) => r.path === nearPath) ?? records[0] ?? null;
+}
+
+/** The class and its in-repository ancestors, nearest first (cycles cut). */
+export function superChain(table: ClassTable, cls: ClassRecord): ClassRecord[] {
+  const chain: ClassRecord[] = [];
+  const seen = new Set<ClassRecord>();
+  let current: ClassRecord | null = cls;
+  while (current && !seen.has(current)) {
+    chain.push(current);
+    seen.add(current);
+    current = current.superclass === null ? null : lookupClass(table, current.superclass, current.path);
+  }
+  return chain;
+}
+
+/** Names of every ancestor (superclasses and interfaces, in repository or not) of a class. */
+export function ancestorNames(table: ClassTable, cls: ClassRecord): Set<string> {
+  const names = new Set<string>();
+  const queue: ClassRecord[] = [cls];
+  const seen = new Set<ClassRecord>();
+  while (queue.length > 0) {
+    const current = queue.shift()!; // length checked
+    if (seen.has(current)) continue;
+    seen.add(current);
+    for (const base of [current.superclass, ...current.interfaces]) {
+      if (base === null) continue;
+      names.add(base);
+      const record = lookupClass(table, base, current.path);
+      if (record) queue.push(record);
+    }
+  }
+  return names;
+}
+
+/** True when `cls` is `ancestor` or an in-repository subclass of it. */
+export function isSubclassOf(table: ClassTable, cls: ClassRecord, ancestor: string): boolean {
+  return cls.name === ancestor || ancestorNames(table, cls).has(ancestor);
+}
+
+/** The call signature facts match: `receiver.callee` with `->`, `::`, `?->`, `?.` written as `.`; `new X` for constructors. */
+export function callSignature(call: CallIR): string {
+  if (call.kind === 'new') return `new ${simpleName(call.callee)}`;
+  if (call.receiver === null) return call.callee;
+  return `${normaliseReceiver(call.receiver)}.${call.callee}`;
+}
+
+/** Receiver text with PHP and optional-chaining arrows as dots and blanks removed. */
+export function normaliseReceiver(receiver: string): string {
+  return receiver.replace(/\?->|->|::|\?\./g, '.').replace(/\s+/g, '');
+}
+
+/** Input of `qualify`. */
+export interface QualifyInput {
+  /** The receiver text, or null for a bare call. */
+  receiver: string | null;
+  /** The class of the calling function, or null. */
+  enclosingClass: string | null;
+  name: string;
+  arity: number | null;
+  table: ClassTable;
+  /** The declared type of the receiver when the caller found one. */
+  receiverType?: string | null;
+}
+
+/** The class a receiver binds to, or null when it cannot be told. */
+function receiverClass(input: QualifyInput): ClassRecord | null {
+  const { receiver, enclosingClass, table } = input;
+  if (receiver === null || SELF_RECEIVERS.has(receiver) || receiver === 'self::' || receiver === 'static::') {
+    return enclosingClass === null ? null : lookupClass(table, enclosingClass);
+  }
+  if (PARENT_RECEIVERS.has(receiver)) {
+    const own = enclosingClass === null ? null : lookupClass(table, enclosingClass);
+    return own?.superclass ? lookupClass(table, own.superclass, own.path) : null;
+  }
+  if (input.receiverType) return lookupClass(table, input.receiverType);
+  if (/^[A-Z][\w.\\]*$/.test(receiver)) return lookupClass(table, receiver);
+  return null;
+}
+
+/** The methods of `cls` (or its nearest ancestor declaring it) named `name`, narrowed by arity. */
+export function findMethod(table: ClassTable, cls: ClassRecord, name: string, arity: number | null): { owner: ClassRecord; methods: FunctionRef[] } | null {
+  for (const record of superChain(table, cls)) {
+    const named = record.methods.filter((m) => m.fn.name === name);
+    if (named.length === 0) continue;
+    if (named.length === 1 || arity === null) return { owner: record, methods: named };
+    const byArity = named.filter((m) => m.fn.parameters.length === arity);
+    return { owner: record, methods: byArity.length > 0 ? byArity : named };
+  }
+  return null;
+}
+
+/**
+ * The qualified key of a callee: `Class.name` when the receiver binds to a repository class (the class
+ * that declares the method, walking up the in-repository superclasses), `Class.name/arity` when that
+ * class declares same-name methods with different parameter counts, and the bare `name` otherwise.
+ */
+export function qualify(input: QualifyInput): string {
+  const cls = receiverClass(input);
+  if (!cls) return input.name;
+  const found = findMethod(input.table, cls, input.name, input.arity);
+  if (!found) return input.name;
+  const overloads = found.owner.methods.filter((m) => m.fn.name === input.name);
+  const arities = new Set(overloads.map((m) => m.fn.parameters.length));
+  return arities.size > 1 && input.arity !== null ? `${found.owner.name}.${input.name}/${input.arity}` : `${found.owner.name}.${input.name}`;
+}
+
+/** Why a call resolved to nothing in the repository. */
+export type Unresolved = 'receiver_unresolved' | 'external';
+
+/** The result of resolving one call. */
+export interface Resolution {
+  key: string;
+  targets: FunctionRef[];
+  unresolved: Unresolved | null;
+}
+
+const typeCache = new WeakMap<ProgramFile, Map<string, string | null>>();
+
+/** The declared type of a variable or field named `name` in a file, by the common declaration shapes. */
+export function declaredType(file: ProgramFile, fn: FunctionIR | null, name: string): string | null {
+  const bare = name.replace(/^\$/, '');
+  if (!/^\w+$/.test(bare)) return null;
+  if (fn) {
+    const param = fn.parameters.find((p) => p.name.replace(/^\$/, '') === bare);
+    if (param?.type) return simpleName(param.type.replace(/^\?/, ''));
+  }
+  let cache = typeCache.get(file);
+  if (!cache) typeCache.set(file, (cache = new Map()));
+  if (cache.has(bare)) return cache.get(bare) ?? null;
+  const v = `\\$?${bare}`;
+  const shapes = [
+    new RegExp(`\\b([A-Z]\\w*)(?:<[^<>;=]{0,80}>)?\\s+${v}\\s*[=;,)]`),
+    new RegExp(`${v}\\s*=\\s*new\\s+([A-Z]\\w*)`),
+    new RegExp(`(?:self|this)\\.${bare}\\s*=\\s*([A-Z]\\w*)\\(`),
+    new RegExp(`\\b${bare}\\s*=\\s*([A-Z]\\w*)\\(`),
+    new RegExp(`\\b${bare}\\??\\s*:\\s*([A-Z]\\w*)`),
+  ];
+  let found: string | null = null;
+  for (const shape of shapes) {
+    const match = shape.exec(file.text);
+    if (match?.[1]) {
+      found = match[1];
+      break;
+    }
+  }
+  cache.set(bare, found);
+  return found;
+}
+
+/** The local name a receiver stands for: `store`, `$store`, `this.store`, `$this->store`, `self.store`. */
+function receiverVariable(receiver: string): string | null {
+  const match = /^(?:(?:this|self|\$this)\.)?(\$?\w+)$/.exec(normaliseReceiver(receiver));
+  return match?.[1] ?? null;
+}
+
+/** Resolve a call made in `caller` (a function of `file`) to repository functions. */
+export function resolveCall(program: Program, file: ProgramFile, caller: FunctionIR | null, call: CallIR): Resolution {
+  const name = call.kind === 'new' ? simpleName(call.callee) : call.callee;
+  const candidates = program.byName.get(name);
+  if (call.kind === 'new') {
+    const cls = lookupClass(program.table, name, file.path);
+    if (!cls) return { key: `new ${name}`, targets: [], unresolved: 'external' };
+    const ctor = cls.methods.filter((m) => ['constructor', '__construct', '__init__', cls.name].includes(m.fn.name));
+    return { key: `${cls.name}.<init>`, targets: ctor, unresolved: null };
+  }
+  if (!candidates || candidates.length === 0) return { key: name, targets: [], unresolved: 'external' };
+  const receiver = call.receiver === null ? null : normaliseReceiver(call.receiver);
+  const enclosingClass = caller?.className ?? null;
+
+  // Bare calls outside a class (or in languages where a bare call is a module function).
+  if (receiver === null && (enclosingClass === null || file.language !== 'java')) {
+    const local = program.moduleFunctions.get(file.path)?.get(name);
+    if (local && local.length > 0) return { key: `${file.path}::${name}`, targets: local, unresolved: null };
+    const imported = importedModuleFunction(program, file, name);
+    if (imported) return { key: `${imported[0]?.path ?? ''}::${name}`, targets: imported, unresolved: null };
+    if (enclosingClass === null || file.language === 'php') {
+      const modules = candidates.filter((c) => c.fn.className === null);
+      if (modules.length === 1) return { key: name, targets: modules, unresolved: null };
+      return { key: name, targets: [], unresolved: modules.length > 1 ? 'receiver_unresolved' : 'external' };
+    }
+  }
+
+  let receiverType: string | null = null;
+  if (receiver !== null && !SELF_RECEIVERS.has(receiver) && !PARENT_RECEIVERS.has(receiver) && !/^[A-Z][\w.\\]*$/.test(receiver)) {
+    const variable = receiverVariable(receiver);
+    if (variable !== null) receiverType = declaredType(file, caller, variable);
+    // `module.fn()` where `module` is an imported module of the repository.
+    if (receiverType === null && variable !== null) {
+      const viaModule = moduleAlias(program, file, variable, name);
+      if (viaModule) return { key: `${viaModule[0]?.path ?? ''}::${name}`, targets: viaModule, unresolved: null };
+    }
+  }
+  const input: QualifyInput = { receiver, enclosingClass, name, arity: call.arity, table: program.table, receiverType };
+  const cls = receiverClass(input);
+  if (cls) {
+    const found = findMethod(program.table, cls, name, call.arity);
+    return { key: qualify(input), targets: found ? found.methods : [], unresolved: null };
+  }
+  // Receiver names no repository class: a framework or library object, or a dynamic value. Repository
+  // methods with this name exist, so the call might reach one: count it, and follow it only when exactly
+  // one method carries the name (no silent merge of same-name methods).
+  const methods = candidates.filter((c) => c.fn.className !== null);
+  if (receiverType !== null && !program.table.has(receiverType)) return { key: name, targets: [], unresolved: 'external' };
+  if (methods.length === 1) return { key: name, targets: methods, unresolved: 'receiver_unresolved' };
+  return { key: name, targets: [], unresolved: methods.length > 0 ? 'receiver_unresolved' : 'external' };
+}
+
+/** Repository files an import's module text may name (relative TS/JS paths, Python dotted modules). */
+export function moduleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {
+  const dir = fromPath.includes('/') ? fromPath.slice(0, fromPath.lastIndexOf('/')) : '';
+  const bases: string[] = [];
+  if (module.startsWith('.')) {
+    if (module.startsWith('./') || module.startsWith('../')) bases.push(joinPath(dir, module));
+    else {
+      // Python relative import: `.b`, `..pkg.b`
+      const dots = /^\.+/.exec(module)?.[0].length ?? 1;
+      let base = dir;
+      for (let i = 1; i < dots; i++) base = base.includes('/') ? base.slice(0, base.lastIndexOf('/')) : '';
+      bases.push(joinPath(base, module.slice(dots).replace(/\./g, '/')));
+    }
+  } else if (module.startsWith('~/')) {
+    bases.push(`app/${module.slice(2)}`);
+  } else {
+    bases.push(module.replace(/\./g, '/'));
+  }
+  const out: ProgramFile[] = [];
+  for (const base of bases) {
+    const clean = base.replace(/\.(js|mjs|cjs|ts|tsx|jsx)$/, '');
+    for (const suffix of ['.ts', '.tsx', '.js', '.jsx', '.mjs', '/index.ts', '/index.tsx', '/index.js', '.py', '/__init__.py']) {
+      const file = program.byPath.get(`${clean}${suffix}`);
+      if (file) out.push(file);
+    }
+    // Python absolute modules may be rooted below a source folder (src/pkg/b.py for pkg.b).
+    if (out.length === 0 && !module.startsWith('.')) {
+      for (const file of program.files) {
+        if (file.path.endsWith(`/${clean}.py`) || file.path.endsWith(`/${clean}/__init__.py`)) out.push(file);
+      }
+    }
+  }
+  return out;
+}
+
+function joinPath(dir: string, relative: string): string {
+  const parts = dir === '' ? [] : dir.split('/');
+  for (const part of relative.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/** A module function `name` imported by name into `file`. */
+function importedModuleFunction(program: Program, file: ProgramFile, name: string): FunctionRef[] | null {
+  for (const imp of file.ir.imports) {
+    if (!imp.names.includes(name)) continue;
+    for (const target of moduleFiles(program, file.path, imp.module)) {
+      const fns = program.moduleFunctions.get(target.path)?.get(name);
+      if (fns && fns.length > 0) return fns;
+    }
+  }
+  return null;
+}
+
+/** `alias.name()` where `alias` binds an imported repository module. */
+function moduleAlias(program: Program, file: ProgramFile, alias: string, name: string): FunctionRef[] | null {
+  for (const imp of file.ir.imports) {
+    const last = imp.module.split(/[./]/).pop();
+    if (!imp.names.includes(alias) && !(imp.names.length === 0 && last === alias)) continue;
+    for (const target of moduleFiles(program, file.path, imp.module)) {
+      const fns = program.moduleFunctions.get(target.path)?.get(name);
+      if (fns && fns.length > 0) return fns;
+    }
+  }
+  return null;
+}
+
+/** The call-graph node (named function) a line of a file belongs to, or null at top level. */
+export function nodeAt(program: Program, ir: FileIR, line: number): FunctionRef | null {
+  let best: FunctionIR | null = null;
+  for (const fn of ir.functions) {
+    if (fn.startLine > line || fn.endLine < line) continue;
+    if (!best || fn.startLine > best.startLine || (fn.startLine === best.startLine && fn.endLine < best.endLine)) best = fn;
+  }
+  return best ? (program.nodeOf.get(best) ?? null) : null;
+}
