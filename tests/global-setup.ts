@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 export default function setup(): void {
   const root = join(import.meta.dirname, '..');
-  if (existsSync(join(root, 'dist', 'jscr.mjs')) && existsSync(join(root, 'dist', 'gate.mjs'))) return;
+  if (existsSync(join(root, 'dist', 'jscr.mjs')) && existsSync(join(root, 'dist', 'gate.cjs'))) return;
   const build = spawnSync(process.execPath, ['tools/build.mjs'], { cwd: root, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
 }

@@ -1,4 +1,4 @@
-// Bundles the CLI into dist/: jscr.mjs (every command) and gate.mjs (the edit-gate hook alone, kept
+// Bundles the CLI into dist/: jscr.mjs (every command) and gate.cjs (the edit-gate hook alone, kept
 // small so an agent's every edit pays only for Node's own start-up), plus the tree-sitter grammars.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -24,7 +24,8 @@ const common = {
 };
 
 await build({ ...common, entryPoints: ['src/cli.ts'], outfile: join(out, 'jscr.mjs') });
-await build({ ...common, entryPoints: ['src/gate/main.ts'], outfile: join(out, 'gate.mjs') });
+// The gate bundle is CommonJS: loading it skips Node's ES-module loader (about 20 ms per call).
+await build({ ...common, format: 'cjs', banner: {}, entryPoints: ['src/gate/main.ts'], outfile: join(out, 'gate.cjs') });
 
 const runtimeWasm = require.resolve('web-tree-sitter/tree-sitter.wasm');
 copyFileSync(runtimeWasm, join(out, 'wasm', 'tree-sitter.wasm'));

@@ -2,12 +2,11 @@
  * SHA-256 as hex, loading node:crypto only when first needed: most gate calls never hash, and
  * loading crypto costs several milliseconds of every agent edit.
  */
-import { createRequire } from 'node:module';
-
 let crypto: typeof import('node:crypto') | null = null;
 
 export function sha256Hex(text: string): string {
-  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  // getBuiltinModule works the same in the CommonJS gate bundle and in ESM (Node >= 20.16).
+  crypto ??= process.getBuiltinModule('node:crypto');
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 

@@ -1,0 +1,340 @@
+/**
+ * Witnesses: evidence that a check runs before an operation. Statement witnesses are discharger calls
+ * inside functions (a boolean check counts only when a branch on it leaves the function); decorator and
+ * class witnesses come from annotations/attributes/decorators and from hooks that run before every
+ * handler of a class (`getTarget()`, `prepare()`, `boot()`); router witnesses come from Laravel route
+ * files and controller constructors and from Symfony's `security.yaml` `access_control`; baseline
+ * witnesses are what the framework itself enforces (Jenkins' Overall/Read). Which names count is data
+ * (the discharger rows); how they are found is here.
+ */
+import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
+import type { DischargerFact, Facts, LanguageFacts } from './facts.js';
+import type { CallerIndex } from './paths.js';
+import { callSignature, lookupClass, nodeAt, superChain, type Program } from './resolution.js';
+import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
+import { methodsOf, statementAt } from './recognisers/shared.js';
+import type { EntryPoint, ProgramFile, Witness } from './types.js';
+
+/** Witnesses per function, and what they say about entries. */
+export interface WitnessSet {
+  /** Function id → witnesses that apply to it. */
+  byFunction: Map<string, Witness[]>;
+  /** Entries declared public by configuration or annotation (`PUBLIC_ACCESS`, `@PermitAll`). */
+  publicEntries: Set<string>;
+  /** Checks seen that do not end the request (a boolean nobody branches on): function id → descriptions. */
+  inert: Map<string, string[]>;
+}
+
+/** Input of `witnesses`. */
+export interface WitnessInput {
+  program: Program;
+  facts: Facts;
+  entries: readonly EntryPoint[];
+  index: CallerIndex;
+  /** Configuration files that are not source (Symfony's security.yaml), by path. */
+  configTexts: ReadonlyMap<string, string>;
+}
+
+const EXIT = /\b(throw|return|raise|abort\w*|exit|die|redirect|send_error|finish)\b/;
+const BRANCH = /\b(if|unless|elif)\b|\?|&&|\|\||(^|[^=!<>])=($|[^=])/;
+const CONDITION_LINE = /\b(if|elif|unless)\b/;
+
+function add(set: WitnessSet, witness: Witness): void {
+  const list = set.byFunction.get(witness.functionId);
+  if (list) list.push(witness);
+  else set.byFunction.set(witness.functionId, [witness]);
+}
+
+/** The nearest condition line at or above `line` (three lines up at most), or null. */
+function conditionAbove(file: ProgramFile, line: number): string | null {
+  for (let l = line; l >= Math.max(1, line - 3); l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (CONDITION_LINE.test(text)) return text;
+  }
+  return null;
+}
+
+/** The discharger row a call matches, honouring each row's line and condition filters (first row wins). */
+export function matchDischarger(facts: LanguageFacts, file: ProgramFile, call: CallIR): DischargerFact | null {
+  const signature = callSignature(call);
+  const lineText = file.lines[call.line - 1] ?? '';
+  for (const row of facts.dischargers) {
+    if (!row.calls.some((re) => re.test(signature))) continue;
+    if (row.line && !row.line.test(lineText)) continue;
+    if (row.condition) {
+      const condition = conditionAbove(file, call.line);
+      if (condition === null || !row.condition.test(condition)) continue;
+    }
+    return row;
+  }
+  return null;
+}
+
+/** A boolean check protects only when the code branches on it and that branch leaves the function. */
+function booleanActedOn(file: ProgramFile, call: CallIR, fn: FunctionIR): boolean {
+  const own = file.lines[call.line - 1] ?? '';
+  if (/^\s*return\b/.test(own)) return false; // the value is handed to the caller, not acted on here
+  const statement = statementAt(file, call.line, 4);
+  if (!BRANCH.test(statement)) return false;
+  for (let line = call.line; line <= Math.min(fn.endLine, call.line + 6); line++) {
+    const text = line === call.line ? own.slice(own.indexOf(call.callee) + call.callee.length) : (file.lines[line - 1] ?? '');
+    if (EXIT.test(text)) return true;
+  }
+  return false;
+}
+
+/** Collect every witness of the program. */
+export function witnesses(input: WitnessInput): WitnessSet {
+  const { program, facts } = input;
+  const set: WitnessSet = { byFunction: new Map(), publicEntries: new Set(), inert: new Map() };
+
+  // Statement witnesses: discharger calls in function bodies.
+  for (const file of program.files) {
+    const languageFacts = facts[file.factsLanguage];
+    for (const call of file.ir.calls) {
+      const row = matchDischarger(languageFacts, file, call);
+      if (!row) continue;
+      const node = nodeAt(program, file.ir, call.line);
+      if (!node) continue;
+      if (row.kind === 'public') continue;
+      if (row.effect === 'value_only' && !booleanActedOn(file, call, node.fn)) {
+        const list = set.inert.get(node.id) ?? [];
+        list.push(`${call.text.split('\n')[0] ?? ''} at line ${call.line} (a boolean nothing acts on)`);
+        set.inert.set(node.id, list);
+        continue;
+      }
+      add(set, {
+        kind: row.kind,
+        scope: 'statement',
+        functionId: node.id,
+        line: call.line,
+        dischargerId: row.id,
+        evidence: (call.text.split('\n')[0] ?? '').trim(),
+        ...(row.effect === 'constrains' ? { sameLine: true } : {}),
+      });
+    }
+  }
+
+  // Helper summaries: a call to a function that checks and throws is a check at the call line. Two
+  // rounds reach helpers of helpers.
+  for (let round = 0; round < 2; round++) {
+    const additions: Witness[] = [];
+    for (const [functionId, list] of set.byFunction) {
+      const kinds = new Set(list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine).map((w) => w.kind));
+      if (kinds.size === 0) continue;
+      const helper = program.functions.get(functionId);
+      for (const site of input.index.callers.get(functionId) ?? []) {
+        for (const kind of kinds) {
+          const exists = set.byFunction.get(site.callerId)?.some((w) => w.line === site.line && w.kind === kind);
+          if (!exists) additions.push({ kind, scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper?.fn.qualifiedName ?? functionId}`, evidence: `${helper?.fn.name ?? 'helper'}() checks (${kind})` });
+        }
+      }
+    }
+    for (const w of additions) add(set, w);
+  }
+
+  // Decorator and class witnesses: annotations/attributes/decorators.
+  for (const file of program.files) {
+    const languageFacts = facts[file.factsLanguage];
+    const decoratorRows = languageFacts.dischargers.filter((d) => d.decorators.length > 0);
+    if (decoratorRows.length === 0) continue;
+    const rowFor = (text: string): DischargerFact | null => decoratorRows.find((d) => d.decorators.some((re) => re.test(text))) ?? null;
+    for (const fn of file.ir.functions) {
+      const ref = program.nodeOf.get(fn);
+      if (!ref || ref.fn !== fn) continue;
+      for (const text of fn.decorators) {
+        const row = rowFor(text);
+        if (!row) continue;
+        if (row.kind === 'public') set.publicEntries.add(ref.id);
+        else add(set, { kind: row.kind, scope: 'decorator', functionId: ref.id, line: null, dischargerId: row.id, evidence: `@${text}` });
+      }
+    }
+    for (const cls of file.ir.classes) {
+      for (const text of cls.decorators) {
+        const row = rowFor(text);
+        if (!row) continue;
+        for (const method of methodsOf(program, file, cls.name)) {
+          // A method-level @PermitAll overrides a class-level role annotation (JAX-RS).
+          if (row.kind !== 'public' && method.fn.decorators.some((d) => rowFor(d)?.kind === 'public')) continue;
+          if (row.kind === 'public') set.publicEntries.add(method.id);
+          else add(set, { kind: row.kind, scope: 'class', functionId: method.id, line: null, dischargerId: row.id, evidence: `@${text} on class ${cls.name}` });
+        }
+      }
+    }
+  }
+
+  // Class hooks and framework baselines, per entry.
+  for (const entry of input.entries) {
+    const ref = program.functions.get(entry.functionId);
+    const file = program.byPath.get(entry.path);
+    if (!ref || !file) continue;
+    const languageFacts = facts[file.factsLanguage];
+    if (languageFacts.baselineAuthn.includes(entry.framework) && entry.access !== 'public') {
+      add(set, { kind: 'authn', scope: 'baseline', functionId: entry.functionId, line: null, dischargerId: `${entry.framework}.baseline`, evidence: `${entry.framework} requires a logged-in user (baseline read permission) for this URL` });
+    }
+    const cls = ref.fn.className === null ? null : lookupClass(program.table, ref.fn.className, ref.path);
+    if (!cls) continue;
+    for (const record of superChain(program.table, cls)) {
+      for (const hook of record.methods.filter((m) => languageFacts.hookMethods.includes(m.fn.name))) {
+        if (hook.id === entry.functionId) continue;
+        for (const w of set.byFunction.get(hook.id) ?? []) {
+          if (w.scope !== 'statement' || w.kind === 'csrf_guard') continue;
+          add(set, { kind: w.kind, scope: 'class', functionId: entry.functionId, line: null, dischargerId: w.dischargerId, evidence: `${record.name}.${hook.fn.name}() runs before every handler: ${w.evidence}` });
+        }
+      }
+    }
+  }
+
+  laravelRouterWitnesses(input, set);
+  symfonyAccessControl(input, set);
+  return set;
+}
+
+/** Middleware names a text applies with `middleware(...)` or `'middleware' => [...]`. */
+function middlewareIn(text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(/(?<!without)[Mm]iddleware\(\s*(\[[^\]]*\]|['"][^'"]*['"])/g)) names.push(...quotedNames(match[1] ?? ''));
+  for (const match of text.matchAll(/['"]middleware['"]\s*=>\s*(\[[^\]]*\]|['"][^'"]*['"])/g)) names.push(...quotedNames(match[1] ?? ''));
+  return names;
+}
+
+function middlewareRow(facts: LanguageFacts, name: string): DischargerFact | null {
+  return facts.dischargers.find((d) => d.middleware.some((re) => re.test(name))) ?? null;
+}
+
+const RESOURCE_ABILITIES: Record<string, string> = { index: 'viewAny', show: 'view', create: 'create', store: 'create', edit: 'update', update: 'update', destroy: 'delete' };
+
+/** Laravel: route-group, route-chained and controller-constructor middleware, and authorizeResource. */
+function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
+  const { program } = input;
+  const php = input.facts.php;
+  const routeFiles = program.files.filter((f) => f.language === 'php' && isRouteFile(f.path));
+  // `->group(base_path('routes/admin.php'))` applies middleware to a whole file.
+  const fileMiddleware = new Map<string, string[]>();
+  for (const file of program.files.filter((f) => f.language === 'php')) {
+    for (const call of file.ir.calls) {
+      if (call.callee !== 'group') continue;
+      const included = /base_path\(\s*['"]([^'"]+)['"]/.exec(statementAt(file, call.line));
+      if (!included?.[1]) continue;
+      const names = middlewareIn(`${call.receiver ?? ''} ${call.text}`);
+      fileMiddleware.set(included[1], [...(fileMiddleware.get(included[1]) ?? []), ...names]);
+    }
+  }
+  for (const file of routeFiles) {
+    // Group closures: the lambda a `group(function () {...})` call opens, with the group's middleware.
+    const groups: { start: number; end: number; names: string[] }[] = [];
+    for (const call of file.ir.calls) {
+      if (call.callee !== 'group') continue;
+      const closure = file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 1);
+      if (!closure) continue;
+      groups.push({ start: closure.startLine, end: closure.endLine, names: middlewareIn(`${call.receiver ?? ''} ${call.text}`) });
+    }
+    for (const site of routeSites(file)) {
+      const names = new Set<string>(fileMiddleware.get(file.path) ?? []);
+      for (const group of groups) if (site.line >= group.start && site.line <= group.end) for (const n of group.names) names.add(n);
+      for (const n of middlewareIn(`${site.call.receiver ?? ''} ${site.statement.slice(site.statement.indexOf(site.call.callee))}`)) names.add(n);
+      for (const match of site.statement.matchAll(/->can\(\s*['"]([^'"]+)['"](?:\s*,\s*['"]([^'"]+)['"])?/g)) names.add(`can:${match[1] ?? ''}${match[2] ? `,${match[2]}` : ''}`);
+      for (const match of site.statement.matchAll(/withoutMiddleware\(\s*(\[[^\]]*\]|['"][^'"]*['"])/g)) for (const n of quotedNames(match[1] ?? '')) names.delete(n);
+      for (const { method, ref } of routeTargets(program, site)) {
+        for (const target of ref?.methods ?? []) {
+          for (const name of names) {
+            const row = middlewareRow(php, name);
+            if (row && row.kind !== 'public') add(set, { kind: row.kind, scope: 'router', functionId: target.id, line: null, dischargerId: row.id, evidence: `middleware '${name}' on Route::${site.call.callee}('${site.uri}') at ${file.path}:${site.line}` });
+          }
+          controllerMiddleware(input, set, target.id, site.controller, method);
+        }
+      }
+    }
+  }
+}
+
+/** `$this->middleware('x')->only([...])` and `authorizeResource` in a controller's constructor chain. */
+function controllerMiddleware(input: WitnessInput, set: WitnessSet, targetId: string, controller: string, method: string): void {
+  const { program } = input;
+  const cls = lookupClass(program.table, controller);
+  if (!cls) return;
+  for (const record of superChain(program.table, cls)) {
+    const file = program.byPath.get(record.path);
+    if (!file) continue;
+    for (const hook of record.methods.filter((m) => m.fn.name === '__construct' || m.fn.name === 'middleware')) {
+      for (const call of file.ir.calls) {
+        if (call.line < hook.fn.startLine || call.line > hook.fn.endLine) continue;
+        const statement = statementAt(file, call.line);
+        const only = /->only\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement) ?? /only\s*:\s*(\[[^\]]*\])/.exec(call.text);
+        const except = /->except\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement) ?? /except\s*:\s*(\[[^\]]*\])/.exec(call.text);
+        if (only?.[1] && !quotedNames(only[1]).includes(method)) continue;
+        if (except?.[1] && quotedNames(except[1]).includes(method)) continue;
+        if (call.callee === 'authorizeResource') {
+          const ability = RESOURCE_ABILITIES[method];
+          if (ability) add(set, { kind: 'path_guard', scope: 'router', functionId: targetId, line: null, dischargerId: 'laravel.authorize-resource', evidence: `authorizeResource in ${record.name}::__construct (can:${ability})` });
+          continue;
+        }
+        const isMiddlewareCall = (call.callee === 'middleware' && (call.receiver === '$this' || call.receiver === null)) || (call.kind === 'new' && call.callee === 'Middleware');
+        if (!isMiddlewareCall) continue;
+        for (const name of quotedNames(/\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(call.text)?.[1] ?? '')) {
+          const row = middlewareRow(input.facts.php, name);
+          if (row && row.kind !== 'public') add(set, { kind: row.kind, scope: 'router', functionId: targetId, line: null, dischargerId: row.id, evidence: `middleware '${name}' in ${record.name} constructor` });
+        }
+      }
+    }
+  }
+}
+
+/** One `access_control` entry of Symfony's security.yaml. */
+interface AccessRule {
+  path: RegExp;
+  roles: string[];
+  file: string;
+}
+
+/** The `access_control` entries of a security.yaml, in order (flow `{ path: ..., roles: ... }` and block forms). */
+export function parseAccessControl(file: string, text: string): AccessRule[] {
+  const rules: AccessRule[] = [];
+  const start = text.search(/^\s*access_control\s*:/m);
+  if (start < 0) return rules;
+  const lines = text.slice(start).split('\n').slice(1);
+  let current: { path: string | null; roles: string[] } | null = null;
+  const flush = (): void => {
+    if (current?.path) {
+      try {
+        rules.push({ path: new RegExp(current.path), roles: current.roles, file });
+      } catch {
+        // an unreadable path regex covers nothing
+      }
+    }
+    current = null;
+  };
+  for (const line of lines) {
+    if (/^\S/.test(line)) break; // the next top-level key
+    const item = /^\s*-\s*(.*)$/.exec(line);
+    const body = item ? item[1] ?? '' : line;
+    if (item) flush();
+    if (item) current = { path: null, roles: [] };
+    if (!current) continue;
+    const path = /path\s*:\s*['"]?([^,'"}\s]+)['"]?/.exec(body);
+    if (path?.[1]) current.path = path[1];
+    const roles = /roles\s*:\s*(\[[^\]]*\]|[\w,\s]+)/.exec(body);
+    if (roles?.[1]) current.roles = roles[1].replace(/[[\]'"]/g, '').split(',').map((r) => r.trim()).filter((r) => r.length > 0);
+  }
+  flush();
+  return rules;
+}
+
+/** Symfony: the first access_control entry matching a route decides its witness (or makes it public). */
+function symfonyAccessControl(input: WitnessInput, set: WitnessSet): void {
+  const rules: AccessRule[] = [];
+  for (const [path, text] of input.configTexts) if (/(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/.test(path)) rules.push(...parseAccessControl(path, text));
+  if (rules.length === 0) return;
+  const php = input.facts.php;
+  for (const entry of input.entries) {
+    if (entry.framework !== 'symfony' || entry.route === undefined) continue;
+    const rule = rules.find((r) => r.path.test(entry.route ?? ''));
+    if (!rule) continue;
+    for (const role of rule.roles) {
+      const row = php.dischargers.find((d) => d.roles.some((re) => re.test(role)));
+      if (!row) continue;
+      if (row.kind === 'public') set.publicEntries.add(entry.functionId);
+      else add(set, { kind: row.kind, scope: 'router', functionId: entry.functionId, line: null, dischargerId: row.id, evidence: `access_control ${rule.path.source} roles ${role} in ${rule.file}` });
+    }
+  }
+}

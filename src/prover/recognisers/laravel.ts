@@ -1,0 +1,114 @@
+/**
+ * Laravel route files: `Route::get|post|put|patch|delete|any|match(...)` naming a controller method
+ * (`[X::class, 'm']`, `'X@m'`, an invokable `X::class`) and `Route::resource/apiResource`. The named
+ * controller method is the entry, with the route declaration as evidence. `routeSites` is exported for
+ * enforcement.ts, which reads the same declarations for their middleware.
+ */
+import type { CallIR } from '../../syntax/ir-types.js';
+import { findMethod, lookupClass, normaliseReceiver, type Program } from '../resolution.js';
+import type { ProgramFile } from '../types.js';
+import { statementAt } from './shared.js';
+import { nothing, type Recogniser } from './types.js';
+
+const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'any', 'match', 'options']);
+const RESOURCE_METHODS = ['index', 'create', 'store', 'show', 'edit', 'update', 'destroy'];
+const API_RESOURCE_METHODS = ['index', 'store', 'show', 'update', 'destroy'];
+
+/** True for files Laravel loads routes from. */
+export function isRouteFile(path: string): boolean {
+  return /(^|\/)routes\/[^/]+\.php$/.test(path);
+}
+
+/** One route declaration of a route file. */
+export interface RouteSite {
+  line: number;
+  uri: string;
+  controller: string;
+  methods: string[];
+  /** The whole statement (for chained `->middleware()`, `->can()`, `->withoutMiddleware()`). */
+  statement: string;
+  /** The call as IR recorded it (for its receiver chain). */
+  call: CallIR;
+}
+
+/** Quoted strings of a PHP list or single string: `['auth', 'can:x']` → [auth, can:x]. */
+export function quotedNames(text: string): string[] {
+  return [...text.matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1] ?? '').filter((s) => s.length > 0);
+}
+
+/** Every route declaration of a route file. */
+export function routeSites(file: ProgramFile): RouteSite[] {
+  const sites: RouteSite[] = [];
+  for (const call of file.ir.calls) {
+    if (call.receiver === null) continue;
+    const receiver = normaliseReceiver(call.receiver);
+    if (!/^Route(\.|$)/.test(receiver)) continue;
+    const isResource = call.callee === 'resource' || call.callee === 'apiResource';
+    if (!VERBS.has(call.callee) && !isResource) continue;
+    const statement = statementAt(file, call.line);
+    const from = statement.indexOf(`${call.callee}(`);
+    const own = from >= 0 ? statement.slice(from) : statement;
+    const uri = /\(\s*['"]([^'"]*)['"]/.exec(own)?.[1] ?? '';
+    let controller: string | null = null;
+    let methods: string[] = [];
+    const pair = /\[\s*\\?([\w\\]+)::class\s*,\s*['"](\w+)['"]\s*\]/.exec(own);
+    const at = /['"]\\?([\w\\]+)@(\w+)['"]/.exec(own);
+    const invokable = /,\s*\\?([\w\\]+)::class\s*\)/.exec(own);
+    if (pair) {
+      controller = pair[1] ?? null;
+      methods = [pair[2] ?? ''];
+    } else if (at) {
+      controller = at[1] ?? null;
+      methods = [at[2] ?? ''];
+    } else if (invokable) {
+      controller = invokable[1] ?? null;
+      methods = isResource ? (call.callee === 'resource' ? RESOURCE_METHODS : API_RESOURCE_METHODS) : ['__invoke'];
+      const only = /->only\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement);
+      const except = /->except\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement);
+      if (only?.[1]) methods = methods.filter((m) => quotedNames(only[1] ?? '').includes(m));
+      if (except?.[1]) methods = methods.filter((m) => !quotedNames(except[1] ?? '').includes(m));
+    }
+    if (controller === null) continue; // a closure route: its body is not a recognised entry in this part
+    sites.push({ line: call.line, uri, controller: controller.split('\\').pop() ?? controller, methods, statement, call });
+  }
+  return sites;
+}
+
+/** The controller method a route site names, or null when the repository does not define it. */
+export function routeTargets(program: Program, site: RouteSite): { method: string; ref: ReturnType<typeof findMethod> }[] {
+  const cls = lookupClass(program.table, site.controller);
+  if (!cls) return [];
+  return site.methods.map((method) => ({ method, ref: findMethod(program.table, cls, method, null) }));
+}
+
+export const laravel: Recogniser = {
+  id: 'laravel',
+  languages: ['php'],
+  recognise(file, { program }) {
+    const result = nothing();
+    if (!isRouteFile(file.path)) return result;
+    for (const site of routeSites(file)) {
+      const targets = routeTargets(program, site);
+      let resolved = false;
+      for (const { ref } of targets) {
+        for (const method of ref?.methods ?? []) {
+          resolved = true;
+          result.entries.push({
+            functionId: method.id,
+            path: method.path,
+            function: method.fn.qualifiedName,
+            line: method.fn.startLine,
+            framework: 'laravel',
+            kind: 'route',
+            access: 'protected',
+            evidence: `Route::${site.call.callee}('${site.uri}') at ${file.path}:${site.line}`,
+            registeredBy: `${file.path}:${site.line}`,
+            route: site.uri,
+          });
+        }
+      }
+      if (!resolved) result.unresolved.registration_unresolved = (result.unresolved.registration_unresolved ?? 0) + 1;
+    }
+    return result;
+  },
+};

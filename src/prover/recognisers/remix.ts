@@ -1,0 +1,40 @@
+/**
+ * Remix and React Router framework mode: `export`ed `action` and `loader` functions of route modules
+ * under `app/routes/`. Each is separately fetchable, so a parent layout's check never covers them
+ * (framework reference 8.3). `clientLoader`/`clientAction` run in the browser and are not entries.
+ */
+import { nothing, type Recogniser } from './types.js';
+
+const ROUTE_MODULE = /(^|\/)app\/routes\/.+\.(ts|tsx|js|jsx)$/;
+
+export const remix: Recogniser = {
+  id: 'remix',
+  languages: ['typescript'],
+  recognise(file, { program }) {
+    const result = nothing();
+    if (!ROUTE_MODULE.test(file.path)) return result;
+    const exported = new Set<string>();
+    for (const match of file.text.matchAll(/export\s*\{([^}]*)\}/g)) {
+      for (const name of (match[1] ?? '').split(',')) exported.add(name.trim().split(/\s+as\s+/).pop()?.trim() ?? '');
+    }
+    const resource = !/export\s+default\b/.test(file.text);
+    for (const fn of file.ir.functions) {
+      if (fn.className !== null || (fn.name !== 'action' && fn.name !== 'loader')) continue;
+      const ref = program.nodeOf.get(fn);
+      if (!ref || ref.fn !== fn) continue;
+      const declaration = file.lines[fn.startLine - 1] ?? '';
+      if (!/^\s*export\b/.test(declaration) && !exported.has(fn.name)) continue;
+      result.entries.push({
+        functionId: ref.id,
+        path: file.path,
+        function: fn.qualifiedName,
+        line: fn.startLine,
+        framework: 'remix',
+        kind: fn.name === 'action' ? 'server_action' : 'route',
+        access: 'protected',
+        evidence: `exported ${fn.name} of ${resource ? 'resource route' : 'route module'} ${file.path}`,
+      });
+    }
+    return result;
+  },
+};

@@ -1,0 +1,49 @@
+/**
+ * Symfony: controller methods carrying `#[Route(...)]` (or a docblock `@Route(...)`), and public
+ * methods of classes extending `AbstractController`. The route path (class prefix + method path) is
+ * kept so `security.yaml` `access_control` can be matched against it (enforcement.ts).
+ */
+import { docCommentAbove, lineage, methodsOf } from './shared.js';
+import { nothing, type Recogniser } from './types.js';
+
+/** The path of a `Route(...)` attribute or annotation text, or null. */
+export function routePath(text: string): string | null {
+  const match = /Route\(\s*(?:path\s*:\s*|path\s*=\s*)?['"]([^'"]*)['"]/.exec(text);
+  return match?.[1] ?? null;
+}
+
+export const symfony: Recogniser = {
+  id: 'symfony',
+  languages: ['php'],
+  recognise(file, { program }) {
+    const result = nothing();
+    for (const cls of file.ir.classes) {
+      if (cls.kind !== 'class') continue;
+      const isController = lineage(program, cls.name, file.path).has('AbstractController');
+      const classRoute = cls.decorators.find((d) => /^Route\(/.test(d)) ?? (/@Route\(/.test(docCommentAbove(file, cls.startLine)) ? docCommentAbove(file, cls.startLine) : undefined);
+      const prefix = classRoute === undefined ? '' : (routePath(classRoute) ?? '');
+      for (const ref of methodsOf(program, file, cls.name)) {
+        const fn = ref.fn;
+        if (fn.name.startsWith('__') && fn.name !== '__invoke') continue;
+        const attribute = fn.decorators.find((d) => /^Route\(/.test(d));
+        const doc = attribute === undefined ? docCommentAbove(file, fn.startLine) : '';
+        const annotation = /@Route\(/.test(doc) ? doc.slice(doc.indexOf('@Route(')) : undefined;
+        const declared = attribute ?? annotation;
+        if (declared === undefined && !(isController && fn.modifiers.includes('public') && !fn.modifiers.includes('static'))) continue;
+        const path = declared === undefined ? null : routePath(declared);
+        result.entries.push({
+          functionId: ref.id,
+          path: file.path,
+          function: fn.qualifiedName,
+          line: fn.startLine,
+          framework: 'symfony',
+          kind: 'route',
+          access: 'protected',
+          evidence: declared !== undefined ? `${attribute !== undefined ? '#[' : '@'}${(declared.split('\n')[0] ?? '').replace(/^@/, '')}${attribute !== undefined ? ']' : ''}` : `public method of an AbstractController`,
+          ...(path !== null || prefix !== '' ? { route: `${prefix}${path ?? ''}` || '/' } : {}),
+        });
+      }
+    }
+    return result;
+  },
+};
