@@ -25,7 +25,7 @@ const common = {
 
 await build({ ...common, entryPoints: ['src/cli.ts'], outfile: join(out, 'jscr.mjs') });
 // The gate bundle is CommonJS: loading it skips Node's ES-module loader (about 20 ms per call).
-await build({ ...common, format: 'cjs', banner: {}, entryPoints: ['src/gate/main.ts'], outfile: join(out, 'gate.cjs') });
+await build({ ...common, format: 'cjs', banner: {}, minify: true, entryPoints: ['src/gate/main.ts'], outfile: join(out, 'gate.cjs') });
 
 const runtimeWasm = require.resolve('web-tree-sitter/tree-sitter.wasm');
 copyFileSync(runtimeWasm, join(out, 'wasm', 'tree-sitter.wasm'));

@@ -60,7 +60,8 @@ export function matchDischarger(facts: LanguageFacts, file: ProgramFile, call: C
   const lineText = file.lines[call.line - 1] ?? '';
   for (const row of facts.dischargers) {
     if (!row.calls.some((re) => re.test(signature))) continue;
-    if (row.line && !row.line.test(lineText)) continue;
+    // A constraint inside the operation's own call may sit on a later line of the call.
+    if (row.line && !row.line.test(lineText) && !(row.effect === 'constrains' && row.line.test(call.text))) continue;
     if (row.condition) {
       const condition = conditionAbove(file, call.line);
       if (condition === null || !row.condition.test(condition)) continue;

@@ -54,6 +54,7 @@ export async function reviewCommand(options: ReviewOptions, io: CommandIO): Prom
       env: io.env,
       today: new Date().toISOString().slice(0, 10),
       onStep: (name) => progress.step(name),
+      ...(options.quiet === true ? {} : { diagnostics: io.stderr }),
     });
   } catch (error) {
     // CI that reads the JSON report gets the reason there too; the CLI still prints the one line.

@@ -27,7 +27,9 @@ import { languageForPath } from '../syntax/languages.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { orderFindings } from '../report/order.js';
 import { exitCodeFor } from '../report/exit.js';
-import type { ChangeSummary, Finding, ReviewReport, ScannerRecord } from '../report/finding.js';
+import type { ChangeSummary, Finding, RejectedFinding, ReviewReport, ScannerRecord } from '../report/finding.js';
+import { runModelSteps } from './model-step.js';
+import { Writable } from 'node:stream';
 import type { RuleMeta } from '../report/options.js';
 import { VERSION } from '../version.js';
 
@@ -48,6 +50,8 @@ export interface ReviewRequest {
   today: string;
   /** Called as each step starts (progress display). */
   onStep?: (name: string) => void;
+  /** Where one-line diagnostics go (the token estimate before a model call); none when absent. */
+  diagnostics?: NodeJS.WritableStream;
 }
 
 export interface ReviewOutcome {
@@ -233,16 +237,47 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     null,
   );
 
-  // Steps 8-10: the model, anchoring and verification.
+  // Steps 8-10: the model, anchoring and verification. A model finding must quote real evidence.
+  const rejected: RejectedFinding[] = [];
+  let modelUsage: { calls: number; input_tokens: number; output_tokens: number } | null = null;
   if (!modelConfigured) {
     const why = config.model.provider === 'none' ? 'no model configured (model.provider = "none")' : 'disabled by --no-model';
     steps.record('model', 'skipped', why);
     steps.record('anchor', 'skipped', 'no model findings to anchor');
     steps.record('verify', 'skipped', 'no model findings to verify');
+  } else if (redaction === null) {
+    steps.incomplete('model', 'not_run', 'the redaction step did not run, so nothing may be sent');
   } else {
-    steps.incomplete('model', 'not_run', 'the model step is not available in this version of jscr');
+    const out = await steps.run(
+      'model',
+      () =>
+        runModelSteps({
+          config,
+          env: request.env,
+          redaction,
+          segments: material,
+          deterministicFindings: findings,
+          remainingMs: steps.remainingMs(),
+          stderr: request.diagnostics ?? nullStream(),
+        }),
+      null,
+    );
+    if (out !== null) {
+      for (const step of out.steps) {
+        if (step.incomplete) steps.incomplete(step.name, step.status, step.detail);
+        else steps.record(step.name, step.status, step.detail);
+      }
+      // The same scope as the rules: a model finding on an unchanged line is not this change's.
+      for (const finding of out.findings) {
+        const file = readable.find((f) => f.diff.path === finding.path);
+        const inScope = file !== undefined && (config.review.scope === 'changed-files' || changedLineNumbers(file.diff).has(finding.line));
+        if (inScope) findings.push(finding);
+        else rejected.push({ finding, reason: 'outside the reviewed scope (not on a changed line)' });
+      }
+      rejected.push(...out.rejected);
+      modelUsage = out.usage;
+    }
   }
-  void redaction;
 
   // The review's own configuration changed by the change is itself a finding.
   findings.push(...configChangeFindings(changedFiles));
@@ -273,7 +308,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     tool: { name: 'jscr', version: VERSION },
     change: summarise(raw, diffFiles),
     findings: ordered.findings,
-    rejected: [],
+    rejected,
     steps: steps.records,
     scanners,
     limits_reached: limitsReached,
@@ -298,6 +333,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
           },
     suppressed: suppression.suppressed.map((s) => ({ rule: s.finding.rule, path: s.finding.path, fingerprint: s.finding.fingerprint, by: s.by })),
     unused_suppressions: suppression.unused,
+    ...(modelUsage === null ? {} : { model: { usage: modelUsage } }),
   };
   report.exit_code = exitCodeFor(report, failOn);
   return { report, config, rules: ruleMeta };
@@ -464,4 +500,9 @@ function perFileRedaction(files: { path: string; found: number; redacted: number
     byPath.set(f.path, entry);
   }
   return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path)).map((e) => ({ ...e, rules: [...e.rules].sort() }));
+}
+
+/** A sink for diagnostics nobody asked to see. */
+function nullStream(): NodeJS.WritableStream {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
 }

@@ -30,8 +30,8 @@ export class StepLog {
     this.records.push({ name, status, detail });
   }
 
-  /** A step that was meant to run and did not: the review is incomplete (exit 3). */
-  incomplete(name: string, status: 'not_run' | 'failed', detail: string): void {
+  /** A step that was meant to run and did not (or only in part): the review is incomplete (exit 3). */
+  incomplete(name: string, status: StepStatus, detail: string): void {
     this.record(name, status, detail);
     this.incompleteReasons.push(`${name}: ${detail}`);
   }

@@ -1,0 +1,177 @@
+/**
+ * The checker: an operation reached from an entry on a path with no dominating witness of a kind the
+ * operation requires is a finding. Dominance in this part is statement order (OrderDominance): a
+ * statement witness dominates when it sits before the operation in the same function, or before the call
+ * to the next hop in an earlier hop's function; decorator, class, router and baseline witnesses cover
+ * their whole function. A declared-public entry drops `path_guard` from what is required (and only that).
+ * Entries are assumed protected (`assumeEntriesProtected`): with no declared policy and no sibling norm the
+ * finding is labelled `unguarded_path`; when other handlers of the same class check, `sibling_norm`; when
+ * only a login check guards an operation that needs more, `authn_only`.
+ */
+import { createHash } from 'node:crypto';
+import type { Program } from './resolution.js';
+import type { WitnessSet } from './enforcement.js';
+import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
+
+export const PROVER_RULE = 'jscr/prover-unguarded-operation';
+
+/** Input of `checkObligations`. */
+export interface CheckInput {
+  program: Program;
+  entries: ReadonlyMap<string, EntryPoint>;
+  /** Complete paths, each ending at a function that holds operations. */
+  paths: readonly PathRecord[];
+  /** Function id → the operations it holds. */
+  operations: ReadonlyMap<string, OperationSite[]>;
+  witnesses: WitnessSet;
+  /** Label undischarged operations on recognised entries as findings even with no declared policy (default true). */
+  assumeEntriesProtected?: boolean;
+  /** Change mode: keep only paths through one of these functions (or operations on these lines). */
+  touched?: { functions: ReadonlySet<string>; lines: ReadonlyMap<string, ReadonlySet<number>> } | null;
+}
+
+/** Output of `checkObligations`. */
+export interface CheckOutput {
+  findings: ProverFinding[];
+  /** Operation site keys reached by at least one complete path. */
+  checked: Set<string>;
+  /** Of those, the ones every path discharges. */
+  discharged: Set<string>;
+}
+
+/** A stable key of an operation site. */
+export function siteKey(op: OperationSite): string {
+  return `${op.functionId}#${op.line}#${op.operationId}`;
+}
+
+function dominates(w: Witness, boundLine: number, lastHop: boolean): boolean {
+  if (w.scope !== 'statement' || w.line === null) return true;
+  if (w.line < boundLine) return true;
+  return lastHop && w.sameLine === true && w.line === boundLine;
+}
+
+function describe(w: Witness): string {
+  return `${w.evidence} (${w.kind})`;
+}
+
+/** Judge every (path, operation) pair. */
+export function checkObligations(input: CheckInput): CheckOutput {
+  const assume = input.assumeEntriesProtected ?? true;
+  const out: CheckOutput = { findings: [], checked: new Set(), discharged: new Set() };
+  const undischarged = new Set<string>();
+  const reported = new Set<string>();
+  const callFindingEntries = new Set<string>();
+  const handlerNamed: { op: OperationSite; path: PathRecord; finding: ProverFinding }[] = [];
+
+  for (const path of input.paths) {
+    const entry = input.entries.get(path.entry);
+    if (!entry || !path.complete) continue;
+    const last = path.hops[path.hops.length - 1];
+    if (!last) continue;
+    const ops = input.operations.get(last.functionId) ?? [];
+    for (const op of ops) {
+      // A handler-named operation is the entry itself; it is reached only when the entry is the target.
+      if (op.handlerNamed && (path.hops.length !== 1 || op.functionId !== entry.functionId)) continue;
+      if (input.touched && !pathTouches(path, op, input.touched)) continue;
+      const key = siteKey(op);
+      out.checked.add(key);
+      const isPublic = entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId);
+      const required = op.requires.filter((k) => !(isPublic && k === 'path_guard'));
+      if (required.length === 0) continue;
+      const dominating: Witness[] = [];
+      const seen: Witness[] = [];
+      path.hops.forEach((hop, i) => {
+        const isLast = i === path.hops.length - 1;
+        // A handler-named operation is the whole method: any check in its body counts.
+        const bound = isLast ? (op.handlerNamed ? Number.POSITIVE_INFINITY : op.line) : (hop.callLine ?? 0);
+        for (const w of input.witnesses.byFunction.get(hop.functionId) ?? []) {
+          seen.push(w);
+          if (dominates(w, bound, isLast)) dominating.push(w);
+        }
+      });
+      if (dominating.some((w) => (required as DischargeKind[]).includes(w.kind))) continue;
+      undischarged.add(key);
+      const reportKey = `${entry.functionId}\0${key}`;
+      if (reported.has(reportKey)) continue;
+      reported.add(reportKey);
+      const finding = makeProverFinding(input, entry, path, op, required, dominating, seen);
+      if (op.handlerNamed) handlerNamed.push({ op, path, finding });
+      else {
+        callFindingEntries.add(entry.functionId);
+        out.findings.push(finding);
+      }
+    }
+  }
+  // A handler-named operation speaks only when no listed operation was found behind the same entry.
+  for (const { finding, op } of handlerNamed) {
+    if (!callFindingEntries.has(op.functionId)) out.findings.push(finding);
+  }
+  for (const key of out.checked) if (!undischarged.has(key)) out.discharged.add(key);
+  if (!assume) out.findings = out.findings.filter((f) => f.label !== 'unguarded_path');
+  out.findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.entry.function < b.entry.function ? -1 : 1)));
+  return out;
+}
+
+function pathTouches(path: PathRecord, op: OperationSite, touched: NonNullable<CheckInput['touched']>): boolean {
+  if (touched.lines.get(op.path)?.has(op.line)) return true;
+  return path.hops.some((hop) => touched.functions.has(hop.functionId));
+}
+
+function makeProverFinding(
+  input: CheckInput,
+  entry: EntryPoint,
+  path: PathRecord,
+  op: OperationSite,
+  required: DischargeKind[],
+  dominating: Witness[],
+  seen: Witness[],
+): ProverFinding {
+  const { program } = input;
+  // The framework's own login baseline is not a check the developer wrote: it does not earn `authn_only`.
+  const authnOnly = dominating.some((w) => w.kind === 'authn' && w.scope !== 'baseline');
+  let label: FindingLabel = 'unguarded_path';
+  if (authnOnly) label = 'authn_only';
+  else if (siblingNorm(input, entry, required)) label = 'sibling_norm';
+  const confidence = label === 'sibling_norm' ? 0.8 : label === 'authn_only' ? 0.7 : 0.6;
+  const weaker = [...new Set([...seen.filter((w) => !required.includes(w.kind)).map(describe)])];
+  for (const hop of path.hops) for (const inert of input.witnesses.inert.get(hop.functionId) ?? []) weaker.push(inert);
+  const opFn = program.functions.get(op.functionId);
+  const file = program.byPath.get(op.path);
+  const evidence = (file?.lines[op.line - 1] ?? op.call).trim();
+  const id = createHash('sha256').update(`${PROVER_RULE}\0${entry.functionId}\0${op.functionId}\0${op.operationId}\0${evidence}`).digest('hex').slice(0, 12);
+  return {
+    id,
+    rule: PROVER_RULE,
+    label,
+    path: op.path,
+    line: op.line,
+    function: opFn?.fn.qualifiedName ?? op.functionId,
+    entry: { path: entry.path, function: entry.function, line: entry.line, framework: entry.framework, evidence: entry.evidence },
+    hops: path.hops.slice(0, -1).map((hop) => {
+      const fn = program.functions.get(hop.functionId);
+      return { function: fn?.fn.qualifiedName ?? hop.functionId, path: fn?.path ?? '', callLine: hop.callLine ?? 0 };
+    }),
+    operation: { id: op.operationId, kind: op.kind, line: op.line, call: op.call },
+    missing: required.join('|'),
+    weakerChecks: weaker,
+    severity: op.severity,
+    confidence,
+    cwe: op.cwe,
+    evidence,
+  };
+}
+
+/** True when other entries of the same class carry a check of a required kind: the class's own norm. */
+function siblingNorm(input: CheckInput, entry: EntryPoint, required: DischargeKind[]): boolean {
+  const own = input.program.functions.get(entry.functionId);
+  const className = own?.fn.className;
+  if (!own || !className) return false;
+  for (const other of input.entries.values()) {
+    if (other.functionId === entry.functionId || other.path !== entry.path) continue;
+    const fn = input.program.functions.get(other.functionId);
+    if (fn?.fn.className !== className) continue;
+    const checks = input.witnesses.byFunction.get(other.functionId) ?? [];
+    if (checks.some((w) => (w.scope === 'statement' || w.scope === 'decorator') && required.includes(w.kind))) return true;
+  }
+  return false;
+}

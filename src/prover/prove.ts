@@ -1,0 +1,277 @@
+/**
+ * `proveChange`: the prover's pipeline, one step per module. Parse every candidate file once, build the
+ * program (class table, function nodes) and the caller index, recognise entries, collect witnesses, find
+ * operations, choose targets (the touched functions and the operations below them, or every operation in
+ * whole-repository mode), compose paths from entries to targets, and judge each path. A failure in one
+ * file is recorded as `error:<ClassName>` and the other files are still proved.
+ */
+import { loadGrammars } from '../syntax/parser.js';
+import { buildIR } from '../syntax/ir.js';
+import { languageForPath, type Language } from '../syntax/languages.js';
+import { checkObligations, siteKey } from './check.js';
+import { witnesses } from './enforcement.js';
+import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
+import { buildCallerIndex, composePaths } from './paths.js';
+import { RECOGNISERS } from './recognisers/index.js';
+import { buildProgram, callSignature, nodeAt, type Program } from './resolution.js';
+import type { Coverage, EntryPoint, OperationSite, ProgramFile, ProveResult } from './types.js';
+
+/** Input of `proveChange`. */
+export interface ProveInput {
+  /** The repository root (for messages only; files come in `files`). */
+  root: string;
+  /** Every candidate file of the repository at head, as the caller read it. */
+  files: { path: string; text: string }[];
+  /** The change's touched new-side lines per file, or null for whole-repository mode. */
+  touched: { path: string; lines: Set<number> }[] | null;
+  /** Most call edges between an entry and an operation (SPEC 3 default 3). */
+  maxDepth: number;
+  /** Most callers followed from one function (SPEC 3 default 25). */
+  fanOut: number;
+  /** How far below a touched function operations are looked for (default 2). */
+  downDepth?: number;
+}
+
+/** Build output, dependencies and generated code: never proved (their owners prove them). */
+const LEFT_OUT = /(^|\/)(vendor|node_modules|target|build|dist|out|bower_components|third_party|\.git|generated|__generated__)\/|\.min\.(js|css)$|(^|\/)[^/]*\.generated\.[^/]+$|_pb2\.py$/;
+
+/** True when a path is build output or vendored code. */
+export function isLeftOut(path: string): boolean {
+  return LEFT_OUT.test(path);
+}
+
+const FACTS_OF: Partial<Record<Language, FactsLanguage>> = { java: 'java', php: 'php', python: 'python', typescript: 'typescript', tsx: 'typescript', javascript: 'typescript' };
+
+/** Non-source files the prover reads for configuration (Symfony's security.yaml). */
+export function isProverConfig(path: string): boolean {
+  return /(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/.test(path);
+}
+
+function bump(counts: Record<string, number>, key: string, by = 1): void {
+  counts[key] = (counts[key] ?? 0) + by;
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.constructor.name || 'Error' : 'NonError';
+}
+
+/** Prove a change (or the whole repository when `touched` is null). */
+export async function proveChange(input: ProveInput): Promise<ProveResult> {
+  const facts = await loadFacts();
+  const degradations: string[] = [];
+  const coverage: Coverage = {
+    filesByLanguage: {},
+    frameworksRecognised: {},
+    entryPoints: 0,
+    reached: 0,
+    unreached: 0,
+    operationsChecked: 0,
+    operationsDischarged: 0,
+    uncheckedByReason: {},
+  };
+  const reasons = coverage.uncheckedByReason;
+
+  // 1. Which files, in which language.
+  const configTexts = new Map<string, string>();
+  const sources: { path: string; text: string; language: Language; factsLanguage: FactsLanguage }[] = [];
+  for (const file of [...input.files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    if (isLeftOut(file.path)) continue;
+    if (isProverConfig(file.path)) {
+      configTexts.set(file.path, file.text);
+      continue;
+    }
+    const language = languageForPath(file.path);
+    if (language === null) continue;
+    bump(coverage.filesByLanguage, language);
+    const factsLanguage = FACTS_OF[language];
+    if (factsLanguage === undefined) {
+      bump(reasons, 'no_facts');
+      continue;
+    }
+    sources.push({ ...file, language, factsLanguage });
+  }
+
+  // 2. Parse each file once.
+  await loadGrammars(new Set(sources.map((s) => s.language)));
+  const files: ProgramFile[] = [];
+  for (const source of sources) {
+    try {
+      const ir = await buildIR(source.path, source.language, source.text);
+      if (ir.hasErrors) {
+        bump(reasons, 'parse_error');
+        degradations.push(`parse_error ${source.path}: the parse had errors; what parsed is still proved`);
+      }
+      files.push({ path: source.path, text: source.text, language: source.language, factsLanguage: source.factsLanguage, ir, lines: source.text.split(/\r?\n/) });
+    } catch (error) {
+      recordError(reasons, degradations, source.path, error);
+    }
+  }
+
+  // 3. The program model and the caller index, once.
+  const program = buildProgram(files);
+  const index = buildCallerIndex(program);
+  for (const [reason, count] of Object.entries(index.unresolved)) bump(reasons, reason, count);
+
+  // 4. Entries.
+  const entries = recogniseEntries(program, facts, reasons, degradations);
+  coverage.entryPoints = entries.size;
+  for (const entry of entries.values()) bump(coverage.frameworksRecognised, entry.framework);
+
+  // 5. Witnesses.
+  const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts });
+
+  // 6. Operations.
+  const operations = findOperations(program, facts, entries, reasons, degradations);
+
+  // 7. Targets.
+  const touched = input.touched === null ? null : touchedFunctions(program, input.touched);
+  let targets: string[];
+  if (touched === null) {
+    targets = [...operations.keys()];
+  } else {
+    const down = new Set<string>(touched.functions);
+    let frontier = [...touched.functions];
+    for (let depth = 0; depth < (input.downDepth ?? 2); depth++) {
+      const next: string[] = [];
+      for (const id of frontier) {
+        for (const callee of [...(index.callees.get(id) ?? [])].slice(0, input.fanOut)) {
+          if (!down.has(callee)) {
+            down.add(callee);
+            next.push(callee);
+          }
+        }
+      }
+      frontier = next;
+    }
+    targets = [...down].filter((id) => operations.has(id));
+  }
+  targets.sort();
+
+  // 8. Paths and the checker.
+  const composed = composePaths({
+    callers: (id) => index.callers.get(id) ?? [],
+    entries: new Set(entries.keys()),
+    targets,
+    maxDepth: input.maxDepth,
+    fanOut: input.fanOut,
+  });
+  if (composed.fanOutCuts > 0) bump(reasons, 'fan_out_cut', composed.fanOutCuts);
+  if (composed.pathLimitCuts > 0) bump(reasons, 'path_limit', composed.pathLimitCuts);
+  const checked = checkObligations({ program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched });
+
+  // 9. Coverage of the targeted operations.
+  const languagesWithEntries = new Set([...entries.values()].map((e) => program.byPath.get(e.path)?.factsLanguage));
+  for (const target of targets) {
+    for (const op of operations.get(target) ?? []) {
+      if (checked.checked.has(siteKey(op))) continue;
+      if (op.handlerNamed) continue; // the entry itself; reached by definition when checked
+      coverage.unreached++;
+      const language = program.byPath.get(op.path)?.factsLanguage;
+      bump(reasons, languagesWithEntries.has(language) ? 'no_path_from_entry' : 'framework_unrecognised');
+    }
+  }
+  coverage.reached = checked.checked.size;
+  coverage.operationsChecked = checked.checked.size;
+  coverage.operationsDischarged = checked.discharged.size;
+  return { findings: checked.findings, coverage, degradations };
+}
+
+function recordError(reasons: Record<string, number>, degradations: string[], path: string, error: unknown): void {
+  const name = errorName(error);
+  bump(reasons, `error:${name}`);
+  const message = error instanceof Error ? error.message : String(error);
+  degradations.push(`error:${name} ${path}: ${message.split('\n')[0] ?? ''}`);
+}
+
+function recogniseEntries(program: Program, facts: Facts, reasons: Record<string, number>, degradations: string[]): Map<string, EntryPoint> {
+  const entries = new Map<string, EntryPoint>();
+  for (const file of program.files) {
+    for (const recogniser of RECOGNISERS) {
+      if (!recogniser.languages.includes(file.factsLanguage)) continue;
+      try {
+        const found = recogniser.recognise(file, { program, facts });
+        for (const [reason, count] of Object.entries(found.unresolved)) bump(reasons, reason, count);
+        for (const entry of found.entries) {
+          const existing = entries.get(entry.functionId);
+          if (!existing) entries.set(entry.functionId, entry);
+          else if (entry.access === 'public') existing.access = 'public';
+        }
+      } catch (error) {
+        recordError(reasons, degradations, file.path, error);
+      }
+    }
+  }
+  return entries;
+}
+
+function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<string, EntryPoint>, reasons: Record<string, number>, degradations: string[]): Map<string, OperationSite[]> {
+  const operations = new Map<string, OperationSite[]>();
+  const add = (site: OperationSite): void => {
+    const list = operations.get(site.functionId);
+    if (list) list.push(site);
+    else operations.set(site.functionId, [site]);
+  };
+  for (const file of program.files) {
+    try {
+      const rows = facts[file.factsLanguage].operations.filter((o) => o.calls.length > 0);
+      for (const call of file.ir.calls) {
+        const signature = callSignature(call);
+        const lineText = file.lines[call.line - 1] ?? '';
+        const row = rows.find((o) => o.calls.some((re) => re.test(signature)) && (o.line === null || o.line.test(lineText) || o.line.test(call.text)));
+        if (!row) continue;
+        const node = nodeAt(program, file.ir, call.line);
+        if (!node) continue;
+        add({
+          operationId: row.id,
+          kind: row.kind,
+          functionId: node.id,
+          path: file.path,
+          line: call.line,
+          call: (call.text.split('\n')[0] ?? '').trim(),
+          handlerNamed: false,
+          requires: row.requires,
+          severity: row.severity,
+          cwe: row.cwe,
+        });
+      }
+    } catch (error) {
+      recordError(reasons, degradations, file.path, error);
+    }
+  }
+  for (const entry of entries.values()) {
+    const file = program.byPath.get(entry.path);
+    const ref = program.functions.get(entry.functionId);
+    if (!file || !ref) continue;
+    const row = facts[file.factsLanguage].operations.find((o) => o.framework === entry.framework && o.handlers.some((re) => re.test(ref.fn.name)));
+    if (!row) continue;
+    add({
+      operationId: row.id,
+      kind: row.kind,
+      functionId: entry.functionId,
+      path: entry.path,
+      line: entry.line,
+      call: `${ref.fn.name}(...)`,
+      handlerNamed: true,
+      requires: row.requires,
+      severity: row.severity,
+      cwe: row.cwe,
+    });
+  }
+  return operations;
+}
+
+/** The call-graph nodes whose lines a change touched. */
+function touchedFunctions(program: Program, touched: { path: string; lines: Set<number> }[]): { functions: Set<string>; lines: Map<string, Set<number>> } {
+  const functions = new Set<string>();
+  const lines = new Map<string, Set<number>>();
+  for (const { path, lines: set } of touched) {
+    lines.set(path, set);
+    const file = program.byPath.get(path);
+    if (!file) continue;
+    for (const line of set) {
+      const node = nodeAt(program, file.ir, line);
+      if (node) functions.add(node.id);
+    }
+  }
+  return { functions, lines };
+}

@@ -1,0 +1,166 @@
+/**
+ * The prover's outputs: the JSON report of `jscr prove` (snake_case, SPEC 5), one sentence per finding
+ * for the text format, SARIF through the review's renderer, and the conversion of a prover finding to
+ * the review's Finding (`source: "prover"`) for the review engine.
+ */
+import type { Finding } from '../report/finding.js';
+import { makeFinding } from '../report/fingerprint.js';
+import { renderSarif } from '../report/sarif.js';
+import { VERSION } from '../version.js';
+import type { Coverage, ProveResult, ProverFinding } from './types.js';
+
+/** Which run produced the result. */
+export interface ProveRunInfo {
+  mode: 'change' | 'repository';
+  /** `base..head` for a change, the head revision otherwise. */
+  range: string;
+  exitCode: 0 | 1 | 3;
+}
+
+function coverageJson(c: Coverage): Record<string, unknown> {
+  return {
+    files_by_language: c.filesByLanguage,
+    frameworks_recognised: c.frameworksRecognised,
+    entry_points: c.entryPoints,
+    reached: c.reached,
+    unreached: c.unreached,
+    operations_checked: c.operationsChecked,
+    operations_discharged: c.operationsDischarged,
+    unchecked_by_reason: c.uncheckedByReason,
+  };
+}
+
+/** A prover finding in the JSON shape of `jscr prove --format json`. */
+export function findingJson(f: ProverFinding): Record<string, unknown> {
+  return {
+    id: f.id,
+    rule: f.rule,
+    label: f.label,
+    path: f.path,
+    line: f.line,
+    function: f.function,
+    entry: f.entry,
+    hops: f.hops.map((h) => ({ function: h.function, path: h.path, call_line: h.callLine })),
+    operation: f.operation,
+    missing: f.missing,
+    weaker_checks: f.weakerChecks,
+    severity: f.severity,
+    confidence: f.confidence,
+    cwe: f.cwe,
+    evidence: f.evidence,
+  };
+}
+
+/** The whole JSON report. */
+export function proveJson(result: ProveResult, run: ProveRunInfo): string {
+  const report = {
+    schema_version: 1,
+    tool: { name: 'jscr', version: VERSION },
+    mode: run.mode,
+    range: run.range,
+    findings: result.findings.map(findingJson),
+    coverage: coverageJson(result.coverage),
+    degradations: result.degradations,
+    exit_code: run.exitCode,
+  };
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+const MISSING_WORDS: Record<string, string> = {
+  path_guard: 'permission or role check',
+  ownership_check: 'check that the object belongs to the caller',
+  authn: 'login check',
+};
+
+/** `path_guard|ownership_check` in words. */
+export function missingInWords(missing: string): string {
+  return missing
+    .split('|')
+    .map((k) => MISSING_WORDS[k] ?? k)
+    .join(' or ');
+}
+
+/** One sentence: entry, hops, operation, the missing check. */
+export function findingSentence(f: ProverFinding): string {
+  const via = f.hops.length > 1 ? ` through ${f.hops.slice(1).map((h) => `${h.function} (${h.path}:${h.callLine})`).join(', then ')}` : '';
+  const where = f.hops.length > 0 ? `, which calls it at ${f.hops[f.hops.length - 1]?.path ?? f.path}:${f.hops[f.hops.length - 1]?.callLine ?? f.line}` : '';
+  const weaker = f.weakerChecks.length > 0 ? ` The only checks on the path are ${f.weakerChecks.join('; ')}, which do not cover it.` : '';
+  const operation = f.operation.call.endsWith('(...)') ? `is itself a ${f.operation.kind.replace(/_/g, ' ')} operation (${f.operation.id})` : `reaches ${f.operation.kind.replace(/_/g, ' ')} (${f.operation.id}: ${f.operation.call}) at ${f.path}:${f.line}`;
+  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missingInWords(f.missing)} before it (missing ${f.missing}; ${f.label}).${weaker}`;
+}
+
+/** The text report. */
+export function proveText(result: ProveResult, run: ProveRunInfo): string {
+  const lines: string[] = [];
+  const scope = run.mode === 'change' ? `the change ${run.range}` : `the repository at ${run.range}`;
+  if (result.findings.length === 0) {
+    lines.push(`jscr prove: these access-control checks, on ${scope}, found nothing.`);
+  } else {
+    lines.push(`jscr prove: ${result.findings.length} unguarded operation${result.findings.length === 1 ? '' : 's'} in ${scope}.`);
+    result.findings.forEach((f, i) => {
+      lines.push('');
+      lines.push(`${i + 1}. [${f.severity}] ${f.path}:${f.line} ${findingSentence(f)}`);
+    });
+  }
+  const c = result.coverage;
+  const frameworks = Object.entries(c.frameworksRecognised).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  const unchecked = Object.entries(c.uncheckedByReason).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  lines.push('');
+  lines.push(`Coverage: ${c.entryPoints} entry points (${frameworks}); ${c.operationsChecked} operations checked, ${c.operationsDischarged} discharged, ${c.unreached} unreached; unchecked: ${unchecked}.`);
+  if (result.degradations.length > 0) {
+    lines.push(`Degradations (${result.degradations.length}):`);
+    for (const d of result.degradations.slice(0, 20)) lines.push(`  ${d}`);
+    if (result.degradations.length > 20) lines.push(`  ... and ${result.degradations.length - 20} more`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A prover finding as the review's Finding (`source: "prover"`). */
+export function toReviewFinding(f: ProverFinding): Finding {
+  return makeFinding({
+    rule: f.rule,
+    source: 'prover',
+    severity: f.severity,
+    confidence: f.confidence,
+    path: f.path,
+    line: f.line,
+    end_line: f.line,
+    title: `${f.operation.kind.replace(/_/g, ' ')} reachable from a ${f.entry.framework} entry without ${missingInWords(f.missing)}`,
+    message: findingSentence(f),
+    evidence: f.evidence,
+    cwe: f.cwe,
+    extra: { label: f.label, entry: f.entry, hops: f.hops, operation: f.operation, missing: f.missing, prover_id: f.id },
+  });
+}
+
+/** SARIF 2.1.0 through the review's renderer. */
+export function proveSarif(result: ProveResult, run: ProveRunInfo): string {
+  const incomplete = run.exitCode === 3;
+  return renderSarif(
+    {
+      schema_version: 1,
+      tool: { name: 'jscr', version: VERSION },
+      change: { kind: run.mode === 'change' ? 'range' : 'commit', range: run.range, files: [] },
+      findings: result.findings.map(toReviewFinding),
+      rejected: [],
+      steps: [],
+      scanners: [],
+      limits_reached: [],
+      complete: !incomplete,
+      incomplete_reasons: incomplete ? result.degradations.filter((d) => d.startsWith('error:') || d.startsWith('unreadable')) : [],
+      exit_code: run.exitCode,
+    },
+    {
+      color: false,
+      rules: [
+        {
+          id: 'jscr/prover-unguarded-operation',
+          title: 'Protected operation reachable from an entry point without an authorization check',
+          severity: 'high',
+          cwe: 'CWE-862',
+          message: 'A web entry point reaches an operation that needs a permission, role or ownership check, and no such check runs before it on the path.',
+        },
+      ],
+    },
+  );
+}
