@@ -2,7 +2,7 @@
 export { PROVIDERS, openaiProvider, anthropicProvider, type Provider, type ProviderReply, type PromptParts, type ReplyKind, type TokenUsage } from './providers.js';
 export { callModel, retryAfterMs, MAX_RETRY_WAIT_MS, DEFAULT_RETRY_WAIT_MS, type CallOutcome, type CallTarget } from './client.js';
 export { numberSegment, chunkMaterial, type ModelSegment, type MaterialLine, type NumberedSegment, type MaterialChunk } from './material.js';
-export { chooseFence, renderLine, reviewSystemPrompt, reviewUserPrompt, verifySystemPrompt, verifyUserPrompt, estimateTokens, type VerifyFinding } from './prompt.js';
+export { chooseFence, renderLine, reviewSystemPrompt, reviewUserPrompt, verifySystemPrompt, verifyUserPrompt, fixSystemPrompt, fixUserPrompt, estimateTokens, type VerifyFinding, type FixQuestion } from './prompt.js';
 export { anchorFinding, contextAround, foldWhitespace, normaliseCwe, MODEL_FINDING_RULE, type AnchorResult } from './anchor.js';
 export {
   findingsReplySchema,
@@ -14,6 +14,11 @@ export {
   FINDINGS_TOOL_NAME,
   VERDICT_SCHEMA_NAME,
   VERDICT_TOOL_NAME,
+  proposalReplySchema,
+  PROPOSAL_JSON_SCHEMA,
+  PROPOSAL_SCHEMA_NAME,
+  PROPOSAL_TOOL_NAME,
+  type ProposalReply,
   type ModelFinding,
   type FindingsReply,
   type VerdictReply,

@@ -116,3 +116,55 @@ export function estimateTokens(...texts: string[]): number {
   const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
   return Math.ceil(bytes / 4);
 }
+
+/** What the fix command tells the model about one finding (never its evidence, which may be unredacted). */
+export interface FixQuestion {
+  path: string;
+  /** The line the finding is on; the edit must replace it. */
+  line: number;
+  /** The enclosing function, which the answer must name. */
+  symbol: string;
+  rule: string;
+  title: string;
+  /** The rule's advice on what to do instead. */
+  advice: string;
+  cwe: string | null;
+  /** Modules the fix may newly import. */
+  allowedImports: readonly string[];
+  /** The redacted context lines, numbered from `startLine`. */
+  startLine: number;
+  lines: readonly string[];
+}
+
+/** The system prompt of a fix call: propose one small edit, in the proposal format, for one finding. */
+export function fixSystemPrompt(fence: string): string {
+  return [
+    'You are the fix step of jscr, a security review tool. You propose one small edit that removes the security problem described, and nothing else. You have no tools other than the proposal format; a strict checker reads your answer before anything is written, and refuses anything that does not follow these rules.',
+    DATA_RULES(fence),
+    'Replace a run of whole consecutive lines shown in the data: "start_line" and "end_line" are numbers from the gutter, the range must include the line asked about, and "replaces" must copy those lines exactly as shown (without the gutter). "replacement" is their new text with the same indentation; keep it as short as the fix allows.',
+    '"path" and "symbol" must be copied exactly from the question. Do not read names the replaced lines do not already use, except builtins that only compute values and modules the question allows you to import. Never write a redaction marker into the replacement.',
+  ].join('\n\n');
+}
+
+/** The user message of a fix call: the question and the numbered context, each in a data block. */
+export function fixUserPrompt(question: FixQuestion, fence: string): string {
+  const asked = {
+    path: question.path,
+    line: question.line,
+    symbol: question.symbol,
+    rule: question.rule,
+    title: question.title,
+    advice: question.advice,
+    cwe: question.cwe,
+    allowed_imports: question.allowedImports,
+  };
+  const questionBlock = [openBlock(fence, { kind: 'question' }), JSON.stringify(asked, null, 2), closeBlock(fence)].join('\n');
+  const numbered = question.lines.map((text, k) => renderLine({ line: question.startLine + k, mark: '', text }));
+  const contextBlock = [openBlock(fence, { path: question.path, kind: 'file-lines' }), ...numbered, closeBlock(fence)].join('\n');
+  return [
+    'Propose one edit that fixes the finding below. The data blocks follow; the instructions end here.',
+    questionBlock,
+    contextBlock,
+    'Give your proposal with the proposal format now.',
+  ].join('\n\n');
+}

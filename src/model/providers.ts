@@ -8,13 +8,23 @@ import {
   FINDINGS_JSON_SCHEMA,
   FINDINGS_SCHEMA_NAME,
   FINDINGS_TOOL_NAME,
+  PROPOSAL_JSON_SCHEMA,
+  PROPOSAL_SCHEMA_NAME,
+  PROPOSAL_TOOL_NAME,
   VERDICT_JSON_SCHEMA,
   VERDICT_SCHEMA_NAME,
   VERDICT_TOOL_NAME,
 } from './schemas.js';
 
-/** Which structured reply a call asks for. */
-export type ReplyKind = 'findings' | 'verdict';
+/** Which structured reply a call asks for (`proposal`: the fix command's edit proposal). */
+export type ReplyKind = 'findings' | 'verdict' | 'proposal';
+
+/** Per reply kind: the OpenAI schema name, the Anthropic tool, and the JSON Schema both are given. */
+const REPLY_SHAPES: Record<ReplyKind, { schemaName: string; toolName: string; toolDescription: string; schema: unknown }> = {
+  findings: { schemaName: FINDINGS_SCHEMA_NAME, toolName: FINDINGS_TOOL_NAME, toolDescription: 'Report the security findings of this review (an empty list when there are none).', schema: FINDINGS_JSON_SCHEMA },
+  verdict: { schemaName: VERDICT_SCHEMA_NAME, toolName: VERDICT_TOOL_NAME, toolDescription: 'Report whether the finding is kept or rejected, and why.', schema: VERDICT_JSON_SCHEMA },
+  proposal: { schemaName: PROPOSAL_SCHEMA_NAME, toolName: PROPOSAL_TOOL_NAME, toolDescription: 'Propose one edit: the lines to replace, quoted, and their new text.', schema: PROPOSAL_JSON_SCHEMA },
+};
 
 /** Tokens as the provider reports them (0 when it does not). */
 export interface TokenUsage {
@@ -74,7 +84,7 @@ export const openaiProvider: Provider = {
   endpoint: (baseUrl) => joinUrl(baseUrl, '/chat/completions'),
   headers: (apiKey): Record<string, string> => (apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }),
   body(prompt) {
-    const findings = prompt.kind === 'findings';
+    const shape = REPLY_SHAPES[prompt.kind];
     return {
       model: prompt.model,
       temperature: 0,
@@ -86,9 +96,9 @@ export const openaiProvider: Provider = {
       response_format: {
         type: 'json_schema',
         json_schema: {
-          name: findings ? FINDINGS_SCHEMA_NAME : VERDICT_SCHEMA_NAME,
+          name: shape.schemaName,
           strict: true,
-          schema: findings ? FINDINGS_JSON_SCHEMA : VERDICT_JSON_SCHEMA,
+          schema: shape.schema,
         },
       },
     };
@@ -118,10 +128,8 @@ export const anthropicProvider: Provider = {
   endpoint: (baseUrl) => joinUrl(baseUrl, '/v1/messages'),
   headers: (apiKey) => ({ 'anthropic-version': '2023-06-01', ...(apiKey === null ? {} : { 'x-api-key': apiKey }) }),
   body(prompt) {
-    const findings = prompt.kind === 'findings';
-    const tool = findings
-      ? { name: FINDINGS_TOOL_NAME, description: 'Report the security findings of this review (an empty list when there are none).', input_schema: FINDINGS_JSON_SCHEMA }
-      : { name: VERDICT_TOOL_NAME, description: 'Report whether the finding is kept or rejected, and why.', input_schema: VERDICT_JSON_SCHEMA };
+    const shape = REPLY_SHAPES[prompt.kind];
+    const tool = { name: shape.toolName, description: shape.toolDescription, input_schema: shape.schema };
     return {
       model: prompt.model,
       max_tokens: prompt.maxOutputTokens,
@@ -136,7 +144,7 @@ export const anthropicProvider: Provider = {
     const body = record(reply);
     const usageBody = record(body?.['usage']);
     const usage = usageBody ? { input_tokens: count(usageBody['input_tokens']), output_tokens: count(usageBody['output_tokens']) } : NO_USAGE;
-    const wanted = kind === 'findings' ? FINDINGS_TOOL_NAME : VERDICT_TOOL_NAME;
+    const wanted = REPLY_SHAPES[kind].toolName;
     const content = body?.['content'];
     const blocks = Array.isArray(content) ? content.map(record) : [];
     const call = blocks.find((b) => b?.['type'] === 'tool_use' && b['name'] === wanted);

@@ -78,3 +78,37 @@ export const VERDICT_JSON_SCHEMA = {
   required: ['verdict', 'reason'],
   additionalProperties: false,
 } as const;
+
+/** Name of the fix command's edit-proposal reply schema (OpenAI) and of the forced tool (Anthropic). */
+export const PROPOSAL_SCHEMA_NAME = 'jscr_proposal';
+export const PROPOSAL_TOOL_NAME = 'propose_edit';
+
+/**
+ * One edit proposal (SPEC 6): replace lines start_line..end_line of path, quoted in `replaces`, with
+ * `replacement`. The guard decides whether it makes sense; this only checks the types.
+ */
+export const proposalReplySchema = z.object({
+  path: z.string(),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  symbol: z.string().nullable(),
+  replaces: z.string(),
+  replacement: z.string(),
+});
+
+export type ProposalReply = z.output<typeof proposalReplySchema>;
+
+/** JSON Schema of the edit-proposal reply. */
+export const PROPOSAL_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', description: 'The file path exactly as given in the data block.' },
+    start_line: { type: 'integer', description: 'The first line replaced (a number from the gutter).' },
+    end_line: { type: 'integer', description: 'The last line replaced, inclusive.' },
+    symbol: { type: ['string', 'null'], description: 'The symbol named in the question, copied exactly.' },
+    replaces: { type: 'string', description: 'The replaced lines copied exactly from the data, without the gutter.' },
+    replacement: { type: 'string', description: 'The new text of those lines, with their indentation.' },
+  },
+  required: ['path', 'start_line', 'end_line', 'symbol', 'replaces', 'replacement'],
+  additionalProperties: false,
+} as const;

@@ -71,6 +71,22 @@ export function runProgram(program: string, args: readonly string[], options: Ru
   // never writes to the repository, not even git's own bookkeeping.
   const env = program === 'git' ? { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' } : (options.env ?? process.env);
   const executable = locateProgram(program, env, options.searchPath) ?? program;
+  return spawnCollected(executable, args, env, options);
+}
+
+/**
+ * The second, explicit entry point: a program the user named on jscr's own command line (`jscr fix
+ * --verify "CMD"`), already split into an argument vector. Never anything read from a repository, a
+ * configuration file or a model: the user typed it, so it is theirs to run, with their PATH, and
+ * still without a shell. An empty vector is refused.
+ */
+export function runUserCommand(argv: readonly string[], options: RunOptions): Promise<RunResult> {
+  const [program, ...args] = argv;
+  if (program === undefined || program === '') throw new ProcessNotAllowedError('(an empty command)');
+  return spawnCollected(program, args, options.env ?? process.env, options);
+}
+
+function spawnCollected(executable: string, args: readonly string[], env: NodeJS.ProcessEnv, options: RunOptions): Promise<RunResult> {
   const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve) => {
     const child = spawn(executable, args, { cwd: options.cwd, env, shell: false, stdio: ['pipe', 'pipe', 'pipe'] });

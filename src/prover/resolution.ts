@@ -303,8 +303,10 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
     }
   }
 
-  let receiverType: string | null = null;
-  if (receiver !== null && !SELF_RECEIVERS.has(receiver) && !PARENT_RECEIVERS.has(receiver) && !/^[A-Z][\w.\\]*$/.test(receiver)) {
+  // `new Store().wipe()`: the receiver is a fresh instance of a class.
+  const constructed = call.receiver === null ? null : /^new\s+([A-Z][\w.\\]*)\s*\(/.exec(call.receiver.trim());
+  let receiverType: string | null = constructed?.[1] ? simpleName(constructed[1]) : null;
+  if (receiverType === null && receiver !== null && !SELF_RECEIVERS.has(receiver) && !PARENT_RECEIVERS.has(receiver) && !/^[A-Z][\w.\\]*$/.test(receiver)) {
     const variable = receiverVariable(receiver);
     if (variable !== null) receiverType = declaredType(file, caller, variable);
     // `module.fn()` where `module` is an imported module of the repository.

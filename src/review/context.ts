@@ -284,12 +284,16 @@ function collectCandidates(
 
 /** Imports from the IR when the file was parsed, else from a line scan of the common forms. */
 function importsOf(item: { text: string; ir: FileIR | null }): string[] {
-  if (item.ir) return item.ir.imports.map((i) => i.module);
+  return item.ir ? item.ir.imports.map((i) => i.module) : importLines(item.text);
+}
+
+/** Module names of the common import forms, by a line scan (for files that were not parsed). */
+export function importLines(text: string): string[] {
   const modules: string[] = [];
-  const pattern = /(?:from\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*from\s+(\.+[\w.]*)\s+import|^\s*import\s+([\w.]+)\s*;|^\s*use\s+([\w\\]+)\s*;|require_relative\s+['"]([^'"]+)['"])/gm;
-  for (const m of item.text.matchAll(pattern)) {
+  const pattern = /(?:from\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*from\s+([.\w]+)\s+import|^\s*import\s+([\w.]+)|^\s*use\s+([\w\\]+)\s*;|require_relative\s+['"]([^'"]+)['"])/gm;
+  for (const m of text.matchAll(pattern)) {
     const module = m.slice(1).find((g) => g !== undefined);
-    if (module) modules.push(module);
+    if (module) modules.push(module.replace(/;$/, ''));
   }
   return modules;
 }

@@ -20,6 +20,7 @@ import { applySuppressions } from './suppress.js';
 import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
 import { createSourceReader } from './sources.js';
 import { assembleMaterial } from './material.js';
+import { findImporters, profileChangedFiles, type ProfiledFile } from './profile-step.js';
 import { StepLog } from './steps.js';
 import { buildIR, type FileIR } from '../syntax/ir.js';
 import { loadGrammars } from '../syntax/parser.js';
@@ -62,6 +63,8 @@ export interface ReviewOutcome {
 }
 
 const CONFIG_FILE = '.jscr.toml';
+/** Public-surface changes whose importers are searched (each search is one git grep). */
+const MAX_IMPORTER_SEARCHES = 20;
 /** Files above this size are not read for review (they are listed as skipped). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
@@ -130,20 +133,44 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     new Map<string, FileIR>(),
   );
 
+  // The change profile of each file (the edit gate's lexer): trivial changes are not expanded or sent.
+  const baseReader =
+    raw.baseRev === null
+      ? null
+      : createSourceReader({ root, boundary, source: { kind: 'revision', rev: raw.baseRev }, maxFileBytes: MAX_FILE_BYTES, followSymlinks: config.repository.follow_symlinks });
+  const profiles = await steps.run(
+    'profile',
+    async () => {
+      const out = await profileChangedFiles(readable, baseReader);
+      const trivial = out.filter((p) => p.profile.known && p.profile.trivial).length;
+      const surface = out.filter((p) => p.profile.known && p.profile.touchesPublicSurface).length;
+      steps.record('profile', 'ran', `${out.length} file(s): ${trivial} trivial (comments or whitespace only), ${surface} touching public surface`);
+      return out;
+    },
+    [] as ProfiledFile[],
+  );
+  const trivialPaths = new Set(profiles.filter((p) => p.profile.known && p.profile.trivial).map((p) => p.path));
+
   // Step 4: the context bundle.
   const changedSources: ChangedSource[] = readable.map((f) => ({
     path: f.diff.path,
     text: f.text,
     changedLines: changedLineNumbers(f.diff),
     ir: irs.get(f.diff.path) ?? null,
-    trivial: false,
+    trivial: trivialPaths.has(f.diff.path),
   }));
   const context = await steps.run(
     'context',
     async () => {
+      const publicSurfaceChanged = new Map<string, string[]>();
+      for (const p of profiles.filter((x) => x.profile.known && x.profile.touchesPublicSurface).slice(0, MAX_IMPORTER_SEARCHES)) {
+        const importers = await findImporters(p.path, reader);
+        if (importers.length > 0) publicSurfaceChanged.set(p.path, importers);
+      }
       const bundle = await buildContext({
         changed: changedSources,
         reader,
+        publicSurfaceChanged,
         limits: {
           maxFiles: config.context.max_files,
           maxTotalBytes: config.context.max_total_bytes,
@@ -222,7 +249,12 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
 
   // Step 7: redaction of everything that would be sent.
   const modelConfigured = config.model.provider !== 'none' && request.useModel;
-  const material = assembleMaterial(context, diffFiles.filter((d) => changedFiles.some((f) => f.diff.path === d.path && f.text !== null)));
+  // Trivial changes stay home: the rules scanned them, a model has nothing to add.
+  const material = assembleMaterial(
+    context,
+    diffFiles.filter((d) => changedFiles.some((f) => f.diff.path === d.path && f.text !== null)),
+    trivialPaths,
+  );
   const redaction = await steps.run(
     'redaction',
     async () => {
@@ -318,6 +350,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     omitted: { duplicates: ordered.duplicates, below_min_confidence: ordered.droppedLowConfidence, truncated: ordered.truncated },
     // Never an absolute path in the report body: the same input must give the same bytes anywhere.
     config_source: configSource === null ? null : configSource.startsWith(`${root}/`) ? configSource.slice(root.length + 1) : request.configPath !== undefined ? '--config' : configSource,
+    trivial_files: [...trivialPaths].sort(),
     skipped_files: changedFiles.filter((f) => f.skipped !== null).map((f) => ({ path: f.diff.path, reason: f.skipped })),
     context: {
       files: context.files.map((f) => ({ path: f.path, reason: f.reason, via: f.via })),

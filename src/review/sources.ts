@@ -27,6 +27,22 @@ export interface SourceReader {
   readMany(paths: readonly string[]): Promise<Map<string, SourceRead>>;
   /** Every file path of the reviewed revision, sorted. */
   listFiles(): Promise<string[]>;
+  /** Paths (sorted) whose content contains `needle` literally, among files matching the pathspecs. */
+  grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]>;
+}
+
+/** `git grep -l -F` over a revision, the index (`--cached`) or the working tree's tracked files. */
+async function grepAt(root: string, where: string[], needle: string, pathspecs: readonly string[]): Promise<string[]> {
+  const result = await runProgram('git', ['-c', 'core.quotePath=false', 'grep', '-l', '-z', '-F', '-I', '-e', needle, ...where, '--', ...pathspecs], {
+    cwd: root,
+    timeoutMs: GIT_TIMEOUT_MS,
+  });
+  // git grep exits 1 when nothing matched; anything else is an error we report as "no importers found".
+  if (result.code !== 0) return [];
+  const prefix = where.length === 1 && where[0] !== '--cached' ? `${where[0]}:` : '';
+  return splitNul(result.stdoutBytes)
+    .map((p) => (prefix && p.startsWith(prefix) ? p.slice(prefix.length) : p))
+    .sort();
 }
 
 const GIT_TIMEOUT_MS = 120_000;
@@ -97,6 +113,10 @@ class GitObjectReader implements SourceReader {
       return map;
     })();
     return this.entries;
+  }
+
+  grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]> {
+    return grepAt(this.root, this.rev === null ? ['--cached'] : [this.rev], needle, pathspecs);
   }
 
   async listFiles(): Promise<string[]> {
@@ -190,6 +210,10 @@ class WorkingTreeReader implements SourceReader {
     private readonly boundary: RepoBoundary,
     private readonly maxBytes: number,
   ) {}
+
+  grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]> {
+    return grepAt(this.root, [], needle, pathspecs);
+  }
 
   listFiles(): Promise<string[]> {
     this.files ??= git(this.root, ['ls-files', '-z']).then((b) => splitNul(b).sort());

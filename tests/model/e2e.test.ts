@@ -96,6 +96,21 @@ describe('jscr review with a model', () => {
     for (const request of server.requests) expect(request.raw).not.toContain('Safe refactor');
   });
 
+  it('a comment-only change to a file is not sent to the model', async () => {
+    server.review = [{ findings: [] }];
+    const repo = changeRepo(configToml());
+    repo.commit({ 'src/notes.py': 'def helper():\n    return 1\n' }, 'add helper');
+    repo.commit({ 'src/notes.py': '# marker-comment-only\ndef helper():\n    return 1\n', 'src/routes/user.js': `${ROUTE_LINES.join('\n')}\nconst touched = 1;\n` }, 'comment');
+    const run = await jscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root);
+    const report = JSON.parse(run.stdout) as Report & { trivial_files: string[] };
+    expect(report.trivial_files).toEqual(['src/notes.py']);
+    expect(server.requests.filter((r) => r.kind === 'findings').length).toBeGreaterThan(0);
+    for (const request of server.requests) {
+      expect(request.raw).not.toContain('marker-comment-only');
+      expect(request.raw).not.toContain('src/notes.py');
+    }
+  });
+
   it('a verifier answering HTTP 500 twice leaves the finding standing and exits 3', async () => {
     server.review = [{ findings: [modelFinding()] }];
     server.verify = [{ status: 500 }];

@@ -23,6 +23,7 @@ export const registration: Recogniser = {
   languages: ['java'],
   recognise(file, { program, facts }) {
     const result = nothing();
+    const seen = new Set<string>(); // nested registrations (addServlet(new ServletHolder(X.class))) name X twice
     const rows = facts[file.factsLanguage].registrations;
     if (rows.length === 0) return result;
     for (const call of file.ir.calls) {
@@ -38,6 +39,8 @@ export const registration: Recogniser = {
           const found = findMethod(program.table, cls, method, null);
           for (const ref of found?.methods ?? []) {
             resolvedAny = true;
+            if (seen.has(ref.id)) continue;
+            seen.add(ref.id);
             result.entries.push({
               functionId: ref.id,
               path: ref.path,

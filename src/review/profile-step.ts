@@ -1,0 +1,95 @@
+/**
+ * The change profile of each changed file (the same lexer the edit gate uses): a trivial change
+ * (comments or whitespace only) gets no context expansion and is not sent to a model; a change to a
+ * file's public surface brings the files that import it into the context bundle.
+ */
+import { posix } from 'node:path';
+import type { DiffFile } from '../git/diff.js';
+import { profileChange, type ChangeProfile } from '../profile/profile.js';
+import { languageForPath, type Language } from '../syntax/languages.js';
+import { importCandidates, importLines } from './context.js';
+import type { SourceReader } from './sources.js';
+
+export interface ProfiledFile {
+  path: string;
+  profile: ChangeProfile;
+}
+
+/** At most this many importers per changed file join the bundle's candidates (its limits still apply). */
+const MAX_IMPORTERS = 10;
+
+/** Each diff hunk as the Edit a coding tool would have made: old side (context and removed) to new side. */
+export function hunksAsEdits(diff: DiffFile): { oldString: string; newString: string }[] {
+  return diff.hunks.map((hunk) => {
+    const oldLines: string[] = [];
+    const newLines: string[] = [];
+    for (const line of hunk.lines) {
+      const text = line.text.replace(/\r$/, '');
+      if (line.kind !== 'add') oldLines.push(text);
+      if (line.kind !== 'del') newLines.push(text);
+    }
+    return { oldString: oldLines.join('\n'), newString: newLines.join('\n') };
+  });
+}
+
+/**
+ * Profile every readable changed file against its base text. A file with no base (added) is profiled
+ * as a whole-file write, which is never trivial; anything the lexer is unsure of comes back unknown.
+ */
+export async function profileChangedFiles(files: { diff: DiffFile; text: string }[], base: SourceReader | null): Promise<ProfiledFile[]> {
+  const withBase = files.filter((f) => f.diff.status !== 'added' && base !== null);
+  const oldPaths = withBase.map((f) => f.diff.oldPath ?? f.diff.path);
+  const reads = base === null ? new Map() : await base.readMany(oldPaths);
+  return files.map((file) => {
+    const read = reads.get(file.diff.oldPath ?? file.diff.path);
+    const oldText = read && read.ok ? (read.text as string).replaceAll('\r\n', '\n') : null;
+    const profile =
+      oldText === null || file.diff.status === 'added'
+        ? profileChange({ kind: 'write', path: file.diff.path, content: file.text })
+        : profileChange({ kind: 'edit', path: file.diff.path, edits: hunksAsEdits(file.diff), fileText: oldText });
+    return { path: file.diff.path, profile };
+  });
+}
+
+/** The name other files use to import this one (a module or class name), or null for languages we skip. */
+function importedName(path: string, language: Language): string | null {
+  const base = posix.basename(path).replace(/\.[^.]+$/, '');
+  if (language === 'go' || base.length < 3 || base === 'index' || base === '__init__') return null;
+  return base;
+}
+
+const PATHSPECS: Record<Language, string[]> = {
+  python: ['*.py'],
+  javascript: ['*.js', '*.jsx', '*.mjs', '*.cjs', '*.ts', '*.tsx'],
+  typescript: ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js', '*.jsx'],
+  tsx: ['*.ts', '*.tsx', '*.js', '*.jsx'],
+  java: ['*.java'],
+  php: ['*.php'],
+  go: ['*.go'],
+  ruby: ['*.rb'],
+};
+
+/**
+ * Files that import a changed file whose public surface changed: a literal search for its module name,
+ * then only the files whose own imports really resolve to it.
+ */
+export async function findImporters(path: string, reader: SourceReader): Promise<string[]> {
+  const language = languageForPath(path);
+  if (!language) return [];
+  const name = importedName(path, language);
+  if (!name) return [];
+  const hits = (await reader.grepFiles(name, PATHSPECS[language])).filter((p) => p !== path);
+  if (hits.length === 0) return [];
+  const files = new Set(await reader.listFiles());
+  const reads = await reader.readMany(hits.slice(0, MAX_IMPORTERS * 5));
+  const importers: string[] = [];
+  for (const [hitPath, read] of reads) {
+    if (!read.ok) continue;
+    const hitLanguage = languageForPath(hitPath);
+    if (!hitLanguage) continue;
+    const resolves = importLines(read.text).some((module) => importCandidates(hitPath, module, hitLanguage, files).includes(path));
+    if (resolves) importers.push(hitPath);
+    if (importers.length >= MAX_IMPORTERS) break;
+  }
+  return importers.sort();
+}

@@ -1,0 +1,65 @@
+import { runRecogniserTable } from '../recogniser-tester.js';
+
+const controller = `<?php
+namespace App\\Http\\Controllers;
+class PhotoController extends Controller
+{
+    public function index() { return []; }
+    public function store() { return []; }
+    public function show($photo) { return []; }
+    public function update($photo) { return []; }
+    public function destroy($photo) { return []; }
+    public function archive($photo) { return []; }
+}
+`;
+
+runRecogniserTable('laravel', {
+  positive: [
+    {
+      name: 'array, string and resource route declarations',
+      files: {
+        'app/Http/Controllers/PhotoController.php': controller,
+        'routes/web.php': `<?php
+use App\\Http\\Controllers\\PhotoController;
+Route::post('/photos/{photo}/archive', [PhotoController::class, 'archive']);
+Route::get('/photos/{photo}', 'PhotoController@show');
+Route::apiResource('photos', PhotoController::class)->only(['index', 'destroy']);
+`,
+      },
+      entries: [
+        { function: 'PhotoController.archive', line: 10 },
+        { function: 'PhotoController.show', line: 7 },
+        { function: 'PhotoController.index', line: 5 },
+        { function: 'PhotoController.destroy', line: 9 },
+      ],
+    },
+    {
+      name: 'routes inside a middleware group closure',
+      files: {
+        'app/Http/Controllers/PhotoController.php': controller,
+        'routes/api.php': `<?php
+Route::middleware(['auth:sanctum'])->group(function () {
+    Route::delete('/photos/{photo}', [PhotoController::class, 'destroy']);
+});
+`,
+      },
+      entries: [{ function: 'PhotoController.destroy', line: 9 }],
+    },
+  ],
+  negative: [
+    {
+      name: 'a route to a controller the repository does not define is counted',
+      files: { 'routes/web.php': "<?php\nRoute::get('/x', [VendorController::class, 'show']);\n" },
+      unresolved: { registration_unresolved: 1 },
+    },
+    {
+      name: 'Route calls outside route files are not read, and closures are not entries',
+      files: {
+        'app/Http/Controllers/PhotoController.php': controller,
+        'app/Providers/Thing.php': "<?php\nRoute::get('/x', [PhotoController::class, 'show']);\n",
+        'routes/web.php': "<?php\nRoute::get('/health', function () { return 'ok'; });\n",
+      },
+      unresolved: {},
+    },
+  ],
+});
