@@ -1,5 +1,8 @@
-import { NotBuiltError } from '../errors.js';
+import { resolve } from 'node:path';
 import type { CommandIO, ExitCode } from '../io.js';
+import { changeSpecFrom } from '../review/command.js';
+import { runFix, type FixOutcome } from './fix.js';
+import { splitCommand } from './shellwords.js';
 
 export interface FixOptions {
   range?: string;
@@ -14,6 +17,44 @@ export interface FixOptions {
 }
 
 /** `jscr fix`: model proposals for findings, checked by the guard, written only when accepted. */
-export async function fixCommand(_options: FixOptions, _io: CommandIO): Promise<ExitCode> {
-  throw new NotBuiltError('jscr fix');
+export async function fixCommand(options: FixOptions, io: CommandIO): Promise<ExitCode> {
+  const change = changeSpecFrom(options);
+  // Bad --verify syntax is a usage error before anything runs.
+  const verify = options.verify === undefined ? null : splitCommand(options.verify);
+  const outcome = await runFix({
+    repoDir: resolve(io.cwd, options.repo ?? '.'),
+    change,
+    ...(options.config === undefined ? {} : { configPath: resolve(io.cwd, options.config) }),
+    findings: options.finding,
+    acceptModel: options.acceptModel === true,
+    verify,
+    ...(options.out === undefined ? {} : { out: options.out }),
+    cwd: io.cwd,
+    env: io.env,
+    now: new Date(),
+    diagnostics: io.stderr,
+  });
+  io.stdout.write(renderFixText(outcome));
+  return outcome.exitCode;
+}
+
+/** The text summary: a line per finding, the diffs of accepted proposals not written, the counts, the folder. */
+export function renderFixText(outcome: FixOutcome): string {
+  const out: string[] = [];
+  if (outcome.rows.length === 0) out.push('jscr fix: these checks found nothing to fix in this change.');
+  for (const row of outcome.rows) {
+    out.push(`${row.outcome.padEnd(16)} ${row.finding.path}:${row.finding.line}  ${row.finding.rule}  (${row.finding.id})`);
+    out.push(`    ${row.detail}`);
+  }
+  const unwritten = outcome.rows.filter((r) => r.diff !== null && r.outcome === 'needs_review');
+  if (unwritten.length > 0) {
+    out.push('', 'Accepted by the guard, not written (run again with --accept-model to write them):', '');
+    for (const row of unwritten) out.push((row.diff ?? '').trimEnd());
+  }
+  const counts = Object.entries(outcome.summary.outcomes)
+    .map(([name, n]) => `${n} ${name}`)
+    .join(', ');
+  out.push('', `${outcome.summary.findings} finding(s)${counts ? `: ${counts}` : ''}`);
+  out.push(`run folder: ${outcome.runFolder}`);
+  return `${out.join('\n')}\n`;
 }

@@ -25,6 +25,8 @@ export interface PreparedConsultation {
   consultation: Consultation;
   /** How many secret values redaction replaced in the context. */
   secretsRedacted: number;
+  /** The file's bytes as read (hashed into the consultation); kept to restore them after a failed --verify. */
+  fileBytes: Buffer;
 }
 
 /** Why no question can be asked about this finding (the row is `needs_review`). */
@@ -86,6 +88,7 @@ export async function prepareConsultation(input: ConsultationInput): Promise<Pre
       to_modules: [...input.allowedImports],
     },
     secretsRedacted: redacted.values,
+    fileBytes: bytes,
   };
 }
 

@@ -12,10 +12,9 @@ import { GitError, UsageError } from '../errors.js';
 import type { CommandIO, ExitCode } from '../io.js';
 import { readChange, resolveRepository } from '../git/change.js';
 import { parseUnifiedDiff, type DiffFile } from '../git/diff.js';
-import { openBoundary } from '../policy/paths.js';
 import { runProgram } from '../policy/process.js';
-import { createSourceReader } from '../review/sources.js';
 import { languageForPath } from '../syntax/languages.js';
+import { listRevision, readBlobs } from './git-source.js';
 import { isLeftOut, isProverConfig, proveChange } from './prove.js';
 import { proveJson, proveSarif, proveText, type ProveRunInfo } from './render.js';
 
@@ -86,21 +85,14 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
       .map((f) => ({ path: f.path, lines: touchedLines(f) }));
   }
 
-  const reader = createSourceReader({
-    root,
-    boundary: await openBoundary(root, { followSymlinks: false }),
-    source: { kind: 'revision', rev: head },
-    maxFileBytes: MAX_FILE_BYTES,
-    followSymlinks: false,
-  });
-  const candidates = (await reader.listFiles()).filter((p) => !isLeftOut(p) && (languageForPath(p) !== null || isProverConfig(p)));
-  const reads = await reader.readMany(candidates);
+  const listed = await listRevision(root, head);
+  const candidates = new Map([...listed].filter(([p]) => !isLeftOut(p) && (languageForPath(p) !== null || isProverConfig(p))));
   const files: { path: string; text: string }[] = [];
   const readProblems: string[] = [];
   let incomplete = false;
-  for (const read of reads.values()) {
+  for (const read of await readBlobs(root, candidates, MAX_FILE_BYTES)) {
     if (read.ok) files.push({ path: read.path, text: read.text });
-    else if (read.reason === 'unreadable' || read.reason === 'not_found') {
+    else if (read.reason === 'unreadable') {
       incomplete = true;
       readProblems.push(`unreadable ${read.path}: ${read.detail}`);
     } else readProblems.push(`skipped_${read.reason} ${read.path}: ${read.detail}`);

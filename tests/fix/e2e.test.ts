@@ -1,0 +1,288 @@
+/**
+ * `jscr fix` end to end: the built CLI (node bin/jscr) as a child process, a real git repository in a
+ * temporary folder made from fixtures/fix/, and the scripted proposal server on 127.0.0.1.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeRepo, type TestRepo } from '../helpers/repo.js';
+import { startProposalServer, type ProposalServer, type ScriptedProposal } from './server.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const BIN = join(HERE, '..', '..', 'bin', 'jscr');
+const FIXTURE = join(HERE, '..', '..', 'fixtures', 'fix', 'python-sql-lookup');
+
+const API_KEY_ENV = 'JSCR_FIX_TEST_KEY';
+/** A made-up key with a shape no secret rule would mistake for a real one. */
+const API_KEY = 'fixtest-key-0d1e2f3a4b5c6d7e8f90';
+
+const TARGET = 'app/users.py';
+const SQL_LINE = 10;
+const VULNERABLE = `    cursor.execute("SELECT id, name FROM users WHERE name = '%s'" % name)`;
+const FIXED = '    cursor.execute("SELECT id, name FROM users WHERE name = ?", (name,))';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface Row {
+  outcome: string;
+  stage: string;
+  detail: string;
+  consultation: { context: { path: string; start_line: number; end_line: number; file_sha256: string }; symbol: string | null; line: number } | null;
+  proposal: ScriptedProposal | null;
+  checked: { refusal: string | null; result_sha256: string | null } | null;
+  verify: { code: number | null } | null;
+}
+
+let server: ProposalServer;
+const cleanups: (() => void)[] = [];
+beforeEach(async () => {
+  server = await startProposalServer();
+});
+afterEach(async () => {
+  await server.close();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/** A folder outside any repository, removed after the test. */
+function scratch(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Run the CLI without blocking this process's event loop (the scripted server lives in it). */
+function jscr(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: scratch('jscr-fix-state-'), [API_KEY_ENV]: API_KEY, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+function configToml(opts: { model?: boolean; egress?: boolean } = {}): string {
+  if (opts.model === false) return '[review]\nscope = "changed-files"\n';
+  return [
+    '[egress]',
+    `enabled = ${opts.egress ?? true}`,
+    '[net]',
+    `connect = ["${server.hostPort}"]`,
+    '[model]',
+    'provider = "openai"',
+    `base_url = "${server.base}/v1"`,
+    'name = "test"',
+    `api_key_env = "${API_KEY_ENV}"`,
+    'timeout_s = 10',
+    '',
+  ].join('\n');
+}
+
+/** A repository whose base holds the configuration and whose HEAD adds the fixture; `fix --commit HEAD` reviews HEAD. */
+function fixtureRepo(opts: { model?: boolean; egress?: boolean; extra?: Record<string, string> } = {}): TestRepo {
+  const repo = makeRepo({ '.jscr.toml': configToml(opts), ...opts.extra });
+  cleanups.push(() => repo.cleanup());
+  repo.commit({ [TARGET]: readFileSync(join(FIXTURE, TARGET), 'utf8') }, 'add the user lookup');
+  return repo;
+}
+
+/** The proposal a careful model would make: the value passed as a parameter. */
+function goodProposal(overrides: Partial<ScriptedProposal> = {}): ScriptedProposal {
+  return { path: TARGET, start_line: SQL_LINE, end_line: SQL_LINE, symbol: 'find_user', replaces: `${VULNERABLE}\n`, replacement: `${FIXED}\n`, ...overrides };
+}
+
+function readRows(folder: string): Row[] {
+  return readFileSync(join(folder, 'runs.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as Row);
+}
+
+function fileText(repo: TestRepo): string {
+  return readFileSync(join(repo.root, TARGET), 'utf8');
+}
+
+describe('jscr fix', () => {
+  it('--accept-model --verify: an accepted proposal is written, verified and recorded; exit 0', async () => {
+    const repo = fixtureRepo({ extra: { 'checks/uses_parameters.py': `import sys\nsys.exit(0 if "(name,)" in open("${TARGET}").read() else 1)\n` } });
+    server.script = [{ proposal: goodProposal() }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', 'python3 checks/uses_parameters.py', '--out', out], repo.root);
+    expect(run.stderr).not.toMatch(/internal error/);
+    expect(run.code).toBe(0);
+    expect(fileText(repo).split('\n')[SQL_LINE - 1]).toBe(FIXED);
+    const [row] = readRows(out);
+    expect(row?.outcome).toBe('applied');
+    expect(row?.stage).toBe('verify');
+    expect(row?.verify?.code).toBe(0);
+    expect(row?.consultation).toMatchObject({ line: SQL_LINE, symbol: 'find_user', context: { path: TARGET, start_line: 8, end_line: 11 } });
+    expect(row?.checked?.refusal).toBeNull();
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { outcomes: Record<string, number>; exit_code: number };
+    expect(summary).toMatchObject({ outcomes: { applied: 1 }, exit_code: 0 });
+    expect(run.stdout).toContain(`applied          ${TARGET}:${SQL_LINE}  jscr/python-sql-formatted-execute`);
+    expect(run.stdout).toContain(`run folder: ${out}`);
+    // The request asked for the proposal schema and framed the code as data.
+    expect(server.requests.map((r) => r.schemaName)).toEqual(['jscr_proposal']);
+    expect(server.requests[0]?.raw).toMatch(/<<<BEGIN JSCR-DATA-[0-9a-f]+ path=\\"app\/users.py\\" kind=\\"file-lines\\">>>/);
+  });
+
+  it('a refused proposal is not written: the file keeps its bytes, the row names the word, exit 1', async () => {
+    const repo = fixtureRepo();
+    const before = readFileSync(join(repo.root, TARGET));
+    server.script = [{ proposal: goodProposal({ replacement: '    import os\n    os.system("rm -rf /")\n' }) }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--out', out], repo.root);
+    expect(run.code).toBe(1);
+    expect(readFileSync(join(repo.root, TARGET)).equals(before)).toBe(true);
+    const [row] = readRows(out);
+    expect(row?.outcome).toBe('refused:import_outside_the_target');
+    expect(row?.stage).toBe('check');
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { refusals_by_word: Record<string, number> };
+    expect(summary.refusals_by_word).toEqual({ import_outside_the_target: 1 });
+  });
+
+  it('a proposal whose --verify fails is rolled back byte for byte; exit 1', async () => {
+    const repo = fixtureRepo();
+    const before = readFileSync(join(repo.root, TARGET));
+    server.script = [{ proposal: goodProposal() }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', "python3 -c 'import sys; sys.exit(1)'", '--out', out], repo.root);
+    expect(run.code).toBe(1);
+    expect(readFileSync(join(repo.root, TARGET)).equals(before)).toBe(true);
+    const [row] = readRows(out);
+    expect(row?.outcome).toBe('verify_failed');
+    expect(row?.verify?.code).toBe(1);
+    expect(row?.detail).toMatch(/restored byte for byte/);
+  });
+
+  it('a file changed on disk while the model answered is refused and left as the user changed it', async () => {
+    const repo = fixtureRepo();
+    const edited = `${fileText(repo)}# edited by the user meanwhile\n`;
+    server.script = [{ proposal: goodProposal(), before: () => writeFileSync(join(repo.root, TARGET), edited) }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--out', out], repo.root);
+    expect(run.code).toBe(1);
+    expect(fileText(repo)).toBe(edited);
+    expect(readRows(out)[0]?.outcome).toBe('refused:file_changed_since_read');
+  });
+
+  it('a file changed after the guard accepted and before the write is refused at write time', async () => {
+    const repo = fixtureRepo();
+    // The guard compiles Python with the python3 on PATH; this one changes the file first, so the
+    // change lands after the guard's own hash check (word 4) and before the guarded write.
+    const realPython = findOnPath('python3');
+    const bin = scratch('jscr-fix-bin-');
+    const marker = '# touched between check and write\n';
+    writeFileSync(join(bin, 'python3'), `#!/bin/sh\nprintf '${marker.trimEnd()}\\n' >> '${join(repo.root, TARGET)}'\nexec '${realPython}' "$@"\n`);
+    chmodSync(join(bin, 'python3'), 0o755);
+    server.script = [{ proposal: goodProposal() }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--out', out], repo.root, { PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}` });
+    expect(run.code).toBe(1);
+    const [row] = readRows(out);
+    expect(row?.checked?.refusal).toBeNull();
+    expect(row).toMatchObject({ outcome: 'refused:file_changed_since_read', stage: 'write' });
+    expect(fileText(repo)).toContain(VULNERABLE);
+    expect(fileText(repo).endsWith(marker)).toBe(true);
+  });
+
+  it('without --accept-model nothing is written and the accepted proposal is printed as a diff; exit 1', async () => {
+    const repo = fixtureRepo();
+    const before = readFileSync(join(repo.root, TARGET));
+    server.script = [{ proposal: goodProposal() }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--out', out], repo.root);
+    expect(run.code).toBe(1);
+    expect(readFileSync(join(repo.root, TARGET)).equals(before)).toBe(true);
+    expect(run.stdout).toContain(`--- a/${TARGET}\n+++ b/${TARGET}\n@@ -7,5 +7,5 @@\n`);
+    expect(run.stdout).toContain(`\n-${VULNERABLE}\n+${FIXED}\n`);
+    expect(readRows(out)[0]?.outcome).toBe('needs_review');
+  });
+
+  it('no model configured: every row is model_failed, nothing is sent, exit 3', async () => {
+    const repo = fixtureRepo({ model: false });
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--out', out], repo.root);
+    expect(run.code).toBe(3);
+    const rows = readRows(out);
+    expect(rows.map((r) => [r.outcome, r.stage])).toEqual([['model_failed', 'model']]);
+    expect(server.connections).toBe(0);
+  });
+
+  it('egress not allowing the model host: model_failed and exit 3, zero connections', async () => {
+    const repo = fixtureRepo({ egress: false });
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--out', out], repo.root);
+    expect(run.code).toBe(3);
+    expect(readRows(out)[0]?.detail).toMatch(/egress.enabled = false/);
+    expect(server.connections).toBe(0);
+  });
+
+  it('--out inside the repository is refused with exit 2 before anything runs', async () => {
+    const repo = fixtureRepo();
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--out', 'fix-runs'], repo.root);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/inside the repository/);
+    expect(existsSync(join(repo.root, 'fix-runs'))).toBe(false);
+    expect(server.connections).toBe(0);
+  });
+
+  it('an unknown --finding is exit 2; a known id selects that finding', async () => {
+    const repo = fixtureRepo();
+    const unknown = await jscr(['fix', '--commit', 'HEAD', '--finding', 'deadbeefdead'], repo.root);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--finding deadbeefdead/);
+    server.script = [{ proposal: goodProposal() }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const first = await jscr(['fix', '--commit', 'HEAD', '--out', out], repo.root);
+    const id = /\(([0-9a-f]{12})\)/.exec(first.stdout)?.[1] ?? '';
+    expect(id).toMatch(/^[0-9a-f]{12}$/);
+    const again = await jscr(['fix', '--commit', 'HEAD', '--finding', id, '--out', join(scratch('jscr-fix-out-'), 'run')], repo.root);
+    expect(again.stdout).toContain(`(${id})`);
+    expect(again.code).toBe(1);
+  });
+
+  it('a --verify command with shell features is refused with exit 2', async () => {
+    const repo = fixtureRepo();
+    for (const command of ['make test && rm -rf x', 'pytest | tee log', 'echo $HOME', 'ls *.py', 'a; b']) {
+      const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', command], repo.root);
+      expect(run.code, command).toBe(2);
+    }
+    expect(server.connections).toBe(0);
+  });
+
+  it('the API key appears in no output and in no file of the run folder, even when the model echoes it', async () => {
+    const repo = fixtureRepo();
+    // A server that echoes the key back in its answer: the answer is recorded, the key is not.
+    server.script = [{ proposal: goodProposal({ replaces: `${VULNERABLE}  # ${API_KEY}\n` }) }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', 'python3 -c pass', '--out', out], repo.root);
+    expect(server.requests[0]?.headers['authorization']).toBe(`Bearer ${API_KEY}`);
+    expect(run.stdout).not.toContain(API_KEY);
+    expect(run.stderr).not.toContain(API_KEY);
+    const files = readdirSync(out);
+    expect(files.sort()).toEqual(['runs.jsonl', 'summary.json']);
+    for (const name of files) expect(readFileSync(join(out, name), 'utf8'), name).not.toContain(API_KEY);
+    expect(readFileSync(join(out, 'runs.jsonl'), 'utf8')).toContain('[api key]');
+  });
+});
+
+function findOnPath(program: string): string {
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    const candidate = join(dir, program);
+    if (dir !== '' && existsSync(candidate)) return candidate;
+  }
+  throw new Error(`${program} is not on PATH`);
+}
