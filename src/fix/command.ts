@@ -55,6 +55,7 @@ export function renderFixText(outcome: FixOutcome): string {
     .map(([name, n]) => `${n} ${name}`)
     .join(', ');
   out.push('', `${outcome.summary.findings} finding(s)${counts ? `: ${counts}` : ''}`);
+  for (const reason of outcome.summary.review_incomplete_reasons) out.push(`incomplete: the review did not finish every step (${reason}); findings may be missing`);
   out.push(`run folder: ${outcome.runFolder}`);
   return `${out.join('\n')}\n`;
 }

@@ -89,6 +89,8 @@ export interface FixSummary {
   accept_model: boolean;
   verify: readonly string[] | null;
   review_complete: boolean;
+  /** Why the review's deterministic steps were incomplete (then findings may be missing: exit 3). */
+  review_incomplete_reasons: readonly string[];
   exit_code: 0 | 1 | 3;
 }
 
@@ -127,7 +129,7 @@ export async function runFix(request: FixRequest): Promise<FixOutcome> {
     rows.push(scrubDeep(row, access.scrub));
   }
 
-  const summary = summarise(rows, request, reviewed.report.complete);
+  const summary = summarise(rows, request, reviewed.report.incomplete_reasons);
   await writeRunFolder(runFolder, rows, summary, access.scrub);
   return { rows, summary, runFolder, exitCode: summary.exit_code };
 }
@@ -257,7 +259,7 @@ function decodeForDiff(bytes: Buffer, encoding: SupportedEncoding): string {
 }
 
 /** SPEC 2 for fix: 3 when the model or a write could not run, 1 when anything is left to review, else 0. */
-function summarise(rows: readonly FixRow[], request: FixRequest, reviewComplete: boolean): FixSummary {
+function summarise(rows: readonly FixRow[], request: FixRequest, reviewIncomplete: readonly string[]): FixSummary {
   const outcomes: Record<string, number> = {};
   const refusals: Record<string, number> = {};
   for (const row of rows) {
@@ -268,10 +270,11 @@ function summarise(rows: readonly FixRow[], request: FixRequest, reviewComplete:
       refusals[word] = (refusals[word] ?? 0) + 1;
     }
   }
-  const incomplete = rows.some((r) => r.outcome === 'model_failed' || r.outcome === 'write_failed');
+  // An incomplete review may have missed findings, so "nothing left" cannot be claimed (SPEC 2).
+  const incomplete = reviewIncomplete.length > 0 || rows.some((r) => r.outcome === 'model_failed' || r.outcome === 'write_failed');
   const left = rows.some((r) => r.outcome !== 'applied');
   const exitCode = incomplete ? 3 : left ? 1 : 0;
-  return { findings: rows.length, outcomes, refusals_by_word: refusals, accept_model: request.acceptModel, verify: request.verify, review_complete: reviewComplete, exit_code: exitCode };
+  return { findings: rows.length, outcomes, refusals_by_word: refusals, accept_model: request.acceptModel, verify: request.verify, review_complete: reviewIncomplete.length === 0, review_incomplete_reasons: reviewIncomplete, exit_code: exitCode };
 }
 
 /** Apply `scrub` to every string inside a plain JSON-like value. */

@@ -380,3 +380,30 @@ export function addedLines(file: DiffFile): Map<number, string> {
 export function changedLineNumbers(file: DiffFile): Set<number> {
   return new Set(addedLines(file).keys());
 }
+
+/**
+ * New-side lines a diff touches: every added line, and for a pure deletion the new-side line where the
+ * removed lines were (a deleted check touches the function it was in).
+ */
+export function touchedLines(file: DiffFile): Set<number> {
+  const lines = new Set<number>();
+  for (const hunk of file.hunks) {
+    let lastNew = Math.max(1, hunk.newStart);
+    let pendingDeletion = false;
+    for (const line of hunk.lines) {
+      if (line.kind === 'add' && line.newLine !== null) lines.add(line.newLine);
+      if (line.kind === 'del') pendingDeletion = true;
+      if (line.newLine !== null) {
+        if (pendingDeletion) {
+          lines.add(line.newLine);
+          if (lastNew < line.newLine) lines.add(lastNew);
+          pendingDeletion = false;
+        }
+        lastNew = line.newLine;
+      }
+    }
+    if (pendingDeletion) lines.add(lastNew);
+  }
+  return lines;
+}
+

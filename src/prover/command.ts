@@ -10,12 +10,13 @@
 import { resolve } from 'node:path';
 import { GitError, UsageError } from '../errors.js';
 import type { CommandIO, ExitCode } from '../io.js';
-import { readChange, resolveRepository } from '../git/change.js';
-import { parseUnifiedDiff, type DiffFile } from '../git/diff.js';
+import { readChange, readFileAtRevision, resolveRepository } from '../git/change.js';
+import { parseUnifiedDiff, touchedLines } from '../git/diff.js';
 import { runProgram } from '../policy/process.js';
-import { languageForPath } from '../syntax/languages.js';
-import { listRevision, readBlobs } from './git-source.js';
-import { isLeftOut, isProverConfig, proveChange } from './prove.js';
+import { proveFromReader } from './source.js';
+import { createSourceReader } from '../git/sources.js';
+import { openBoundary } from '../policy/paths.js';
+import { loadConfig } from '../config/index.js';
 import { proveJson, proveSarif, proveText, type ProveRunInfo } from './render.js';
 
 export interface ProveOptions {
@@ -26,9 +27,6 @@ export interface ProveOptions {
   maxDepth?: number;
 }
 
-/** SPEC 3 defaults of `prover.max_depth` and `prover.fan_out`. */
-export const DEFAULT_MAX_DEPTH = 3;
-export const DEFAULT_FAN_OUT = 25;
 /** Larger files are skipped (generated code, data) and counted. */
 const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -38,32 +36,6 @@ async function resolveCommit(root: string, rev: string): Promise<string> {
   const sha = result.stdout.trim();
   if (result.code !== 0 || sha === '') throw new GitError(`bad revision '${rev}': not a commit in this repository`);
   return sha;
-}
-
-/**
- * New-side lines a diff touches: every added line, and for a pure deletion the new-side line where the
- * removed lines were (a deleted check touches the function it was in).
- */
-export function touchedLines(file: DiffFile): Set<number> {
-  const lines = new Set<number>();
-  for (const hunk of file.hunks) {
-    let lastNew = Math.max(1, hunk.newStart);
-    let pendingDeletion = false;
-    for (const line of hunk.lines) {
-      if (line.kind === 'add' && line.newLine !== null) lines.add(line.newLine);
-      if (line.kind === 'del') pendingDeletion = true;
-      if (line.newLine !== null) {
-        if (pendingDeletion) {
-          lines.add(line.newLine);
-          if (lastNew < line.newLine) lines.add(lastNew);
-          pendingDeletion = false;
-        }
-        lastNew = line.newLine;
-      }
-    }
-    if (pendingDeletion) lines.add(lastNew);
-  }
-  return lines;
 }
 
 /** `jscr prove`: the access-control prover over a change or the whole repository. */
@@ -85,23 +57,22 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
       .map((f) => ({ path: f.path, lines: touchedLines(f) }));
   }
 
-  const listed = await listRevision(root, head);
-  const candidates = new Map([...listed].filter(([p]) => !isLeftOut(p) && (languageForPath(p) !== null || isProverConfig(p))));
-  const files: { path: string; text: string }[] = [];
-  const readProblems: string[] = [];
-  let incomplete = false;
-  for (const read of await readBlobs(root, candidates, MAX_FILE_BYTES)) {
-    if (read.ok) files.push({ path: read.path, text: read.text });
-    else if (read.reason === 'unreadable') {
-      incomplete = true;
-      readProblems.push(`unreadable ${read.path}: ${read.detail}`);
-    } else readProblems.push(`skipped_${read.reason} ${read.path}: ${read.detail}`);
-  }
-
-  io.stderr.write(`jscr prove: proving ${files.length} files ${touched === null ? 'of the whole repository' : `for the change ${range}`}\n`);
-  const result = await proveChange({ root, files, touched, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, fanOut: DEFAULT_FAN_OUT });
-  result.degradations.unshift(...readProblems);
-  if (result.degradations.some((d) => d.startsWith('error:'))) incomplete = true;
+  const { config } = await loadConfig({ repoRoot: root, baseText: await configAt(root, options.base ?? head) });
+  const reader = createSourceReader({
+    root,
+    boundary: await openBoundary(root, { followSymlinks: false }),
+    source: { kind: 'revision', rev: head },
+    maxFileBytes: MAX_FILE_BYTES,
+    followSymlinks: false,
+  });
+  io.stderr.write(`jscr prove: proving ${touched === null ? 'the whole repository' : `the change ${range}`}\n`);
+  const { result, incomplete } = await proveFromReader({
+    root,
+    reader,
+    touched,
+    maxDepth: options.maxDepth ?? config.prover.max_depth,
+    fanOut: config.prover.fan_out,
+  });
 
   const exitCode: 0 | 1 | 3 = incomplete ? 3 : result.findings.length > 0 ? 1 : 0;
   const run: ProveRunInfo = { mode: touched === null ? 'repository' : 'change', range, exitCode };
@@ -109,4 +80,10 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
   io.stdout.write(text);
   if (incomplete) io.stderr.write('jscr prove: incomplete: some files could not be read or proved (see degradations)\n');
   return exitCode;
+}
+
+/** `.jscr.toml` as the given revision holds it (null when absent: the defaults apply). */
+async function configAt(root: string, rev: string): Promise<{ text: string; source: string } | null> {
+  const text = await readFileAtRevision(root, rev, '.jscr.toml');
+  return text === null ? null : { text, source: `.jscr.toml at ${rev.slice(0, 12)}` };
 }

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import type { FileIR } from '../syntax/ir.js';
-import type { SourceReader, SourceRead } from './sources.js';
+import type { SourceReader, SourceRead } from '../git/sources.js';
 
 export interface ContextLimits {
   maxFiles: number;

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig, type JscrConfig } from '../config/index.js';
 import { readChange, readFileAtRevision, resolveRepository, type ChangeSpec, type RawChange } from '../git/change.js';
-import { parseUnifiedDiff, changedLineNumbers, addedLines, type DiffFile } from '../git/diff.js';
+import { parseUnifiedDiff, changedLineNumbers, addedLines, touchedLines, type DiffFile } from '../git/diff.js';
+import { proveFromReader } from '../prover/source.js';
+import { toReviewFinding } from '../prover/render.js';
 import { openBoundary } from '../policy/paths.js';
 import { injectionFindings } from './injection.js';
 import { redactionStep } from '../redact/index.js';
@@ -18,7 +20,7 @@ import { jscrBinDirs } from './scanners/common.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
 import { applySuppressions } from './suppress.js';
 import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
-import { createSourceReader } from './sources.js';
+import { createSourceReader } from '../git/sources.js';
 import { assembleMaterial } from './material.js';
 import { findImporters, profileChangedFiles, type ProfiledFile } from './profile-step.js';
 import { StepLog } from './steps.js';
@@ -230,6 +232,25 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
       } else {
         steps.record('scanners', 'ran', outcome.records.map((r) => `${r.name}: ${r.detail}`).join('; '));
       }
+    },
+    undefined,
+  );
+
+  // The access-control prover, as a built-in scanner over the change (prover.enabled).
+  await steps.run(
+    'prover',
+    async () => {
+      if (!config.prover.enabled) {
+        steps.record('prover', 'skipped', 'prover.enabled is false');
+        return;
+      }
+      const touched = readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff) }));
+      const outcome = await proveFromReader({ root, reader, touched, maxDepth: config.prover.max_depth, fanOut: config.prover.fan_out });
+      findings.push(...outcome.result.findings.map(toReviewFinding));
+      const c = outcome.result.coverage;
+      const detail = `${outcome.fileCount} file(s) read, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)`;
+      if (outcome.incomplete) steps.incomplete('prover', 'failed', `${detail}; ${outcome.result.degradations.filter((d) => d.startsWith('error:') || d.startsWith('unreadable')).slice(0, 3).join('; ')}`);
+      else steps.record('prover', 'ran', detail);
     },
     undefined,
   );

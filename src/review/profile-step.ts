@@ -8,7 +8,7 @@ import type { DiffFile } from '../git/diff.js';
 import { profileChange, type ChangeProfile } from '../profile/profile.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { importCandidates, importLines } from './context.js';
-import type { SourceReader } from './sources.js';
+import type { SourceReader } from '../git/sources.js';
 
 export interface ProfiledFile {
   path: string;

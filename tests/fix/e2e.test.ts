@@ -21,6 +21,7 @@ const API_KEY = 'fixtest-key-0d1e2f3a4b5c6d7e8f90';
 
 const TARGET = 'app/users.py';
 const SQL_LINE = 10;
+const JS_TARGET = 'src/config.js';
 const VULNERABLE = `    cursor.execute("SELECT id, name FROM users WHERE name = '%s'" % name)`;
 const FIXED = '    cursor.execute("SELECT id, name FROM users WHERE name = ?", (name,))';
 
@@ -136,6 +137,30 @@ describe('jscr fix', () => {
     // The request asked for the proposal schema and framed the code as data.
     expect(server.requests.map((r) => r.schemaName)).toEqual(['jscr_proposal']);
     expect(server.requests[0]?.raw).toMatch(/<<<BEGIN JSCR-DATA-[0-9a-f]+ path=\\"app\/users.py\\" kind=\\"file-lines\\">>>/);
+  });
+
+  it('two files, two languages: each finding gets its own question, both are written; exit 0', async () => {
+    const repo = fixtureRepo();
+    repo.commit({ [JS_TARGET]: readFileSync(join(HERE, '..', '..', 'fixtures', 'fix', 'js-eval-config', JS_TARGET), 'utf8') }, 'add the config reader');
+    const jsProposal: ScriptedProposal = {
+      path: JS_TARGET,
+      start_line: 4,
+      end_line: 4,
+      symbol: 'parseConfig',
+      replaces: "  const settings = eval('(' + text + ')');\n",
+      replacement: '  const settings = JSON.parse(text);\n',
+    };
+    server.script = [{ proposal: (user) => (user.includes(`path=\"${JS_TARGET}\"`) || user.includes(`path="${JS_TARGET}"`) ? jsProposal : goodProposal()) }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--range', 'HEAD~2..HEAD', '--accept-model', '--out', out], repo.root);
+    expect(run.code).toBe(0);
+    expect(readRows(out).map((r) => [r.consultation?.context.path, r.outcome]).sort()).toEqual([
+      [TARGET, 'applied'],
+      [JS_TARGET, 'applied'],
+    ]);
+    expect(readFileSync(join(repo.root, JS_TARGET), 'utf8')).toContain('  const settings = JSON.parse(text);\n');
+    expect(fileText(repo)).toContain(FIXED);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('a refused proposal is not written: the file keeps its bytes, the row names the word, exit 1', async () => {

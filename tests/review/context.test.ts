@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildContext, changedSpans, importCandidates, schemaReferences, testCandidates, type ChangedSource } from '../../src/review/context.js';
-import { createSourceReader } from '../../src/review/sources.js';
+import { createSourceReader } from '../../src/git/sources.js';
 import { openBoundary } from '../../src/policy/paths.js';
 import { buildIR } from '../../src/syntax/ir.js';
 import { languageForPath } from '../../src/syntax/languages.js';

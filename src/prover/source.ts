@@ -1,0 +1,47 @@
+/**
+ * The prover over a revision's files: which files it reads (source languages with facts, and the
+ * security configuration files), read through the shared source reader, then `proveChange`. Used by
+ * `jscr prove` and by the review's prover step, so both judge the same files the same way.
+ */
+import type { SourceReader } from '../git/sources.js';
+import { languageForPath } from '../syntax/languages.js';
+import { isLeftOut, isProverConfig, proveChange } from './prove.js';
+import type { ProveResult } from './types.js';
+
+export interface ProveFromReaderInput {
+  root: string;
+  reader: SourceReader;
+  /** Touched lines per changed file, or null for the whole repository. */
+  touched: { path: string; lines: Set<number> }[] | null;
+  maxDepth: number;
+  fanOut: number;
+}
+
+export interface ProveFromReaderOutcome {
+  result: ProveResult;
+  /** Files the prover read. */
+  fileCount: number;
+  /** True when a file could not be read or the prover failed on one: the run is incomplete. */
+  incomplete: boolean;
+}
+
+export async function proveFromReader(input: ProveFromReaderInput): Promise<ProveFromReaderOutcome> {
+  const candidates = (await input.reader.listFiles()).filter((p) => !isLeftOut(p) && (languageForPath(p) !== null || isProverConfig(p)));
+  const reads = await input.reader.readMany(candidates);
+  const files: { path: string; text: string }[] = [];
+  const readProblems: string[] = [];
+  let incomplete = false;
+  for (const path of candidates) {
+    const read = reads.get(path);
+    if (read === undefined) continue;
+    if (read.ok) files.push({ path, text: read.text });
+    else if (read.reason === 'unreadable') {
+      incomplete = true;
+      readProblems.push(`unreadable ${path}: ${read.detail}`);
+    } else readProblems.push(`skipped_${read.reason} ${path}: ${read.detail}`);
+  }
+  const result = await proveChange({ root: input.root, files, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut });
+  result.degradations.unshift(...readProblems);
+  if (result.degradations.some((d) => d.startsWith('error:'))) incomplete = true;
+  return { result, fileCount: files.length, incomplete };
+}
