@@ -6,7 +6,7 @@
  * file is recorded as `error:<ClassName>` and the other files are still proved.
  */
 import { loadGrammars } from '../syntax/parser.js';
-import { buildIR } from '../syntax/ir.js';
+import { buildIR, type FileIR } from '../syntax/ir.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { checkObligations, siteKey } from './check.js';
 import { witnesses } from './enforcement.js';
@@ -30,6 +30,8 @@ export interface ProveInput {
   fanOut: number;
   /** How far below a touched function operations are looked for (default 2). */
   downDepth?: number;
+  /** IRs the caller already built (the review parses changed files once), by path; reused as they are. */
+  irs?: ReadonlyMap<string, FileIR>;
 }
 
 /** Build output, dependencies and generated code: never proved (their owners prove them). */
@@ -96,7 +98,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const files: ProgramFile[] = [];
   for (const source of sources) {
     try {
-      const ir = await buildIR(source.path, source.language, source.text);
+      const ir = input.irs?.get(source.path) ?? (await buildIR(source.path, source.language, source.text));
       if (ir.hasErrors) {
         bump(reasons, 'parse_error');
         degradations.push(`parse_error ${source.path}: the parse had errors; what parsed is still proved`);

@@ -7,6 +7,7 @@ import type { SourceReader } from '../git/sources.js';
 import { languageForPath } from '../syntax/languages.js';
 import { isLeftOut, isProverConfig, proveChange } from './prove.js';
 import type { ProveResult } from './types.js';
+import type { FileIR } from '../syntax/ir.js';
 
 export interface ProveFromReaderInput {
   root: string;
@@ -15,6 +16,8 @@ export interface ProveFromReaderInput {
   touched: { path: string; lines: Set<number> }[] | null;
   maxDepth: number;
   fanOut: number;
+  /** IRs already built for some files (the review's changed files). */
+  irs?: ReadonlyMap<string, FileIR>;
 }
 
 export interface ProveFromReaderOutcome {
@@ -40,7 +43,7 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
       readProblems.push(`unreadable ${path}: ${read.detail}`);
     } else readProblems.push(`skipped_${read.reason} ${path}: ${read.detail}`);
   }
-  const result = await proveChange({ root: input.root, files, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut });
+  const result = await proveChange({ root: input.root, files, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, ...(input.irs ? { irs: input.irs } : {}) });
   result.degradations.unshift(...readProblems);
   if (result.degradations.some((d) => d.startsWith('error:'))) incomplete = true;
   return { result, fileCount: files.length, incomplete };

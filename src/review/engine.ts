@@ -245,7 +245,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
         return;
       }
       const touched = readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff) }));
-      const outcome = await proveFromReader({ root, reader, touched, maxDepth: config.prover.max_depth, fanOut: config.prover.fan_out });
+      const outcome = await proveFromReader({ root, reader, touched, maxDepth: config.prover.max_depth, fanOut: config.prover.fan_out, irs });
       findings.push(...outcome.result.findings.map(toReviewFinding));
       const c = outcome.result.coverage;
       const detail = `${outcome.fileCount} file(s) read, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)`;
