@@ -117,10 +117,14 @@ const proverSchema = z.strictObject({
 
 /** `[gate]`: the file form of the JSCR_GATE_* settings (the environment wins over these). */
 const gateSchema = z.strictObject({
+  /** `false` turns the edit gate off (the JSCR_GATE environment variable wins). */
+  enabled: z.boolean().default(true),
   /** Where per-session gate state lives; null means `$XDG_STATE_HOME/jscr/gate` or `~/.local/state/jscr/gate`. */
   state_dir: z.string().min(1).nullable().default(null),
   /** Paths (project-relative globs) the gate never stops. */
-  exempt_globs: z.array(z.string().min(1)).default([]),
+  exempt_globs: z
+    .union([z.array(z.string().min(1)), z.string().transform((list) => list.split(',').map((g) => g.trim()).filter((g) => g.length > 0))])
+    .default([]),
   /** Denials shown in full before the one-line form. */
   full_denials: nonNegativeInt.default(3),
   /** Cap of denials per session; null means no cap. */

@@ -9,6 +9,7 @@ import { unifiedDiff } from '../../src/fix/diff.js';
 import { selectFindings } from '../../src/fix/fix.js';
 import { chooseRunFolder } from '../../src/fix/runfolder.js';
 import { splitCommand } from '../../src/fix/shellwords.js';
+import { PROPOSAL_JSON_SCHEMA, anthropicProvider, openaiProvider, proposalReplySchema } from '../../src/model/index.js';
 import { runUserCommand } from '../../src/policy/process.js';
 import { makeFinding } from '../../src/report/fingerprint.js';
 
@@ -108,5 +109,24 @@ describe('runUserCommand', () => {
   });
   it('refuses an empty vector', () => {
     expect(() => runUserCommand([], { cwd: tmpdir(), timeoutMs: 1000 })).toThrow(/empty command/);
+  });
+});
+
+describe('the proposal reply kind (src/model)', () => {
+  const prompt = { model: 'm', system: 's', user: 'u', kind: 'proposal' as const, maxOutputTokens: 100 };
+  it('asks OpenAI for the jscr_proposal schema and Anthropic for the propose_edit tool', () => {
+    const openai = openaiProvider.body(prompt) as { response_format: { json_schema: { name: string; schema: unknown } } };
+    expect(openai.response_format.json_schema).toMatchObject({ name: 'jscr_proposal', schema: PROPOSAL_JSON_SCHEMA });
+    const anthropic = anthropicProvider.body(prompt) as { tool_choice: { name: string } };
+    expect(anthropic.tool_choice.name).toBe('propose_edit');
+  });
+  it('reads the proposal back from an Anthropic tool call, and refuses the wrong tool', () => {
+    const input = { path: 'a.py', start_line: 1, end_line: 1, symbol: 'f', replaces: 'x\n', replacement: 'y\n' };
+    const reply = (name: string) => ({ content: [{ type: 'tool_use', name, input }], usage: { input_tokens: 1, output_tokens: 2 } });
+    expect(anthropicProvider.read('proposal', reply('propose_edit'))).toMatchObject({ ok: true, payload: input });
+    expect(anthropicProvider.read('proposal', reply('report_findings')).ok).toBe(false);
+  });
+  it('the JSON Schema and the zod schema name the same fields', () => {
+    expect([...PROPOSAL_JSON_SCHEMA.required].sort()).toEqual(Object.keys(proposalReplySchema.shape).sort());
   });
 });

@@ -32,7 +32,7 @@ describe('defaults', () => {
       model: { provider: 'none', base_url: null, name: null, api_key_env: null, timeout_s: 60, max_output_tokens: 4096, max_input_bytes: 204800 },
       verify: { enabled: false },
       prover: { enabled: true, max_depth: 3, fan_out: 25 },
-      gate: { state_dir: null, exempt_globs: [], full_denials: 3, max_denials: null, metrics: false, external_contract_question: false },
+      gate: { enabled: true, state_dir: null, exempt_globs: [], full_denials: 3, max_denials: null, metrics: false, external_contract_question: false },
     });
   });
 
@@ -107,6 +107,7 @@ max_depth = 1
 fan_out = 2
 
 [gate]
+enabled = false
 state_dir = "/var/tmp/gate"
 exempt_globs = ["docs/**"]
 full_denials = 0
@@ -142,7 +143,7 @@ describe('every key can be overridden', () => {
     expect(config.model).toEqual({ provider: 'openai', base_url: 'https://api.openai.com/v1', name: 'gpt-test', api_key_env: 'OPENAI_API_KEY', timeout_s: 5, max_output_tokens: 100, max_input_bytes: 4096 });
     expect(config.verify.enabled).toBe(false);
     expect(config.prover).toEqual({ enabled: false, max_depth: 1, fan_out: 2 });
-    expect(config.gate).toEqual({ state_dir: '/var/tmp/gate', exempt_globs: ['docs/**'], full_denials: 0, max_denials: 7, metrics: true, external_contract_question: true });
+    expect(config.gate).toEqual({ enabled: false, state_dir: '/var/tmp/gate', exempt_globs: ['docs/**'], full_denials: 0, max_denials: 7, metrics: true, external_contract_question: true });
   });
 
   it('leaves no default key untested (a new key must be added to the file above)', () => {
@@ -174,6 +175,7 @@ describe('errors are one line with the file and the dotted key path', () => {
     { name: 'an API key where the variable name belongs', text: '[model]\napi_key_env = "sk-abc-123"\n', line: /model\.api_key_env: expected the NAME of an environment variable$/ },
     { name: 'a model provider without a model name', text: '[model]\nprovider = "openai"\n', line: /model\.name: expected a model name when model\.provider is "openai"$/ },
     { name: 'fractional integer', text: '[context]\nmax_files = 2.5\n', line: /context\.max_files: expected int/ },
+    { name: 'gate exempt_globs of the wrong type', text: '[gate]\nexempt_globs = 3\n', line: /gate\.exempt_globs: / },
     { name: 'negative gate budget', text: '[gate]\nfull_denials = -1\n', line: /gate\.full_denials: / },
     { name: 'table where a value belongs', text: '[egress.enabled]\nx = 1\n', line: /egress\.enabled: expected boolean, found a table$/ },
   ];
@@ -244,5 +246,11 @@ describe('loadConfig', () => {
     await writeFile(join(work, 'elsewhere.toml'), '[review]\nfail_on = "critical"\n');
     await symlink(join(work, 'elsewhere.toml'), join(other, '.jscr.toml'));
     await expect(loadConfig({ repoRoot: other })).rejects.toThrow(/symbolic link/);
+  });
+});
+
+describe('[gate] as the gate documents it', () => {
+  it('accepts exempt_globs as a comma list too', () => {
+    expect(parseConfigText('[gate]\nexempt_globs = "docs/**, *.md"\n', FILE).gate.exempt_globs).toEqual(['docs/**', '*.md']);
   });
 });
