@@ -71,6 +71,9 @@ const positives: Positive[] = [
 
 const negatives: { name: string; code: string }[] = [
   { name: 'env reference', code: 'const token = process.env.GITHUB_TOKEN;' },
+  { name: 'PHP static call', code: '$token = ParallelTesting::token();' },
+  { name: 'PHP property of a request', code: '$password = $request->password;' },
+  { name: 'PHP variable with digits', code: '$secret = $input2;' },
   { name: 'python environ', code: 'password = os.environ["DB_PASSWORD"]' },
   { name: 'getenv call', code: 'api_key = os.getenv("API_KEY")' },
   { name: 'shell expansion', code: 'PASSWORD=${DB_PASSWORD}' },
