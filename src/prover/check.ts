@@ -9,6 +9,8 @@
  * only a login check guards an operation that needs more, `authn_only`.
  */
 import { createHash } from 'node:crypto';
+import type { Facts } from './facts.js';
+import { ownedByCurrentUser } from './ownership.js';
 import type { Program } from './resolution.js';
 import type { WitnessSet } from './enforcement.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
@@ -28,6 +30,8 @@ export interface CheckInput {
   assumeEntriesProtected?: boolean;
   /** Change mode: keep only paths through one of these functions (or operations on these lines). */
   touched?: { functions: ReadonlySet<string>; lines: ReadonlyMap<string, ReadonlySet<number>> } | null;
+  /** The facts, for ownership through the current user (without them that discharge is not tried). */
+  facts?: Facts;
 }
 
 /** Output of `checkObligations`. */
@@ -78,6 +82,8 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const isPublic = entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId);
       const required = op.requires.filter((k) => !(isPublic && k === 'path_guard'));
       if (required.length === 0) continue;
+      // A login, registration or SSO callback creating or updating the account it authenticates does what it is for.
+      if (input.witnesses.authFlows.get(entry.functionId)?.actsOn.has(op.kind)) continue;
       const dominating: Witness[] = [];
       const seen: Witness[] = [];
       path.hops.forEach((hop, i) => {
@@ -90,6 +96,8 @@ export function checkObligations(input: CheckInput): CheckOutput {
         }
       });
       if (dominating.some((w) => (required as DischargeKind[]).includes(w.kind))) continue;
+      // Acting on the logged-in user's own records is ownership, provided someone must be logged in.
+      if (required.includes('ownership_check') && dominating.some((w) => w.kind === 'authn') && ownsThroughCurrentUser(input, path, op)) continue;
       undischarged.add(key);
       const reportKey = `${entry.functionId}\0${key}`;
       if (reported.has(reportKey)) continue;
@@ -110,6 +118,13 @@ export function checkObligations(input: CheckInput): CheckOutput {
   if (!assume) out.findings = out.findings.filter((f) => f.label !== 'unguarded_path');
   out.findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.entry.function < b.entry.function ? -1 : 1)));
   return out;
+}
+
+/** The operation acts on the logged-in user's own records (see ownership.ts). */
+function ownsThroughCurrentUser(input: CheckInput, path: PathRecord, op: OperationSite): boolean {
+  const language = input.program.byPath.get(op.path)?.factsLanguage;
+  if (!input.facts || !language) return false;
+  return ownedByCurrentUser(input.program, input.facts[language], path, op) !== null;
 }
 
 function pathTouches(path: PathRecord, op: OperationSite, touched: NonNullable<CheckInput['touched']>): boolean {

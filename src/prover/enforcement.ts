@@ -23,6 +23,17 @@ export interface WitnessSet {
   publicEntries: Set<string>;
   /** Checks seen that do not end the request (a boolean nobody branches on): function id → descriptions. */
   inert: Map<string, string[]>;
+  /** Entries whose purpose is authenticating a user (login, OAuth/SSO callback, registration...): entry function id → the flow. */
+  authFlows: Map<string, AuthFlow>;
+}
+
+/** An entry recognised as an authentication flow, and which operation kinds it performs on the account being authenticated. */
+export interface AuthFlow {
+  /** The `[[auth_flow]]` row. */
+  id: string;
+  actsOn: ReadonlySet<string>;
+  /** Why: the name or route that matched. */
+  evidence: string;
 }
 
 /** Input of `witnesses`. */
@@ -87,7 +98,7 @@ function booleanActedOn(file: ProgramFile, call: CallIR, fn: FunctionIR): boolea
 /** Collect every witness of the program. */
 export function witnesses(input: WitnessInput): WitnessSet {
   const { program, facts } = input;
-  const set: WitnessSet = { byFunction: new Map(), publicEntries: new Set(), inert: new Map() };
+  const set: WitnessSet = { byFunction: new Map(), publicEntries: new Set(), inert: new Map(), authFlows: new Map() };
 
   // Statement witnesses: discharger calls in function bodies.
   for (const file of program.files) {
@@ -116,18 +127,34 @@ export function witnesses(input: WitnessInput): WitnessSet {
     }
   }
 
+  // Condition witnesses: an `if` whose condition is itself the check (a credential comparison).
+  for (const file of program.files) {
+    const rows = facts[file.factsLanguage].dischargers.filter((d) => d.comparisons.length > 0);
+    if (rows.length === 0) continue;
+    file.lines.forEach((text, index) => {
+      if (!CONDITION_LINE.test(text)) return;
+      const row = rows.find((d) => d.comparisons.some((re) => re.test(text)));
+      if (!row || row.kind === 'public') return;
+      const node = nodeAt(program, file.ir, index + 1);
+      if (!node) return;
+      add(set, { kind: row.kind, scope: 'statement', functionId: node.id, line: index + 1, dischargerId: row.id, evidence: text.trim() });
+    });
+  }
+
   // Helper summaries: a call to a function that checks and throws is a check at the call line. Two
-  // rounds reach helpers of helpers.
+  // rounds reach helpers of helpers. A helper whose own name a discharger row names (an override of
+  // `check_xsrf_cookie`) keeps that row's kind: its call sites already carry it.
   for (let round = 0; round < 2; round++) {
     const additions: Witness[] = [];
     for (const [functionId, list] of set.byFunction) {
       const kinds = new Set(list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine).map((w) => w.kind));
       if (kinds.size === 0) continue;
       const helper = program.functions.get(functionId);
+      if (helper && namedByDischarger(facts[program.byPath.get(helper.path)?.factsLanguage ?? 'java'], helper.fn.name)) continue;
       for (const site of input.index.callers.get(functionId) ?? []) {
         for (const kind of kinds) {
           const exists = set.byFunction.get(site.callerId)?.some((w) => w.line === site.line && w.kind === kind);
-          if (!exists) additions.push({ kind, scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper?.fn.qualifiedName ?? functionId}`, evidence: `${helper?.fn.name ?? 'helper'}() checks (${kind})` });
+          if (!exists) additions.push({ kind, scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper?.fn.qualifiedName ?? functionId}`, evidence: `${helper?.fn.name ?? 'helper'}() checks` });
         }
       }
     }
@@ -188,7 +215,36 @@ export function witnesses(input: WitnessInput): WitnessSet {
 
   laravelRouterWitnesses(input, set);
   symfonyAccessControl(input, set);
+  recogniseAuthFlows(input, set);
   return set;
+}
+
+/** True when some discharger row's call patterns name a function called `name` (bare or through this/self). */
+function namedByDischarger(facts: LanguageFacts, name: string): boolean {
+  const signatures = [name, `this.${name}`, `self.${name}`, `$this.${name}`];
+  return facts.dischargers.some((d) => d.calls.some((re) => signatures.some((s) => re.test(s))));
+}
+
+/** Entries whose name or route marks an authentication flow (`[[auth_flow]]` rows). */
+function recogniseAuthFlows(input: WitnessInput, set: WitnessSet): void {
+  const { program } = input;
+  for (const entry of input.entries) {
+    const file = program.byPath.get(entry.path);
+    const ref = program.functions.get(entry.functionId);
+    if (!file || !ref) continue;
+    for (const row of input.facts[file.factsLanguage].authFlows) {
+      const byName = row.names.find((re) => re.test(entry.function));
+      const byRoute = entry.route === undefined ? undefined : row.routes.find((re) => re.test(entry.route ?? ''));
+      if (!byName && !byRoute) continue;
+      const actsOn = new Set(row.actsOn);
+      // A role taken from the request is an escalation, not the flow's purpose.
+      const body = file.lines.slice(ref.fn.startLine - 1, ref.fn.endLine).join('\n');
+      if (row.escalation?.test(body)) actsOn.delete('role_admin');
+      const why = byName ? `its name ${entry.function}` : `its route '${entry.route ?? ''}'`;
+      set.authFlows.set(entry.functionId, { id: row.id, actsOn, evidence: `${why} marks an authentication flow (${row.id})` });
+      break;
+    }
+  }
 }
 
 /** Middleware names a text applies with `middleware(...)` or `'middleware' => [...]`. */

@@ -56,6 +56,13 @@ export const factsFileSchema = z.strictObject({
     hook_methods: z.array(nonEmpty).default([]),
     /** Frameworks that give every non-public entry an authentication baseline (Jenkins Overall/Read). */
     baseline_authn: z.array(nonEmpty).default([]),
+    /**
+     * Regexes over source text for expressions that denote the logged-in user (`$request->user()`,
+     * `self.current_user`): an operation on a value derived from one acts on the caller's own records.
+     */
+    current_user: z.array(pattern).default([]),
+    /** Regexes over a parameter's declared type or annotation that the framework fills with the logged-in user (`Authenticatable`, `CurrentUser`). */
+    current_user_types: z.array(pattern).default([]),
   }),
   operation: z
     .array(
@@ -95,11 +102,32 @@ export const factsFileSchema = z.strictObject({
         /** Regex over the guarding condition (the nearest `if`/`unless` line above); absent = any. */
         condition: pattern.optional(),
         /**
+         * Regexes over an `if`/`elif`/`else if` condition line: the condition itself is the check (a
+         * credential comparison such as `token == typed`, `hash_equals(...)`), a statement witness there.
+         */
+        comparisons: z.array(pattern).default([]),
+        /**
          * `throws`: the call ends the request on denial; `value_only`: a boolean that counts only when a
          * branch on it leaves the function; `constrains`: the check is part of the operation's own call
          * (a query constrained by the current user).
          */
         effect: z.enum(['throws', 'value_only', 'constrains']).default('throws'),
+      }),
+    )
+    .default([]),
+  auth_flow: z
+    .array(
+      z.strictObject({
+        id: nonEmpty,
+        description: nonEmpty,
+        /** Regexes over the entry's qualified name (`GoogleCallbackController.__invoke`, `LoginHandler.post`). */
+        names: z.array(pattern).default([]),
+        /** Regexes over the entry's route, when the recogniser knows it (`auth/google/callback`). */
+        routes: z.array(pattern).default([]),
+        /** Operation kinds that, behind such an entry, act on the account being authenticated. */
+        acts_on: z.array(z.enum(OPERATION_KINDS)).min(1),
+        /** Regex over the entry's own source: when it matches (a role read from the request), `role_admin` stays an obligation. */
+        escalation: pattern.optional(),
       }),
     )
     .default([]),
@@ -144,7 +172,21 @@ export interface DischargerFact {
   roles: RegExp[];
   line: RegExp | null;
   condition: RegExp | null;
+  comparisons: RegExp[];
   effect: 'throws' | 'value_only' | 'constrains';
+}
+
+/**
+ * A compiled auth-flow row: entries (login, registration, OAuth/SSO callbacks, password reset,
+ * invitation acceptance) whose purpose is to create or update the account being authenticated.
+ */
+export interface AuthFlowFact {
+  id: string;
+  description: string;
+  names: RegExp[];
+  routes: RegExp[];
+  actsOn: string[];
+  escalation: RegExp | null;
 }
 
 /** A compiled registration row. */
@@ -163,6 +205,11 @@ export interface LanguageFacts {
   region: string;
   hookMethods: string[];
   baselineAuthn: string[];
+  /** Expressions denoting the logged-in user. */
+  currentUser: RegExp[];
+  /** Parameter types/annotations the framework fills with the logged-in user. */
+  currentUserTypes: RegExp[];
+  authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
   registrations: RegistrationFact[];
@@ -233,8 +280,8 @@ export function parseFactsFile(file: string, text: string): LanguageFacts {
   const dischargers = input.discharger.map((row): DischargerFact => {
     unique(row.id);
     const where = `discharger ${row.id}`;
-    if (row.calls.length + row.decorators.length + row.middleware.length + row.roles.length === 0) {
-      throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: needs calls, decorators, middleware or roles`);
+    if (row.calls.length + row.decorators.length + row.middleware.length + row.roles.length + row.comparisons.length === 0) {
+      throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: needs calls, decorators, middleware, roles or comparisons`);
     }
     return {
       id: row.id,
@@ -246,7 +293,21 @@ export function parseFactsFile(file: string, text: string): LanguageFacts {
       roles: row.roles.map((p) => compile(file, text, p, where)),
       line: row.line === undefined ? null : compile(file, text, row.line, where),
       condition: row.condition === undefined ? null : compile(file, text, row.condition, where),
+      comparisons: row.comparisons.map((p) => compile(file, text, p, where)),
       effect: row.effect,
+    };
+  });
+  const authFlows = input.auth_flow.map((row): AuthFlowFact => {
+    unique(row.id);
+    const where = `auth_flow ${row.id}`;
+    if (row.names.length + row.routes.length === 0) throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: needs names or routes`);
+    return {
+      id: row.id,
+      description: row.description,
+      names: row.names.map((p) => compile(file, text, p, where)),
+      routes: row.routes.map((p) => compile(file, text, p, where)),
+      actsOn: [...new Set(row.acts_on)],
+      escalation: row.escalation === undefined ? null : compile(file, text, row.escalation, where),
     };
   });
   const registrations = input.registration.map((row): RegistrationFact => {
@@ -268,6 +329,9 @@ export function parseFactsFile(file: string, text: string): LanguageFacts {
     region: input.header.region,
     hookMethods: input.header.hook_methods,
     baselineAuthn: input.header.baseline_authn,
+    currentUser: input.header.current_user.map((p) => compile(file, text, p, 'header.current_user')),
+    currentUserTypes: input.header.current_user_types.map((p) => compile(file, text, p, 'header.current_user_types')),
+    authFlows,
     operations,
     dischargers,
     registrations,

@@ -159,7 +159,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   });
   if (composed.fanOutCuts > 0) bump(reasons, 'fan_out_cut', composed.fanOutCuts);
   if (composed.pathLimitCuts > 0) bump(reasons, 'path_limit', composed.pathLimitCuts);
-  const checked = checkObligations({ program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched });
+  const checked = checkObligations({ program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts });
 
   // 9. Coverage of the targeted operations.
   const languagesWithEntries = new Set([...entries.values()].map((e) => program.byPath.get(e.path)?.factsLanguage));

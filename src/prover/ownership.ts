@@ -1,0 +1,171 @@
+/**
+ * Ownership through the current user: an operation whose receiver is the logged-in user, or a value
+ * derived from it (`$user->podcasts()->detach(...)`, a collection fetched "for" the user), acts on the
+ * caller's own records. The value is followed along the path: from the expressions and injected
+ * parameter types the facts name (`$request->user()`, `Authenticatable $user`, `self.current_user`),
+ * through local assignments and loops, and into the next hop's parameters when it is passed as an
+ * argument (`$this->userService->updateUser($this->user, ...)`). Textual and intra-path only: a value is
+ * "derived" when its right-hand side mentions the user at all.
+ */
+import type { FunctionIR } from '../syntax/ir-types.js';
+import type { LanguageFacts } from './facts.js';
+import { lookupClass, superChain, type Program } from './resolution.js';
+import { statementAt } from './recognisers/shared.js';
+import type { OperationSite, PathRecord, ProgramFile } from './types.js';
+
+const CONSTRUCTORS = new Set(['__construct', '__init__', 'constructor']);
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The names bound to the logged-in user: parameters and `$this->x`/`self.x`/`this.x` fields. */
+class Bindings {
+  readonly names = new Map<string, string>();
+  private patterns: { re: RegExp; origin: string }[] = [];
+
+  constructor(private readonly facts: LanguageFacts) {}
+
+  bind(name: string, origin: string): void {
+    if (this.names.has(name)) return;
+    this.names.set(name, origin);
+    const bare = name.replace(/^\$/, '');
+    const prefix = name.startsWith('$') ? '\\$' : '(?<![\\w$.])';
+    this.patterns.push({ re: new RegExp(`${prefix}${escape(bare)}(?![\\w$])`), origin });
+  }
+
+  /** Why `text` denotes (or derives from) the logged-in user, or null. */
+  origin(text: string): string | null {
+    for (const re of this.facts.currentUser) {
+      const match = re.exec(text);
+      if (match) return match[0];
+    }
+    for (const { re, origin } of this.patterns) if (re.test(text)) return origin;
+    return null;
+  }
+}
+
+/** The arguments of the first call to `callee` in `text`, split at top-level commas. */
+export function callArguments(text: string, callee: string): string[] | null {
+  const at = new RegExp(`(?<![\\w$])${escape(callee)}\\s*\\(`).exec(text);
+  if (!at) return null;
+  const args: string[] = [];
+  let depth = 0;
+  let current = '';
+  let quote: string | null = null;
+  for (let i = at.index + at[0].length; i < text.length; i++) {
+    const ch = text[i] ?? '';
+    if (quote) {
+      current += ch;
+      if (ch === quote && text[i - 1] !== '\\') quote = null;
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    if (ch === ')' || ch === ']' || ch === '}') {
+      if (depth === 0) {
+        if (current.trim().length > 0) args.push(current.trim());
+        return args;
+      }
+      depth--;
+    }
+    if (ch === ',' && depth === 0) {
+      args.push(current.trim());
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  return args;
+}
+
+/** Parameters and constructor-injected fields the framework fills with the logged-in user. */
+function bindInjected(program: Program, facts: LanguageFacts, bindings: Bindings, path: string, fn: FunctionIR): void {
+  const typed = (p: { type: string | null; annotations: string[] }): boolean =>
+    facts.currentUserTypes.some((re) => (p.type !== null && re.test(p.type)) || p.annotations.some((a) => re.test(a)));
+  for (const p of fn.parameters) if (typed(p)) bindings.bind(p.name, `${p.type ?? p.annotations.join(' ')} ${p.name} in ${fn.qualifiedName}`);
+  if (fn.className === null) return;
+  const cls = lookupClass(program.table, fn.className, path);
+  if (!cls) return;
+  for (const record of superChain(program.table, cls)) {
+    for (const ctor of record.methods.filter((m) => CONSTRUCTORS.has(m.fn.name) || m.fn.name === record.name)) {
+      for (const p of ctor.fn.parameters) {
+        if (!typed(p)) continue;
+        const bare = p.name.replace(/^\$/, '');
+        const origin = `${p.type ?? p.annotations.join(' ')} ${p.name} injected into ${record.name}`;
+        bindings.bind(`$this->${bare}`, origin);
+        bindings.bind(`self.${bare}`, origin);
+        bindings.bind(`this.${bare}`, origin);
+      }
+    }
+  }
+}
+
+const ASSIGNMENT = /([$\w]+)\s*(?:\?\?)?=(?![=>])\s*(.+)$/;
+const LOOPS = [
+  /foreach\s*\((.+?)\s+as\s+(?:\$\w+\s*=>\s*)?(\$\w+)/, // PHP
+  /\bfor\s+(\w+)\s+in\s+(.+):/, // Python (target first)
+  /\bfor\s*\(\s*(?:const|let|var|final)?\s*(?:[\w<>.]+\s+)?([$\w]+)\s*(?::|\bof\b|\bin\b)\s*(.+)\)/, // Java, JS
+];
+
+/** Follow assignments and loops in `fn` from its body to `untilLine` (exclusive). */
+function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, bindings: Bindings): void {
+  for (let line = fn.bodyStartLine; line < untilLine && line <= fn.endLine; line++) {
+    const text = file.lines[line - 1] ?? '';
+    for (const [i, re] of LOOPS.entries()) {
+      const m = re.exec(text);
+      if (!m) continue;
+      const [source, target] = i === 0 ? [m[1], m[2]] : i === 1 ? [m[2], m[1]] : [m[2], m[1]];
+      if (source && target) {
+        const origin = bindings.origin(source);
+        if (origin) bindings.bind(target, origin);
+      }
+    }
+    const assign = ASSIGNMENT.exec(text);
+    if (assign?.[1] && assign[2] && !/^\s*(if|elif|while|return)\b/.test(text)) {
+      const origin = bindings.origin(assign[2]);
+      if (origin) bindings.bind(assign[1], origin);
+    }
+  }
+}
+
+/**
+ * When the operation acts on the logged-in user or a value derived from them, a description of where
+ * that user came from; otherwise null.
+ */
+export function ownedByCurrentUser(program: Program, facts: LanguageFacts, path: PathRecord, op: OperationSite): string | null {
+  if (facts.currentUser.length === 0 && facts.currentUserTypes.length === 0) return null;
+  let passed = new Map<number | string, string>();
+  for (const [i, hop] of path.hops.entries()) {
+    const ref = program.functions.get(hop.functionId);
+    const file = ref ? program.byPath.get(ref.path) : undefined;
+    if (!ref || !file) return null;
+    const bindings = new Bindings(facts);
+    bindInjected(program, facts, bindings, ref.path, ref.fn);
+    ref.fn.parameters.forEach((p, index) => {
+      const origin = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));
+      if (origin) bindings.bind(p.name, origin);
+    });
+    const isLast = i === path.hops.length - 1;
+    const until = isLast ? op.line : hop.callLine ?? ref.fn.endLine;
+    propagate(file, ref.fn, until, bindings);
+    if (isLast) {
+      const call = file.ir.calls.find((c) => c.line === op.line && c.text === op.call) ?? file.ir.calls.find((c) => c.line === op.line);
+      if (!call?.receiver) return null;
+      return bindings.origin(call.receiver);
+    }
+    // Hand the user to the next hop's parameters, by position or by name.
+    const next = path.hops[i + 1] ? program.functions.get(path.hops[i + 1]?.functionId ?? '') : undefined;
+    if (!next || hop.callLine === null) return null;
+    const args = callArguments(statementAt(file, hop.callLine, 6), next.fn.name) ?? [];
+    passed = new Map();
+    args.forEach((arg, index) => {
+      const named = /^(\w+)\s*[:=](?![:=])\s*(.+)$/s.exec(arg);
+      const origin = bindings.origin(named?.[2] ?? arg);
+      if (!origin) return;
+      if (named?.[1]) passed.set(named[1], origin);
+      else passed.set(index, origin);
+    });
+  }
+  return null;
+}
