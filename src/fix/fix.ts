@@ -14,6 +14,7 @@ import { decodeStrict, withoutBom, type SupportedEncoding } from '../guard/encod
 import { guardedApply } from '../guard/fsutil.js';
 import type { Checked, Consultation, Proposal } from '../guard/shapes.js';
 import type { RefusalWord } from '../guard/vocabulary.js';
+import { scrubDeep } from '../model/scrub.js';
 import { openBoundary, type RepoBoundary } from '../policy/paths.js';
 import { runUserCommand, type RunResult } from '../policy/process.js';
 import type { Finding } from '../report/finding.js';
@@ -275,14 +276,4 @@ function summarise(rows: readonly FixRow[], request: FixRequest, reviewIncomplet
   const left = rows.some((r) => r.outcome !== 'applied');
   const exitCode = incomplete ? 3 : left ? 1 : 0;
   return { findings: rows.length, outcomes, refusals_by_word: refusals, accept_model: request.acceptModel, verify: request.verify, review_complete: reviewIncomplete.length === 0, review_incomplete_reasons: reviewIncomplete, exit_code: exitCode };
-}
-
-/** Apply `scrub` to every string inside a plain JSON-like value. */
-function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
-  if (typeof value === 'string') return scrub(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => scrubDeep(item, scrub)) as T;
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, scrub)])) as T;
-  }
-  return value;
 }

@@ -35,6 +35,13 @@ function isNamePart(c: string): boolean {
   return /[\w$\u00c0-\uffff]/.test(c);
 }
 
+/** End (exclusive) of the number literal starting at `start`: digits, letters, dots and exponent signs. */
+function numberEnd(text: string, start: number): number {
+  let j = start + 1;
+  while (j < text.length && (/[\w.]/.test(text[j] ?? '') || (/[+-]/.test(text[j] ?? '') && /[eE]/.test(text[j - 1] ?? '')))) j++;
+  return j;
+}
+
 function matchOp(text: string, i: number, ops: readonly string[]): string {
   for (const op of ops) if (text.startsWith(op, i)) return op;
   return text[i] ?? '';
@@ -117,8 +124,7 @@ function lexPython(text: string): Lexed {
       continue;
     }
     if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
-      let j = i + 1;
-      while (j < text.length && (/[\w.]/.test(text[j] ?? '') || (/[+-]/.test(text[j] ?? '') && /[eE]/.test(text[j - 1] ?? '')))) j++;
+      const j = numberEnd(text, i);
       push('number', text.slice(i, j));
       i = j;
       continue;
@@ -252,8 +258,7 @@ function lexJavaScript(text: string): Lexed {
       continue;
     }
     if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
-      let j = i + 1;
-      while (j < text.length && (/[\w.]/.test(text[j] ?? '') || (/[+-]/.test(text[j] ?? '') && /[eE]/.test(text[j - 1] ?? '')))) j++;
+      const j = numberEnd(text, i);
       push('number', text.slice(i, j));
       i = j;
       continue;

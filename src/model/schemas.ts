@@ -5,6 +5,7 @@
  * JSON Schema (every property required, no bounds); tests/model/schemas.test.ts checks the two agree.
  */
 import { z } from 'zod';
+import { ProposalSchema } from '../guard/shapes.js';
 import { SEVERITIES } from '../report/finding.js';
 
 /** Name of the review reply's schema (OpenAI) and of the forced tool (Anthropic). */
@@ -84,17 +85,11 @@ export const PROPOSAL_SCHEMA_NAME = 'jscr_proposal';
 export const PROPOSAL_TOOL_NAME = 'propose_edit';
 
 /**
- * One edit proposal (SPEC 6): replace lines start_line..end_line of path, quoted in `replaces`, with
- * `replacement`. The guard decides whether it makes sense; this only checks the types.
+ * One edit proposal (SPEC 6): the guard's own ProposalSchema, so the reply is validated against
+ * exactly the shape the guard checks. It checks only the types; whether the edit makes sense is the
+ * guard's question.
  */
-export const proposalReplySchema = z.object({
-  path: z.string(),
-  start_line: z.number().int(),
-  end_line: z.number().int(),
-  symbol: z.string().nullable(),
-  replaces: z.string(),
-  replacement: z.string(),
-});
+export const proposalReplySchema = ProposalSchema;
 
 export type ProposalReply = z.output<typeof proposalReplySchema>;
 

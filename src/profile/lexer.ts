@@ -40,6 +40,16 @@ class CodeWriter {
     this.indent = '';
     this.pendingSpace = false;
   }
+  /** A dropped block comment: a separator, whose line breaks still end lines. */
+  comment(body: string): void {
+    for (let k = 0; k < body.length; k++) {
+      if (body[k] === '\n' || body[k] === '\r') {
+        this.endLine();
+        k = breakEnd(body, k);
+      }
+    }
+    this.blank();
+  }
   result(): string {
     this.endLine();
     return this.lines.join('\n');
@@ -136,16 +146,7 @@ function lexCFamily(text: string, language: ProfileLanguage, out: CodeWriter): v
       const body = text.slice(i + 2, close);
       if (body.includes('/*')) giveUp();
       if (isDirectiveComment('/*', body, language)) out.code(text.slice(i, close + 2));
-      else {
-        // A comment is a separator; the line breaks inside it still end lines.
-        for (let k = 0; k < body.length; k++) {
-          if (body[k] === '\n' || body[k] === '\r') {
-            out.endLine();
-            k = breakEnd(body, k);
-          }
-        }
-        out.blank();
-      }
+      else out.comment(body);
       i = close + 1;
       continue;
     }
@@ -333,15 +334,7 @@ function lexPowerShell(text: string, out: CodeWriter): void {
       const body = text.slice(i + 2, close);
       if (body.includes('<#')) giveUp();
       if (isDirectiveComment('<#', body, 'powershell')) out.code(text.slice(i, close + 2));
-      else {
-        for (let k = 0; k < body.length; k++) {
-          if (body[k] === '\n' || body[k] === '\r') {
-            out.endLine();
-            k = breakEnd(body, k);
-          }
-        }
-        out.blank();
-      }
+      else out.comment(body);
       i = close + 1;
       continue;
     }

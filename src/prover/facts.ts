@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import TOML from '@iarna/toml';
 import { z } from 'zod';
 import { InternalError, RuleFileError } from '../errors.js';
-import { catastrophicBacktrackingHazard } from '../rules/safe-regex.js';
+import { catastrophicBacktrackingHazard } from '../redact/regex-shape.js';
 import type { DischargeKind } from './types.js';
 
 export const FACTS_LANGUAGES = ['java', 'php', 'python', 'typescript'] as const;

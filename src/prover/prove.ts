@@ -42,7 +42,7 @@ export function isLeftOut(path: string): boolean {
   return LEFT_OUT.test(path);
 }
 
-const FACTS_OF: Partial<Record<Language, FactsLanguage>> = { java: 'java', php: 'php', python: 'python', typescript: 'typescript', tsx: 'typescript', javascript: 'typescript' };
+export const FACTS_OF: Partial<Record<Language, FactsLanguage>> = { java: 'java', php: 'php', python: 'python', typescript: 'typescript', tsx: 'typescript', javascript: 'typescript' };
 
 /** Non-source files the prover reads for configuration (Symfony's security.yaml). */
 export function isProverConfig(path: string): boolean {

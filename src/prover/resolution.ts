@@ -331,7 +331,25 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
 }
 
 /** Repository files an import's module text may name (relative TS/JS paths, Python dotted modules). */
+/** Non-relative imports resolve the same from every file: remember them per program. */
+const absoluteModules = new WeakMap<Program, Map<string, ProgramFile[]>>();
+
 export function moduleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {
+  if (module.startsWith('.')) return resolveModuleFiles(program, fromPath, module);
+  let cache = absoluteModules.get(program);
+  if (!cache) {
+    cache = new Map();
+    absoluteModules.set(program, cache);
+  }
+  let files = cache.get(module);
+  if (!files) {
+    files = resolveModuleFiles(program, fromPath, module);
+    cache.set(module, files);
+  }
+  return files;
+}
+
+function resolveModuleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {
   const dir = fromPath.includes('/') ? fromPath.slice(0, fromPath.lastIndexOf('/')) : '';
   const bases: string[] = [];
   if (module.startsWith('.')) {

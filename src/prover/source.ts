@@ -5,7 +5,7 @@
  */
 import type { SourceReader } from '../git/sources.js';
 import { languageForPath } from '../syntax/languages.js';
-import { isLeftOut, isProverConfig, proveChange } from './prove.js';
+import { FACTS_OF, isLeftOut, isProverConfig, proveChange } from './prove.js';
 import type { ProveResult } from './types.js';
 import type { FileIR } from '../syntax/ir.js';
 
@@ -29,7 +29,15 @@ export interface ProveFromReaderOutcome {
 }
 
 export async function proveFromReader(input: ProveFromReaderInput): Promise<ProveFromReaderOutcome> {
-  const candidates = (await input.reader.listFiles()).filter((p) => !isLeftOut(p) && (languageForPath(p) !== null || isProverConfig(p)));
+  // A change is proved against the files of its own fact languages only: a change to Python code
+  // cannot be reached from a Java entry point, and reading the rest of a large repository costs seconds.
+  const wanted = input.touched === null ? null : new Set(input.touched.map((t) => factsLanguageOf(t.path)).filter((l): l is string => l !== undefined));
+  if (wanted !== null && wanted.size === 0) {
+    return { result: { findings: [], coverage: emptyCoverage(), degradations: [] }, fileCount: 0, incomplete: false };
+  }
+  const candidates = (await input.reader.listFiles()).filter(
+    (p) => !isLeftOut(p) && (isProverConfig(p) || (languageForPath(p) !== null && (wanted === null || wanted.has(factsLanguageOf(p) ?? '')))),
+  );
   const reads = await input.reader.readMany(candidates);
   const files: { path: string; text: string }[] = [];
   const readProblems: string[] = [];
@@ -47,4 +55,13 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
   result.degradations.unshift(...readProblems);
   if (result.degradations.some((d) => d.startsWith('error:'))) incomplete = true;
   return { result, fileCount: files.length, incomplete };
+}
+
+function factsLanguageOf(path: string): string | undefined {
+  const language = languageForPath(path);
+  return language === null ? undefined : FACTS_OF[language];
+}
+
+function emptyCoverage(): ProveResult['coverage'] {
+  return { filesByLanguage: {}, frameworksRecognised: {}, entryPoints: 0, reached: 0, unreached: 0, operationsChecked: 0, operationsDischarged: 0, uncheckedByReason: {} };
 }

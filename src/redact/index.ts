@@ -4,4 +4,4 @@ export { secretFindings, maskValue, HARDCODED_SECRET_RULE, type SecretScanFile }
 export { redact, RedactionCounter, type RedactionResult, type Replacement } from './redact.js';
 export { redactionStep, type RedactionInput, type RedactionOutcome, type RedactionFileOutcome } from './step.js';
 export { builtInSecretRules, parseSecretRules, secretRulesPath, type SecretRule, type SecretRuleSet } from './rules.js';
-export { catastrophicShape } from './regexShape.js';
+export { catastrophicBacktrackingHazard } from './regex-shape.js';

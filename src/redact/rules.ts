@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import TOML from '@iarna/toml';
 import { z } from 'zod';
 import { RuleFileError } from '../errors.js';
-import { catastrophicShape } from './regexShape.js';
+import { catastrophicBacktrackingHazard } from './regex-shape.js';
 
 const ruleSchema = z
   .object({
@@ -92,7 +92,7 @@ function compile(file: string, source: string, where: string, pattern: string, f
     const reason = error instanceof Error ? error.message : String(error);
     throw new RuleFileError(file, line, `${where}: regex does not compile: ${reason}`);
   }
-  const shape = catastrophicShape(pattern);
+  const shape = catastrophicBacktrackingHazard(pattern);
   if (shape) throw new RuleFileError(file, line, `${where}: regex refused: ${shape}`);
   return compiled;
 }

@@ -34,10 +34,19 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Which of two reports of one problem to keep: most severe, then most confident, then a fixed tie-break. */
+/** A deterministic finding reproduces on every run; a model's may not. Between equals, keep the former. */
+function modelLast(finding: Finding): number {
+  return finding.source === 'model' ? 1 : 0;
+}
+
+/**
+ * Which of two reports of one problem to keep: most severe, then a deterministic source over the model,
+ * then most confident, then a fixed tie-break.
+ */
 function preference(a: Finding, b: Finding): number {
   return (
     severityRank(a.severity) - severityRank(b.severity) ||
+    modelLast(a) - modelLast(b) ||
     b.confidence - a.confidence ||
     compareText(a.source, b.source) ||
     compareText(a.rule, b.rule) ||

@@ -24,6 +24,7 @@ import {
   type NumberedSegment,
   type TokenUsage,
 } from '../model/index.js';
+import { scrubDeep } from '../model/scrub.js';
 import { egressDecision } from '../policy/egress.js';
 import type { RedactionOutcome } from '../redact/index.js';
 import type { Finding, RejectedFinding, StepStatus } from '../report/finding.js';
@@ -189,16 +190,6 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsO
   // Model-written text (titles, quotes, reasons) passes the same scrub: a server that echoes the key
   // must not get it into the report.
   return scrubDeep({ findings: verified.findings, rejected, steps, usage }, scrub);
-}
-
-/** Apply `scrub` to every string inside a plain JSON-like value. */
-function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
-  if (typeof value === 'string') return scrub(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => scrubDeep(item, scrub)) as T;
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, scrub)])) as T;
-  }
-  return value;
 }
 
 interface VerifyContext {

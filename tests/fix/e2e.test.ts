@@ -1,18 +1,17 @@
 /**
  * `jscr fix` end to end: the built CLI (node bin/jscr) as a child process, a real git repository in a
- * temporary folder made from fixtures/fix/, and the scripted proposal server on 127.0.0.1.
+ * temporary folder made from fixtures/fix/, and the scripted provider server (tests/model/server.ts) on 127.0.0.1.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runJscr, type CliRun } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
-import { startProposalServer, type ProposalServer, type ScriptedProposal } from './server.js';
+import { startServer, type ScriptedProposal, type ScriptedServer } from '../model/server.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const BIN = join(HERE, '..', '..', 'bin', 'jscr');
 const FIXTURE = join(HERE, '..', '..', 'fixtures', 'fix', 'python-sql-lookup');
 
 const API_KEY_ENV = 'JSCR_FIX_TEST_KEY';
@@ -25,12 +24,6 @@ const JS_TARGET = 'src/config.js';
 const VULNERABLE = `    cursor.execute("SELECT id, name FROM users WHERE name = '%s'" % name)`;
 const FIXED = '    cursor.execute("SELECT id, name FROM users WHERE name = ?", (name,))';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 interface Row {
   outcome: string;
   stage: string;
@@ -41,10 +34,10 @@ interface Row {
   verify: { code: number | null } | null;
 }
 
-let server: ProposalServer;
+let server: ScriptedServer;
 const cleanups: (() => void)[] = [];
 beforeEach(async () => {
-  server = await startProposalServer();
+  server = await startServer();
 });
 afterEach(async () => {
   await server.close();
@@ -58,20 +51,9 @@ function scratch(prefix: string): string {
   return dir;
 }
 
-/** Run the CLI without blocking this process's event loop (the scripted server lives in it). */
-function jscr(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: scratch('jscr-fix-state-'), [API_KEY_ENV]: API_KEY, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+/** Run the CLI with the test key and a state folder of its own. */
+function jscr(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runJscr(args, cwd, { XDG_STATE_HOME: scratch('jscr-fix-state-'), [API_KEY_ENV]: API_KEY, ...env });
 }
 
 function configToml(opts: { model?: boolean; egress?: boolean } = {}): string {
@@ -118,7 +100,7 @@ function fileText(repo: TestRepo): string {
 describe('jscr fix', () => {
   it('--accept-model --verify: an accepted proposal is written, verified and recorded; exit 0', async () => {
     const repo = fixtureRepo({ extra: { 'checks/uses_parameters.py': `import sys\nsys.exit(0 if "(name,)" in open("${TARGET}").read() else 1)\n` } });
-    server.script = [{ proposal: goodProposal() }];
+    server.propose = [{ proposal: goodProposal() }];
     const out = join(scratch('jscr-fix-out-'), 'run');
     const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', 'python3 checks/uses_parameters.py', '--out', out], repo.root);
     expect(run.stderr).not.toMatch(/internal error/);
@@ -150,7 +132,7 @@ describe('jscr fix', () => {
       replaces: "  const settings = eval('(' + text + ')');\n",
       replacement: '  const settings = JSON.parse(text);\n',
     };
-    server.script = [{ proposal: (user) => (user.includes(`path=\"${JS_TARGET}\"`) || user.includes(`path="${JS_TARGET}"`) ? jsProposal : goodProposal()) }];
+    server.propose = [{ proposal: (user) => (user.includes(`path=\"${JS_TARGET}\"`) || user.includes(`path="${JS_TARGET}"`) ? jsProposal : goodProposal()) }];
     const out = join(scratch('jscr-fix-out-'), 'run');
     const run = await jscr(['fix', '--range', 'HEAD~2..HEAD', '--accept-model', '--out', out], repo.root);
     expect(run.code).toBe(0);
@@ -166,7 +148,7 @@ describe('jscr fix', () => {
   it('a refused proposal is not written: the file keeps its bytes, the row names the word, exit 1', async () => {
     const repo = fixtureRepo();
     const before = readFileSync(join(repo.root, TARGET));
-    server.script = [{ proposal: goodProposal({ replacement: '    import os\n    os.system("rm -rf /")\n' }) }];
+    server.propose = [{ proposal: goodProposal({ replacement: '    import os\n    os.system("rm -rf /")\n' }) }];
     const out = join(scratch('jscr-fix-out-'), 'run');
     const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--out', out], repo.root);
     expect(run.code).toBe(1);
@@ -181,7 +163,7 @@ describe('jscr fix', () => {
   it('a proposal whose --verify fails is rolled back byte for byte; exit 1', async () => {
     const repo = fixtureRepo();
     const before = readFileSync(join(repo.root, TARGET));
-    server.script = [{ proposal: goodProposal() }];
+    server.propose = [{ proposal: goodProposal() }];
     const out = join(scratch('jscr-fix-out-'), 'run');
     const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', "python3 -c 'import sys; sys.exit(1)'", '--out', out], repo.root);
     expect(run.code).toBe(1);
@@ -195,7 +177,7 @@ describe('jscr fix', () => {
   it('a file changed on disk while the model answered is refused and left as the user changed it', async () => {
     const repo = fixtureRepo();
     const edited = `${fileText(repo)}# edited by the user meanwhile\n`;
-    server.script = [{ proposal: goodProposal(), before: () => writeFileSync(join(repo.root, TARGET), edited) }];
+    server.propose = [{ proposal: goodProposal(), before: () => writeFileSync(join(repo.root, TARGET), edited) }];
     const out = join(scratch('jscr-fix-out-'), 'run');
     const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--out', out], repo.root);
     expect(run.code).toBe(1);
@@ -212,7 +194,7 @@ describe('jscr fix', () => {
     const marker = '# touched between check and write\n';
     writeFileSync(join(bin, 'python3'), `#!/bin/sh\nprintf '${marker.trimEnd()}\\n' >> '${join(repo.root, TARGET)}'\nexec '${realPython}' "$@"\n`);
     chmodSync(join(bin, 'python3'), 0o755);
-    server.script = [{ proposal: goodProposal() }];
+    server.propose = [{ proposal: goodProposal() }];
     const out = join(scratch('jscr-fix-out-'), 'run');
     const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--out', out], repo.root, { PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}` });
     expect(run.code).toBe(1);
@@ -226,7 +208,7 @@ describe('jscr fix', () => {
   it('without --accept-model nothing is written and the accepted proposal is printed as a diff; exit 1', async () => {
     const repo = fixtureRepo();
     const before = readFileSync(join(repo.root, TARGET));
-    server.script = [{ proposal: goodProposal() }];
+    server.propose = [{ proposal: goodProposal() }];
     const out = join(scratch('jscr-fix-out-'), 'run');
     const run = await jscr(['fix', '--commit', 'HEAD', '--out', out], repo.root);
     expect(run.code).toBe(1);
@@ -269,7 +251,7 @@ describe('jscr fix', () => {
     const unknown = await jscr(['fix', '--commit', 'HEAD', '--finding', 'deadbeefdead'], repo.root);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--finding deadbeefdead/);
-    server.script = [{ proposal: goodProposal() }];
+    server.propose = [{ proposal: goodProposal() }];
     const out = join(scratch('jscr-fix-out-'), 'run');
     const first = await jscr(['fix', '--commit', 'HEAD', '--out', out], repo.root);
     const id = /\(([0-9a-f]{12})\)/.exec(first.stdout)?.[1] ?? '';
@@ -291,7 +273,7 @@ describe('jscr fix', () => {
   it('the API key appears in no output and in no file of the run folder, even when the model echoes it', async () => {
     const repo = fixtureRepo();
     // A server that echoes the key back in its answer: the answer is recorded, the key is not.
-    server.script = [{ proposal: goodProposal({ replaces: `${VULNERABLE}  # ${API_KEY}\n` }) }];
+    server.propose = [{ proposal: goodProposal({ replaces: `${VULNERABLE}  # ${API_KEY}\n` }) }];
     const out = join(scratch('jscr-fix-out-'), 'run');
     const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', 'python3 -c pass', '--out', out], repo.root);
     expect(server.requests[0]?.headers['authorization']).toBe(`Bearer ${API_KEY}`);

@@ -24,6 +24,9 @@ const GIT_ENV = {
   GIT_AUTHOR_EMAIL: 'test@example.invalid',
   GIT_COMMITTER_NAME: 'jscr test',
   GIT_COMMITTER_EMAIL: 'test@example.invalid',
+  // Fixed dates make commit ids, and so every report that names one, the same on every run.
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
   GIT_CONFIG_NOSYSTEM: '1',
   HOME: tmpdir(),
 };

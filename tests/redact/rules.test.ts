@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RuleFileError } from '../../src/errors.js';
-import { builtInSecretRules, catastrophicShape, parseSecretRules, secretRulesPath } from '../../src/redact/index.js';
+import { builtInSecretRules, catastrophicBacktrackingHazard, parseSecretRules, secretRulesPath } from '../../src/redact/index.js';
 
 const header = `[placeholders]
 contains = ["changeme"]
@@ -80,11 +80,11 @@ describe('secret rule file loading', () => {
   });
 });
 
-describe('catastrophicShape', () => {
-  it.each(['(a+)+', '(?:\\w+\\s?)*', '(x*){2,}', '((ab)*c)+', '(?<v>[a-z]+)*'])('refuses %s', (source) => {
-    expect(catastrophicShape(source)).not.toBeNull();
+describe('catastrophicBacktrackingHazard (secret rule shapes)', () => {
+  it.each(['(a+)+', '(?:\\w+\\s?)*', '(x*){2,}', '((ab)*c)+', '(?<v>[a-z]+)*', '(a|ab)*', '(?<w>a+)\\k<w>+'])('refuses %s', (source) => {
+    expect(catastrophicBacktrackingHazard(source)).not.toBeNull();
   });
-  it.each(['(?:proj-)?[a-z]{20,}', '(a+)?b', '[(+*]+', '\\(a+\\)+', '(?:ab|cd){3}', 'a{2}(b{3})'])('accepts %s', (source) => {
-    expect(catastrophicShape(source)).toBeNull();
+  it.each(['(?:proj-)?[a-z]{20,}', '(a+)?b', '[(+*]+', '\\(a+\\)+', '(?:ab|cd){3}', 'a{2}(b{3})', '^(.)\\1+$'])('accepts %s', (source) => {
+    expect(catastrophicBacktrackingHazard(source)).toBeNull();
   });
 });

@@ -66,6 +66,13 @@ describe('orderFindings: merging the same problem reported by different sources'
     expect(kept?.extra?.also_reported_by).toEqual([{ source: 'rule', rule: 'jscr/sql-string-concat', fingerprint: ruleFinding.fingerprint }]);
   });
 
+  it('between equally severe reports keeps the deterministic one, even when the model is more confident', () => {
+    const sureModel = { ...modelFinding, severity: 'high' as Severity, confidence: 0.95 };
+    const result = orderFindings([sureModel, ruleFinding], ALL);
+    expect(result.findings.map((f) => f.source)).toEqual(['rule']);
+    expect(result.findings[0]?.extra?.also_reported_by).toEqual([{ source: 'model', rule: 'model/sql-injection', fingerprint: modelFinding.fingerprint }]);
+  });
+
   it('does not change the input findings', () => {
     orderFindings([ruleFinding, modelFinding], ALL);
     expect(modelFinding.extra).toBeUndefined();

@@ -1,9 +1,13 @@
 /**
- * A conservative check for regular expressions that can backtrack exponentially, run when rule files
- * load. It parses JavaScript regex syntax (without the `u` flag) into a small tree and refuses two
+ * The one check, for every regex written as data (code rules, secret rules, prover facts), that it
+ * cannot backtrack catastrophically. It lives in src/redact, the lowest layer that loads regexes from
+ * data, so src/rules and src/prover import it downwards and redact needs nothing above it.
+ *
+ * It parses JavaScript regex syntax (read without the `u` flag) into a small tree and refuses two
  * shapes: an unbounded repetition that contains another unbounded repetition (`(a+)+`, `(.*)*`,
  * `(\w+\s?)*`), and an unbounded repetition of alternatives that can start with the same character
- * (`(a|a)*`, `(a|ab)+`). It refuses some safe expressions too; rule authors rewrite those, which is
+ * (`(a|a)*`, `(a|ab)+`). Bounded repeats of at most ten copies do not count, so optional groups such
+ * as `(?:proj-)?` stay allowed. It refuses some safe expressions too; authors rewrite those, which is
  * cheaper than a rule that hangs a review on one crafted line.
  */
 
@@ -36,6 +40,10 @@ function single(code: number): CharSet {
 
 class RegexParser {
   private pos = 0;
+  /** Bodies of the capture groups closed so far, by number; names map to numbers. */
+  private readonly captures: RegexNode[] = [];
+  private readonly captureNames = new Map<string, number>();
+  private captureCount = 0;
   constructor(private readonly source: string) {}
 
   parse(): RegexNode {
@@ -105,6 +113,7 @@ class RegexParser {
 
   private group(): RegexNode {
     let lookaround = false;
+    let capture: number | null = null;
     if (this.source.startsWith('?:', this.pos)) this.pos += 2;
     else if (/^\?<?[=!]/.test(this.source.slice(this.pos))) {
       lookaround = true;
@@ -112,10 +121,13 @@ class RegexParser {
     } else if (this.source.startsWith('?<', this.pos)) {
       const end = this.source.indexOf('>', this.pos);
       if (end < 0) throw new Error('unterminated group name');
+      capture = ++this.captureCount;
+      this.captureNames.set(this.source.slice(this.pos + 2, end), capture);
       this.pos = end + 1;
-    }
+    } else capture = ++this.captureCount;
     const body = this.alternation();
     if (this.source[this.pos++] !== ')') throw new Error('unterminated group');
+    if (capture !== null) this.captures[capture] = body;
     return { kind: 'group', body, lookaround };
   }
 
@@ -128,9 +140,13 @@ class RegexParser {
       return { kind: 'empty' };
     }
     if (/[1-9]/.test(c) || (c === 'k' && this.source[this.pos + 1] === '<')) {
-      // A back-reference can match anything its group matched; treat it as any text.
-      const named = /^k<[^>]*>/.exec(this.source.slice(this.pos));
-      this.pos += named ? named[0].length : (/^\d+/.exec(this.source.slice(this.pos)) as RegExpExecArray)[0].length;
+      // A back-reference matches one of the texts its group can match, so a closed group stands in
+      // for it (`(.)\1+` stays allowed); any other reference is treated as any text.
+      const named = /^k<([^>]*)>/.exec(this.source.slice(this.pos));
+      const digits = named ? '' : (/^\d+/.exec(this.source.slice(this.pos)) as RegExpExecArray)[0];
+      this.pos += named ? named[0].length : digits.length;
+      const referenced = this.captures[named ? (this.captureNames.get(named[1] as string) ?? 0) : Number(digits)];
+      if (referenced) return { kind: 'group', body: referenced, lookaround: false };
       return { kind: 'repeat', body: { kind: 'char', set: ANY }, min: 0, max: Infinity };
     }
     return { kind: 'char', set: this.escapedSet() };
@@ -319,7 +335,7 @@ function findHazard(node: RegexNode): string | null {
   switch (node.kind) {
     case 'repeat': {
       if (node.max > UNBOUNDED_FROM) {
-        if (containsUnboundedRepeat(node.body)) return 'nested unbounded repetition, such as (a+)+';
+        if (containsUnboundedRepeat(node.body)) return 'nested repetition, such as (a+)+: nested unbounded repetition backtracks exponentially on a near miss';
         if (alternativesOverlap(node.body)) return 'repeated alternatives that can match the same text, such as (a|ab)*';
       }
       return findHazard(node.body);
