@@ -22,7 +22,8 @@ import { review } from '../review/engine.js';
 import { loadBuiltinRules } from '../rules/engine.js';
 import { prepareConsultation } from './consultation.js';
 import { unifiedDiff } from './diff.js';
-import { askForProposal, modelAccess, type ModelAccess } from './propose.js';
+import { modelAccess, type ModelAccess } from '../model/access.js';
+import { askForProposal, FIX_DEADLINE_MS } from './propose.js';
 import { chooseRunFolder, writeRunFolder } from './runfolder.js';
 
 /** How long one run of the --verify command may take before it counts as failed. */
@@ -120,7 +121,7 @@ export async function runFix(request: FixRequest): Promise<FixOutcome> {
   const selected = selectFindings(reviewed.report.findings, request.findings);
 
   const rules = new Map((await loadBuiltinRules()).map((rule) => [rule.id, rule]));
-  const access = modelAccess(config, request.env);
+  const access = modelAccess(config, request.env, Date.now() + FIX_DEADLINE_MS);
   const boundary = await openBoundary(root, { followSymlinks: config.repository.follow_symlinks });
 
   // Steps 2-5, one finding at a time: each question is read from the disk as the earlier writes left it.
@@ -272,7 +273,10 @@ function summarise(rows: readonly FixRow[], request: FixRequest, reviewIncomplet
     }
   }
   // An incomplete review may have missed findings, so "nothing left" cannot be claimed (SPEC 2).
-  const incomplete = reviewIncomplete.length > 0 || rows.some((r) => r.outcome === 'model_failed' || r.outcome === 'write_failed');
+  // A --verify program that could not even start is a check that did not run: incomplete, not a verdict.
+  const incomplete =
+    reviewIncomplete.length > 0 ||
+    rows.some((r) => r.outcome === 'model_failed' || r.outcome === 'write_failed' || (r.verify !== undefined && r.verify !== null && r.verify.spawn_error !== null));
   const left = rows.some((r) => r.outcome !== 'applied');
   const exitCode = incomplete ? 3 : left ? 1 : 0;
   return { findings: rows.length, outcomes, refusals_by_word: refusals, accept_model: request.acceptModel, verify: request.verify, review_complete: reviewIncomplete.length === 0, review_incomplete_reasons: reviewIncomplete, exit_code: exitCode };

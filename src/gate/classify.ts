@@ -123,7 +123,7 @@ function toSlashes(path: string): string {
  */
 export function classPathOf(absolutePath: string, projectRoot: string): string {
   const rel = relative(projectRoot, absolutePath);
-  if (rel.length === 0 || rel.startsWith('..') || isAbsolute(rel)) return toSlashes(absolutePath).toLowerCase();
+  if (rel.length === 0 || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return toSlashes(absolutePath).toLowerCase();
   let path = toSlashes(rel);
   const parts = path.split('/');
   if (parts.length > 3 && parts[0] === '.claude' && parts[1] === 'worktrees' && existsSync(join(projectRoot, '.claude', 'worktrees', parts[2] as string, '.git'))) {

@@ -11,7 +11,7 @@ export function decideGate(input: Buffer | 'too_large', env: NodeJS.ProcessEnv, 
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
-      stdout: input === 'too_large' ? '' : input.toString('utf8'),
+      stdout: '',
       stderr: [`jscr gate: internal error, passing this call unchecked: ${message.split('\n')[0] ?? ''}`],
       exitCode: 0,
     };

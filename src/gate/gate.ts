@@ -25,7 +25,7 @@ import { appendMetrics, type DecisionRecord } from './metrics.js';
 import { loadSettings, type GateSettings } from './settings.js';
 import { loadState, pruneStale, saveState, stateLocation, type GateState, type StateLocation } from './state.js';
 import { sha256Hex } from './hash.js';
-import { currentTurn, findCredit, readTranscriptTail, type Turn } from './transcript.js';
+import { currentTurn, findCredit, findNearMiss, readTranscriptTail, type NearMiss, type Turn } from './transcript.js';
 
 /** Largest payload the gate reads; more is refused with exit 2. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -82,7 +82,10 @@ export function runGate(input: Buffer | 'too_large', context: GateContext): Gate
     return { stdout: '', stderr: ['jscr gate: blocked: the hook input is larger than 1 MiB'], exitCode: 2 };
   }
   const raw = input.toString('utf8');
-  const passThrough: GateOutcome = { stdout: raw, stderr: [], exitCode: 0 };
+  // A pass prints nothing: the tool call goes ahead with its input unchanged. Claude Code validates a
+  // hook's stdout against its output schema, so echoing the input back is reported as a hook error on
+  // every call (docs/adr/0007).
+  const passThrough: GateOutcome = { stdout: '', stderr: [], exitCode: 0 };
   let payload: unknown;
   try {
     payload = JSON.parse(raw);
@@ -100,13 +103,14 @@ export function runGate(input: Buffer | 'too_large', context: GateContext): Gate
   if (!settings.enabled) return passThrough;
 
   const gate = new GateRun(payload, tool, payload.tool_input, settings, context, root, payloadCwd ?? projectDir ?? context.processCwd);
-  return gate.run(raw);
+  return gate.run();
 }
 
 class GateRun {
   private state: GateState | null = null;
   private location: StateLocation;
   private turnCache: Turn | null | undefined;
+  private realRoot: string | undefined;
   private readonly records: DecisionRecord[] = [];
   private readonly stderr: string[];
 
@@ -121,7 +125,8 @@ class GateRun {
   ) {
     const session = isRecord(payload.session) ? payload.session.id : undefined;
     const sessionId = firstString(payload.session_id, payload.sessionId, session, context.env.CLAUDE_SESSION_ID);
-    this.location = stateLocation(settings.stateDir, sessionId, this.transcriptPath(), root);
+    const transcript = this.transcriptPath();
+    this.location = stateLocation(settings.stateDir, sessionId, transcript === null ? null : resolve(base, transcript), root);
     this.stderr = [...settings.warnings];
   }
 
@@ -134,24 +139,24 @@ class GateRun {
   }
 
   private loadedState(): GateState {
-    if (this.state === null) {
-      this.state = loadState(this.location, this.context.now);
-      try {
-        pruneStale(this.settings.stateDir, readdirSync(this.settings.stateDir), this.context.now);
-      } catch {
-        // no directory yet
-      }
-    }
+    this.state ??= loadState(this.location, this.context.now);
     return this.state;
   }
 
   private save(): boolean {
     try {
       saveState(this.location, this.loadedState(), this.context.now, this.settings.stateDir);
-      return true;
     } catch {
       return false;
     }
+    // Stale sessions are swept only by a call that writes anyway, so a pass of a checked target
+    // (most calls) costs no directory listing.
+    try {
+      pruneStale(this.settings.stateDir, readdirSync(this.settings.stateDir), this.context.now);
+    } catch {
+      // another hook swept it first
+    }
+    return true;
   }
 
   /** The current human turn from the transcript: undefined when there is no transcript path. */
@@ -189,14 +194,14 @@ class GateRun {
     return targets;
   }
 
-  run(raw: string): GateOutcome {
+  run(): GateOutcome {
     const notes: string[] = [];
     let outcome: GateOutcome | null = null;
     for (const target of this.targets()) {
       const verdict = this.decide(target);
       this.records.push({ tool: this.tool, ...verdict.record });
       if (verdict.kind === 'state-error') {
-        outcome = { stdout: raw, stderr: [STATE_WARNING], exitCode: 0 };
+        outcome = { stdout: '', stderr: [STATE_WARNING], exitCode: 0 };
         break;
       }
       if (verdict.kind === 'deny') {
@@ -205,7 +210,7 @@ class GateRun {
       }
       if (verdict.note !== null) notes.push(verdict.note);
     }
-    outcome ??= { stdout: notes.length > 0 ? noteJson(notes) : raw, stderr: [], exitCode: 0 };
+    outcome ??= { stdout: notes.length > 0 ? noteJson(notes) : '', stderr: [], exitCode: 0 };
     if (this.settings.metrics) appendMetrics(this.settings.stateDir, this.location.key, this.records, this.context.now);
     return { ...outcome, stderr: [...this.stderr, ...outcome.stderr] };
   }
@@ -236,24 +241,25 @@ class GateRun {
       return pass('pass-exempt', 'exempt-glob', null);
     }
     const targetClass = classifyTarget(classPath);
+    const state = this.loadedState();
+    const subagent = this.isSubagent();
+    // The usual call retries or revisits a checked target: answer it before any path resolution or stat.
+    if (!subagent && state.checked.includes(target.key)) {
+      if (this.context.now - state.lastActive > HEARTBEAT_MS) this.save();
+      return pass('pass-checked', 'checked', targetClass);
+    }
     const real = realLocation(target.absolute);
-    const sensitive = isSensitivePath(classPath) || real === null || isSensitivePath(real);
+    const sensitive = isSensitivePath(classPath) || real === null || isSensitivePath(this.realClassPath(real));
     const hardLinked = !sensitive && isHardLinked(target.absolute);
     const note: TargetNote = sensitive ? 'sensitive' : hardLinked ? 'hard-linked' : null;
     const isWrite = this.tool === 'Write';
     const displayPath = sanitisePath(target.rawPath);
-    const state = this.loadedState();
 
-    if (this.isSubagent()) {
+    if (subagent) {
       if (note === null) return pass('pass-subagent', 'subagent', targetClass);
       const subagentKey = `__subagent__${sha256Hex(target.key).slice(0, 16)}`;
       if (state.checked.includes(subagentKey) || state.checked.includes(target.key)) return pass('pass-checked', 'checked', targetClass);
       return this.deny(target, targetClass, null, subagentKey, displayPath, isWrite, note, `subagent-${note}`);
-    }
-
-    if (state.checked.includes(target.key)) {
-      if (this.context.now - state.lastActive > HEARTBEAT_MS) this.save();
-      return pass('pass-checked', 'checked', targetClass);
     }
 
     if (note !== null) return this.deny(target, targetClass, null, target.key, displayPath, isWrite, note, note);
@@ -261,7 +267,8 @@ class GateRun {
     const profile = this.profileFor(target, targetClass);
     const turn = this.turn();
 
-    if (turn) {
+    // A transcript with no human-turn boundary in reach has no current turn, so nothing in it credits.
+    if (turn && turn.id !== null) {
       const toolUseId = firstString(this.payload.tool_use_id);
       const credit = findCredit(turn, target.key, targetClass === 'test', this.base, toolUseId);
       if (credit !== null) {
@@ -308,6 +315,16 @@ class GateRun {
     return this.deny(target, targetClass, profile, target.key, displayPath, isWrite, null, 'first-touch', siblingKey);
   }
 
+  /**
+   * A real location as a class path: relative to the project's own real root, so that a project kept
+   * under a directory named `auth` or `billing` is not sensitive throughout, while a symlink into such a
+   * directory still is. Outside the root it stays absolute.
+   */
+  private realClassPath(real: string): string {
+    this.realRoot ??= realLocation(this.root) ?? this.root;
+    return classPathOf(real, this.realRoot);
+  }
+
   /** New-file Writes of code, test or prose in an ordinary directory can collapse with siblings. */
   private siblingKey(target: Target, targetClass: TargetClass, classPath: string, isWrite: boolean): string | null {
     if (!isWrite || (targetClass !== 'code' && targetClass !== 'test' && targetClass !== 'prose')) return null;
@@ -315,7 +332,7 @@ class GateRun {
     if (segments.some((s) => s.startsWith('.') || /~\d/.test(s))) return null;
     if (!isNewFile(target.absolute)) return null;
     const realDir = realLocation(dirname(target.absolute));
-    if (realDir === null || isSensitivePath(realDir)) return null;
+    if (realDir === null || isSensitivePath(this.realClassPath(realDir))) return null;
     return `${targetClass}\u0000${realDir}`;
   }
 
@@ -344,11 +361,18 @@ class GateRun {
     const record = { targetClass, questions, sensitive: note !== null, profile };
     if (!this.save()) return { kind: 'state-error', record: { ...record, decision: 'pass', reason: 'state-error' } };
     const shownOrdinal = Math.max(ordinal, state.counters.denials);
+    const nearMiss = note === null && !this.isSubagent() ? this.nearMiss(target, targetClass) : null;
     const message =
       shownOrdinal > this.settings.fullDenials
-        ? condensedDenial(displayPath, isWrite, shownOrdinal, questions, note)
-        : fullDenial(displayPath, isWrite, questions, note);
-    void target;
-    return { kind: 'deny', reason: message, record: { ...record, decision: 'deny', reason } };
+        ? condensedDenial(displayPath, isWrite, shownOrdinal, questions, note, nearMiss)
+        : fullDenial(displayPath, isWrite, questions, note, nearMiss);
+    return { kind: 'deny', reason: message, record: { ...record, decision: 'deny', reason: nearMiss === null ? reason : `near-miss:${nearMiss.why}` } };
+  }
+
+  /** For an ordinary denial: the search of this turn that named the target but did not count. */
+  private nearMiss(target: Target, targetClass: TargetClass): NearMiss | null {
+    const turn = this.turn();
+    if (!turn || turn.id === null) return null;
+    return findNearMiss(turn, target.key, targetClass === 'test', this.base, firstString(this.payload.tool_use_id));
   }
 }

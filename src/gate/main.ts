@@ -19,7 +19,11 @@ function readStdin(max: number): Buffer | 'too_large' {
       n = readSync(0, chunk, 0, chunk.length, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') continue; // a non-blocking pipe with nothing yet: try again
+      if (code === 'EAGAIN') {
+        // a non-blocking pipe with nothing yet: wait a moment rather than spin a core
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+        continue;
+      }
       if (code === 'EOF') break;
       throw error;
     }

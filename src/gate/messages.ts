@@ -1,5 +1,6 @@
 /** What the gate says: denial reasons and pass notes, in our own words (gate-reference §1, §3). */
 import { CONDENSED_PHRASE, QUESTION_TEXT, type QuestionId, type TargetClass } from '../profile/questions.js';
+import type { NearMiss, NearMissCode } from './transcript.js';
 
 export const MAX_MESSAGE_PATH = 500;
 
@@ -37,10 +38,25 @@ function batchWarning(path: string): string {
 }
 
 /** The full denial: numbered questions, ending with the request to quote the instruction. */
-export function fullDenial(path: string, isCreate: boolean, questions: readonly QuestionId[], note: TargetNote): string {
+const NEAR_MISS_WHY: Readonly<Record<NearMissCode, string>> = {
+  'same-batch': 'it went out in the same message as this edit, so its result could not have been read first',
+  excluded: 'it excluded or inverted matches, so it may have skipped this file',
+  'out-of-scope': 'it looked in a place that does not hold this file',
+  'stdin-only': 'it filtered the output of another command instead of searching the tree',
+  'not-a-search': 'it read or ran something rather than searching the tree for the file',
+  'generic-stem': "this file's name is too short or too common for a search to single it out",
+};
+
+/** The line explaining why the closest search of the turn did not count. */
+export function nearMissLine(miss: NearMiss): string {
+  return `The nearest search in this turn did not count (${miss.tool} ${sanitisePath(miss.detail).slice(0, 60)}): ${NEAR_MISS_WHY[miss.why]}.`;
+}
+
+export function fullDenial(path: string, isCreate: boolean, questions: readonly QuestionId[], note: TargetNote, nearMiss: NearMiss | null = null): string {
   const lines = [TAG, '', `Before you ${isCreate ? 'create' : 'edit'} ${path}, answer these first:`, ''];
   questions.forEach((id, index) => lines.push(`${index + 1}. ${QUESTION_TEXT[id]}`));
   lines.push('', batchWarning(path));
+  if (nearMiss !== null) lines.push(nearMissLine(nearMiss));
   const noteText = targetNoteText(note);
   if (noteText !== null) lines.push(noteText);
   lines.push(
@@ -64,9 +80,11 @@ export function condensedDenial(
   ordinal: number,
   questions: readonly QuestionId[],
   note: TargetNote,
+  nearMiss: NearMiss | null = null,
 ): string {
   const hint = `briefly give ${joinPhrases(questions.map((id) => CONDENSED_PHRASE[id]))}, then retry.`;
   const parts = [`${TAG} (denial #${ordinal} this session) First ${isCreate ? 'creation' : 'edit'} of ${path}: ${hint}`, batchWarning(path)];
+  if (nearMiss !== null) parts.push(nearMissLine(nearMiss));
   const noteText = targetNoteText(note);
   if (noteText !== null) parts.push(noteText);
   parts.push('(JSCR_GATE_EXEMPT_GLOBS exempts paths; JSCR_GATE_MAX_DENIALS caps denials per session; JSCR_GATE=off turns the gate off.)');
@@ -83,7 +101,8 @@ export function trivialNote(path: string): string {
 }
 
 export function siblingNote(first: string, ordinal: number): string {
-  return `${TAG} Another new file beside ${first} (checked at denial #${ordinal} this session); going ahead without asking again.`;
+  // `first` comes back from the state file, which is read as untrusted input: clean it again
+  return `${TAG} Another new file beside ${sanitisePath(first)} (checked at denial #${ordinal} this session); going ahead without asking again.`;
 }
 
 export const STATE_WARNING =

@@ -2,8 +2,7 @@
  * The gate's settings: environment variables, then a `[gate]` table of `<root>/.jscr.toml` read by a
  * tiny reader for that one table (the gate's bundle carries no TOML parser). The environment wins.
  */
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Every setting the gate reads, after validation. */
@@ -125,7 +124,8 @@ export function parseCount(text: string): number | null {
 function defaultStateDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_STATE_HOME;
   if (xdg !== undefined && xdg.length > 0 && xdg.startsWith('/')) return join(xdg, 'jscr', 'gate');
-  const home = env.HOME !== undefined && env.HOME.length > 0 ? env.HOME : homedir();
+  // node:os is loaded only when HOME is unset: loading it costs every call a couple of milliseconds
+  const home = env.HOME !== undefined && env.HOME.length > 0 ? env.HOME : process.getBuiltinModule('node:os').homedir();
   return join(home, '.local', 'state', 'jscr', 'gate');
 }
 
@@ -143,7 +143,10 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
   const warnings: string[] = [];
   let table = new Map<string, TableValue>();
   try {
-    const text = readFileSync(join(projectRoot, '.jscr.toml'), 'utf8');
+    // existsSync first: a missing file (the usual case) then costs no thrown error with its stack
+    const file = join(projectRoot, '.jscr.toml');
+    if (!existsSync(file)) throw new Error('no .jscr.toml');
+    const text = readFileSync(file, 'utf8');
     const read = readGateTable(text);
     table = read.values;
     warnings.push(...read.problems.map((p) => `jscr gate: .jscr.toml ${p}`));

@@ -104,7 +104,8 @@ export function validateState(raw: unknown, now: number): GateState {
   if (Array.isArray(record.checked)) {
     state.checked = record.checked.filter((k): k is string => typeof k === 'string' && k.length > 0 && k.length <= 4096 && !FORBIDDEN_KEYS.has(k));
   }
-  state.lastActive = count(record.last_active) || now;
+  // a last write in the future would keep the session from ever expiring
+  state.lastActive = Math.min(count(record.last_active) || now, now);
   const counters = typeof record.counters === 'object' && record.counters !== null ? (record.counters as Record<string, unknown>) : {};
   for (const name of COUNTERS) state.counters[name] = count(counters[name]);
   state.denialsByClass = countMap(record.denials_by_class);

@@ -148,39 +148,154 @@ function resultIsError(block: Json): boolean {
   return text.trimStart().startsWith('<tool_use_error>');
 }
 
-/** Does one search call credit the target? Returns its detail text, or null. */
-function searchCredits(name: string, input: Json, stem: string, target: string, cwd: string): string | null {
+/** Programs whose run is a search of the tree (a Read-like `cat` or `sed` is not). */
+const SHELL_SEARCH_PROGRAMS = new Set([
+  'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'find', 'fd', 'fdfind', 'ls', 'tree', 'locate',
+  'select-string', 'sls', 'get-childitem', 'gci', 'dir',
+]);
+/** Of those, the ones whose first operand is a pattern, not a path. */
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'fd', 'fdfind', 'locate', 'select-string', 'sls']);
+/** Programs a search may be wrapped in. */
+const SHELL_WRAPPERS = new Set(['sudo', 'command', 'time', 'nice', 'env']);
+
+/** The directory part of an operand before its first wildcard (`src/*.py` → `src/`). */
+function globBase(operand: string): string {
+  let wild = operand.length;
+  for (const ch of ['*', '?', '[']) {
+    const at = operand.indexOf(ch);
+    if (at >= 0 && at < wild) wild = at;
+  }
+  return wild === operand.length ? operand : operand.slice(0, operand.lastIndexOf('/', wild) + 1) || '.';
+}
+
+function unquote(word: string): string {
+  return word.length >= 2 && (word[0] === '"' || word[0] === "'") && word[word.length - 1] === word[0] ? word.slice(1, -1) : word;
+}
+
+/** Why a call that named the target did not count, most telling first (gate-reference §3, "Closest miss"). */
+export const NEAR_MISS_CODES = ['same-batch', 'excluded', 'out-of-scope', 'stdin-only', 'not-a-search', 'generic-stem'] as const;
+export type NearMissCode = (typeof NEAR_MISS_CODES)[number];
+
+/** How one call reads as evidence for one target. */
+type Evidence = 'credit' | 'no-mention' | Exclude<NearMissCode, 'same-batch' | 'generic-stem'>;
+
+/**
+ * How a shell command reads as a search for the target. Each segment between `;`, `&&`, `||` and `|`
+ * is read alone: a segment fed by a pipe searches its input, not the tree (stdin-only); a segment must
+ * run a search program (git grep and git ls-files count), name the word as a whole word, and have the
+ * target inside one of its path operands (or the cwd when it has none). Inversions and exclusions
+ * never count. The best reading over all segments wins.
+ */
+function shellEvidence(command: string, word: string, target: string, cwd: string): Evidence {
+  const segments: { text: string; piped: boolean }[] = [];
+  let start = 0;
+  let piped = false;
+  for (let i = 0; i <= command.length; i++) {
+    const ch = command[i];
+    const next = command[i + 1];
+    if (i === command.length || ch === ';' || ch === '\n' || ch === '&' || ch === '|') {
+      segments.push({ text: command.slice(start, i), piped });
+      const double = (ch === '&' || ch === '|') && next === ch;
+      piped = ch === '|' && !double;
+      if (double) i++;
+      start = i + 1;
+    }
+  }
+  let best: Evidence = 'no-mention';
+  const rank: Record<Evidence, number> = { credit: 0, excluded: 1, 'out-of-scope': 2, 'stdin-only': 3, 'not-a-search': 4, 'no-mention': 5 };
+  const consider = (evidence: Evidence): void => {
+    if (rank[evidence] < rank[best]) best = evidence;
+  };
+  for (const segment of segments) {
+    if (!containsWholeWord(segment.text.toLowerCase(), word)) continue;
+    const words = segment.text.trim().split(/\s+/).filter((w) => w.length > 0).map(unquote);
+    let at = 0;
+    while (at < words.length && (SHELL_WRAPPERS.has((words[at] as string).toLowerCase()) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at] as string))) at++;
+    let program = (words[at] ?? '').toLowerCase();
+    program = program.slice(program.lastIndexOf('/') + 1);
+    if (program === 'git' && (words[at + 1] === 'grep' || words[at + 1] === 'ls-files')) {
+      program = words[at + 1] === 'grep' ? 'grep' : 'ls';
+      at++;
+    }
+    if (!SHELL_SEARCH_PROGRAMS.has(program)) {
+      consider('not-a-search');
+      continue;
+    }
+    if (segment.piped) {
+      consider('stdin-only');
+      continue;
+    }
+    const args = words.slice(at + 1);
+    if (args.some((a) => a === '-v' || a === '--invert-match' || a === '-not' || a === '!' || a.startsWith('--glob=!') || a.startsWith('-g!'))) {
+      consider('excluded');
+      continue;
+    }
+    const operands = args.filter((a) => !a.startsWith('-') && !a.startsWith('('));
+    const hasPatternOption = args.some((a) => a.startsWith('-e') || a === '--regexp' || a.toLowerCase() === '-pattern');
+    // find's paths stop at its first expression; the pattern of a grep-like tool is not a path
+    const firstExpression = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
+    let paths = program === 'find' && firstExpression >= 0 ? args.slice(0, firstExpression) : operands;
+    if (PATTERN_FIRST.has(program) && !hasPatternOption) paths = paths.slice(1);
+    if (paths.some((p) => p.startsWith('~') || p.includes('$'))) {
+      consider('out-of-scope');
+      continue;
+    }
+    const scopes = paths.length === 0 ? [cwd] : paths.map((p) => resolve(cwd, globBase(p)));
+    consider(scopes.some((scope) => isInside(target, scope)) ? 'credit' : 'out-of-scope');
+  }
+  return best;
+}
+
+/** How one Glob, Grep, LS or shell call reads as a search for the target, judged on `word`. */
+function searchEvidence(name: string, input: Json, word: string, target: string, cwd: string): Evidence {
   const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   if (name === 'Bash' || name === 'PowerShell') {
     const command = text(input.command);
-    if (command.length === 0 || command.length > MAX_SHELL_EVIDENCE) return null;
+    if (command.length === 0 || command.length > MAX_SHELL_EVIDENCE) return 'no-mention';
+    const lower = command.toLowerCase();
+    if (!containsWholeWord(lower, word)) return 'no-mention';
     // ambiguous shell never credits: substitutions, heredocs, backticks, directory changes, exclusions
-    for (const marker of ['$(', '`', '<<', '--exclude', ' -v ', 'cd ', 'pushd ']) if (command.includes(marker)) return null;
-    return containsWholeWord(command.toLowerCase(), stem) ? command : null;
+    for (const marker of ['$(', '`', '<<', 'cd ', 'pushd ', 'set-location', 'sl ']) if (lower.includes(marker)) return 'not-a-search';
+    if (lower.includes('--exclude') || lower.includes(' -v ')) return 'excluded';
+    return shellEvidence(command, word, target, cwd);
+  }
+  if (!SEARCH_TOOLS.has(name)) {
+    // Read and other tools: a mention of the file is not a search for it
+    const mentioned = ['file_path', 'path', 'pattern', 'notebook_path'].some((key) => containsWholeWord(text(input[key]).toLowerCase(), word));
+    return mentioned ? 'not-a-search' : 'no-mention';
   }
   const pattern = text(input.pattern);
   const scopeText = text(input.path);
+  if (!containsWholeWord(`${pattern} ${scopeText}`.toLowerCase(), word)) return 'no-mention';
   const scope = scopeText.length > 0 ? resolve(cwd, scopeText) : cwd;
-  if (!isInside(target, scope)) return null;
+  if (!isInside(target, scope)) return 'out-of-scope';
   if (name === 'Grep') {
     const include = text(input.glob).toLowerCase();
-    if (include.startsWith('!')) return null;
+    if (include.startsWith('!')) return 'excluded';
     const base = target.slice(target.lastIndexOf('/') + 1).toLowerCase();
-    if (include.length > 0 && !globMatches(include.includes('/') ? include : `**/${include}`, relative(scope, target).toLowerCase().replaceAll('\\', '/')) && !globMatches(include, base)) return null;
+    if (include.length > 0 && !globMatches(include.includes('/') ? include : `**/${include}`, relative(scope, target).toLowerCase().replaceAll('\\', '/')) && !globMatches(include, base)) return 'excluded';
   }
-  const evidence = `${pattern} ${scopeText}`.toLowerCase();
-  return containsWholeWord(evidence, stem) ? `${pattern}${scopeText.length > 0 ? ` in ${scopeText}` : ''}` : null;
+  return 'credit';
 }
 
-/**
- * Prior-search credit: a successful Glob, Grep, LS or shell search in this turn, from an earlier
- * assistant message than the pending call's own, that names the target's stem and covers its path.
- * Read never credits.
- */
-export function findCredit(turn: Turn, target: string, isTest: boolean, cwd: string, pendingToolUseId: string | null): Credit | null {
-  const stem = targetStem(target, isTest);
-  if (stem.length < 4 || GENERIC_STEMS.has(stem)) return null;
-  const uses: { id: string; name: string; input: Json; messageId: string | null }[] = [];
+function detailOf(name: string, input: Json): string {
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  if (name === 'Bash' || name === 'PowerShell') return text(input.command);
+  if (!SEARCH_TOOLS.has(name)) return text(input.file_path) || text(input.path) || text(input.pattern);
+  const scopeText = text(input.path);
+  return `${text(input.pattern)}${scopeText.length > 0 ? ` in ${scopeText}` : ''}`;
+}
+
+interface ToolUse {
+  id: string;
+  name: string;
+  input: Json;
+  messageId: string | null;
+}
+
+/** The turn's tool calls with their results, and the message the pending call belongs to. */
+function callsOf(turn: Turn, pendingToolUseId: string | null): { uses: ToolUse[]; results: Map<string, Json>; idCounts: Map<string, number>; pendingMessage: string | null } {
+  const uses: ToolUse[] = [];
   const results = new Map<string, Json>();
   const idCounts = new Map<string, number>();
   for (const record of turn.records) {
@@ -198,16 +313,63 @@ export function findCredit(turn: Turn, target: string, isTest: boolean, cwd: str
   const pending = pendingToolUseId === null ? undefined : uses.find((u) => u.id === pendingToolUseId);
   if (pending !== undefined) pendingMessage = pending.messageId;
   else {
-    for (let i = uses.length - 1; i >= 0 && pendingMessage === null; i--) pendingMessage = (uses[i] as (typeof uses)[number]).messageId;
+    for (let i = uses.length - 1; i >= 0 && pendingMessage === null; i--) pendingMessage = (uses[i] as ToolUse).messageId;
   }
+  return { uses, results, idCounts, pendingMessage };
+}
+
+/**
+ * Prior-search credit: a successful Glob, Grep, LS or shell search in this turn, from an earlier
+ * assistant message than the pending call's own, that names the target's stem and covers its path.
+ * Read never credits.
+ */
+export function findCredit(turn: Turn, target: string, isTest: boolean, cwd: string, pendingToolUseId: string | null): Credit | null {
+  const stem = targetStem(target, isTest);
+  if (stem.length < 4 || GENERIC_STEMS.has(stem)) return null;
+  const { uses, results, idCounts, pendingMessage } = callsOf(turn, pendingToolUseId);
   for (let i = uses.length - 1; i >= 0; i--) {
-    const use = uses[i] as (typeof uses)[number];
+    const use = uses[i] as ToolUse;
     if (!SEARCH_TOOLS.has(use.name) || use.messageId === null || use.messageId === pendingMessage) continue;
     if (idCounts.get(use.id) !== 1) continue;
     const result = results.get(use.id);
     if (result === undefined || resultIsError(result)) continue;
-    const detail = searchCredits(use.name, use.input, stem, target, cwd);
-    if (detail !== null) return { tool: use.name, detail, callsAgo: uses.length - i };
+    if (searchEvidence(use.name, use.input, stem, target, cwd) === 'credit') return { tool: use.name, detail: detailOf(use.name, use.input), callsAgo: uses.length - i };
   }
   return null;
+}
+
+/** The call in this turn that came closest to crediting the target, and why it did not. */
+export interface NearMiss {
+  tool: string;
+  detail: string;
+  why: NearMissCode;
+}
+
+/**
+ * On an ordinary denial: the call of this turn that named the target but did not count, with the most
+ * telling reason (the order of NEAR_MISS_CODES), so the agent learns why its search was not enough.
+ */
+export function findNearMiss(turn: Turn, target: string, isTest: boolean, cwd: string, pendingToolUseId: string | null): NearMiss | null {
+  const stem = targetStem(target, isTest);
+  const generic = stem.length < 4 || GENERIC_STEMS.has(stem);
+  const { uses, results, pendingMessage } = callsOf(turn, pendingToolUseId);
+  let best: NearMiss | null = null;
+  const rankOf = (why: NearMissCode): number => NEAR_MISS_CODES.indexOf(why);
+  for (let i = uses.length - 1; i >= 0; i--) {
+    const use = uses[i] as ToolUse;
+    if (use.id === pendingToolUseId || stem.length === 0) continue;
+    const result = results.get(use.id);
+    const sameBatch = use.messageId !== null && use.messageId === pendingMessage;
+    if (!sameBatch && (result === undefined || resultIsError(result))) continue;
+    const evidence = searchEvidence(use.name, use.input, stem, target, cwd);
+    if (evidence === 'no-mention') continue;
+    let why: NearMissCode;
+    if (sameBatch && SEARCH_TOOLS.has(use.name)) why = 'same-batch';
+    else if (evidence !== 'credit') why = evidence;
+    else if (generic) why = 'generic-stem';
+    else continue; // it would have counted but for a missing message id or a repeated call id: no advice to give
+
+    if (best === null || rankOf(why) < rankOf(best.why)) best = { tool: use.name, detail: detailOf(use.name, use.input), why };
+  }
+  return best;
 }

@@ -119,8 +119,18 @@ export async function resolveRepository(dir: string): Promise<string> {
 /** Resolve a revision to a commit id, or fail naming it. Revisions that look like options are refused. */
 async function resolveCommit(g: SimpleGit, rev: string): Promise<string> {
   if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new GitError(`bad revision '${rev}'`);
-  const sha = (await git(g, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim();
-  if (sha === '') throw new GitError(`bad revision '${rev}': not a commit in this repository`);
+  // A range inside a revision (`A..B..C`) would make rev-parse print several ids.
+  if (rev.includes('..')) throw new GitError(`bad revision '${rev}': one revision expected, not a range`);
+  let sha: string;
+  try {
+    sha = (await git(g, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim();
+  } catch (error) {
+    // git names our `^{commit}` suffix and its own words ("dereferences to tree type"); say it plainly.
+    const kind = /dereferences to (\w+) type/.exec(error instanceof Error ? error.message : '')?.[1];
+    if (kind !== undefined) throw new GitError(`bad revision '${rev}': a ${kind}, not a commit`);
+    throw error;
+  }
+  if (sha === '' || !/^[0-9a-f]{40,64}$/.test(sha)) throw new GitError(`bad revision '${rev}': not a commit in this repository`);
   return sha;
 }
 
@@ -183,7 +193,8 @@ export async function readChange(root: string, spec: ChangeSpec): Promise<RawCha
       const from = parent === '' ? await emptyTree(g) : parent;
       return {
         kind: 'commit',
-        range: `${spec.sha}^..${spec.sha}`,
+        // A root commit has no parent to name: `X^..X` would be a range git itself refuses.
+        range: parent === '' ? `${spec.sha} (root commit, against the empty tree)` : `${spec.sha}^..${spec.sha}`,
         baseRev: parent === '' ? null : parent,
         headRev: sha,
         diffText: await diff(g, [from, sha]),
@@ -255,4 +266,42 @@ export async function newFileText(root: string, change: RawChange, path: string)
   if (change.kind === 'staged') return readFileAtRevision(root, INDEX, path);
   if (change.headRev === null) return null;
   return readFileAtRevision(root, change.headRev, path);
+}
+
+/** What a path is at a revision: a regular file with its bytes, another kind of entry, or nothing. */
+export type EntryAtRevision =
+  | { kind: 'absent' }
+  | { kind: 'file'; bytes: Buffer }
+  | { kind: 'symlink' | 'directory' | 'submodule' };
+
+/**
+ * The entry at `path` in commit `rev`, with its kind from the tree's mode, so a caller that must read a
+ * regular file (the base's `.jscr.toml`) can refuse a symbolic link or a directory instead of reading a
+ * link's target text as if it were the file.
+ */
+export async function entryAtRevision(root: string, rev: string, path: string): Promise<EntryAtRevision> {
+  const g = client(root);
+  const sha = await resolveCommit(g, rev);
+  const listing = await git(g, ['--literal-pathspecs', 'ls-tree', '-z', sha, '--', path]);
+  const entry = listing.split('\0').find((line) => line.slice(line.indexOf('\t') + 1) === path);
+  if (entry === undefined) return { kind: 'absent' };
+  const [mode, , oid] = entry.slice(0, entry.indexOf('\t')).split(' ');
+  if (mode === '120000') return { kind: 'symlink' };
+  if (mode === '040000') return { kind: 'directory' };
+  if (mode === '160000') return { kind: 'submodule' };
+  if (oid === undefined) return { kind: 'absent' };
+  try {
+    return { kind: 'file', bytes: await g.binaryCatFile(['blob', oid]) };
+  } catch (error) {
+    throw toGitError(error);
+  }
+}
+
+/** Untracked files that `.gitignore` does not hide (the working-tree review does not include them), sorted. */
+export async function untrackedFiles(root: string): Promise<string[]> {
+  const listing = await git(client(root), ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', ':/']);
+  return listing
+    .split('\0')
+    .filter((p) => p.length > 0)
+    .sort();
 }

@@ -407,3 +407,14 @@ export function touchedLines(file: DiffFile): Set<number> {
   return lines;
 }
 
+
+/**
+ * True when any new-side line of `start..end` (inclusive) was added or modified by the change. An
+ * `end` before `start` means the single line `start`. A finding spanning a changed line belongs to
+ * the change even when its first line did not change.
+ */
+export function touchesChangedLines(file: DiffFile, start: number, end: number): boolean {
+  const last = Math.max(start, end);
+  for (const line of changedLineNumbers(file)) if (line >= start && line <= last) return true;
+  return false;
+}

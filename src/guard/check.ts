@@ -18,6 +18,7 @@ import { contextHolds, type Checked, type Consultation, type Proposal } from './
 import { firstSyntaxError, importsInRows, namesInRows, treeDepthExceeds, type FoundImport, type RowRange } from './syntax.js';
 import {
   isDunder,
+  isMachineryName,
   PURE_BUILTINS,
   REDACTION_MARKER,
   REPLACEMENT_BYTE_LIMIT,
@@ -343,12 +344,16 @@ function namesInsideTheQuestion(subject: Subject): string | null {
   const after = namesInRows(need(subject.resultTree, 'the result tree'), need(subject.replacementRows, 'the rows'), language);
   const builtins = new Set(PURE_BUILTINS[language === 'python' ? 'python' : 'javascript']);
   for (const [name, line] of after.reads) {
-    if (isDunder(name)) return `it reads "${name}" (line ${line}), a dunder name`;
+    if (isMachineryName(name, language)) return `it reads "${name}" (line ${line}), a dunder name`;
     if (before.all.has(name) || after.binds.has(name) || builtins.has(name)) continue;
     return `it reads "${name}" (line ${line}), which neither the replaced lines, a licensed import, the replacement itself nor a pure builtin provides`;
   }
+  for (const [callee, line] of after.computedCalls) {
+    // `x['constr' + 'uctor']` is a property no one can read here; calling it could be the Function constructor.
+    return `it calls "${callee}" (line ${line}), a property whose name is computed, so it could be anything`;
+  }
   for (const [name, line] of after.attributes) {
-    if (isDunder(name)) return `it reaches the attribute "${name}" (line ${line}), a dunder name`;
+    if (isMachineryName(name, language)) return `it reaches the attribute "${name}" (line ${line}), ${isDunder(name) ? 'a dunder name' : "a name of the language's machinery (a dunder without the underscores)"}`;
   }
   return null;
 }
@@ -386,7 +391,7 @@ export async function check(consultation: Consultation, proposal: Proposal, root
   try {
     for (const { word, run } of checks) {
       const detail = await run(subject);
-      if (detail !== null) return { proposal, refusal: word, detail, resultBytes: null, result_sha256: null };
+      if (detail !== null) return { proposal, refusal: word, detail: oneLine(detail), resultBytes: null, result_sha256: null };
     }
     const resultBytes = need(subject.resultBytes, 'the result');
     const inserted = splitLines(proposal.replacement).length;
@@ -401,6 +406,11 @@ export async function check(consultation: Consultation, proposal: Proposal, root
     subject.resultTree?.delete();
     subject.originalTree?.delete();
   }
+}
+
+/** A detail is one line whatever the proposal quoted into it (a path may hold a line break). */
+function oneLine(detail: string): string {
+  return detail.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The Checked as the JSON object `jscr guard` prints and run folders store (SPEC 6). */

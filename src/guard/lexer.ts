@@ -10,6 +10,8 @@ interface Token {
   text: string;
   /** A statement boundary precedes this token. */
   boundaryBefore: boolean;
+  /** For `{` and `}` in JavaScript: the brace opens or closes a block (not an object literal). */
+  block?: boolean;
 }
 
 interface Lexed {
@@ -151,6 +153,22 @@ function regexAllowed(previous: Token | undefined): boolean {
   return false;
 }
 
+/** Tokens after which a name still expects an expression, so a `{` after them is an object. */
+const EXPRESSION_KEYWORDS = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'yield', 'await']);
+
+/**
+ * Whether a `{` opens a block rather than an object literal, from the token before it: a block
+ * follows `)` (function, if, for, switch), `=>`, `;`, a block's braces, `else`/`try`/`finally`/`do`,
+ * or a declaration's name (`class A {`); at the start, only where a statement may start. Anything
+ * else (`=`, `(`, `,`, `:`, `?`, `return`) is an object, which is counted with its statement.
+ */
+function opensBlock(previous: Token | undefined, atStatementLevel: boolean): boolean {
+  if (!previous) return atStatementLevel;
+  if (previous.kind === 'op') return previous.text === ')' || previous.text === '=>' || previous.text === ';' || ((previous.text === '{' || previous.text === '}') && previous.block === true);
+  if (previous.kind === 'name') return !EXPRESSION_KEYWORDS.has(previous.text);
+  return false;
+}
+
 function lexJavaScript(text: string): Lexed {
   const tokens: Token[] = [];
   // Brackets, plus '`' for a template and '${' for an expression inside one.
@@ -159,18 +177,21 @@ function lexJavaScript(text: string): Lexed {
   let unterminated: string | null = null;
   let newlineBefore = false;
   let i = 0;
-  const push = (kind: Token['kind'], value: string): void => {
+  // For each '{' in `open`: whether it opened a block. Only a block's braces end statements: the
+  // braces of an object literal are part of the expression, and nesting them must count (seed D11).
+  const braceIsBlock: boolean[] = [];
+  const push = (kind: Token['kind'], value: string, block?: boolean): void => {
     const previous = tokens.at(-1);
     const top = open.at(-1);
     // A line break ends a statement when no ( or [ is open and the lines on both sides are complete.
     const lineBoundary =
       newlineBefore &&
-      (top === undefined || top === '{') &&
+      (top === undefined || (top === '{' && braceIsBlock.at(-1) === true)) &&
       previous !== undefined &&
       (previous.kind !== 'op' || [')', ']', '}', '++', '--'].includes(previous.text)) &&
       kind !== 'op';
-    const afterBoundaryOp = previous?.kind === 'op' && (previous.text === ';' || previous.text === '{' || previous.text === '}');
-    tokens.push({ kind, text: value, boundaryBefore: tokens.length === 0 || lineBoundary || afterBoundaryOp });
+    const afterBoundaryOp = previous?.kind === 'op' && (previous.text === ';' || ((previous.text === '{' || previous.text === '}') && previous.block === true));
+    tokens.push({ kind, text: value, boundaryBefore: tokens.length === 0 || lineBoundary || afterBoundaryOp, ...(block === undefined ? {} : { block }) });
     newlineBefore = false;
   };
   const scanTemplateChunk = (): void => {
@@ -296,10 +317,22 @@ function lexJavaScript(text: string): Lexed {
       scanTemplateChunk();
       continue;
     }
-    if (op === '(' || op === '[' || op === '{') open.push(op);
+    if (op === '{') {
+      const block = opensBlock(tokens.at(-1), open.at(-1) === undefined || (open.at(-1) === '{' && braceIsBlock.at(-1) === true));
+      open.push(op);
+      braceIsBlock.push(block);
+      push('op', op, block);
+      continue;
+    }
+    if (op === '(' || op === '[') open.push(op);
     else if (op in CLOSERS) {
-      if (open.at(-1) === CLOSERS[op]) open.pop();
-      else strayClose ??= op;
+      if (open.at(-1) === CLOSERS[op]) {
+        open.pop();
+        if (op === '}') {
+          push('op', op, braceIsBlock.pop() === true);
+          continue;
+        }
+      } else strayClose ??= op;
     }
     push('op', op);
   }

@@ -12,6 +12,38 @@ export interface RowRange {
   last: number;
 }
 
+/**
+ * A name as the language resolves it: Python folds identifiers with NFKC (`__ｃlass__` is `__class__`),
+ * JavaScript decodes `\u0065`-style escapes in identifiers (`requir\u0065` is `require`). Every
+ * comparison of names (imports, licences, dunders) is made on this form, never on the text as written.
+ */
+export function resolvedName(text: string, language: GuardLanguage): string {
+  if (language === 'python') return text.normalize('NFKC');
+  return decodeJsEscapes(text);
+}
+
+/** Decode the escapes JavaScript allows in identifiers and strings (`\uXXXX`, `\u{X}`, `\xHH`, `\c`). */
+function decodeJsEscapes(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(/\\(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([\s\S]))/g, (_all, braced?: string, four?: string, two?: string, other?: string) => {
+    const hex = braced ?? four ?? two;
+    if (hex !== undefined) {
+      const code = Number.parseInt(hex, 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    }
+    return other === undefined ? '' : (SIMPLE_ESCAPES[other] ?? other);
+  });
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '' };
+
+/** The value of a JavaScript string or template literal without substitutions, or null. */
+function jsLiteralValue(node: Node): string | null {
+  if (node.type === 'string') return decodeJsEscapes(node.text.slice(1, -1));
+  if (node.type === 'template_string' && !node.namedChildren.some((c) => c?.type === 'template_substitution')) return decodeJsEscapes(node.text.slice(1, -1));
+  return null;
+}
+
 /** The first ERROR or MISSING node in document order, as a one-line description, or null. */
 export function firstSyntaxError(tree: Tree): string | null {
   if (!tree.rootNode.hasError) return null;
@@ -117,13 +149,41 @@ function pythonImports(node: Node): FoundImport[] {
   }
   if (node.type === 'call') {
     const callee = node.childForFieldName('function');
-    const name = callee?.type === 'identifier' ? callee.text : callee?.type === 'attribute' ? callee.childForFieldName('attribute')?.text : undefined;
+    const written = callee?.type === 'identifier' ? callee.text : callee?.type === 'attribute' ? callee.childForFieldName('attribute')?.text : undefined;
+    const name = written === undefined ? undefined : resolvedName(written, 'python');
     if (name !== '__import__' && name !== 'import_module') return [];
     const first = node.childForFieldName('arguments')?.namedChildren[0];
     const module = literalModule(first, 'python');
     return [{ module, relative: module?.startsWith('.') ?? false, names: [], text }];
   }
+  if (node.type === 'identifier' && PY_IMPORT_FUNCTIONS.has(resolvedName(node.text, 'python')) && !isPythonCallee(node) && !insidePythonImport(node)) {
+    // `load = importlib.import_module` then `load(name)`: an import whose module no one can read here.
+    return [{ module: null, relative: false, names: [], text: oneLineText(node.parent ?? node) }];
+  }
   return [];
+}
+
+const PY_IMPORT_FUNCTIONS = new Set(['__import__', 'import_module']);
+
+/** The name is what a call calls: `f(...)` or `obj.f(...)`. */
+function isPythonCallee(node: Node): boolean {
+  const parent = node.parent;
+  if (!parent) return false;
+  if (parent.type === 'call') return isField(parent, 'function', node);
+  if (parent.type === 'attribute' && isField(parent, 'attribute', node)) {
+    const call = parent.parent;
+    return call?.type === 'call' && isField(call, 'function', parent);
+  }
+  return false;
+}
+
+/** The name is part of an import statement (`from importlib import import_module`), which is read as one. */
+function insidePythonImport(node: Node): boolean {
+  for (let at: Node | null = node.parent; at; at = at.parent) {
+    if (at.type === 'import_statement' || at.type === 'import_from_statement') return true;
+    if (at.type.endsWith('statement') || at.type === 'module') return false;
+  }
+  return false;
 }
 
 function javascriptImports(node: Node): FoundImport[] {
@@ -136,12 +196,22 @@ function javascriptImports(node: Node): FoundImport[] {
   }
   if (node.type === 'call_expression') {
     const callee = node.childForFieldName('function');
-    if (!(callee?.type === 'import' || (callee?.type === 'identifier' && callee.text === 'require'))) return [];
+    if (!(callee?.type === 'import' || (callee && isRequire(callee)))) return [];
     const first = node.childForFieldName('arguments')?.namedChildren[0];
     const module = literalModule(first, 'javascript');
     return [{ module, relative: module !== null && jsRelative(module), names: [], text }];
   }
+  if (isRequire(node)) {
+    const parent = node.parent;
+    // `require.call(null, m)`, `const load = require`: an import whose module no one can read here.
+    if (!(parent?.type === 'call_expression' && isField(parent, 'function', node))) return [{ module: null, relative: false, names: [], text: oneLineText(parent ?? node) }];
+  }
   return [];
+}
+
+/** `require`, however its name is spelled (`requir\u0065`). */
+function isRequire(node: Node): boolean {
+  return node.type === 'identifier' && resolvedName(node.text, 'javascript') === 'require';
 }
 
 function oneLineText(node: Node): string {
@@ -206,11 +276,15 @@ function pythonNameUse(node: Node): NameUse {
 const JS_DECLARING_PARENTS = new Set(['function_declaration', 'function_expression', 'function', 'generator_function_declaration', 'generator_function', 'class_declaration', 'class']);
 
 function javascriptNameUse(node: Node): NameUse {
+  // A method's own name (`constructor() {}`) is a definition, not a reach into an object.
+  if (node.type === 'property_identifier' && node.parent?.type === 'method_definition' && isField(node.parent, 'name', node)) return 'binds';
   if (node.type === 'property_identifier') return 'attribute';
   if (node.type === 'shorthand_property_identifier_pattern') return 'binds';
   if (node.type === 'shorthand_property_identifier') return 'read';
   const parent = node.parent;
   if (!parent) return 'read';
+  // The callee of `require(...)` is the import check's to judge (word 16), not a name the licence must bind.
+  if (parent.type === 'call_expression' && isField(parent, 'function', node) && isRequire(node)) return 'ignored';
   if ((parent.type === 'jsx_opening_element' || parent.type === 'jsx_closing_element' || parent.type === 'jsx_self_closing_element') && /^[a-z]/.test(node.text)) return 'ignored';
   if (['import_specifier', 'import_clause', 'namespace_import', 'import_require_clause', 'export_specifier'].includes(parent.type)) return 'binds';
   let child: Node = node;
@@ -250,16 +324,28 @@ export interface NamesInRows {
   attributes: Map<string, number>;
   /** Every name written in the range, whatever its use. */
   all: Set<string>;
+  /** JavaScript calls of a property whose key is computed (`x[a + b](...)`), by text; the key could name anything. */
+  computedCalls: Map<string, number>;
 }
 
 /** Classify every name node starting in the rows; the map values are 1-based lines of first use. */
 export function namesInRows(tree: Tree, rows: RowRange, language: GuardLanguage): NamesInRows {
-  const result: NamesInRows = { reads: new Map(), binds: new Set(), attributes: new Map(), all: new Set() };
+  const result: NamesInRows = { reads: new Map(), binds: new Set(), attributes: new Map(), all: new Set(), computedCalls: new Map() };
   const types = NAME_TYPES[language];
   const use = language === 'python' ? pythonNameUse : javascriptNameUse;
   for (const node of nodesInRows(tree, rows)) {
+    if (language !== 'python' && node.parent?.type === 'subscript_expression' && isField(node.parent, 'index', node)) {
+      // `x['constructor']` is a property access spelled as a string; a computed key stays unread.
+      const key = jsLiteralValue(node);
+      if (key !== null && !result.attributes.has(key)) result.attributes.set(key, node.startPosition.row + 1);
+    }
+    if (language !== 'python' && (node.type === 'call_expression' || node.type === 'new_expression')) {
+      const callee = node.childForFieldName(node.type === 'call_expression' ? 'function' : 'constructor');
+      const index = callee?.type === 'subscript_expression' ? callee.childForFieldName('index') : null;
+      if (index && index.type !== 'number' && jsLiteralValue(index) === null) result.computedCalls.set(oneLineText(callee ?? node), node.startPosition.row + 1);
+    }
     if (!types.has(node.type)) continue;
-    const name = node.text;
+    const name = resolvedName(node.text, language);
     const line = node.startPosition.row + 1;
     result.all.add(name);
     const how = use(node);

@@ -43,8 +43,8 @@ export const REPLACEMENT_LINE_LIMIT = CONTEXT_LINE_LIMIT;
 export const REPLACEMENT_BYTE_LIMIT = 1024 * REPLACEMENT_LINE_LIMIT;
 /** The most tokens one statement of a replacement may hold (a statement is never deeper than its tokens). */
 export const REPLACEMENT_STATEMENT_TOKENS = 500;
-/** The deepest syntax tree the IR walks; a result nested deeper is refused. */
-export const SYNTAX_DEPTH_LIMIT = 2000;
+/** The deepest syntax tree the IR walks; a result nested deeper is refused. One number, the IR's own. */
+export { DEFAULT_MAX_DEPTH as SYNTAX_DEPTH_LIMIT } from '../syntax/ir.js';
 /** The marker redaction leaves where a secret stood. */
 export const REDACTION_MARKER = '[REDACTED';
 
@@ -71,4 +71,16 @@ export const PURE_BUILTINS: Readonly<Record<'python' | 'javascript', readonly st
 /** A dunder name (`__class__`, `__proto__`): never licensed, it reaches the language's machinery. */
 export function isDunder(name: string): boolean {
   return /^__\w+__$/.test(name);
+}
+
+/**
+ * JavaScript's dunders without the underscores: `x.constructor.constructor(code)` is the Function
+ * constructor (code from a string, the way to `require` without naming it), `prototype` rewrites
+ * every object of a kind. Names are compared after escapes are decoded.
+ */
+const JS_MACHINERY = new Set(['constructor', 'prototype']);
+
+/** A name no replacement may read or reach as an attribute, in the language given. */
+export function isMachineryName(name: string, language: 'python' | 'javascript' | 'typescript'): boolean {
+  return isDunder(name) || (language !== 'python' && JS_MACHINERY.has(name));
 }

@@ -1,6 +1,20 @@
 /** The model library: providers, prompts, reply schemas, material chunking, anchoring. */
-export { PROVIDERS, openaiProvider, anthropicProvider, type Provider, type ProviderReply, type PromptParts, type ReplyKind, type TokenUsage } from './providers.js';
-export { callModel, retryAfterMs, MAX_RETRY_WAIT_MS, DEFAULT_RETRY_WAIT_MS, type CallOutcome, type CallTarget } from './client.js';
+export {
+  PROVIDERS,
+  openaiProvider,
+  anthropicProvider,
+  joinEndpoint,
+  isAzureStyle,
+  contentText,
+  WIDEST_REQUEST,
+  type Provider,
+  type ProviderReply,
+  type PromptParts,
+  type ReplyKind,
+  type TokenUsage,
+  type RequestAdjustments,
+} from './providers.js';
+export { callModel, retryAfterMs, retryWaitMs, MAX_RETRY_WAIT_MS, DEFAULT_RETRY_WAIT_MS, MAX_SHAPE_ADJUSTMENTS, type CallOutcome, type CallTarget } from './client.js';
 export { numberSegment, chunkMaterial, type ModelSegment, type MaterialLine, type NumberedSegment, type MaterialChunk } from './material.js';
 export { chooseFence, renderLine, reviewSystemPrompt, reviewUserPrompt, verifySystemPrompt, verifyUserPrompt, fixSystemPrompt, fixUserPrompt, estimateTokens, type VerifyFinding, type FixQuestion } from './prompt.js';
 export { anchorFinding, contextAround, foldWhitespace, normaliseCwe, MODEL_FINDING_RULE, type AnchorResult } from './anchor.js';

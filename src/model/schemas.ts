@@ -2,7 +2,11 @@
  * The shapes a model must answer in. Each reply has two forms: the JSON Schema sent to the provider
  * (OpenAI structured output, Anthropic tool input) and the zod schema that validates what comes back.
  * The JSON Schemas are written out by hand because strict structured output accepts only a subset of
- * JSON Schema (every property required, no bounds); tests/model/schemas.test.ts checks the two agree.
+ * JSON Schema: an object root, `additionalProperties: false` and every property listed in `required`
+ * on every object (optional values are a union with null), and no bounds or formats (minLength,
+ * pattern, minimum...), which older OpenAI models, Azure deployments and local grammar engines refuse
+ * or ignore; bounds are zod's job. tests/model/providers.test.ts walks each schema for those rules and
+ * tests/model/units.test.ts checks the JSON Schemas and the zod schemas agree.
  */
 import { z } from 'zod';
 import { ProposalSchema } from '../guard/shapes.js';

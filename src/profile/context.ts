@@ -669,6 +669,8 @@ export function prefixEndsInPlainCode(prefix: string, language: ProfileLanguage,
 export function editsAreTrivial(fileText: string, entries: readonly EditEntry[], language: ProfileLanguage, path: string): boolean {
   if (fileText.length > MAX_FILE_CHARS) return false;
   if (language === 'go' && importsC(fileText)) return false;
+  // a Java unicode escape anywhere above can open or close a comment or string before the lexer sees it
+  if (language === 'java' && fileText.includes('\\u')) return false;
   const budget: WorkBudget = { left: MAX_CONTEXT_WORK };
   let text = fileText;
   for (const entry of entries) {

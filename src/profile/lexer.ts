@@ -66,6 +66,8 @@ function precheck(text: string, language: ProfileLanguage): void {
     if (language === 'shell' && ch === '\r' && text[i + 1] !== '\n') giveUp();
     if (language === 'powershell' && TYPOGRAPHIC_QUOTES.includes(ch)) giveUp();
     if (isCFamily(language) && ch === '?' && text.startsWith('??/', i)) giveUp();
+    // Java turns \uXXXX escapes into characters before it lexes, so `// \u000a code` runs the code
+    if (language === 'java' && ch === '\\' && text[i + 1] === 'u') giveUp();
   }
   for (const line of splitLines(text)) {
     let end = line.length;

@@ -72,6 +72,12 @@ export const DIRECTIVE_WORDS: readonly string[] = [
   'vim:', '-*-', 'do not edit', '#compdef', 'output:', 'jshint', 'jscs', 'c8 ', 'mypy', 'pyright',
   'pyre-', 'biome-ignore', 'deno-', 'clang-format', 'codeql', 'semgrep', 'snyk', 'trufflehog',
   'detect-secrets', 'noinspection', 'resharper', 'coverage', 'rubocop', 'phpcs',
+  // scanner, coverage, formatter and compiler markers whose removal or change alters what a tool does
+  'v8 ignore', 'isort:', 'yapf:', 'lgtm', 'deepcode', 'coverity', 'nopmd', 'checkstyle', 'skipcq', '$flow',
+  'cython:', 'distutils:', 'pytype:', 'vi:', 'checkov', 'tfsec', 'kics', 'cspell', 'spotless', 'cpd-', 'trunk-ignore',
+  'bandit', 'sourcery', 'nocov',
+  // zsh reads the first line of a completion function: `#compdef`, `#autoload` (the `#` is the comment marker)
+  'compdef', 'autoload',
 ];
 
 /** Comment words that are directives when they are the whole first word and a blank follows. */

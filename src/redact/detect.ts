@@ -21,6 +21,8 @@ export interface SecretMatch {
   preview: string;
   /** The value's length in characters. */
   length: number;
+  /** The value was written without quotes (a `value_bare` match). */
+  bare: boolean;
 }
 
 /** Shannon entropy of `value`, in bits per character. */
@@ -84,6 +86,7 @@ interface Candidate {
   priority: number;
   start: number;
   end: number;
+  bare: boolean;
 }
 
 /** Run one rule's pattern over `slice` (which starts at `base` in the text) and collect candidates. */
@@ -108,7 +111,7 @@ function collect(
     if (!span) continue;
     const value = slice.slice(span[0], span[1]);
     if (isNotSecret(value, quoted === undefined, rule, rules)) continue;
-    into.push({ rule: rule.id, priority, start: base + span[0], end: base + span[1] });
+    into.push({ rule: rule.id, priority, start: base + span[0], end: base + span[1], bare: quoted === undefined });
   }
 }
 
@@ -171,6 +174,7 @@ export function detectSecrets(text: string, rules: SecretRuleSet = builtInSecret
       end: candidate.end,
       preview: `${value.slice(0, 4)}…`,
       length: candidate.end - candidate.start,
+      bare: candidate.bare,
     });
   }
   return matches;

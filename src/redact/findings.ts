@@ -6,7 +6,7 @@
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { detectSecrets, lineStarts, type SecretMatch } from './detect.js';
-import { builtInSecretRules, type SecretRuleSet } from './rules.js';
+import { builtInSecretRules, type SecretRule, type SecretRuleSet } from './rules.js';
 
 export const HARDCODED_SECRET_RULE = 'jscr/hardcoded-secret';
 
@@ -43,12 +43,27 @@ function maskedLine(text: string, starts: number[], line: number, matches: Secre
   return out + text.slice(cursor, lineEnd);
 }
 
+/**
+ * Whether a match is worth a finding at `path`. A generic (assignment-shaped) match is only as good
+ * as its surroundings: in tests, docs and examples it is a fixture, and an unquoted identifier in
+ * program source is a variable. Provider-shaped matches are reported everywhere. Redaction does not
+ * use this: it masks every match.
+ */
+function isFindingHere(match: SecretMatch, file: SecretScanFile, rules: SecretRuleSet, byId: ReadonlyMap<string, SecretRule>): boolean {
+  if (!byId.get(match.rule)?.generic) return true;
+  if (rules.isFixturePath(file.path)) return false;
+  if (match.bare && rules.codeReferencePattern !== null && rules.isCodePath(file.path)) {
+    return !rules.codeReferencePattern.test(file.text.slice(match.start, match.end));
+  }
+  return true;
+}
+
 /** Findings for the secrets on the in-scope lines of each file. */
 export function secretFindings(files: SecretScanFile[], rules: SecretRuleSet = builtInSecretRules()): Finding[] {
   const titles = new Map(rules.rules.map((rule) => [rule.id, rule]));
   const findings: Finding[] = [];
   for (const file of files) {
-    const matches = detectSecrets(file.text, rules);
+    const matches = detectSecrets(file.text, rules).filter((match) => isFindingHere(match, file, rules, titles));
     if (matches.length === 0) continue;
     const starts = lineStarts(file.text);
     // Matches touching each line, so masking a line never walks every match of the file.

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import TOML from '@iarna/toml';
+import picomatch from 'picomatch';
 import { z } from 'zod';
 import { RuleFileError } from '../errors.js';
 import { catastrophicBacktrackingHazard } from './regex-shape.js';
@@ -34,7 +35,13 @@ const fileSchema = z
   .object({
     placeholders: z.object({ contains: z.array(z.string().min(1)), patterns: z.array(z.string().min(1)) }).strict(),
     generic: z
-      .object({ bare_reference_patterns: z.array(z.string().min(1)), word_like_patterns: z.array(z.string().min(1)) })
+      .object({
+        bare_reference_patterns: z.array(z.string().min(1)),
+        word_like_patterns: z.array(z.string().min(1)),
+        fixture_paths: z.array(z.string().min(1)).default([]),
+        code_paths: z.array(z.string().min(1)).default([]),
+        code_reference_pattern: z.string().min(1).optional(),
+      })
       .strict(),
     rule: z.array(ruleSchema).min(1),
   })
@@ -75,6 +82,19 @@ export interface SecretRuleSet {
   placeholderPatterns: RegExp[];
   bareReferencePatterns: RegExp[];
   wordLikePatterns: RegExp[];
+  /** Whether a path holds tests, documentation or examples, where generic matches are not findings. */
+  isFixturePath: (path: string) => boolean;
+  /** Whether a path is program source, where an unquoted identifier value is a variable. */
+  isCodePath: (path: string) => boolean;
+  /** An unquoted value matching this, in a code path, is a variable name; null when not configured. */
+  codeReferencePattern: RegExp | null;
+}
+
+/** A matcher for repository-relative paths; no globs matches nothing. */
+function pathMatcher(globs: string[]): (path: string) => boolean {
+  if (globs.length === 0) return () => false;
+  const matches = picomatch(globs, { dot: true });
+  return (path) => matches(path);
 }
 
 /** 1-based line of the first (or last) occurrence of `needle` in the file, for messages. */
@@ -148,6 +168,11 @@ export function parseSecretRules(source: string, file: string): SecretRuleSet {
     placeholderPatterns: data.placeholders.patterns.map((p) => compile(file, source, 'placeholders', p, 'i')),
     bareReferencePatterns: data.generic.bare_reference_patterns.map((p) => compile(file, source, 'generic', p, '')),
     wordLikePatterns: data.generic.word_like_patterns.map((p) => compile(file, source, 'generic', p, '')),
+    isFixturePath: pathMatcher(data.generic.fixture_paths),
+    isCodePath: pathMatcher(data.generic.code_paths),
+    codeReferencePattern: data.generic.code_reference_pattern
+      ? compile(file, source, 'generic', data.generic.code_reference_pattern, '')
+      : null,
   };
 }
 

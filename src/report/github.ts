@@ -7,7 +7,7 @@ import { escapeControls, escapeOneLine } from './escape.js';
 import { severityRank, type Finding, type ReviewReport, type Severity } from './finding.js';
 import { renderMarkdown, renderMarkdownWith } from './markdown.js';
 import type { RenderOptions } from './options.js';
-import { CLEAN_SENTENCE, changeLabel, plural, severityBreakdown } from './summary.js';
+import { CLEAN_SENTENCE, changeLabel, coverageNotes, plural, severityBreakdown } from './summary.js';
 
 /** GitHub's per-step limit for each annotation level. */
 export const ANNOTATIONS_PER_LEVEL = 10;
@@ -71,7 +71,7 @@ export function renderGithub(report: ReviewReport, _opts: RenderOptions): string
   }
   if (notAnnotated > 0) {
     out.push(
-      `${notAnnotated} more ${notAnnotated === 1 ? 'finding is' : 'findings are'} not shown as annotations (GitHub shows at most ${ANNOTATIONS_PER_LEVEL} errors, ${ANNOTATIONS_PER_LEVEL} warnings and ${ANNOTATIONS_PER_LEVEL} notices per step); the step summary lists them all.`,
+      `${notAnnotated} more ${notAnnotated === 1 ? 'finding is' : 'findings are'} not shown as annotations (GitHub shows at most ${ANNOTATIONS_PER_LEVEL} errors, ${ANNOTATIONS_PER_LEVEL} warnings and ${ANNOTATIONS_PER_LEVEL} notices per step); the step summary (when GITHUB_STEP_SUMMARY is set) and --format json list them all.`,
     );
   }
 
@@ -83,6 +83,7 @@ export function renderGithub(report: ReviewReport, _opts: RenderOptions): string
   } else {
     out.push(`jscr: no findings from the checks that ran on ${subject}, but the review is incomplete: this is not a clean result.`);
   }
+  for (const note of coverageNotes(report)) out.push(`jscr: ${escapeOneLine(note)}`);
   return `${out.join('\n')}\n`;
 }
 

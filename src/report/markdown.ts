@@ -5,7 +5,7 @@
 import { escapeControls, escapeOneLine } from './escape.js';
 import type { Finding, ReviewReport } from './finding.js';
 import type { RenderOptions } from './options.js';
-import { CLEAN_SENTENCE, changeLabel, omittedCounts, plural, severityBreakdown, stepsThatDidNotRun } from './summary.js';
+import { CLEAN_SENTENCE, changeLabel, coverageNotes, omittedCounts, plural, severityBreakdown, stepsThatDidNotRun } from './summary.js';
 
 /**
  * Untrusted text as one line of inline Markdown: controls escaped, HTML and Markdown punctuation
@@ -123,6 +123,7 @@ export function renderMarkdownWith(report: ReviewReport, detail: MarkdownDetail)
     if (omitted.duplicates > 0) notes.push(`${plural(omitted.duplicates, 'duplicate')} merged.`);
   }
   if (report.rejected.length > 0) notes.push(`${plural(report.rejected.length, 'finding')} rejected: the evidence quoted was not found in the change.`);
+  for (const note of coverageNotes(report)) notes.push(markdownInline(note));
   if (notes.length > 0) out.push(...notes.map((n) => `- ${n}`), '');
 
   const notRun = stepsThatDidNotRun(report);

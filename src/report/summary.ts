@@ -53,3 +53,36 @@ export function omittedCounts(report: ReviewReport): OmittedFindings | null {
   if (omitted.duplicates === 0 && omitted.below_min_confidence === 0 && omitted.truncated === 0) return null;
   return omitted;
 }
+
+/** At most this many paths are named in one coverage note; the JSON report lists them all. */
+const NAMED_PATHS = 10;
+
+function namedList(items: string[]): string {
+  const shown = items.slice(0, NAMED_PATHS).join(', ');
+  return items.length > NAMED_PATHS ? `${shown} and ${items.length - NAMED_PATHS} more` : shown;
+}
+
+function arrayOf<T>(value: unknown, isItem: (item: unknown) => item is T): T[] {
+  return Array.isArray(value) ? value.filter(isItem) : [];
+}
+
+const isSkipped = (item: unknown): item is { path: string; reason: string } =>
+  typeof item === 'object' && item !== null && typeof (item as { path?: unknown }).path === 'string' && typeof (item as { reason?: unknown }).reason === 'string';
+
+/**
+ * What the review did not look at, as plain sentences (renderers escape them): changed files it could
+ * not read, findings hidden by suppressions and untracked files outside the change. Without these a
+ * report with no findings would read as if everything had been checked.
+ */
+export function coverageNotes(report: ReviewReport): string[] {
+  const notes: string[] = [];
+  const skipped = arrayOf(report.skipped_files, isSkipped).filter((s) => s.reason !== 'deleted');
+  if (skipped.length > 0) notes.push(`Not reviewed: ${namedList(skipped.map((s) => `${s.path} (${s.reason})`))}.`);
+  const suppressed = arrayOf(report.suppressed, (item): item is object => typeof item === 'object' && item !== null).length;
+  if (suppressed > 0) notes.push(`${plural(suppressed, 'finding')} suppressed by [[suppress]] entries of the configuration (see --format json).`);
+  const untracked = arrayOf(report.untracked_files, (item): item is string => typeof item === 'string');
+  if (untracked.length > 0) {
+    notes.push(`${plural(untracked.length, 'untracked file')} not part of the change and not reviewed: ${namedList(untracked)} (git add them to include them).`);
+  }
+  return notes;
+}

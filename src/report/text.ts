@@ -2,7 +2,7 @@
 import { escapeControls, escapeOneLine } from './escape.js';
 import type { Finding, ReviewReport, Severity } from './finding.js';
 import type { RenderOptions } from './options.js';
-import { CLEAN_SENTENCE, changeLabel, countBySeverity, omittedCounts, plural, stepsThatDidNotRun } from './summary.js';
+import { CLEAN_SENTENCE, changeLabel, countBySeverity, coverageNotes, omittedCounts, plural, stepsThatDidNotRun } from './summary.js';
 
 const ANSI = {
   reset: '\u001b[0m',
@@ -82,6 +82,8 @@ export function renderText(report: ReviewReport, opts: RenderOptions): string {
   if (report.rejected.length > 0) {
     out.push(`${plural(report.rejected.length, 'finding')} rejected: the evidence quoted was not found in the change (see --format json).`);
   }
+
+  for (const note of coverageNotes(report)) out.push(escapeOneLine(note));
 
   const notRun = stepsThatDidNotRun(report);
   if (notRun.length > 0) {

@@ -1,6 +1,6 @@
-import { rename, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { JscrError, UsageError, oneLine } from '../errors.js';
+import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { InputError, JscrError, UsageError, oneLine } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { CommandIO, ExitCode } from '../io.js';
 import type { ChangeSpec } from '../git/change.js';
@@ -26,7 +26,8 @@ export function changeSpecFrom(options: Pick<ReviewOptions, 'range' | 'staged' |
   const given = [options.range !== undefined, options.staged === true, options.commit !== undefined].filter(Boolean).length;
   if (given > 1) throw new UsageError('give at most one of --range, --staged and --commit');
   if (options.range !== undefined) {
-    if (!/^[^\s]+\.\.\.?[^\s]+$/.test(options.range) || options.range.startsWith('-')) {
+    // As in git, one side may be left out (`main..` is main..HEAD), but not both.
+    if (!/^[^\s.][^\s]*\.\.\.?[^\s]*$|^\.\.\.?[^\s.][^\s]*$/.test(options.range) || options.range.startsWith('-')) {
       throw new UsageError(`--range expects A..B or A...B, got "${options.range}"`);
     }
     return { kind: 'range', range: options.range };
@@ -42,6 +43,9 @@ export function changeSpecFrom(options: Pick<ReviewOptions, 'range' | 'staged' |
 /** `jscr review`: run the pipeline, render the report, return the exit code. */
 export async function reviewCommand(options: ReviewOptions, io: CommandIO): Promise<ExitCode> {
   const change = changeSpecFrom(options);
+  // Refuse an unwritable --output before the review runs, so the failure is one line and no file.
+  const target = options.output === undefined ? null : resolve(io.cwd, options.output);
+  if (target !== null) await assertWritableTarget(target, options.output ?? '');
   const progress = createProgress({ stream: io.stderr, isTTY: io.stderrIsTTY, quiet: options.quiet === true });
   let outcome;
   try {
@@ -58,7 +62,11 @@ export async function reviewCommand(options: ReviewOptions, io: CommandIO): Prom
     });
   } catch (error) {
     // CI that reads the JSON report gets the reason there too; the CLI still prints the one line.
-    if (options.format === 'json' && error instanceof JscrError) io.stdout.write(errorReport(error, change));
+    if (options.format === 'json' && error instanceof JscrError) {
+      const text = errorReport(error, change);
+      if (target === null) io.stdout.write(text);
+      else await writeAtomically(target, text).catch(() => undefined); // the typed error below still says why
+    }
     throw error;
   } finally {
     progress.done();
@@ -66,20 +74,50 @@ export async function reviewCommand(options: ReviewOptions, io: CommandIO): Prom
   const { report } = outcome;
   const color = options.format === 'text' && options.output === undefined && io.stdoutIsTTY && !('NO_COLOR' in io.env);
   const rendered = render(report, options.format, { color, rules: outcome.rules });
-  if (options.output !== undefined) {
-    // Write beside the target and rename, so a reader never sees half a report.
-    const target = resolve(io.cwd, options.output);
-    const temp = `${target}.jscr-${process.pid}.tmp`;
-    await writeFile(temp, rendered);
-    await rename(temp, target);
+  if (target !== null) {
+    try {
+      await writeAtomically(target, rendered);
+    } catch (error) {
+      throw new InputError(`--output ${options.output ?? ''}: cannot write the report (${errorCode(error)})`);
+    }
   } else {
     io.stdout.write(rendered);
   }
   const summaryPath = io.env.GITHUB_STEP_SUMMARY;
   if (options.format === 'github' && summaryPath) {
-    await writeFile(summaryPath, githubStepSummary(report), { flag: 'a' });
+    try {
+      await appendFile(summaryPath, githubStepSummary(report));
+    } catch (error) {
+      // The report and the annotations are out already; a missing summary is worth a line, not the verdict.
+      io.stderr.write(`jscr: warning: could not append the step summary to GITHUB_STEP_SUMMARY (${errorCode(error)})\n`);
+    }
   }
   return report.exit_code;
+}
+
+/** Write beside the target and rename, so a reader never sees half a report; no temp file survives a failure. */
+async function writeAtomically(target: string, text: string): Promise<void> {
+  const temp = `${target}.jscr-${process.pid}.tmp`;
+  try {
+    await writeFile(temp, text);
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** The --output file must be creatable: its folder exists and it is not itself a folder. */
+async function assertWritableTarget(target: string, given: string): Promise<void> {
+  const folder = await stat(dirname(target)).catch(() => null);
+  if (folder === null || !folder.isDirectory()) throw new UsageError(`--output ${given}: the folder ${dirname(target)} does not exist`);
+  const existing = await stat(target).catch(() => null);
+  if (existing !== null && existing.isDirectory()) throw new UsageError(`--output ${given}: is a folder, not a file`);
+}
+
+function errorCode(error: unknown): string {
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
+  return error instanceof Error ? oneLine(error.message) : String(error);
 }
 
 /** The JSON report of a review that could not run: no findings, exit code 2 and the reason. */

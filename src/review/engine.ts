@@ -6,8 +6,9 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig, type JscrConfig } from '../config/index.js';
-import { readChange, readFileAtRevision, resolveRepository, type ChangeSpec, type RawChange } from '../git/change.js';
-import { parseUnifiedDiff, changedLineNumbers, addedLines, touchedLines, type DiffFile } from '../git/diff.js';
+import { entryAtRevision, readChange, resolveRepository, untrackedFiles, type ChangeSpec, type RawChange } from '../git/change.js';
+import { ConfigError } from '../errors.js';
+import { parseUnifiedDiff, changedLineNumbers, addedLines, touchedLines, touchesChangedLines, type DiffFile } from '../git/diff.js';
 import { proveFromReader } from '../prover/source.js';
 import { toReviewFinding } from '../prover/render.js';
 import { openBoundary } from '../policy/paths.js';
@@ -75,6 +76,8 @@ interface ReadChangedFile {
   diff: DiffFile;
   text: string | null;
   skipped: string | null;
+  /** True when the file has nothing to review by its nature (deleted, binary, a submodule or a symlink). */
+  skippedByDesign: boolean;
 }
 
 export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
@@ -91,12 +94,20 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   const { config, source: configSource } = await loadConfig({
     repoRoot: root,
     ...(request.configPath === undefined ? {} : { configPath: request.configPath }),
-    ...(raw.baseRev === null ? {} : { baseText: await baseConfigText(root, raw.baseRev) }),
+    // No base revision (a root commit, a repository with no commits): the defaults, never the
+    // working tree's file, which may be part of the change itself.
+    baseText: raw.baseRev === null ? null : await baseConfigText(root, raw.baseRev),
   });
   const boundary = await openBoundary(root, { followSymlinks: config.repository.follow_symlinks });
   const steps = new StepLog(config.review.deadline_s, request.onStep);
   steps.record('boundary', 'ran', `root ${'.'}; symlinks ${config.repository.follow_symlinks ? 'followed inside the root' : 'refused'}`);
-  steps.record('read_change', 'ran', `${raw.kind} ${raw.range}`);
+  // `git diff HEAD` leaves untracked files out; say so, or a new file's review would read as clean.
+  const untracked = raw.kind === 'working-tree' ? await untrackedFiles(root) : [];
+  steps.record(
+    'read_change',
+    'ran',
+    `${raw.kind} ${raw.range}` + (untracked.length > 0 ? `; ${untracked.length} untracked file(s) not part of the change (git add them to review them)` : ''),
+  );
   steps.record('parse_diff', 'ran', `${diffFiles.length} file(s)`);
 
   const reader = createSourceReader({
@@ -108,6 +119,15 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   });
 
   const changedFiles = await readChangedFiles(diffFiles, reader);
+  // A changed text file that could not be read was not reviewed at all: never a clean review.
+  const unread = changedFiles.filter((f) => f.skipped !== null && !f.skippedByDesign);
+  if (unread.length > 0) {
+    steps.incomplete(
+      'read_files',
+      'failed',
+      `${unread.length} changed file(s) not reviewed: ${unread.slice(0, 5).map((f) => `${f.diff.path} (${f.skipped ?? ''})`).join('; ')}${unread.length > 5 ? '; ...' : ''}`,
+    );
+  }
   const findings: Finding[] = [];
   const scanners: ScannerRecord[] = [];
   const scanLinesFor = (file: ReadChangedFile): Set<number> | 'all' =>
@@ -223,7 +243,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
         steps.record('scanners', 'skipped', 'no external scanner enabled (scanners.enabled)');
         return;
       }
-      const outcome = await runExternalScanners(enabled, readable, steps.remainingMs(), request.env);
+      const outcome = await runExternalScanners(enabled, readable, () => steps.remainingMs(), request.env);
       scanners.push(...outcome.records);
       findings.push(...outcome.findings);
       const bad = outcome.records.filter((r) => r.status !== 'ran');
@@ -323,7 +343,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
       // The same scope as the rules: a model finding on an unchanged line is not this change's.
       for (const finding of out.findings) {
         const file = readable.find((f) => f.diff.path === finding.path);
-        const inScope = file !== undefined && (config.review.scope === 'changed-files' || changedLineNumbers(file.diff).has(finding.line));
+        const inScope = file !== undefined && (config.review.scope === 'changed-files' || touchesChangedLines(file.diff, finding.line, finding.end_line));
         if (inScope) findings.push(finding);
         else rejected.push({ finding, reason: 'outside the reviewed scope (not on a changed line)' });
       }
@@ -372,6 +392,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     // Never an absolute path in the report body: the same input must give the same bytes anywhere.
     config_source: configSource === null ? null : configSource.startsWith(`${root}/`) ? configSource.slice(root.length + 1) : request.configPath !== undefined ? '--config' : configSource,
     trivial_files: [...trivialPaths].sort(),
+    ...(raw.kind === 'working-tree' ? { untracked_files: untracked } : {}),
     skipped_files: changedFiles.filter((f) => f.skipped !== null).map((f) => ({ path: f.diff.path, reason: f.skipped })),
     context: {
       files: context.files.map((f) => ({ path: f.path, reason: f.reason, via: f.via })),
@@ -403,10 +424,32 @@ function sourceFor(raw: RawChange): Parameters<typeof createSourceReader>[0]['so
   return { kind: 'revision', rev: raw.headRev };
 }
 
-/** The base revision's .jscr.toml, or null when it has none (then the defaults apply). */
+/**
+ * The base revision's .jscr.toml, or null when it has none (then the defaults apply). A symbolic link
+ * or a directory in its place, or text that is not UTF-8, is a configuration error, never a silent
+ * fall back to the defaults.
+ */
 async function baseConfigText(root: string, baseRev: string): Promise<{ text: string; source: string } | null> {
-  const text = await readFileAtRevision(root, baseRev, CONFIG_FILE);
-  return text === null ? null : { text, source: `${CONFIG_FILE} at ${baseRev.slice(0, 12)}` };
+  const source = `${CONFIG_FILE} at ${baseRev.slice(0, 12)}`;
+  const entry = await entryAtRevision(root, baseRev, CONFIG_FILE);
+  switch (entry.kind) {
+    case 'absent':
+      return null;
+    case 'symlink':
+      throw new ConfigError(source, null, 'is a symbolic link; jscr reads only a regular file (give the file with --config)');
+    case 'directory':
+    case 'submodule':
+      throw new ConfigError(source, null, `is a ${entry.kind}, not a file`);
+    case 'file': {
+      let text: string;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(entry.bytes);
+      } catch {
+        throw new ConfigError(source, null, 'is not valid UTF-8 text (TOML must be UTF-8)');
+      }
+      return { text, source };
+    }
+  }
 }
 
 function isSymlink(diff: DiffFile): boolean {
@@ -418,14 +461,14 @@ async function readChangedFiles(diffFiles: DiffFile[], reader: ReturnType<typeof
   const wanted = diffFiles.filter((f) => f.status !== 'deleted' && f.status !== 'binary' && !f.isSubmodule && !isSymlink(f));
   const reads = await reader.readMany(wanted.map((f) => f.path));
   return diffFiles.map((diff) => {
-    if (diff.status === 'deleted') return { diff, text: null, skipped: 'deleted' };
-    if (diff.status === 'binary') return { diff, text: null, skipped: 'binary' };
-    if (diff.isSubmodule) return { diff, text: null, skipped: 'submodule' };
-    if (isSymlink(diff)) return { diff, text: null, skipped: 'a symlink: never read or followed' };
+    if (diff.status === 'deleted') return { diff, text: null, skipped: 'deleted', skippedByDesign: true };
+    if (diff.status === 'binary') return { diff, text: null, skipped: 'binary', skippedByDesign: true };
+    if (diff.isSubmodule) return { diff, text: null, skipped: 'submodule', skippedByDesign: true };
+    if (isSymlink(diff)) return { diff, text: null, skipped: 'a symlink: never read or followed', skippedByDesign: true };
     const read = reads.get(diff.path);
-    if (!read) return { diff, text: null, skipped: 'unreadable' };
-    if (!read.ok) return { diff, text: null, skipped: `${read.reason}: ${read.detail}` };
-    return { diff, text: read.text, skipped: null };
+    if (!read) return { diff, text: null, skipped: 'unreadable', skippedByDesign: false };
+    if (!read.ok) return { diff, text: null, skipped: `${read.reason}: ${read.detail}`, skippedByDesign: false };
+    return { diff, text: read.text, skipped: null, skippedByDesign: false };
   });
 }
 
@@ -500,7 +543,8 @@ async function suppressEntriesAddedByChange(
 async function runExternalScanners(
   enabled: readonly string[],
   files: (ReadChangedFile & { text: string })[],
-  remainingMs: number,
+  /** Asked before each scanner: the deadline is shared, not granted afresh to each one. */
+  remainingMs: () => number,
   env: NodeJS.ProcessEnv,
 ): Promise<{ records: ScannerRecord[]; findings: Finding[] }> {
   const records: ScannerRecord[] = [];
@@ -532,7 +576,12 @@ async function runExternalScanners(
         );
         continue;
       }
-      const outcome = await adapter.run({ root: workDir, files: taken, timeoutMs: Math.min(remainingMs, 300_000), env, contents });
+      const left = remainingMs();
+      if (left === 0) {
+        records.push({ name, status: 'not_run', detail: 'the review deadline (review.deadline_s) passed before this scanner' });
+        continue;
+      }
+      const outcome = await adapter.run({ root: workDir, files: taken, timeoutMs: Math.min(left, 300_000), env, contents });
       records.push({ name, status: outcome.status, detail: outcome.detail });
       findings.push(...outcome.findings);
     }

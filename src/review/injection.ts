@@ -21,15 +21,18 @@ interface PhraseSignal {
   anyOf: RegExp[][];
 }
 
-// Words a chat-role line must carry to count as an instruction rather than a label.
+// Words a chat-role comment must carry to count as an instruction rather than a label. A bare
+// must/never/always is how parameter docs read (`# assistant: the client; never None`), so those
+// count only with a verb aimed at the reader's output.
 const INSTRUCTION_WORDS =
-  "\\b(?:you|your|ignore|disregard|must|always|never|instructions?|respond|reply|approve|pretend|from now on|do not|don't)\\b";
+  '\\b(?:you|your|ignore|disregard|instructions?|respond|reply|approve|pretend|from now on)\\b|' +
+  "\\b(?:must|always|never|do not|don't)\\s+(?:report|flag|mention|raise|approve|ignore|say|respond|reply|answer|output|follow|obey|treat|mark|consider|list)\\b";
 const MODEL_NAMES =
   '(?:AI|LLMs?|GPT(?:-?\\d[\\w.]*)?|ChatGPT|Claude|Copilot|Gemini|language\\s+models?|AI\\s+models?|' +
   'AI\\s+(?:reviewer|assistant|agent|auditor|scanner)s?|automated\\s+(?:reviewer|review|scanner)s?|' +
   'security\\s+(?:scanner|reviewer|tool|bot)s?|code\\s+review\\s+bot)';
 const REVIEW_OUTCOME =
-  "\\b(?:approve|ignore|skip|overlook|allowlist|whitelist|" +
+  "\\b(?:(?:approve|ignore|skip|overlook|allowlist|whitelist)\\b|" +
   '(?:mark|treat|consider|classify|report|label|rate)\\s+(?:(?:this|it|the|this\\s+\\w+|the\\s+\\w+)\\s+)?(?:as\\s+)?' +
   '(?:safe|secure|benign|clean|harmless|approved|a\\s+false\\s+positive|not\\s+vulnerable|low\\s+risk)|' +
   "(?:do\\s+not|don't|never)\\s+(?:report|flag|mention|raise)|no\\s+(?:issues|vulnerabilities|findings)\\b)";
@@ -75,14 +78,19 @@ const PHRASE_SIGNALS: PhraseSignal[] = [
     id: 'role-marker',
     description: 'starts a chat role (system/assistant/human) with an instruction, inside a comment or string',
     confidence: 0.7,
-    anyOf: [[
-      new RegExp(
-        '(?:^\\s*(?:\\/\\/+|#+|\\/\\*+|\\*+|<!--|--|;+)\\s*|["\'`]\\s*)(?:system|assistant|human|user|developer)\\s*:\\s*\\S' +
-          `|^\\s*(?:Human|Assistant|System):\\s+\\S|<system>\\s*\\S`,
-        'i',
-      ),
-      new RegExp(INSTRUCTION_WORDS, 'i'),
-    ]],
+    anyOf: [
+      [
+        new RegExp(
+          '^\\s*(?:\\/\\/+|#+|\\/\\*+|\\*+|<!--|--|;+)\\s*(?:system|assistant|human)\\s*:\\s*\\S' +
+            `|^\\s*(?:Human|Assistant|System):\\s+\\S|<system>\\s*\\S`,
+          'i',
+        ),
+        new RegExp(INSTRUCTION_WORDS, 'i'),
+      ],
+      // In a string a role marker is what an LLM application's own prompt template looks like
+      // ("System: You are a support bot..."); there it counts only when it asks for a review verdict.
+      [/["'`]\s*(?:system|assistant|human|user|developer)\s*:\s*\S/i, new RegExp(REVIEW_OUTCOME, 'i')],
+    ],
   },
   {
     id: 'instruction-heading',

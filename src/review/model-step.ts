@@ -5,8 +5,8 @@
  * which makes the review incomplete. There is no fallback: a failure is reported, never papered over.
  */
 import type { JscrConfig } from '../config/index.js';
+import { modelAccess } from '../model/access.js';
 import {
-  PROVIDERS,
   anchorFinding,
   callModel,
   chooseFence,
@@ -25,7 +25,6 @@ import {
   type TokenUsage,
 } from '../model/index.js';
 import { scrubDeep } from '../model/scrub.js';
-import { egressDecision } from '../policy/egress.js';
 import type { RedactionOutcome } from '../redact/index.js';
 import type { Finding, RejectedFinding, StepStatus } from '../report/finding.js';
 import type { MaterialSegment } from './material.js';
@@ -91,20 +90,9 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsO
   if (input.redaction.blocked || redacted === null) {
     return notRun(`nothing was sent: ${input.redaction.incompleteReason ?? input.redaction.detail}`);
   }
-  const modelName = config.model.name;
-  if (modelName === null) return notRun(`model.name is not set (model.provider is "${provider}")`);
-  const dialect = PROVIDERS[provider];
-  const url = dialect.endpoint(config.model.base_url ?? dialect.defaultBaseUrl);
-  const decision = egressDecision(config, url);
-  if (!decision.allowed) return notRun(`the model was not asked: ${decision.reason}`);
-  let apiKey: string | null = null;
-  if (config.model.api_key_env !== null) {
-    const value = input.env[config.model.api_key_env];
-    if (value === undefined || value === '') return notRun(`the environment variable ${config.model.api_key_env} (model.api_key_env) is not set`);
-    apiKey = value;
-  }
-  // Defence in depth: no text this step returns may carry the key, even if a server echoes it.
-  const scrub = (text: string): string => (apiKey === null ? text : text.split(apiKey).join('[api key]'));
+  const access = modelAccess(config, input.env, Date.now() + input.remainingMs);
+  if (!access.ok) return notRun(access.reason);
+  const { modelName, scrub } = access;
 
   if (redacted.length !== input.segments.length || redacted.some((m, i) => m.path !== input.segments[i]?.path)) {
     return result({ name: 'model', status: 'failed', detail: 'internal error: the redacted material does not match the segments; nothing was sent', incomplete: true });
@@ -115,13 +103,13 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsO
   }
 
   const deadlineAt = Date.now() + input.remainingMs;
-  const target: CallTarget = { provider: dialect, url, decision, apiKey, timeoutMs: config.model.timeout_s * 1000, deadlineAt };
+  const target: CallTarget = { ...access.target, deadlineAt };
   const addUsage = (u: TokenUsage): void => {
     usage.calls += 1;
     usage.input_tokens += u.input_tokens;
     usage.output_tokens += u.output_tokens;
   };
-  const where = `${decision.hostPort} (${dialect.name}, ${modelName})`;
+  const where = access.where;
 
   // Step 8: one review call per chunk of material.
   const chunks = chunkMaterial(numbered, config.model.max_input_bytes);

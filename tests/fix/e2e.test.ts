@@ -160,6 +160,18 @@ describe('jscr fix', () => {
     expect(summary.refusals_by_word).toEqual({ import_outside_the_target: 1 });
   });
 
+  it('a --verify program that cannot start restores the file and makes the run incomplete (exit 3)', async () => {
+    const repo = fixtureRepo();
+    const before = readFileSync(join(repo.root, TARGET));
+    server.propose = [{ proposal: goodProposal() }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', 'no-such-verifier-program-xyz', '--out', out], repo.root);
+    expect(run.code).toBe(3);
+    expect(readFileSync(join(repo.root, TARGET)).equals(before)).toBe(true);
+    const [row] = readRows(out);
+    expect(row?.outcome).toBe('verify_failed');
+  });
+
   it('a proposal whose --verify fails is rolled back byte for byte; exit 1', async () => {
     const repo = fixtureRepo();
     const before = readFileSync(join(repo.root, TARGET));

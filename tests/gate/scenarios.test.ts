@@ -103,7 +103,8 @@ describe('gate scenario corpus', () => {
       expect(outcome.stdout, where).not.toContain('"allow"');
       let decision: string;
       let reason = '';
-      if (outcome.stdout === raw) decision = 'pass';
+      // A pass prints nothing (Claude Code rejects an echoed input as invalid hook output).
+      if (outcome.stdout === '') decision = 'pass';
       else {
         const parsed = JSON.parse(outcome.stdout) as { hookSpecificOutput: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string } };
         decision = parsed.hookSpecificOutput.permissionDecision === 'deny' ? 'deny' : 'note';

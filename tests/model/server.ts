@@ -28,6 +28,8 @@ export type Scripted =
   | { refusal: string }
   /** A 200 whose structured part is not valid JSON (OpenAI content) or of the wrong shape (Anthropic tool input). */
   | { malformed: true }
+  /** A 200 cut off by the output-token bound (finish_reason "length" / stop_reason "max_tokens"), carrying these findings. */
+  | { truncated: Record<string, unknown>[] }
   | { status: number; body?: string; headers?: Record<string, string> }
   /** Never answer (the caller's timeout must fire). */
   | { hang: true };
@@ -87,12 +89,14 @@ function render(dialect: 'openai' | 'anthropic', kind: RecordedRequest['kind'], 
   // What the structured part carries: a proposal is sent as its fields, everything else as scripted.
   const structured = 'proposal' in reply ? (typeof reply.proposal === 'function' ? reply.proposal(userPrompt) : reply.proposal) : reply;
   if (dialect === 'openai') {
-    const message = (content: string | null, refusal: string | null = null): unknown => ({
+    const message = (content: string | null, refusal: string | null = null, finish = 'stop'): unknown => ({
       id: 'chatcmpl-test',
       object: 'chat.completion',
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, refusal } }],
+      choices: [{ index: 0, finish_reason: finish, message: { role: 'assistant', content, refusal } }],
       usage: USAGE.openai,
     });
+    // Cut where the bound fell; the text that did arrive ends in an unfinished JSON value.
+    if ('truncated' in reply) return json(message(JSON.stringify({ findings: reply.truncated }).slice(0, -2), null, 'length'));
     if ('prose' in reply) return json(message(reply.prose));
     if ('refusal' in reply) return json(message(null, reply.refusal));
     if ('malformed' in reply) return json(message('{"verdict": "keep", "reason": '));
@@ -102,6 +106,7 @@ function render(dialect: 'openai' | 'anthropic', kind: RecordedRequest['kind'], 
   if ('prose' in reply) return json(content([{ type: 'text', text: reply.prose }], 'end_turn'));
   if ('refusal' in reply) return json(content([{ type: 'text', text: reply.refusal }], 'refusal'));
   if ('malformed' in reply) return json(content([{ type: 'tool_use', id: 'tu_1', name: tool, input: { verdict: 'maybe' } }]));
+  if ('truncated' in reply) return json(content([{ type: 'tool_use', id: 'tu_1', name: tool, input: { findings: reply.truncated } }], 'max_tokens'));
   return json(content([{ type: 'tool_use', id: 'tu_1', name: tool, input: structured }]));
 }
 

@@ -400,4 +400,44 @@ cases.push({
   expect: { trivial: true },
 });
 
+// ---- QA: scanner, coverage, formatter and compiler markers found missing; each must keep the edit gated ----
+notTrivial('marker: removing a v8 coverage ignore', 'a.ts', 'a();\n/* v8 ignore next */\nb();\n', '/* v8 ignore next */\n', '');
+notTrivial('marker: removing an isort skip', 'a.py', 'import b  # isort: skip\n', '  # isort: skip', '');
+notTrivial('marker: removing a yapf disable', 'a.py', '# yapf: disable\nx=1\n', '# yapf: disable\n', '');
+notTrivial('marker: removing an LGTM suppression', 'a.js', 'eval(x); // lgtm[js/code-injection]\n', ' // lgtm[js/code-injection]', '');
+notTrivial('marker: removing a Snyk deepcode ignore', 'a.js', '// deepcode ignore XSS: reason\nf();\n', '// deepcode ignore XSS: reason\n', '');
+notTrivial('marker: removing a Coverity annotation', 'a.c', '// coverity[overrun]\nf();\n', '// coverity[overrun]\n', '');
+notTrivial('marker: removing a PMD NOPMD', 'A.java', 'f(); // NOPMD\n', ' // NOPMD', '');
+notTrivial('marker: removing CHECKSTYLE:OFF', 'A.java', '// CHECKSTYLE:OFF\nf();\n', '// CHECKSTYLE:OFF\n', '');
+notTrivial('marker: removing a DeepSource skipcq', 'a.py', 'f()  # skipcq: BAN-B101\n', '  # skipcq: BAN-B101', '');
+notTrivial('marker: removing a Flow $FlowFixMe', 'a.js', '// $FlowFixMe\nf();\n', '// $FlowFixMe\n', '');
+notTrivial('marker: changing a Cython compiler directive', 'a.py', '# cython: language_level=3\nx=1\n', '# cython: language_level=3', '# cython: language_level=2');
+notTrivial('marker: removing a pytype disable', 'a.py', 'f()  # pytype: disable=attribute-error\n', '  # pytype: disable=attribute-error', '');
+notTrivial('marker: changing a vi modeline', 'a.py', '# vi: set ts=2:\nx=1\n', '# vi: set ts=2:', '# vi: set ts=4:');
+notTrivial('marker: removing a checkov skip', 'a.sh', '# checkov:skip=CKV_1\necho\n', '# checkov:skip=CKV_1\n', '');
+notTrivial('marker: removing a spotless:off', 'A.java', '// spotless:off\nf();\n', '// spotless:off\n', '');
+notTrivial('marker: removing a CPD-OFF', 'A.java', '// CPD-OFF\nf();\n', '// CPD-OFF\n', '');
+// ---- QA: adversarial look-alikes that must stay code ----
+notTrivial('adversarial: a //-comment inside a JS template literal', 'a.ts', 'const t = `\n// not a comment\n`;\n', '// not a comment', '// changed');
+notTrivial('adversarial: text that looks like a comment inside JSX', 'a.tsx', 'const x = (\n  <p>\n    // shown text\n  </p>\n);\n', '    // shown text', '    // other text');
+notTrivial('adversarial: a #-comment inside a Python docstring', 'a.py', 'def f():\n    """\n    # doc\n    """\n    return 1\n', '    # doc', '    # dox');
+notTrivial('adversarial: a #-line inside a shell heredoc', 'a.sh', 'cat <<EOF\n# not a comment\nEOF\n', '# not a comment', '# changed');
+notTrivial('adversarial: moving code out of a PowerShell block comment', 'a.ps1', '<# a #>\nRemove-Item x\n', '<# a #>\nRemove-Item x', '<# a \nRemove-Item x #>');
+notTrivial('adversarial: a //go:generate command changed', 'a.go', 'package a\n//go:generate stringer -type=X\n', '//go:generate stringer -type=X', '//go:generate rm -rf /');
+notTrivial('adversarial: a cgo preamble comment changed', 'a.go', 'package a\n// int x = 1;\nimport "C"\n', '// int x = 1;', '// int x = 2;');
+notTrivial('adversarial: U+2028 after // in JS ends the comment', 'a.js', '// a\nx();\n', '// a', '// a\u2028alert(1)');
+notTrivial('adversarial: PHP is not read, so ?> in a comment is never trivial', 'a.php', '<?php // a ?> b\n', '// a', '// c');
+notTrivial('adversarial: markdown <!-- --> is not read as a comment', 'a.md', '<!-- a -->\n', '<!-- a -->', '<!-- b -->');
+notTrivial('adversarial: a C# #region line is a directive', 'a.cs', '#region A\nint x;\n#endregion\n', '#region A', '#region B');
+notTrivial('adversarial: uncommenting a line', 'a.ts', '// foo();\nbar();\n', '// foo();', 'foo();');
+
+notTrivial('java: a \\u000a escape in a // comment is a line break, so the text after it is code', 'A.java', 'class A {\n  // \\u000a int x = 1;\n}\n', '// \\u000a int x = 1;', '// \\u000a int x = 2;');
+notTrivial('java: adding a \\u000a escape to a comment turns its tail into code', 'A.java', 'class A {\n  // note\n}\n', '// note', '// \\u000a System.exit(1);');
+notTrivial('java: a unicode escape above the window makes the prefix unreadable', 'A.java', 'class A {\n  String s = "\\u0022";\n  // note\n}\n', '// note', '// remark');
+notTrivial('adversarial: a multi-line block comment after return is a line break for ASI', 'a.ts', 'function f() {\n  return /*\n  */ 1;\n}\n', 'return /*\n  */ 1;', 'return /* */ 1;');
+notTrivial('adversarial: Go semicolon insertion after a multi-line block comment', 'a.go', 'package a\nfunc f() int {\n\treturn /*\n\t*/ 1\n}\n', 'return /*\n\t*/ 1', 'return /* */ 1');
+
+notTrivial('zsh: the #compdef line of a completion function is read by compinit', 'a.zsh', '#compdef foo\n_foo() { }\n', '#compdef foo', '#compdef bar');
+notTrivial('zsh: the #autoload line of a completion function is read by compinit', 'a.zsh', '#autoload\n_foo() { }\n', '#autoload', '#autoload -U');
+
 export const PROFILE_CASES: readonly ProfileCase[] = cases;

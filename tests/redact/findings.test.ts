@@ -54,3 +54,31 @@ describe('secretFindings', () => {
     expect(secretFindings([{ path: 'k.pem', text: keyText, scanLines: new Set([3]) }])).toHaveLength(1);
   });
 });
+
+describe('secretFindings: where a generic match is a finding', () => {
+  const literal = 'password = "Qw7rT9pLx2"\n';
+  const onlyLine = (path: string, text: string) => secretFindings([{ path, text, scanLines: 'all' }]).map((f) => f.extra?.['secret_rule']);
+
+  it('reports an assignment-shaped secret in program source', () => {
+    expect(onlyLine('app/settings.py', literal)).toEqual(['generic-password']);
+  });
+
+  it('does not report assignment-shaped values in tests, docs and examples', () => {
+    for (const path of ['tests/test_login.py', 'src/test/java/a/LoginTest.java', 'web/auth.spec.ts', 'README.md', 'docs/setup.rst', '.env.example']) {
+      expect(onlyLine(path, literal), path).toEqual([]);
+    }
+  });
+
+  it('still reports provider-shaped keys in tests and docs', () => {
+    const text = `token = "${fakes.githubClassic}"\n`;
+    expect(onlyLine('tests/test_client.py', text)).toEqual(['github-token']);
+    expect(onlyLine('README.md', text)).toEqual(['github-token']);
+  });
+
+  it('treats an unquoted identifier as a variable in source code, but as a literal in config files', () => {
+    const text = 'password = password1\n';
+    expect(onlyLine('server/auth/__main__.py', text)).toEqual([]);
+    expect(onlyLine('deploy/app.properties', text)).toEqual(['generic-password']);
+  });
+});
+

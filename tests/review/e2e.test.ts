@@ -2,7 +2,7 @@
  * `jscr review` end to end: real git repositories in temporary folders, the built CLI, real exit codes.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -198,10 +198,15 @@ describe('jscr review: every failure has its exit code and its reason', () => {
     chmodSync(join(dir, name), 0o755);
     return dir;
   };
+  // Outside the repository (so it is not part of the change), and removed with the repository.
   const withConfig = (r: TestRepo, toml: string): string => {
     const dir = mkdtempSync(join(tmpdir(), 'jscr-cfg-'));
     writeFileSync(join(dir, 'jscr.toml'), toml);
-    void r;
+    const cleanup = r.cleanup;
+    r.cleanup = () => {
+      cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    };
     return join(dir, 'jscr.toml');
   };
 

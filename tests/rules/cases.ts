@@ -14,6 +14,9 @@ export const pythonCases: RuleCases[] = [
     invalid: [
       { path: 'app/run.py', code: src('import subprocess', 'subprocess.run(f"ls {path}", shell=True)'), lines: [2] },
       { path: 'app/run.py', code: src('import subprocess', 'subprocess.Popen(', '    "tar xf " + archive,', '    shell=True,', ')'), lines: [4] },
+      // Multi-line calls and the imported function.
+      { path: 'app/run.py', code: src('import subprocess', 'subprocess.run(', '    cmd,', '    shell=True)'), lines: [4] },
+      { path: 'app/run.py', code: src('from subprocess import check_output', 'out = check_output(cmd, shell=True, text=True)'), lines: [2] },
     ],
   },
   {
@@ -64,10 +67,15 @@ export const pythonCases: RuleCases[] = [
   },
   {
     rule: 'jscr/python-open-request-path',
-    valid: [{ path: 'views.py', code: src('with open(os.path.join(BASE, "index.html")) as fh:', '    name = request.args["name"]') }],
+    valid: [
+      { path: 'views.py', code: src('with open(os.path.join(BASE, "index.html")) as fh:', '    name = request.args["name"]') },
+      // Flask's send_from_directory refuses paths that leave the directory.
+      { path: 'views.py', code: src('return send_from_directory(UPLOADS, request.args["name"])') },
+    ],
     invalid: [
       { path: 'views.py', code: src('with open(request.args["file"]) as fh:'), lines: [1] },
       { path: 'views.py', code: src('return send_file(os.path.join(UPLOADS, request.args.get("name")))'), lines: [1] },
+      { path: 'views.py', code: src('with open(', '    os.path.join(UPLOADS, request.args["name"]),', '    "rb",', ') as fh:'), lines: [1] },
     ],
   },
   {
@@ -76,6 +84,7 @@ export const pythonCases: RuleCases[] = [
     invalid: [
       { path: 'proxy.py', code: src('r = requests.get(request.args["url"])'), lines: [1] },
       { path: 'proxy.py', code: src('body = urlopen(request.GET.get("target")).read()'), lines: [1] },
+      { path: 'proxy.py', code: src('resp = requests.post(', '    request.json["callback"],', '    json=payload,', '    timeout=5,', ')'), lines: [1] },
     ],
   },
   {
@@ -96,6 +105,8 @@ export const pythonCases: RuleCases[] = [
     valid: [
       { path: 'auth.py', code: src('token = secrets.token_urlsafe(32)') },
       { path: 'game.py', code: src('roll = random.randint(1, 6)') },
+      // A salt must be unique, not secret: a predictable one does not make a hash guessable.
+      { path: 'auth/security.py', code: src('salt = ("%0" + str(salt_len) + "x") % random.getrandbits(4 * salt_len)') },
     ],
     invalid: [
       { path: 'auth.py', code: src('reset_token = "".join(random.choice(ALPHABET) for _ in range(20))'), lines: [1] },
@@ -105,7 +116,10 @@ export const pythonCases: RuleCases[] = [
   {
     rule: 'jscr/python-flask-debug',
     valid: [{ path: 'app.py', code: src('app.run(host="0.0.0.0", debug=os.environ.get("DEBUG") == "1")') }],
-    invalid: [{ path: 'app.py', code: src('if __name__ == "__main__":', '    app.run(debug=True)'), lines: [2] }],
+    invalid: [
+      { path: 'app.py', code: src('if __name__ == "__main__":', '    app.run(debug=True)'), lines: [2] },
+      { path: 'app.py', code: src('app.run(', '    host="0.0.0.0",', '    port=8000,', '    debug=True,', ')'), lines: [4] },
+    ],
   },
   {
     rule: 'jscr/django-debug-true',
@@ -137,6 +151,20 @@ export const pythonCases: RuleCases[] = [
     rule: 'jscr/python-chmod-world-writable',
     valid: [{ path: 'setup_dirs.py', code: src('os.chmod(path, 0o750)') }],
     invalid: [{ path: 'setup_dirs.py', code: src('os.chmod(path, 0o777)'), lines: [1] }],
+  },
+  {
+    rule: 'jscr/python-sql-built-string',
+    valid: [
+      { path: 'db/users.py', code: src('query = "SELECT * FROM users WHERE id = %s"', 'cur.execute(query, (user_id,))') },
+      { path: 'db/users.py', code: src('log.info(f"Select {count} rows from the cache")') },
+      // Clauses joined from a checked column list; the values stay ? placeholders.
+      { path: 'db/sessions.py', code: src('query = "SELECT * FROM session WHERE %s" % (" AND ".join(conditions))') },
+    ],
+    invalid: [
+      { path: 'db/users.py', code: src('query = f"SELECT * FROM users WHERE name = \'{name}\'"', 'cur.execute(query)'), lines: [1] },
+      { path: 'db/users.py', code: src('sql = "DELETE FROM items WHERE id = %s" % item_id'), lines: [1] },
+      { path: 'db/users.py', code: src('sql = "UPDATE users SET email = \'{}\' WHERE id = 1".format(email)'), lines: [1] },
+    ],
   },
 ];
 
@@ -194,6 +222,7 @@ export const javascriptCases: RuleCases[] = [
     invalid: [
       { path: 'src/proxy.js', code: src('const r = await fetch(req.query.url);'), lines: [1] },
       { path: 'src/proxy.ts', code: src('const r = await axios.get(req.body.callback);'), lines: [1] },
+      { path: 'src/proxy.ts', code: src('const upstream = await fetch(', '  req.query.url as string,', '  { method: "GET" },', ');'), lines: [1] },
     ],
   },
   {
@@ -217,6 +246,8 @@ export const javascriptCases: RuleCases[] = [
     valid: [
       { path: 'src/view.js', code: src("el.innerHTML = '<p>Loading</p>';", 'el.textContent = message;') },
       { path: 'src/view.js', code: src('el.innerHTML = DOMPurify.sanitize(html);') },
+      // Rewriting the element's own serialised markup: the text in it stays escaped.
+      { path: 'src/doclinks.js', code: src('comment.innerHTML = comment.innerHTML.replace(/https:\\/\\/docs\\.example\\.org\\/\\S+/g, (url) => link(url));') },
     ],
     invalid: [
       { path: 'src/view.js', code: src('el.innerHTML = message;'), lines: [1] },
@@ -246,6 +277,34 @@ export const javascriptCases: RuleCases[] = [
     valid: [{ path: 'src/auth.js', code: src("const jwt = require('jsonwebtoken');", 'const claims = jwt.verify(token, KEY, { algorithms: ["RS256"] });') }],
     invalid: [{ path: 'src/auth.js', code: src("const jwt = require('jsonwebtoken');", 'const claims = jwt.decode(token);'), lines: [2] }],
   },
+  {
+    rule: 'jscr/js-sql-template-built',
+    valid: [
+      // Tagged templates parameterise their values.
+      { path: 'src/db.ts', code: src('const rows = await sql`SELECT * FROM users WHERE email = ${email}`;') },
+      { path: 'src/db.ts', code: src('const query = Prisma.sql`SELECT * FROM users WHERE id = ${id}`;') },
+      { path: 'src/ui.ts', code: src('const label = `Selected ${count} items from the list`;') },
+    ],
+    invalid: [
+      { path: 'src/db.ts', code: src('const sql = `SELECT * FROM users WHERE email = \'${email}\'`;', 'await db.query(sql);'), lines: [1] },
+      { path: 'src/db.js', code: src('let sql;', 'sql = `', '  UPDATE accounts', '  SET balance = ${amount}', '  WHERE id = ${id}', '`;'), lines: [2] },
+    ],
+  },
+  {
+    rule: 'jscr/js-spawn-shell-built-command',
+    valid: [
+      { path: 'scripts/build.js', code: src("spawn('npm', ['run', 'build'], { shell: true, stdio: 'inherit' });") },
+      { path: 'src/git.ts', code: src('execFile("git", ["log", ref], { cwd });') },
+    ],
+    invalid: [
+      { path: 'src/convert.ts', code: src('const child = spawn(`convert ${input} ${output}`, { shell: true });'), lines: [1] },
+      {
+        path: 'src/git.js',
+        code: src('execFileSync(', "  'git log ' + branch,", '  [],', '  {', "    encoding: 'utf8',", '    shell: true,', '  },', ');'),
+        lines: [6],
+      },
+    ],
+  },
 ];
 
 export const anyLanguageCases: RuleCases[] = [
@@ -262,6 +321,8 @@ export const anyLanguageCases: RuleCases[] = [
     valid: [
       { path: 'src/etag.js', code: src("const etag = crypto.createHash('md5').update(body).digest('hex');") },
       { path: 'src/auth.py', code: src('# never use md5 for a password', 'digest = bcrypt.hashpw(password, bcrypt.gensalt())') },
+      // A doctest in a docstring documents the legacy format; it is not code that hashes.
+      { path: 'auth/security.py', code: src('def passwd_check(hashed, passphrase):', '    """', '    >>> passwd_check("sha1:0e11:a68d", "mypassword")', '    True', '    """') },
     ],
     invalid: [
       { path: 'src/auth.js', code: src("const hash = crypto.createHash('md5').update(password).digest('hex');"), lines: [1] },
@@ -307,7 +368,12 @@ export const anyLanguageCases: RuleCases[] = [
   },
   {
     rule: 'jscr/template-safe-filter',
-    valid: [{ path: 'templates/profile.html', code: src('<p>{{ user.bio }}</p>') }],
+    valid: [
+      { path: 'templates/profile.html', code: src('<p>{{ user.bio }}</p>') },
+      // Framework helpers that return escaped markup by construction.
+      { path: 'templates/login.html', code: src('<form method="post">', '  {{ xsrf_form_html() | safe }}', '</form>') },
+      { path: 'templates/page.html', code: src('<script>const state = {{ state|tojson|safe }};</script>') },
+    ],
     invalid: [{ path: 'templates/profile.html', code: src('<h1>Profile</h1>', '<p>{{ user.bio|safe }}</p>'), lines: [2] }],
   },
   {
@@ -317,26 +383,79 @@ export const anyLanguageCases: RuleCases[] = [
   },
   {
     rule: 'jscr/vue-v-html',
-    valid: [{ path: 'src/components/Comment.vue', code: src('<template>', '  <div>{{ comment.body }}</div>', '</template>') }],
+    valid: [
+      { path: 'src/components/Comment.vue', code: src('<template>', '  <div>{{ comment.body }}</div>', '</template>') },
+      // The component sanitises in its script and binds the sanitised value.
+      {
+        path: 'src/components/Episode.vue',
+        code: src(
+          '<template>',
+          '  <div class="description" v-html="safeDescription" />',
+          '</template>',
+          '<script setup lang="ts">',
+          "import DOMPurify from 'dompurify'",
+          'const safeDescription = computed(() => DOMPurify.sanitize(props.episode.description))',
+          '</script>',
+        ),
+      },
+    ],
     invalid: [{ path: 'src/components/Comment.vue', code: src('<template>', '  <div v-html="comment.body"></div>', '</template>'), lines: [2] }],
+  },
+  {
+    rule: 'jscr/cors-reflect-origin',
+    valid: [{ path: 'src/server.js', code: src('if (ALLOWED.has(req.headers.origin)) res.setHeader("Access-Control-Allow-Origin", CANONICAL_ORIGIN);') }],
+    invalid: [
+      { path: 'src/server.js', code: src("res.setHeader('Access-Control-Allow-Origin', req.headers.origin);"), lines: [1] },
+      { path: 'api/cors.php', code: src('<?php', "header('Access-Control-Allow-Origin: ' . $_SERVER['HTTP_ORIGIN']);"), lines: [2] },
+      { path: 'server/handlers.py', code: src('self.set_header("Access-Control-Allow-Origin", self.request.headers.get("Origin", ""))'), lines: [1] },
+    ],
+  },
+  {
+    rule: 'jscr/twig-raw-filter',
+    valid: [
+      // The application's own translated text.
+      { path: 'templates/about.html.twig', code: src("<p>{{ 'help.app_description'|trans|raw }}</p>") },
+      { path: 'templates/post.html.twig', code: src('<div>{{ post.content|markdown_to_html|sanitize_html|raw }}</div>') },
+    ],
+    invalid: [{ path: 'templates/post.html.twig', code: src('<article>', '  {{ post.content|raw }}', '</article>'), lines: [2] }],
+  },
+  {
+    rule: 'jscr/blade-unescaped-output',
+    valid: [
+      { path: 'resources/views/post.blade.php', code: src('<div>{{ $post->body }}</div>', '{!! csrf_field() !!}') },
+    ],
+    invalid: [{ path: 'resources/views/post.blade.php', code: src('<div>{!! $post->body !!}</div>'), lines: [1] }],
   },
 ];
 
 export const javaCases: RuleCases[] = [
   {
     rule: 'jscr/java-runtime-exec-concat',
-    valid: [{ path: 'src/Tool.java', code: src('Process p = new ProcessBuilder("git", "log", ref).start();') }],
+    valid: [
+      { path: 'src/Tool.java', code: src('Process p = new ProcessBuilder("git", "log", ref).start();') },
+      { path: 'src/Tool.java', code: src('Process p = new ProcessBuilder("sh", "-c", "make clean").start();') },
+    ],
     invalid: [
       { path: 'src/Tool.java', code: src('Process p = Runtime.getRuntime().exec("ping -c 1 " + host);'), lines: [1] },
       { path: 'src/Tool.java', code: src('new ProcessBuilder("sh", "-c", "tar xf " + archive).start();'), lines: [1] },
+      { path: 'src/Tool.java', code: src('Process p = new ProcessBuilder("bash", "-c", command).start();'), lines: [1] },
     ],
   },
   {
     rule: 'jscr/java-sql-statement-concat',
-    valid: [{ path: 'src/UserDao.java', code: src('PreparedStatement ps = conn.prepareStatement("SELECT * FROM users WHERE id = ?");') }],
+    valid: [
+      { path: 'src/UserDao.java', code: src('PreparedStatement ps = conn.prepareStatement("SELECT * FROM users WHERE id = ?");') },
+      // Constant pieces joined for line length are still one constant.
+      { path: 'src/UserDao.java', code: src('ResultSet rs = stmt.executeQuery(', '    "SELECT id, name " +', '    "FROM users WHERE active = true");') },
+    ],
     invalid: [
       { path: 'src/UserDao.java', code: src('ResultSet rs = stmt.executeQuery("SELECT * FROM users WHERE name = \'" + name + "\'");'), lines: [1] },
       { path: 'src/UserDao.java', code: src('stmt.execute(String.format("DELETE FROM t WHERE id = %s", id));'), lines: [1] },
+      {
+        path: 'src/UserDao.java',
+        code: src('ResultSet rs = statement.executeQuery(', '    "SELECT id FROM users WHERE email = \'" + email + "\'");'),
+        lines: [1],
+      },
     ],
   },
   {
@@ -388,6 +507,21 @@ export const javaCases: RuleCases[] = [
     rule: 'jscr/java-weak-random-token',
     valid: [{ path: 'src/Tokens.java', code: src('Random random = new Random();', 'int dice = random.nextInt(6);') }],
     invalid: [{ path: 'src/Tokens.java', code: src('Random random = new Random();', 'long resetToken = random.nextLong();'), lines: [2] }],
+  },
+  {
+    rule: 'jscr/java-spring-cors-any-origin-credentials',
+    valid: [
+      { path: 'src/WebConfig.java', code: src('config.addAllowedOriginPattern("*");', 'config.setAllowCredentials(false);') },
+      { path: 'src/WebConfig.java', code: src('config.addAllowedOrigin("https://app.example.org");', 'config.setAllowCredentials(true);') },
+    ],
+    invalid: [
+      { path: 'src/WebConfig.java', code: src('config.addAllowedOriginPattern("*");', 'config.setAllowCredentials(true);'), lines: [1] },
+      {
+        path: 'src/WebConfig.java',
+        code: src('registry.addMapping("/api/**")', '    .allowedOriginPatterns("*")', '    .allowCredentials(true);'),
+        lines: [2],
+      },
+    ],
   },
 ];
 
@@ -446,6 +580,41 @@ export const phpCases: RuleCases[] = [
     valid: [{ path: 'web/calc.php', code: src('<?php', "eval('return 1;');") }],
     invalid: [{ path: 'web/calc.php', code: src('<?php', 'eval($_POST["code"]);'), lines: [2] }],
   },
+  {
+    rule: 'jscr/php-sql-string-built',
+    valid: [
+      { path: 'src/Repo.php', code: src('<?php', '$sql = "SELECT * FROM {$this->table} WHERE id = :id";') },
+      { path: 'src/Repo.php', code: src('<?php', "$sql = 'SELECT * FROM users WHERE id = :id';", '$stmt = $pdo->prepare($sql);') },
+    ],
+    invalid: [
+      { path: 'src/Repo.php', code: src('<?php', '$sql = "SELECT * FROM users WHERE id = " . $_GET["id"];'), lines: [2] },
+      { path: 'src/Repo.php', code: src('<?php', '$rows = $db->query(', '    "SELECT * FROM users WHERE name = \'$name\'"', ');'), lines: [3] },
+      {
+        path: 'src/Repository/PostRepository.php',
+        code: src('<?php', "$dql = \"SELECT p FROM App\\Entity\\Post p WHERE p.title LIKE '%\" . $term . \"%'\";"),
+        lines: [2],
+      },
+    ],
+  },
+  {
+    rule: 'jscr/php-http-verify-false',
+    valid: [{ path: 'src/Api.php', code: src('<?php', "$client = new Client(['verify' => '/etc/ssl/private-ca.pem']);") }],
+    invalid: [
+      { path: 'src/Api.php', code: src('<?php', "$client = new Client(['verify' => false]);"), lines: [2] },
+      { path: 'src/Api.php', code: src('<?php', '$response = $http->request("GET", $url, [', "    'verify_peer' => false,", ']);'), lines: [3] },
+    ],
+  },
+  {
+    rule: 'jscr/php-weak-random-token',
+    valid: [
+      { path: 'src/Auth.php', code: src('<?php', '$token = bin2hex(random_bytes(32));') },
+      { path: 'src/Game.php', code: src('<?php', '$roll = mt_rand(1, 6);') },
+    ],
+    invalid: [
+      { path: 'src/Auth.php', code: src('<?php', '$token = md5(uniqid(mt_rand(), true));'), lines: [2] },
+      { path: 'src/Auth.php', code: src('<?php', '$resetCode = str_shuffle("0123456789");'), lines: [2] },
+    ],
+  },
 ];
 
 export const goCases: RuleCases[] = [
@@ -459,10 +628,19 @@ export const goCases: RuleCases[] = [
   },
   {
     rule: 'jscr/go-sql-sprintf',
-    valid: [{ path: 'store/users.go', code: src('rows, err := db.Query("SELECT * FROM users WHERE id = $1", id)') }],
+    valid: [
+      { path: 'store/users.go', code: src('rows, err := db.Query("SELECT * FROM users WHERE id = $1", id)') },
+      // A cache or router Get with a formatted key is not SQL.
+      { path: 'web/handler.go', code: src('v, ok := c.Get(fmt.Sprintf("user_%d", id))') },
+    ],
     invalid: [
       { path: 'store/users.go', code: src('rows, err := db.Query(fmt.Sprintf("SELECT * FROM users WHERE id = %s", id))'), lines: [1] },
       { path: 'store/users.go', code: src('_, err := db.ExecContext(ctx, "DELETE FROM t WHERE id = "+id)'), lines: [1] },
+      {
+        path: 'store/users.go',
+        code: src('rows, err := db.QueryContext(ctx,', '\tfmt.Sprintf("SELECT id FROM users WHERE name = \'%s\'", name),', ')'),
+        lines: [2],
+      },
     ],
   },
   {
@@ -474,6 +652,27 @@ export const goCases: RuleCases[] = [
     rule: 'jscr/go-math-rand-token',
     valid: [{ path: 'auth/token.go', code: src('import "math/rand"', 'delay := rand.Intn(100)') }],
     invalid: [{ path: 'auth/token.go', code: src('import "math/rand"', 'resetToken := fmt.Sprint(rand.Int63())'), lines: [2] }],
+  },
+  {
+    rule: 'jscr/go-ssrf-request-url',
+    valid: [{ path: 'web/proxy.go', code: src('resp, err := http.Get(apiBase + "/status")') }],
+    invalid: [
+      { path: 'web/proxy.go', code: src('resp, err := http.Get(r.URL.Query().Get("url"))'), lines: [1] },
+      { path: 'web/proxy.go', code: src('req, err := http.NewRequestWithContext(ctx, "GET", c.Query("target"), nil)'), lines: [1] },
+    ],
+  },
+  {
+    rule: 'jscr/go-file-request-path',
+    valid: [{ path: 'web/files.go', code: src('data, err := os.ReadFile(filepath.Join(staticDir, "index.html"))') }],
+    invalid: [
+      { path: 'web/files.go', code: src('f, err := os.Open(filepath.Join(uploadDir, r.URL.Query().Get("name")))'), lines: [1] },
+      { path: 'web/files.go', code: src('http.ServeFile(w, r, filepath.Join(root, r.FormValue("file")))'), lines: [1] },
+    ],
+  },
+  {
+    rule: 'jscr/go-jwt-parse-unverified',
+    valid: [{ path: 'auth/jwt.go', code: src('tok, err := jwt.Parse(raw, keyFunc, jwt.WithValidMethods([]string{"RS256"}))') }],
+    invalid: [{ path: 'auth/jwt.go', code: src('tok, _, err := jwt.NewParser().ParseUnverified(raw, claims)'), lines: [1] }],
   },
 ];
 
@@ -537,6 +736,11 @@ export const githubActionsCases: RuleCases[] = [
       {
         path: '.github/workflows/ci.yml',
         code: src(...workflowHead, '      - uses: actions/checkout@v4', '        with:', '          ref: ${{ github.event.pull_request.head.sha }}', '      - run: npm ci && npm test'),
+        lines: [9],
+      },
+      {
+        path: '.github/workflows/ci.yml',
+        code: src(...workflowHead, '      - uses: actions/checkout@v4', '        with:', '          ref: refs/pull/${{ github.event.pull_request.number }}/merge'),
         lines: [9],
       },
     ],
