@@ -64,7 +64,11 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
     try {
       const bytes = await readFile(path);
       if (bytes.length > MAX_CONFIG_BYTES) throw new ConfigError(path, null, `file is larger than ${MAX_CONFIG_BYTES} bytes`);
-      text = bytes.toString('utf8');
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        throw new ConfigError(path, null, 'is not valid UTF-8 text (TOML must be UTF-8)');
+      }
     } catch (error) {
       if (error instanceof ConfigError) throw error;
       throw new ConfigError(path, null, `cannot read the file (${errorCode(error)})`);

@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import { runProgram } from '../policy/process.js';
-import { decodeText, type RepoBoundary } from '../policy/paths.js';
+import type { RepoBoundary } from '../policy/paths.js';
 
 export type SourceRead =
   | { ok: true; path: string; text: string }
@@ -71,6 +71,20 @@ async function git(root: string, args: string[], input?: string): Promise<Buffer
 interface TreeEntry {
   mode: string;
   oid: string;
+}
+
+/**
+ * Source text from bytes: null for binary content (a NUL in the first 8 KiB). Bytes that are not UTF-8
+ * (a Latin-1 or Windows-1252 file) are read as Latin-1, so every byte stands for one character and the
+ * rules still see the code; such files are reviewed rather than skipped.
+ */
+export function decodeSource(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 8192).includes(0)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return bytes.toString('latin1');
+  }
 }
 
 /** Resolve a symlink's stored target against its own directory; null when it leaves the root. */
@@ -168,7 +182,7 @@ class GitObjectReader implements SourceReader {
         if (blob === undefined) out.set(path, { ok: false, path, reason: 'unreadable', detail: 'git could not read the object' });
         else if (blob === 'too_large') out.set(path, { ok: false, path, reason: 'too_large', detail: `larger than ${this.maxBytes} bytes` });
         else {
-          const text = decodeText(blob);
+          const text = decodeSource(blob);
           out.set(path, text === null ? { ok: false, path, reason: 'binary', detail: 'binary content' } : { ok: true, path, text });
         }
       }
@@ -226,11 +240,10 @@ class WorkingTreeReader implements SourceReader {
       const read = await this.boundary.readFile(path, { maxBytes: this.maxBytes });
       if (!read.ok) {
         out.set(path, { ok: false, path, reason: read.reason, detail: read.detail });
-      } else if (read.text === null) {
-        out.set(path, { ok: false, path, reason: 'binary', detail: 'binary content' });
-      } else {
-        out.set(path, { ok: true, path, text: read.text });
+        continue;
       }
+      const text = read.text ?? decodeSource(read.bytes);
+      out.set(path, text === null ? { ok: false, path, reason: 'binary', detail: 'binary content' } : { ok: true, path, text });
     }
     return out;
   }

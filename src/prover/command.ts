@@ -10,7 +10,8 @@
 import { resolve } from 'node:path';
 import { GitError, UsageError } from '../errors.js';
 import type { CommandIO, ExitCode } from '../io.js';
-import { readChange, readFileAtRevision, resolveRepository } from '../git/change.js';
+import { readChange, resolveRepository } from '../git/change.js';
+import { configTextAtRevision } from '../git/config-at-revision.js';
 import { parseUnifiedDiff, touchedLines } from '../git/diff.js';
 import { runProgram } from '../policy/process.js';
 import { proveFromReader } from './source.js';
@@ -57,7 +58,7 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
       .map((f) => ({ path: f.path, lines: touchedLines(f) }));
   }
 
-  const { config } = await loadConfig({ repoRoot: root, baseText: await configAt(root, options.base ?? head) });
+  const { config } = await loadConfig({ repoRoot: root, baseText: await configTextAtRevision(root, options.base ?? head) });
   const reader = createSourceReader({
     root,
     boundary: await openBoundary(root, { followSymlinks: false }),
@@ -80,10 +81,4 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
   io.stdout.write(text);
   if (incomplete) io.stderr.write('jscr prove: incomplete: some files could not be read or proved (see degradations)\n');
   return exitCode;
-}
-
-/** `.jscr.toml` as the given revision holds it (null when absent: the defaults apply). */
-async function configAt(root: string, rev: string): Promise<{ text: string; source: string } | null> {
-  const text = await readFileAtRevision(root, rev, '.jscr.toml');
-  return text === null ? null : { text, source: `.jscr.toml at ${rev.slice(0, 12)}` };
 }

@@ -6,8 +6,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig, type JscrConfig } from '../config/index.js';
-import { entryAtRevision, readChange, resolveRepository, untrackedFiles, type ChangeSpec, type RawChange } from '../git/change.js';
-import { ConfigError } from '../errors.js';
+import { configTextAtRevision } from '../git/config-at-revision.js';
+import { readChange, resolveRepository, untrackedFiles, type ChangeSpec, type RawChange } from '../git/change.js';
 import { parseUnifiedDiff, changedLineNumbers, addedLines, touchedLines, touchesChangedLines, type DiffFile } from '../git/diff.js';
 import { proveFromReader } from '../prover/source.js';
 import { toReviewFinding } from '../prover/render.js';
@@ -32,7 +32,6 @@ import { makeFinding } from '../report/fingerprint.js';
 import { orderFindings } from '../report/order.js';
 import { exitCodeFor } from '../report/exit.js';
 import type { ChangeSummary, Finding, RejectedFinding, ReviewReport, ScannerRecord } from '../report/finding.js';
-import { runModelSteps } from './model-step.js';
 import { Writable } from 'node:stream';
 import type { RuleMeta } from '../report/options.js';
 import { VERSION } from '../version.js';
@@ -96,7 +95,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     ...(request.configPath === undefined ? {} : { configPath: request.configPath }),
     // No base revision (a root commit, a repository with no commits): the defaults, never the
     // working tree's file, which may be part of the change itself.
-    baseText: raw.baseRev === null ? null : await baseConfigText(root, raw.baseRev),
+    baseText: raw.baseRev === null ? null : await configTextAtRevision(root, raw.baseRev),
   });
   const boundary = await openBoundary(root, { followSymlinks: config.repository.follow_symlinks });
   const steps = new StepLog(config.review.deadline_s, request.onStep);
@@ -323,8 +322,9 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   } else {
     const out = await steps.run(
       'model',
-      () =>
-        runModelSteps({
+      // Loaded only when a model will be asked: the HTTP client is not part of every review's start-up.
+      async () =>
+        (await import('./model-step.js')).runModelSteps({
           config,
           env: request.env,
           redaction,
@@ -424,33 +424,6 @@ function sourceFor(raw: RawChange): Parameters<typeof createSourceReader>[0]['so
   return { kind: 'revision', rev: raw.headRev };
 }
 
-/**
- * The base revision's .jscr.toml, or null when it has none (then the defaults apply). A symbolic link
- * or a directory in its place, or text that is not UTF-8, is a configuration error, never a silent
- * fall back to the defaults.
- */
-async function baseConfigText(root: string, baseRev: string): Promise<{ text: string; source: string } | null> {
-  const source = `${CONFIG_FILE} at ${baseRev.slice(0, 12)}`;
-  const entry = await entryAtRevision(root, baseRev, CONFIG_FILE);
-  switch (entry.kind) {
-    case 'absent':
-      return null;
-    case 'symlink':
-      throw new ConfigError(source, null, 'is a symbolic link; jscr reads only a regular file (give the file with --config)');
-    case 'directory':
-    case 'submodule':
-      throw new ConfigError(source, null, `is a ${entry.kind}, not a file`);
-    case 'file': {
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(entry.bytes);
-      } catch {
-        throw new ConfigError(source, null, 'is not valid UTF-8 text (TOML must be UTF-8)');
-      }
-      return { text, source };
-    }
-  }
-}
 
 function isSymlink(diff: DiffFile): boolean {
   return diff.newMode === '120000';
@@ -467,7 +440,9 @@ async function readChangedFiles(diffFiles: DiffFile[], reader: ReturnType<typeof
     if (isSymlink(diff)) return { diff, text: null, skipped: 'a symlink: never read or followed', skippedByDesign: true };
     const read = reads.get(diff.path);
     if (!read) return { diff, text: null, skipped: 'unreadable', skippedByDesign: false };
-    if (!read.ok) return { diff, text: null, skipped: `${read.reason}: ${read.detail}`, skippedByDesign: false };
+    // Content with NUL bytes is binary even where git's diff did not say so (attributes, textconv): a
+    // deliberate skip like git's own binary files. Anything else unread leaves the review incomplete.
+    if (!read.ok) return { diff, text: null, skipped: `${read.reason}: ${read.detail}`, skippedByDesign: read.reason === 'binary' };
     return { diff, text: read.text, skipped: null, skippedByDesign: false };
   });
 }

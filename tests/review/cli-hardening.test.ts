@@ -238,3 +238,26 @@ describe('the deadline is shared by the external scanners', () => {
     }
   });
 });
+
+describe('file contents git did not call binary', () => {
+  it('reviews a Latin-1 source file instead of skipping it', () => {
+    const r = makeRepo({ 'calc.py': 'x = 1\n' });
+    repos.push(r);
+    r.commit({ 'legacy.py': Buffer.from('# caf\xe9 au lait\nimport os\nos.system("rm -rf " + path)\n', 'latin1') });
+    const out = runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root });
+    const report = JSON.parse(out.stdout) as { complete: boolean; findings: { path: string; line: number }[] };
+    expect(report.complete).toBe(true);
+    expect(report.findings.some((f) => f.path === 'legacy.py' && f.line === 3)).toBe(true);
+  });
+
+  it('skips content with NUL bytes as binary, even when attributes make git diff it as text', () => {
+    const r = makeRepo({ '.gitattributes': 'blob.dat text\n' });
+    repos.push(r);
+    r.commit({ 'blob.dat': Buffer.from('header\n\0\0\0payload\n', 'latin1') });
+    const out = runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root });
+    const report = JSON.parse(out.stdout) as { complete: boolean; skipped_files: { path: string; reason: string }[] };
+    expect(out.code).toBe(0);
+    expect(report.complete).toBe(true);
+    expect(report.skipped_files.find((s) => s.path === 'blob.dat')?.reason).toMatch(/binary/);
+  });
+});
