@@ -11,7 +11,7 @@ import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { loadGrammars, parse } from '../syntax/parser.js';
 import type { Language } from '../syntax/languages.js';
-import { loadRuleSources } from './load.js';
+import { loadRuleSources, queryFor } from './load.js';
 import type { PatternMatcher, QueryMatcher, Rule } from './rule.js';
 import type { FileKind } from './schema.js';
 
@@ -69,7 +69,7 @@ export function loadBuiltinRules(): Promise<Rule[]> {
     const sources = await Promise.all(
       names.map(async (name) => ({ file: `rules/${name}`, text: await readFile(join(directory, name), 'utf8') })),
     );
-    return loadRuleSources(sources);
+    return loadRuleSources(sources, { eager: false });
   })();
   // A failed load is not cached: the next caller sees the same error again rather than a stale promise.
   builtin.catch(() => {
@@ -193,8 +193,8 @@ async function runQueryRules(
   const tree = await parse(target.language, target.text);
   try {
     for (const { rule, matcher } of rules) {
-      const query = matcher.compiled.get(target.language);
-      if (!query) continue;
+      if (!matcher.languages.includes(target.language)) continue;
+      const query = await queryFor(rule.id, matcher, target.language);
       const reported = new Set<number>();
       for (const capture of query.captures(tree.rootNode)) {
         if (capture.name !== 'match') continue;
@@ -219,7 +219,7 @@ async function runQueryRules(
 export async function runRules(input: { files: readonly RuleTarget[]; rules: readonly Rule[] }): Promise<Finding[]> {
   const queryLanguages = new Set<Language>();
   for (const rule of input.rules) {
-    if (rule.matcher.kind === 'query') for (const language of rule.matcher.compiled.keys()) queryLanguages.add(language);
+    if (rule.matcher.kind === 'query') for (const language of rule.matcher.languages) queryLanguages.add(language);
   }
   const parsedLanguages = input.files.flatMap((file) => (file.language !== null && queryLanguages.has(file.language) ? [file.language] : []));
   // Every grammar before the first parse: a grammar loaded after parsing has begun loads slowly.

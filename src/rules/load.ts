@@ -10,7 +10,7 @@ import { RuleFileError } from '../errors.js';
 import { grammar, loadGrammars, treeSitter } from '../syntax/parser.js';
 import { LANGUAGES, type Language } from '../syntax/languages.js';
 import { RuleFileSchema, type RuleEntry } from './schema.js';
-import type { Rule } from './rule.js';
+import type { QueryMatcher, Rule } from './rule.js';
 import { catastrophicBacktrackingHazard } from '../redact/regex-shape.js';
 
 /** One rule file's name (as shown in errors) and its text. */
@@ -91,7 +91,7 @@ function compileRegex(source: RuleSource, index: number, id: string, key: string
 }
 
 /** Phase 2 and the per-rule part of phase 3: a strict Rule, or a RuleFileError. */
-async function normaliseRule(source: RuleSource, entry: RuleEntry, index: number): Promise<Rule> {
+async function normaliseRule(source: RuleSource, entry: RuleEntry, index: number, eager: boolean): Promise<Rule> {
   const at = (key: string | null) => lineOfKey(source.text, index, key);
   const fail = (key: string | null, problem: string): never => {
     throw new RuleFileError(source.file, at(key), `${entry.id}: ${problem}`);
@@ -116,22 +116,15 @@ async function normaliseRule(source: RuleSource, entry: RuleEntry, index: number
     }
     const languages = entry.languages.filter(isTreeSitterLanguage);
     if (languages.length !== entry.languages.length) fail('languages', 'a query rule may list only tree-sitter languages');
-    const { Query } = await treeSitter();
-    const compiled = new Map<Language, Query>();
-    for (const language of languages) {
-      let query: Query;
+    matcher = { kind: 'query', source: entry.query, languages, compiled: new Map(), origin: { file: source.file, index } };
+    for (const language of eager ? languages : []) {
       try {
-        query = new Query(await grammar(language), entry.query);
+        await queryFor(entry.id, matcher, language);
       } catch (error) {
-        return fail('query', `query does not compile for ${language}: ${error instanceof Error ? error.message : String(error)}`);
+        if (error instanceof RuleFileError) fail('query', error.problem.slice(`${entry.id}: `.length));
+        throw error;
       }
-      if (!query.captureNames.includes('match')) {
-        query.delete();
-        fail('query', 'query has no @match capture');
-      }
-      compiled.set(language, query);
     }
-    matcher = { kind: 'query', source: entry.query, compiled };
   } else {
     matcher = {
       kind: 'pattern',
@@ -165,17 +158,45 @@ async function normaliseRule(source: RuleSource, entry: RuleEntry, index: number
  * Load rule files together: every file through all three phases, then the checks that span files
  * (ids unique across all of them). Rules come back in file order, then definition order.
  */
-export async function loadRuleSources(sources: readonly RuleSource[]): Promise<Rule[]> {
+/**
+ * The rule's query for one grammar, compiled on first use and kept. A query that does not compile, or
+ * has no `@match` capture, is a RuleFileError naming the rule file.
+ */
+export async function queryFor(ruleId: string, matcher: QueryMatcher, language: Language): Promise<Query> {
+  const known = matcher.compiled.get(language);
+  if (known) return known;
+  const { Query } = await treeSitter();
+  let query: Query;
+  try {
+    query = new Query(await grammar(language), matcher.source);
+  } catch (error) {
+    throw new RuleFileError(matcher.origin.file, null, `${ruleId}: query does not compile for ${language}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!query.captureNames.includes('match')) {
+    query.delete();
+    throw new RuleFileError(matcher.origin.file, null, `${ruleId}: query has no @match capture`);
+  }
+  matcher.compiled.set(language, query);
+  return query;
+}
+
+/**
+ * Load rule files. `eager` (the default, for validating rule files) compiles every query now; the
+ * review passes false so each query compiles on first use, for the languages a run actually has.
+ */
+export async function loadRuleSources(sources: readonly RuleSource[], options: { eager?: boolean } = {}): Promise<Rule[]> {
+  const eager = options.eager ?? true;
   const parsed = sources.map((source) => ({ source, entries: parseRuleFile(source) }));
   // Every grammar a query needs, in one go, before any query compiles (deps.md T16).
-  await loadGrammars(
+  if (eager)
+    await loadGrammars(
     parsed.flatMap(({ entries }) => entries.flatMap((entry) => (entry.query === undefined ? [] : entry.languages.filter(isTreeSitterLanguage)))),
   );
   const rules: Rule[] = [];
   const seen = new Map<string, Rule>();
   for (const { source, entries } of parsed) {
     for (const [index, entry] of entries.entries()) {
-      const rule = await normaliseRule(source, entry, index);
+      const rule = await normaliseRule(source, entry, index, eager);
       const earlier = seen.get(rule.id);
       if (earlier) {
         const place = `${earlier.origin.file}${earlier.origin.line === null ? '' : `:${earlier.origin.line}`}`;

@@ -16,11 +16,18 @@ export interface PatternMatcher {
   insideBlock: RegExp | null;
 }
 
-/** A tree-sitter rule: the query, compiled once per grammar at load. */
+/**
+ * A tree-sitter rule: the query, compiled once per grammar. Compiled at load when validating rule files,
+ * and on first use in a run (src/rules/load.ts `queryFor`), so a run pays only for its own languages.
+ */
 export interface QueryMatcher {
   kind: 'query';
   source: string;
-  compiled: ReadonlyMap<Language, Query>;
+  languages: readonly Language[];
+  /** Queries compiled so far, by grammar. */
+  compiled: Map<Language, Query>;
+  /** Where the rule came from, for a compile error found on first use. */
+  origin: { file: string; index: number };
 }
 
 export interface Rule {
