@@ -2,7 +2,7 @@
  * Commander wiring only: parse flags, call one library function per command, map the result or a
  * typed error to an exit code (SPEC 2). Libraries are imported lazily so `--help` stays fast.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportError } from './errors.js';
 import { processIO, type CommandIO, type ExitCode } from './io.js';
 import { VERSION } from './version.js';
@@ -11,9 +11,10 @@ const FORMATS_REVIEW = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
 const FORMATS_PROVE = ['text', 'json', 'sarif'] as const;
 const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
 
-function positiveInt(value: string): number {
+/** A whole number for an option; commander prints the one-line error and we exit 2. */
+function wholeNumber(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new CommanderError(2, 'jscr.badNumber', `expected a positive whole number, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number');
   return n;
 }
 
@@ -30,6 +31,8 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // One line, in jscr's own voice, like every other error.
+      outputError: (s, write) => write(`jscr: ${s.replace(/^error: /, '').trimEnd()}\n`),
     })
     .exitOverride();
 
@@ -56,7 +59,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .option('--base <rev>', 'prove only the change base..head')
     .option('--head <rev>', 'the head revision (default: HEAD)')
     .addOption(new Option('--format <format>', 'report format').choices(FORMATS_PROVE).default('text'))
-    .option('--max-depth <n>', 'how many calls deep a path may be', positiveInt)
+    .option('--max-depth <n>', 'how many calls deep a path may be (0 to 10)', wholeNumber)
     .action((opts) => run(async () => (await import('./prover/command.js')).proveCommand(opts, io)));
 
   changeFlags(program.command('fix').description('ask the model for fixes and write the ones the guard accepts'))

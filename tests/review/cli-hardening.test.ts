@@ -261,3 +261,25 @@ describe('file contents git did not call binary', () => {
     expect(report.skipped_files.find((s) => s.path === 'blob.dat')?.reason).toMatch(/binary/);
   });
 });
+
+describe('flag errors', () => {
+  it.each([
+    [['gate', '--bogus'], /unknown option '--bogus'/],
+    [['prove', '--max-depth', 'abc'], /--max-depth.*whole number/],
+    [['review', '--format', 'yaml'], /--format/],
+  ])('jscr %j is exit 2 with one line', (args, reason) => {
+    const r = makeRepo({ 'a.py': 'x = 1\n' });
+    repos.push(r);
+    const out = runJscr(args, { cwd: r.root });
+    expect(out.code).toBe(2);
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    expect(out.stderr).toMatch(/^jscr: /);
+    expect(out.stderr).toMatch(reason);
+  });
+
+  it('jscr gate --help prints the help of the gate command', () => {
+    const out = runJscr(['gate', '--help'], { cwd: '/' });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/PreToolUse/);
+  });
+});
