@@ -225,6 +225,13 @@ describe('jscr review: every failure has its exit code and its reason', () => {
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
     expect(out.stderr).toMatch(reason);
     expect(out.stderr).not.toMatch(/\n\s+at /);
+    // The JSON report says the same: exit code 2 and the reason, never an empty "clean" report.
+    const asJson = runJscr(['review', '--format', 'json', ...args], { cwd: r.root, ...(env ? { env } : {}) });
+    expect(asJson.code).toBe(code);
+    const report = json(asJson.stdout);
+    expect(report.exit_code).toBe(code);
+    expect(report.complete).toBe(false);
+    expect(report.incomplete_reasons.join(' ')).toMatch(reason);
   });
 
   it('outside a git repository review exits 2', () => {
