@@ -442,9 +442,22 @@ async function readChangedFiles(diffFiles: DiffFile[], reader: ReturnType<typeof
     if (!read) return { diff, text: null, skipped: 'unreadable', skippedByDesign: false };
     // Content with NUL bytes is binary even where git's diff did not say so (attributes, textconv): a
     // deliberate skip like git's own binary files. Anything else unread leaves the review incomplete.
-    if (!read.ok) return { diff, text: null, skipped: `${read.reason}: ${read.detail}`, skippedByDesign: read.reason === 'binary' };
+    if (!read.ok) {
+      const byDesign = read.reason === 'binary' || (read.reason === 'too_large' && isGeneratedArtifact(diff.path));
+      return { diff, text: null, skipped: `${read.reason}: ${read.detail}`, skippedByDesign: byDesign };
+    }
     return { diff, text: read.text, skipped: null, skippedByDesign: false };
   });
+}
+
+/**
+ * Lock files, minified bundles and source maps are written by tools, not people, and routinely pass
+ * the size limit: over it they are skipped and listed, without making every dependency bump incomplete.
+ */
+const GENERATED_ARTIFACT = /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb|composer\.lock|Cargo\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|Gemfile\.lock|go\.sum|gradle\.lockfile)$|\.min\.(js|mjs|css)$|\.(js|mjs|css)\.map$/;
+
+export function isGeneratedArtifact(path: string): boolean {
+  return GENERATED_ARTIFACT.test(path);
 }
 
 function summarise(raw: RawChange, diffFiles: DiffFile[]): ChangeSummary {

@@ -139,6 +139,17 @@ describe('what the review did not look at is said, never reported as clean', () 
     expect(text.stdout).toContain('Not reviewed: bundle.js (too_large');
   });
 
+  it('a lock file over the size limit is listed as not reviewed, without making the review incomplete', () => {
+    const r = repo({ 'a.js': 'const a = 1;\n' });
+    const lock = `{\n${'  "node_modules/some-package": { "version": "1.0.0" },\n'.repeat(50_000)}}\n`; // about 2.7 MB
+    r.commit({ 'package-lock.json': lock });
+    const json = runJscr(['review', '--commit', 'HEAD', '--format', 'json'], { cwd: r.root });
+    expect(json.code).toBe(0);
+    const report = parse(json.stdout);
+    expect(report.complete).toBe(true);
+    expect(JSON.stringify(report.skipped_files)).toMatch(/package-lock\.json.*too_large/);
+  });
+
   it('a binary file is listed as not reviewed but does not make the review incomplete', () => {
     const r = repo({ 'a.js': 'const a = 1;\n' });
     r.commit({ 'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2, 3]) });
