@@ -5,6 +5,11 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportError } from './errors.js';
 import { processIO, type CommandIO, type ExitCode } from './io.js';
+import type { FixOptions } from './fix/command.js';
+import type { GuardOptions } from './guard/command.js';
+import type { ProfileOptions } from './profile/command.js';
+import type { ProveOptions } from './prover/command.js';
+import type { ReviewOptions } from './review/command.js';
 import { VERSION } from './version.js';
 
 const FORMATS_REVIEW = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
@@ -50,7 +55,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1').choices(FAIL_ON))
     .option('--no-model', 'do not call a model even if one is configured')
     .option('--quiet', 'no progress on stderr')
-    .action((opts) => run(async () => (await import('./review/command.js')).reviewCommand(opts, io)));
+    .action((opts: ReviewOptions) => run(async () => (await import('./review/command.js')).reviewCommand(opts, io)));
 
   program
     .command('prove')
@@ -60,14 +65,14 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .option('--head <rev>', 'the head revision (default: HEAD)')
     .addOption(new Option('--format <format>', 'report format').choices(FORMATS_PROVE).default('text'))
     .option('--max-depth <n>', 'how many calls deep a path may be (0 to 10)', wholeNumber)
-    .action((opts) => run(async () => (await import('./prover/command.js')).proveCommand(opts, io)));
+    .action((opts: ProveOptions) => run(async () => (await import('./prover/command.js')).proveCommand(opts, io)));
 
   changeFlags(program.command('fix').description('ask the model for fixes and write the ones the guard accepts'))
     .option('--finding <fingerprint>', 'fix only this finding (repeatable)', collect, [])
     .option('--accept-model', 'write accepted proposals (without it, print them as diffs)')
     .option('--verify <cmd>', 'a command to run after each write; a failure restores the file')
     .option('--out <dir>', 'the run folder (default: under $XDG_STATE_HOME/jscr/runs)')
-    .action((opts) => run(async () => (await import('./fix/command.js')).fixCommand(opts, io)));
+    .action((opts: FixOptions) => run(async () => (await import('./fix/command.js')).fixCommand(opts, io)));
 
   program
     .command('guard')
@@ -75,13 +80,13 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .requiredOption('--repo <dir>', 'the repository root')
     .requiredOption('--consultation <file>', 'the consultation JSON')
     .requiredOption('--proposal <file>', 'the proposal JSON')
-    .action((opts) => run(async () => (await import('./guard/command.js')).guardCommand(opts, io)));
+    .action((opts: GuardOptions) => run(async () => (await import('./guard/command.js')).guardCommand(opts, io)));
 
   program
     .command('profile')
     .description('print the change profile of a PreToolUse payload read from stdin')
     .option('--file-text <file>', 'the current text of the target file')
-    .action((opts) => run(async () => (await import('./profile/command.js')).profileCommand(opts, io)));
+    .action((opts: ProfileOptions) => run(async () => (await import('./profile/command.js')).profileCommand(opts, io)));
 
   program
     .command('gate')
@@ -100,9 +105,10 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
 
 /** Run the CLI with these arguments and return the exit code. */
 export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
-  let pending: Promise<ExitCode> | null = null;
+  // Set by the command's action; a holder object, since TypeScript cannot see a callback assign a local.
+  const started: { work: Promise<ExitCode> | null } = { work: null };
   const program = buildProgram(io, (work) => {
-    pending = work();
+    started.work = work();
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -114,6 +120,7 @@ export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
     }
     return reportError(error, io.stderr);
   }
+  const pending = started.work;
   if (pending === null) {
     io.stderr.write('jscr: no command given; see jscr --help\n');
     return 2;

@@ -20,7 +20,7 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes: number): 
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     total += buf.length;
     if (total > maxBytes) return 'too_large';
     chunks.push(buf);

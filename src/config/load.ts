@@ -182,7 +182,8 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'object') return 'a table';
   if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
+  return typeof value;
 }
 
 /** The keys the schema allows at a path, for "unknown key" messages. */

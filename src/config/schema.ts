@@ -179,5 +179,5 @@ export function configJsonSchema(): Record<string, unknown> {
         ctx.jsonSchema.format = 'date';
       }
     },
-  }) as Record<string, unknown>;
+  });
 }

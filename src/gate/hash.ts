@@ -1,8 +1,10 @@
+import type * as NodeCrypto from 'node:crypto';
+
 /**
  * SHA-256 as hex, loading node:crypto only when first needed: most gate calls never hash, and
  * loading crypto costs several milliseconds of every agent edit.
  */
-let crypto: typeof import('node:crypto') | null = null;
+let crypto: typeof NodeCrypto | null = null;
 
 export function sha256Hex(text: string): string {
   // getBuiltinModule works the same in the CommonJS gate bundle and in ESM (Node >= 20.16).

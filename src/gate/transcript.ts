@@ -118,7 +118,7 @@ export interface Credit {
 export function targetStem(absolutePath: string, isTest: boolean): string {
   const name = absolutePath.slice(absolutePath.lastIndexOf('/') + 1).toLowerCase();
   const dot = name.lastIndexOf('.');
-  let stem = dot > 0 ? name.slice(0, dot) : name;
+  const stem = dot > 0 ? name.slice(0, dot) : name;
   if (isTest) {
     for (const suffix of ['.test', '.spec', '_test']) {
       if (stem.endsWith(suffix)) return stem.slice(0, -suffix.length);

@@ -243,7 +243,7 @@ export async function readBlob(root: string, rev: string, path: string): Promise
   const id = await blobId(g, rev, path);
   if (id === null) return null;
   try {
-    return await g.binaryCatFile(['blob', id]);
+    return (await g.binaryCatFile(['blob', id])) as Buffer;
   } catch (error) {
     throw toGitError(error);
   }
@@ -291,7 +291,7 @@ export async function entryAtRevision(root: string, rev: string, path: string): 
   if (mode === '160000') return { kind: 'submodule' };
   if (oid === undefined) return { kind: 'absent' };
   try {
-    return { kind: 'file', bytes: await g.binaryCatFile(['blob', oid]) };
+    return { kind: 'file', bytes: (await g.binaryCatFile(['blob', oid])) as Buffer };
   } catch (error) {
     throw toGitError(error);
   }

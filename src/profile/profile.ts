@@ -127,7 +127,7 @@ function profileOrThrow(input: ChangeInput): ChangeProfile {
     known: true,
     language,
     touchesPublicSurface: editTouchesSurface(checked, language),
-    touchesData: touchesData(sides as string[], language),
+    touchesData: touchesData(sides, language),
     trivial: fileText !== null && editsAreTrivial(fileText, input.edits, language, input.path),
   };
 }

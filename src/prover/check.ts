@@ -95,7 +95,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
           if (dominates(w, bound, isLast)) dominating.push(w);
         }
       });
-      if (dominating.some((w) => (required as DischargeKind[]).includes(w.kind))) continue;
+      if (dominating.some((w) => required.includes(w.kind))) continue;
       // Acting on the logged-in user's own records is ownership, provided someone must be logged in.
       if (required.includes('ownership_check') && dominating.some((w) => w.kind === 'authn') && ownsThroughCurrentUser(input, path, op)) continue;
       undischarged.add(key);

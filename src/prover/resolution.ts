@@ -73,7 +73,7 @@ export function buildProgram(files: ProgramFile[]): Program {
       push(program.byName, fn.name, ref);
       if (fn.className === null) {
         let inFile = program.moduleFunctions.get(file.path);
-        if (!inFile) program.moduleFunctions.set(file.path, (inFile = new Map()));
+        if (!inFile) program.moduleFunctions.set(file.path, (inFile = new Map<string, FunctionRef[]>()));
         push(inFile, fn.name, ref);
       }
     }
@@ -248,7 +248,7 @@ export function declaredType(file: ProgramFile, fn: FunctionIR | null, name: str
     if (param?.type) return simpleName(param.type.replace(/^\?/, ''));
   }
   let cache = typeCache.get(file);
-  if (!cache) typeCache.set(file, (cache = new Map()));
+  if (!cache) typeCache.set(file, (cache = new Map<string, string | null>()));
   if (cache.has(bare)) return cache.get(bare) ?? null;
   const v = `\\$?${bare}`;
   const shapes = [

@@ -30,8 +30,7 @@ export function shannonEntropy(value: string): number {
   if (value.length === 0) return 0;
   const counts = new Map<string, number>();
   for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
-  let total = 0;
-  for (const char of value) total += 1;
+  const total = Array.from(value).length;
   let entropy = 0;
   for (const count of counts.values()) {
     const share = count / total;

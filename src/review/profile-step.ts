@@ -8,7 +8,7 @@ import type { DiffFile } from '../git/diff.js';
 import { profileChange, type ChangeProfile } from '../profile/profile.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { importCandidates, importLines } from './context.js';
-import type { SourceReader } from '../git/sources.js';
+import type { SourceRead, SourceReader } from '../git/sources.js';
 
 export interface ProfiledFile {
   path: string;
@@ -39,10 +39,10 @@ export function hunksAsEdits(diff: DiffFile): { oldString: string; newString: st
 export async function profileChangedFiles(files: { diff: DiffFile; text: string }[], base: SourceReader | null): Promise<ProfiledFile[]> {
   const withBase = files.filter((f) => f.diff.status !== 'added' && base !== null);
   const oldPaths = withBase.map((f) => f.diff.oldPath ?? f.diff.path);
-  const reads = base === null ? new Map() : await base.readMany(oldPaths);
+  const reads = base === null ? new Map<string, SourceRead>() : await base.readMany(oldPaths);
   return files.map((file) => {
     const read = reads.get(file.diff.oldPath ?? file.diff.path);
-    const oldText = read && read.ok ? (read.text as string).replaceAll('\r\n', '\n') : null;
+    const oldText = read && read.ok ? read.text.replaceAll('\r\n', '\n') : null;
     const profile =
       oldText === null || file.diff.status === 'added'
         ? profileChange({ kind: 'write', path: file.diff.path, content: file.text })

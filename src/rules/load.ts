@@ -21,7 +21,8 @@ export interface RuleSource {
 
 const ID_SHAPE = /^jscr\/[a-z0-9]+(-[a-z0-9]+)*$/;
 const PATTERN_ONLY_KEYS = ['not_pattern', 'ignore_case', 'unless_later', 'inside_block'] as const;
-const REGEX_KEYS = ['pattern', 'not_pattern', 'unless_later', 'inside_block', 'requires_in_file'] as const;
+/** Rule keys that hold a regex. */
+type RegexKey = 'pattern' | 'not_pattern' | 'unless_later' | 'inside_block' | 'requires_in_file';
 
 function isTreeSitterLanguage(name: string): name is Language {
   return (LANGUAGES as readonly string[]).includes(name);
@@ -103,7 +104,7 @@ async function normaliseRule(source: RuleSource, entry: RuleEntry, index: number
   if (entry.languages.includes('any') && entry.languages.length > 1) fail('languages', '"any" already covers every file; list nothing else');
 
   const ignoreCase = entry.ignore_case ?? false;
-  const regex = (key: (typeof REGEX_KEYS)[number]): RegExp | null => {
+  const regex = (key: RegexKey): RegExp | null => {
     const text = entry[key];
     return text === undefined ? null : compileRegex(source, index, entry.id, key, text, ignoreCase && key !== 'requires_in_file');
   };

@@ -8,7 +8,7 @@
 import type { Language as TSLanguage, Node, Tree, TreeCursor } from 'web-tree-sitter';
 import type { Language } from './languages.js';
 import { parse } from './parser.js';
-import type { CallIR, ClassIR, FileIR, FunctionIR, ImportIR } from './ir-types.js';
+import type { ClassIR, FileIR, FunctionIR, ImportIR } from './ir-types.js';
 import type { Binding, LanguageRules, ReadContext } from './ir-rules/rules.js';
 import { rulesFor } from './ir-rules/index.js';
 
@@ -95,7 +95,7 @@ const typeTables = new WeakMap<TSLanguage, Map<LanguageRules, TypeTable>>();
 
 function typeTable(language: TSLanguage, rules: LanguageRules): TypeTable {
   let byRules = typeTables.get(language);
-  if (!byRules) typeTables.set(language, (byRules = new Map()));
+  if (!byRules) typeTables.set(language, (byRules = new Map<LanguageRules, TypeTable>()));
   const cached = byRules.get(rules);
   if (cached) return cached;
   const count = language.nodeTypeCount;

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Language as TSLanguage, Parser as TSParser, Tree } from 'web-tree-sitter';
 import type { Language } from './languages.js';
+import type * as WebTreeSitter from 'web-tree-sitter';
 
 /** Where the .wasm files are: beside the bundle (dist/wasm) or, from source, in node_modules. */
 function wasmPath(file: string): string {
@@ -20,7 +21,7 @@ function wasmPath(file: string): string {
 }
 
 interface Runtime {
-  module: typeof import('web-tree-sitter');
+  module: typeof WebTreeSitter;
   languages: Map<Language, TSLanguage>;
   parser: TSParser;
 }
@@ -69,7 +70,7 @@ export async function grammar(language: Language): Promise<TSLanguage> {
 }
 
 /** The web-tree-sitter module itself (Query, Node types), once initialised. */
-export async function treeSitter(): Promise<typeof import('web-tree-sitter')> {
+export async function treeSitter(): Promise<typeof WebTreeSitter> {
   runtime ??= init();
   return (await runtime).module;
 }

@@ -211,7 +211,7 @@ describe('jscr review: every failure has its exit code and its reason', () => {
   };
 
   it.each([
-    ['bad revision', (r: TestRepo) => ({ args: ['--range', 'nope..HEAD'] }), 2, /nope/],
+    ['bad revision', (_r: TestRepo) => ({ args: ['--range', 'nope..HEAD'] }), 2, /nope/],
     ['malformed config', (r: TestRepo) => ({ args: ['--config', withConfig(r, '[review\nfail_on = 1')] }), 2, /jscr\.toml.*line 1/],
     ['unknown config key', (r: TestRepo) => ({ args: ['--config', withConfig(r, '[review]\nfail_onn = "low"\n')] }), 2, /review\.fail_onn|fail_onn/],
     ['wrong config type', (r: TestRepo) => ({ args: ['--config', withConfig(r, '[review]\nmax_findings = "many"\n')] }), 2, /review\.max_findings/],

@@ -3,7 +3,7 @@
  * one node. The walk itself (scopes, names, lines, depth limit) is language-neutral (../ir.ts).
  */
 import type { Node } from 'web-tree-sitter';
-import type { CallIR, ClassIR, FunctionIR, ImportIR, ParameterIR } from '../ir-types.js';
+import type { CallIR, ClassIR, ImportIR, ParameterIR } from '../ir-types.js';
 
 /** What a language reads from a function node; the walk adds names, scopes and lines. */
 export interface FunctionFacts {
