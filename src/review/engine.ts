@@ -99,7 +99,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   });
   const boundary = await openBoundary(root, { followSymlinks: config.repository.follow_symlinks });
   const steps = new StepLog(config.review.deadline_s, request.onStep);
-  steps.record('boundary', 'ran', `root ${'.'}; symlinks ${config.repository.follow_symlinks ? 'followed inside the root' : 'refused'}`);
+  steps.record('boundary', 'ran', `root .; symlinks ${config.repository.follow_symlinks ? 'followed inside the root' : 'refused'}`);
   // `git diff HEAD` leaves untracked files out; say so, or a new file's review would read as clean.
   const untracked = raw.kind === 'working-tree' ? await untrackedFiles(root) : [];
   steps.record(
