@@ -54,14 +54,6 @@ export class InputError extends JscrError {
   readonly exitCode = 2;
 }
 
-/** A capability that this build does not have yet. It must never pretend to succeed. */
-export class NotBuiltError extends JscrError {
-  readonly exitCode = 2;
-  constructor(readonly capability: string) {
-    super(`${capability} is not built yet in this version of jscr`);
-  }
-}
-
 /** A bug in jscr. Reported as one line plus a request to report it; exit 2 (could not run). */
 export class InternalError extends JscrError {
   readonly exitCode = 2;
