@@ -2,12 +2,13 @@
  * `jscr review` end to end: real git repositories in temporary folders, the built CLI, real exit codes.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRepo, runJscr, type TestRepo } from '../helpers/repo.js';
+import { fakeProgram } from '../scanners/harness.js';
 
 const repos: TestRepo[] = [];
 function repo(initial: Record<string, string>): TestRepo {
@@ -192,12 +193,7 @@ describe('jscr review', () => {
 });
 
 describe('jscr review: every failure has its exit code and its reason', () => {
-  const fakeScanner = (name: string, body: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'jscr-fake-bin-'));
-    writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(join(dir, name), 0o755);
-    return dir;
-  };
+
   // Outside the repository (so it is not part of the change), and removed with the repository.
   const withConfig = (r: TestRepo, toml: string): string => {
     const dir = mkdtempSync(join(tmpdir(), 'jscr-cfg-'));
@@ -245,12 +241,12 @@ describe('jscr review: every failure has its exit code and its reason', () => {
     ['enabled scanner not installed', 'gitleaks', null, 'not_run', /not installed|no adapter/],
     ['scanner crash', 'bandit', 'echo "boom" >&2; exit 2', 'failed', /exit|crash|2/],
     ['scanner timeout', 'bandit', 'sleep 30', 'failed', /timed out/],
-  ])('%s: exit 3 and the scanner status in the JSON report', (_name, scanner, script, status, detail) => {
+  ])('%s: exit 3 and the scanner status in the JSON report', async (_name, scanner, script, status, detail) => {
     const r = repo({ 'calc.py': SAFE_PY });
     r.commit({ 'calc.py': `${SAFE_PY}# more\n` });
     const cfg = withConfig(r, `[scanners]\nenabled = ["${scanner}"]\n[review]\ndeadline_s = ${script?.startsWith('sleep') ? 3 : 600}\n`);
     const env: NodeJS.ProcessEnv = {};
-    if (script !== null) env.PATH = `${fakeScanner(scanner, script)}:${process.env.PATH ?? ''}`;
+    if (script !== null) env.PATH = (await fakeProgram(scanner, script)).env.PATH;
     else env.PATH = (process.env.PATH ?? '').split(':').filter((d) => !existsIn(d, scanner)).join(':');
     const out = runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json', '--config', cfg], { cwd: r.root, env });
     expect(out.code).toBe(3);
