@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import { runProgram } from '../policy/process.js';
-import type { RepoBoundary } from '../policy/paths.js';
+import { decodeText, type RepoBoundary } from '../policy/paths.js';
 
 export type SourceRead =
   | { ok: true; path: string; text: string }
@@ -79,12 +79,9 @@ interface TreeEntry {
  * rules still see the code; such files are reviewed rather than skipped.
  */
 export function decodeSource(bytes: Buffer): string | null {
-  if (bytes.subarray(0, 8192).includes(0)) return null;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return bytes.toString('latin1');
-  }
+  const text = decodeText(bytes);
+  if (text !== null || bytes.subarray(0, 8192).includes(0)) return text;
+  return bytes.toString('latin1');
 }
 
 /** Resolve a symlink's stored target against its own directory; null when it leaves the root. */

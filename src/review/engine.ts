@@ -5,7 +5,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadConfig, type JscrConfig } from '../config/index.js';
+import { loadConfig, parseConfigText, type JscrConfig } from '../config/index.js';
 import { configTextAtRevision } from '../git/config-at-revision.js';
 import { readChange, resolveRepository, untrackedFiles, type ChangeSpec, type RawChange } from '../git/change.js';
 import { parseUnifiedDiff, changedLineNumbers, addedLines, touchedLines, touchesChangedLines, type DiffFile } from '../git/diff.js';
@@ -79,6 +79,9 @@ interface ReadChangedFile {
   skippedByDesign: boolean;
 }
 
+/** A changed file that was read, with its changed (added) line numbers worked out once. */
+type ReadableFile = ReadChangedFile & { text: string; changedLines: Set<number> };
+
 export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   // Step 1: the repository boundary. A directory that is not in a repository is exit 2 (GitError).
   const root = await resolveRepository(request.repoDir);
@@ -129,9 +132,9 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   }
   const findings: Finding[] = [];
   const scanners: ScannerRecord[] = [];
-  const scanLinesFor = (file: ReadChangedFile): Set<number> | 'all' =>
-    config.review.scope === 'changed-files' ? 'all' : changedLineNumbers(file.diff);
-  const readable = changedFiles.filter((f): f is ReadChangedFile & { text: string } => f.text !== null);
+  const readable: ReadableFile[] = changedFiles.flatMap((f) => (f.text === null ? [] : [{ ...f, text: f.text, changedLines: changedLineNumbers(f.diff) }]));
+  const readableByPath = new Map(readable.map((f) => [f.diff.path, f]));
+  const scanLinesFor = (file: ReadableFile): Set<number> | 'all' => (config.review.scope === 'changed-files' ? 'all' : file.changedLines);
 
   // The IR of every changed file that jscr parses (grammars loaded together, before the first parse).
   const irs = await steps.run(
@@ -176,7 +179,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   const changedSources: ChangedSource[] = readable.map((f) => ({
     path: f.diff.path,
     text: f.text,
-    changedLines: changedLineNumbers(f.diff),
+    changedLines: f.changedLines,
     ir: irs.get(f.diff.path) ?? null,
     trivial: trivialPaths.has(f.diff.path),
   }));
@@ -292,7 +295,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   // Trivial changes stay home: the rules scanned them, a model has nothing to add.
   const material = assembleMaterial(
     context,
-    diffFiles.filter((d) => changedFiles.some((f) => f.diff.path === d.path && f.text !== null)),
+    diffFiles.filter((d) => readableByPath.has(d.path)),
     trivialPaths,
   );
   const redaction = await steps.run(
@@ -342,7 +345,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
       }
       // The same scope as the rules: a model finding on an unchanged line is not this change's.
       for (const finding of out.findings) {
-        const file = readable.find((f) => f.diff.path === finding.path);
+        const file = readableByPath.get(finding.path);
         const inScope = file !== undefined && (config.review.scope === 'changed-files' || touchesChangedLines(file.diff, finding.line, finding.end_line));
         if (inScope) findings.push(finding);
         else rejected.push({ finding, reason: 'outside the reviewed scope (not on a changed line)' });
@@ -359,9 +362,9 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   const suppression = applySuppressions({
     findings,
     fileTexts: new Map(readable.map((f) => [f.diff.path, f.text])),
-    addedLines: new Map(readable.map((f) => [f.diff.path, changedLineNumbers(f.diff)])),
+    addedLines: new Map(readable.map((f) => [f.diff.path, f.changedLines])),
     configEntries: config.suppress.map(toSuppressEntry),
-    entriesAddedByChange: await suppressEntriesAddedByChange(config, root, raw, readable),
+    entriesAddedByChange: suppressEntriesAddedByChange(config, readableByPath.get(CONFIG_FILE)),
     today: request.today,
   });
 
@@ -508,17 +511,13 @@ function toSuppressEntry(s: JscrConfig['suppress'][number]) {
  * [[suppress]] entries the change itself adds to .jscr.toml: they are reported and never honoured.
  * With --config the file in force is the user's own; entries are compared with the head's anyway.
  */
-async function suppressEntriesAddedByChange(
+function suppressEntriesAddedByChange(
   config: JscrConfig,
-  _root: string,
-  _raw: RawChange,
-  readable: (ReadChangedFile & { text: string })[],
-): Promise<ReturnType<typeof toSuppressEntry>[]> {
-  const head = readable.find((f) => f.diff.path === CONFIG_FILE);
+  head: ReadableFile | undefined,
+): ReturnType<typeof toSuppressEntry>[] {
   if (!head) return [];
   let headEntries: JscrConfig['suppress'];
   try {
-    const { parseConfigText } = await import('../config/index.js');
     headEntries = parseConfigText(head.text, `${CONFIG_FILE} (head)`).suppress;
   } catch {
     return []; // an invalid head config is reported by the config-change finding, not honoured anyway
@@ -530,7 +529,7 @@ async function suppressEntriesAddedByChange(
 /** Run each enabled external scanner on a private copy of the changed files, outside the repository. */
 async function runExternalScanners(
   enabled: readonly string[],
-  files: (ReadChangedFile & { text: string })[],
+  files: ReadableFile[],
   /** Asked before each scanner: the deadline is shared, not granted afresh to each one. */
   remainingMs: () => number,
   env: NodeJS.ProcessEnv,
