@@ -91,6 +91,32 @@ function innermost(ir: FileIR, line: number): { start: number; end: number } | n
   return best;
 }
 
+/**
+ * Repository paths by base name, built once per file list (the list is made once per run), so that
+ * resolving an import or finding a test is a lookup, not a scan of every file in the repository.
+ */
+const basenameIndexes = new WeakMap<object, Map<string, string[]>>();
+
+function byBasename(files: ReadonlySet<string> | readonly string[]): Map<string, string[]> {
+  let index = basenameIndexes.get(files);
+  if (!index) {
+    index = new Map();
+    for (const f of files) {
+      const name = posix.basename(f);
+      const list = index.get(name);
+      if (list) list.push(f);
+      else index.set(name, [f]);
+    }
+    basenameIndexes.set(files, index);
+  }
+  return index;
+}
+
+/** Paths that are `suffix` (with its leading slash) or end with it, sorted. */
+function withSuffix(files: ReadonlySet<string> | readonly string[], suffix: string): string[] {
+  return (byBasename(files).get(posix.basename(suffix)) ?? []).filter((f) => `/${f}`.endsWith(suffix)).sort();
+}
+
 /** Repository paths an import of `module` from `fromPath` may name, most likely first. */
 export function importCandidates(fromPath: string, module: string, language: Language, files: ReadonlySet<string>): string[] {
   const dir = posix.dirname(fromPath);
@@ -118,7 +144,7 @@ export function importCandidates(fromPath: string, module: string, language: Lan
     case 'java': {
       if (module.endsWith('.*')) return [];
       const suffix = `/${module.replace(/^static\s+/, '').split('.').join('/')}.java`;
-      return [...files].filter((f) => `/${f}`.endsWith(suffix)).sort().slice(0, 1);
+      return withSuffix(files, suffix).slice(0, 1);
     }
     case 'php': {
       if (module.includes('/') || module.endsWith('.php')) return firstExisting([posix.join(dir, module)]);
@@ -126,7 +152,7 @@ export function importCandidates(fromPath: string, module: string, language: Lan
       // PSR-4: the namespace prefix maps to a folder we do not know; match the longest path suffix.
       for (let take = parts.length; take >= 2; take--) {
         const suffix = `/${parts.slice(-take).join('/')}.php`;
-        const hits = [...files].filter((f) => `/${f}`.endsWith(suffix)).sort();
+        const hits = withSuffix(files, suffix);
         if (hits.length === 1) return hits;
       }
       return [];
@@ -175,7 +201,7 @@ export function testCandidates(path: string, files: readonly string[]): string[]
       return [];
   }
   if (names.has(base)) return []; // a test file has no tests of its own
-  return files.filter((f) => names.has(posix.basename(f)) && f !== path).sort();
+  return [...names].flatMap((name) => byBasename(files).get(name) ?? []).filter((f) => f !== path).sort();
 }
 
 /** Schema files named in a text (paths or base names that exist in the repository). */
@@ -183,7 +209,7 @@ export function schemaReferences(text: string, files: readonly string[]): string
   const found = new Set<string>();
   for (const match of text.matchAll(SCHEMA_REFERENCE)) {
     const ref = match[0].replace(/^\.\//, '');
-    for (const f of files) if (f === ref || f.endsWith(`/${ref}`)) found.add(f);
+    for (const f of withSuffix(files, `/${ref}`)) found.add(f);
   }
   return [...found].sort();
 }

@@ -187,8 +187,10 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     'context',
     async () => {
       const publicSurfaceChanged = new Map<string, string[]>();
-      for (const p of profiles.filter((x) => x.profile.known && x.profile.touchesPublicSurface).slice(0, MAX_IMPORTER_SEARCHES)) {
-        const importers = await findImporters(p.path, reader);
+      const surface = profiles.filter((x) => x.profile.known && x.profile.touchesPublicSurface).slice(0, MAX_IMPORTER_SEARCHES);
+      const repositoryFiles = surface.length > 0 ? new Set(await reader.listFiles()) : new Set<string>();
+      for (const p of surface) {
+        const importers = await findImporters(p.path, reader, repositoryFiles);
         if (importers.length > 0) publicSurfaceChanged.set(p.path, importers);
       }
       const bundle = await buildContext({

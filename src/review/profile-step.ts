@@ -73,14 +73,13 @@ const PATHSPECS: Record<Language, string[]> = {
  * Files that import a changed file whose public surface changed: a literal search for its module name,
  * then only the files whose own imports really resolve to it.
  */
-export async function findImporters(path: string, reader: SourceReader): Promise<string[]> {
+export async function findImporters(path: string, reader: SourceReader, files: ReadonlySet<string>): Promise<string[]> {
   const language = languageForPath(path);
   if (!language) return [];
   const name = importedName(path, language);
   if (!name) return [];
   const hits = (await reader.grepFiles(name, PATHSPECS[language])).filter((p) => p !== path);
   if (hits.length === 0) return [];
-  const files = new Set(await reader.listFiles());
   const reads = await reader.readMany(hits.slice(0, MAX_IMPORTERS * 5));
   const importers: string[] = [];
   for (const [hitPath, read] of reads) {
