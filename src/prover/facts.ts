@@ -5,13 +5,12 @@
  * TOML, normalisation compiles it into a strict type, and semantic checks refuse duplicates, unknown
  * references, regexes that do not compile or can backtrack catastrophically.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import TOML from '@iarna/toml';
 import { z } from 'zod';
-import { InternalError, RuleFileError } from '../errors.js';
+import { packagePath } from '../package-root.js';
+import { RuleFileError } from '../errors.js';
 import { catastrophicBacktrackingHazard } from '../redact/regex-shape.js';
 import type { DischargeKind } from './types.js';
 
@@ -338,18 +337,9 @@ export function parseFactsFile(file: string, text: string): LanguageFacts {
   };
 }
 
-/** The directory of the facts files, from src/ or from the bundle in dist/. */
+/** The directory of the facts files. */
 export function factsDirectory(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'jscr') {
-      return join(dir, 'ruleset', 'obligations');
-    }
-    const parent = dirname(dir);
-    if (parent === dir) throw new InternalError('cannot find the jscr package root (package.json named "jscr")');
-    dir = parent;
-  }
+  return packagePath('ruleset', 'obligations');
 }
 
 let cached: Promise<Facts> | null = null;

@@ -4,9 +4,8 @@
  * no catastrophic regex shapes). Any problem is a RuleFileError naming the file and, when known, the
  * line: a broken rule file is a defect of the build and must never silently weaken detection.
  */
+import { packagePath } from '../package-root.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import TOML from '@iarna/toml';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -181,13 +180,9 @@ export function parseSecretRules(source: string, file: string): SecretRuleSet {
  * source, one level from dist/ when bundled.
  */
 export function secretRulesPath(): string {
-  let directory = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 4; depth += 1) {
-    const candidate = join(directory, 'ruleset', 'secrets.toml');
-    if (existsSync(candidate)) return candidate;
-    directory = dirname(directory);
-  }
-  throw new RuleFileError('ruleset/secrets.toml', null, 'the built-in secret rules are missing from this installation');
+  const path = packagePath('ruleset', 'secrets.toml');
+  if (!existsSync(path)) throw new RuleFileError('ruleset/secrets.toml', null, 'the built-in secret rules are missing from this installation');
+  return path;
 }
 
 let builtIn: SecretRuleSet | null = null;

@@ -2,11 +2,9 @@
  * The one interpreter of the built-in rules: pattern rules over the scanned lines, query rules over
  * each file's parse tree (parsed once per file), findings only on scanned lines.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { InternalError } from '../errors.js';
+import { join } from 'node:path';
+import { packagePath } from '../package-root.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { loadGrammars, parse } from '../syntax/parser.js';
@@ -38,24 +36,10 @@ const WINDOW_OVERLAP = 400;
 const MAX_EVIDENCE_LINE = 400;
 const MAX_EVIDENCE_LINES = 5;
 
-/** The directory holding jscr's package.json, from src/ or from the bundle in dist/. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name;
-      if (name === 'jscr') return dir;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) throw new InternalError('cannot find the jscr package root (package.json named "jscr")');
-    dir = parent;
-  }
-}
 
 /** The directory of the built-in rule files. */
 export function builtinRulesDirectory(): string {
-  return join(packageRoot(), 'rules');
+  return packagePath('rules');
 }
 
 

@@ -3,37 +3,14 @@
  * process allowlist and classifying how it ended, mapping its paths back to root-relative ones, and
  * quoting evidence from the admitted file contents.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { locateProgram, runProgram, type AllowedProgram } from '../../policy/process.js';
 import type { ScannerOutcome } from './types.js';
+import { jscrPackageRoot } from '../../package-root.js';
 
-/**
- * The directory holding jscr's own package.json, found by walking up from this module (works from
- * src/ under tsx and from the dist/ bundle alike). Null when jscr runs without its package around it.
- */
-export function jscrPackageRoot(from: string | undefined = import.meta.url): string | null {
-  let dir: string;
-  try {
-    dir = dirname(fileURLToPath(from ?? ''));
-  } catch {
-    return null; // a bundle format without import.meta.url: no package to find tools in
-  }
-  for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'jscr') return dir;
-      } catch {
-        // an unreadable manifest is not ours; keep walking
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
+export { jscrPackageRoot };
+
 
 /**
  * Where npm-installed scanners (secretlint, eslint) are looked for: jscr's own node_modules/.bin.
