@@ -3,6 +3,7 @@
  * secret detector. With `redaction.block_on_secret` a secret stops the send; otherwise values are
  * replaced by markers. With no model configured the step still runs and says what it would have done.
  */
+import { plural } from '../report/summary.js';
 import { redact, RedactionCounter, type Replacement } from './redact.js';
 import type { SecretRuleSet } from './rules.js';
 
@@ -43,10 +44,6 @@ export interface RedactionOutcome {
   incompleteReason: string | null;
   /** One line for the report's step record. */
   detail: string;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** Run the secret detector over the prompt material and decide block, redact or pass. */
