@@ -132,6 +132,8 @@ export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
   }
 }
 
-const code = await main(process.argv.slice(2), processIO());
-// Let stdout drain before exiting (a large JSON report piped to another program).
-process.stdout.write('', () => process.exit(code));
+// No top-level await: the single executable bundles this module as CommonJS, which cannot hold one.
+void main(process.argv.slice(2), processIO()).then((code) => {
+  // Let stdout drain before exiting (a large JSON report piped to another program).
+  process.stdout.write('', () => process.exit(code));
+});

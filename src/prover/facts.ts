@@ -5,11 +5,9 @@
  * TOML, normalisation compiles it into a strict type, and semantic checks refuse duplicates, unknown
  * references, regexes that do not compile or can backtrack catastrophically.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import TOML from '@iarna/toml';
 import { z } from 'zod';
-import { packagePath } from '../package-root.js';
+import { packageFileText, packagePath } from '../package-root.js';
 import { RuleFileError } from '../errors.js';
 import { catastrophicBacktrackingHazard } from '../redact/regex-shape.js';
 import type { DischargeKind } from './types.js';
@@ -347,11 +345,11 @@ let cached: Promise<Facts> | null = null;
 /** Every facts file, loaded and checked once per process. */
 export function loadFacts(): Promise<Facts> {
   cached ??= (async () => {
-    const directory = factsDirectory();
+    // Through package-root, not factsDirectory(): inside the single executable the facts are embedded.
     const entries = await Promise.all(
       FACTS_LANGUAGES.map(async (language) => {
         const file = `ruleset/obligations/${language}.toml`;
-        const facts = parseFactsFile(file, await readFile(join(directory, `${language}.toml`), 'utf8'));
+        const facts = parseFactsFile(file, packageFileText('ruleset', 'obligations', `${language}.toml`));
         if (facts.language !== language) throw new RuleFileError(file, null, `header.language is ${facts.language}, expected ${language}`);
         return [language, facts] as const;
       }),

@@ -4,8 +4,8 @@
  * no catastrophic regex shapes). Any problem is a RuleFileError naming the file and, when known, the
  * line: a broken rule file is a defect of the build and must never silently weaken detection.
  */
-import { packagePath } from '../package-root.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { packageFileExists, packageFileText, packagePath } from '../package-root.js';
+import { existsSync } from 'node:fs';
 import TOML from '@iarna/toml';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -190,8 +190,9 @@ let builtIn: SecretRuleSet | null = null;
 /** The built-in rule set, loaded and checked once per process. */
 export function builtInSecretRules(): SecretRuleSet {
   if (!builtIn) {
-    const path = secretRulesPath();
-    builtIn = parseSecretRules(readFileSync(path, 'utf8'), 'ruleset/secrets.toml');
+    // Through package-root, not secretRulesPath(): inside the single executable the rules are embedded.
+    if (!packageFileExists('ruleset', 'secrets.toml')) throw new RuleFileError('ruleset/secrets.toml', null, 'the built-in secret rules are missing from this installation');
+    builtIn = parseSecretRules(packageFileText('ruleset', 'secrets.toml'), 'ruleset/secrets.toml');
   }
   return builtIn;
 }

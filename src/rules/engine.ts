@@ -2,9 +2,7 @@
  * The one interpreter of the built-in rules: pattern rules over the scanned lines, query rules over
  * each file's parse tree (parsed once per file), findings only on scanned lines.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { packagePath } from '../package-root.js';
+import { packageDirectoryFiles, packageFileText, packagePath } from '../package-root.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { loadGrammars, parse } from '../syntax/parser.js';
@@ -48,11 +46,9 @@ let builtin: Promise<Rule[]> | null = null;
 /** Every built-in rule from rules/*.toml, loaded and checked once per process. */
 export function loadBuiltinRules(): Promise<Rule[]> {
   builtin ??= (async () => {
-    const directory = builtinRulesDirectory();
-    const names = (await readdir(directory)).filter((name) => name.endsWith('.toml')).sort();
-    const sources = await Promise.all(
-      names.map(async (name) => ({ file: `rules/${name}`, text: await readFile(join(directory, name), 'utf8') })),
-    );
+    // Through package-root, not builtinRulesDirectory(): inside the single executable the rules are embedded.
+    const names = packageDirectoryFiles('rules').filter((name) => name.endsWith('.toml')).sort();
+    const sources = names.map((name) => ({ file: `rules/${name}`, text: packageFileText('rules', name) }));
     return loadRuleSources(sources, { eager: false });
   })();
   // A failed load is not cached: the next caller sees the same error again rather than a stale promise.

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Language as TSLanguage, Parser as TSParser, Tree } from 'web-tree-sitter';
 import type { Language } from './languages.js';
 import type * as WebTreeSitter from 'web-tree-sitter';
+import { packageFileBytes, runsEmbedded } from '../package-root.js';
 
 /** Where the .wasm files are: beside the bundle (dist/wasm) or, from source, in node_modules. */
 function wasmPath(file: string): string {
@@ -18,6 +19,11 @@ function wasmPath(file: string): string {
   const require = createRequire(import.meta.url);
   if (file === 'tree-sitter.wasm') return require.resolve('web-tree-sitter/tree-sitter.wasm');
   return join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out', file);
+}
+
+/** A .wasm file's bytes: embedded in the single executable, else read from wasmPath. */
+async function wasmBytes(file: string): Promise<Uint8Array> {
+  return runsEmbedded() ? packageFileBytes('wasm', file) : readFile(wasmPath(file));
 }
 
 interface Runtime {
@@ -32,7 +38,7 @@ let loadQueue: Promise<void> = Promise.resolve();
 
 async function init(): Promise<Runtime> {
   const module = await import('web-tree-sitter');
-  const wasmBinary = await readFile(wasmPath('tree-sitter.wasm'));
+  const wasmBinary = await wasmBytes('tree-sitter.wasm');
   await module.Parser.init({ wasmBinary });
   return { module, languages: new Map(), parser: new module.Parser() };
 }
@@ -46,7 +52,7 @@ export async function loadGrammars(languages: Iterable<Language>): Promise<void>
   const rt = await runtime;
   const wanted = [...new Set(languages)].filter((l) => !rt.languages.has(l));
   if (wanted.length === 0) return;
-  const bytes = await Promise.all(wanted.map((l) => readFile(wasmPath(`tree-sitter-${l}.wasm`))));
+  const bytes = await Promise.all(wanted.map((l) => wasmBytes(`tree-sitter-${l}.wasm`)));
   // Strictly one Language.load at a time, across callers too: concurrent loads race in the wasm
   // dynamic linker and fail with "bad export type for 'tree_sitter_<lang>_external_scanner_create'".
   const run = loadQueue.then(async () => {
