@@ -3,7 +3,7 @@
 // compiler inside it; the grammars and every data file are embedded as SEA assets, read back through
 // src/package-root.ts. Run after tools/build.mjs (it takes the grammars from dist/wasm).
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
@@ -83,10 +83,16 @@ execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: '
 rmSync(output, { force: true });
 copyFileSync(process.execPath, output);
 chmodSync(output, 0o755);
-// postject prints harmless "Can't find string offset for section name '.note'" warnings (deps.md T15).
-execFileSync(
+const inject = spawnSync(
   process.execPath,
   [require.resolve('postject/dist/cli.js'), output, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'],
-  { stdio: ['ignore', 'ignore', 'inherit'] },
+  { encoding: 'utf8' },
 );
+// postject's "Can't find string offset for section name '.note…'" warnings are harmless (deps.md T15).
+const said = inject.stderr.split('\n').filter((line) => line.trim() !== '' && !/Can't find string offset for section name/.test(line));
+if (said.length > 0) process.stderr.write(`${said.join('\n')}\n`);
+if (inject.status !== 0) {
+  process.stderr.write(`build-binary: postject failed (exit ${inject.status})\n`);
+  process.exit(2);
+}
 process.stdout.write(`built ${relative(root, output)} (${(statSync(output).size / 1024 / 1024).toFixed(1)} MiB)\n`);

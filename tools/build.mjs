@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const out = 'dist';
-rmSync(out, { recursive: true, force: true });
+// Only this script's own outputs: the single executable (tools/build-binary.mjs) is kept, and is
+// rebuilt by whoever finds it older than its sources.
+for (const name of ['jscr.mjs', 'gate.cjs', 'wasm']) rmSync(join(out, name), { recursive: true, force: true });
 mkdirSync(join(out, 'wasm'), { recursive: true });
 
 const common = {

@@ -13,12 +13,20 @@ export { jscrPackageRoot };
 
 
 /**
- * Where npm-installed scanners (secretlint, eslint) are looked for: jscr's own node_modules/.bin.
- * Never the reviewed repository's node_modules, which the change under review could control.
+ * Where npm-installed scanners (secretlint, eslint) are looked for before PATH: jscr's own
+ * node_modules/.bin and, when jscr is itself installed as a dependency (npm hoists its dependencies
+ * beside it), the .bin of the node_modules folder holding jscr. Never the reviewed repository's
+ * node_modules, which the change under review could control. The single executable has no package:
+ * it finds the scanners on PATH only, and reports them not run when they are not there.
  */
 export function jscrBinDirs(): string[] {
   const root = jscrPackageRoot();
-  return root === null ? [] : [join(root, 'node_modules', '.bin')];
+  if (root === null) return [];
+  const dirs = [join(root, 'node_modules', '.bin')];
+  const segments = root.split(sep);
+  const holder = segments.lastIndexOf('node_modules');
+  if (holder > 0) dirs.push(join(segments.slice(0, holder + 1).join(sep), '.bin'));
+  return dirs;
 }
 
 /** Files whose extension (lower-cased, with the dot) is in `extensions`. */

@@ -8,8 +8,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { locateProgram } from '../../policy/process.js';
 import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
 import { asArgument, byExtension, failed, jscrBinDirs, jscrPackageRoot, notRun, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
@@ -58,13 +60,37 @@ export function eslintConfigSource(pluginUrl: string): string {
   ].join('\n');
 }
 
-function pluginUrl(): string | null {
+/**
+ * eslint-plugin-security: from the installation of the eslint that will run (so the two match; this is
+ * how the single executable, which has no package, finds it beside an eslint on PATH), else from
+ * jscr's own package.
+ */
+function pluginUrl(eslintProgram: string): string | null {
   const root = jscrPackageRoot();
-  if (root === null) return null;
+  const from = [eslintManifest(eslintProgram), root === null ? null : join(root, 'package.json')];
+  for (const manifest of from) {
+    if (manifest === null) continue;
+    try {
+      return pathToFileURL(createRequire(manifest).resolve('eslint-plugin-security')).href;
+    } catch {
+      // not installed there; try the next place
+    }
+  }
+  return null;
+}
+
+/** The package.json of the eslint package that `program` (a bin link or the script itself) belongs to. */
+function eslintManifest(program: string): string | null {
   try {
-    return pathToFileURL(createRequire(join(root, 'package.json')).resolve('eslint-plugin-security')).href;
+    let dir = dirname(realpathSync(program));
+    for (;;) {
+      const manifest = join(dir, 'package.json');
+      if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'eslint') return manifest;
+      if (dirname(dir) === dir) return null;
+      dir = dirname(dir);
+    }
   } catch {
-    return null;
+    return null; // unreadable: not an eslint installation we can use
   }
 }
 
@@ -107,8 +133,10 @@ export function createEslintAdapter(binDirs: string[] = jscrBinDirs()): ScannerA
     name: 'eslint',
     filesFor: (paths) => byExtension(paths, EXTENSIONS),
     async run(input: ScannerInput): Promise<ScannerOutcome> {
-      const plugin = pluginUrl();
-      if (plugin === null) return notRun('eslint is enabled but eslint-plugin-security is not installed beside jscr');
+      const program = locateProgram('eslint', input.env, binDirs);
+      if (program === null) return notRun('eslint is enabled but not installed (eslint not found on PATH)');
+      const plugin = pluginUrl(program);
+      if (plugin === null) return notRun('eslint is enabled but eslint-plugin-security is not installed beside the eslint that would run');
       const configDir = await mkdtemp(join(tmpdir(), 'jscr-eslint-'));
       try {
         const configFile = join(configDir, 'eslint.config.mjs');
