@@ -5,7 +5,9 @@ import { eslint } from '../../src/review/scanners/eslint.js';
 import { secretlint, SECRET_MARKER } from '../../src/review/scanners/secretlint.js';
 import { shellcheck } from '../../src/review/scanners/shellcheck.js';
 import type { ScannerOutcome } from '../../src/review/scanners/types.js';
-import { fixture, scan } from './harness.js';
+import { fixture, realScannerTests, scan } from './harness.js';
+
+const needs = realScannerTests(['bandit', 'shellcheck', 'eslint', 'secretlint']);
 
 function ran(outcome: ScannerOutcome): Extract<ScannerOutcome, { status: 'ran' }> {
   if (outcome.status !== 'ran') throw new Error(`expected the scanner to run, got ${outcome.status}: ${outcome.detail}`);
@@ -13,7 +15,7 @@ function ran(outcome: ScannerOutcome): Extract<ScannerOutcome, { status: 'ran' }
 }
 
 describe('bandit', () => {
-  it('reports shell=True with its rule id, line and source, even under # nosec', async () => {
+  needs.bandit('reports shell=True with its rule id, line and source, even under # nosec', async () => {
     const outcome = ran(await scan(bandit, { 'svc/report.py': await fixture('bandit', 'shell-true-call.py') }));
     const b602 = outcome.findings.find((f) => f.rule === 'bandit/B602');
     expect(b602).toMatchObject({
@@ -26,12 +28,12 @@ describe('bandit', () => {
     expect(b602?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('finds nothing in plain arithmetic', async () => {
+  needs.bandit('finds nothing in plain arithmetic', async () => {
     const outcome = ran(await scan(bandit, { 'pricing.py': await fixture('bandit', 'pure-arithmetic.py') }));
     expect(outcome.findings).toEqual([]);
   });
 
-  it('says which files it could not analyse', async () => {
+  needs.bandit('says which files it could not analyse', async () => {
     const outcome = ran(await scan(bandit, { 'broken.py': await fixture('bandit', 'syntax-error.py') }));
     expect(outcome.detail).toContain('could not analyse broken.py');
   });
@@ -42,7 +44,7 @@ describe('bandit', () => {
 });
 
 describe('shellcheck', () => {
-  it('reports an unquoted variable as SC2086 on its line', async () => {
+  needs.shellcheck('reports an unquoted variable as SC2086 on its line', async () => {
     const outcome = ran(await scan(shellcheck, { 'scripts/clean.sh': await fixture('shellcheck', 'unquoted-variable-rm.sh') }));
     expect(outcome.findings).toHaveLength(1);
     expect(outcome.findings[0]).toMatchObject({
@@ -54,12 +56,12 @@ describe('shellcheck', () => {
     });
   });
 
-  it('finds nothing in the quoted version', async () => {
+  needs.shellcheck('finds nothing in the quoted version', async () => {
     const outcome = ran(await scan(shellcheck, { 'scripts/clean.sh': await fixture('shellcheck', 'quoted-variable-rm.sh') }));
     expect(outcome.findings).toEqual([]);
   });
 
-  it('ignores a .shellcheckrc in the scanned tree', async () => {
+  needs.shellcheck('ignores a .shellcheckrc in the scanned tree', async () => {
     const outcome = ran(
       await scan(shellcheck, {
         '.shellcheckrc': 'disable=SC2086\n',
@@ -69,14 +71,14 @@ describe('shellcheck', () => {
     expect(outcome.findings.map((f) => f.rule)).toEqual(['shellcheck/SC2086']);
   });
 
-  it('scans a file whose name starts with a dash as a file', async () => {
+  needs.shellcheck('scans a file whose name starts with a dash as a file', async () => {
     const outcome = ran(await scan(shellcheck, { '-x.sh': await fixture('shellcheck', 'unquoted-variable-rm.sh') }));
     expect(outcome.findings[0]?.path).toBe('-x.sh');
   });
 });
 
 describe('eslint with eslint-plugin-security', () => {
-  it('reports eval of request data, and an added eslint-disable comment does not hide it', async () => {
+  needs.eslint('reports eval of request data, and an added eslint-disable comment does not hide it', async () => {
     const outcome = ran(await scan(eslint, { 'api/handler.js': await fixture('eslint', 'eval-request-body.js') }));
     expect(outcome.findings).toHaveLength(1);
     expect(outcome.findings[0]).toMatchObject({
@@ -88,12 +90,12 @@ describe('eslint with eslint-plugin-security', () => {
     });
   });
 
-  it('reads JSX', async () => {
+  needs.eslint('reads JSX', async () => {
     const outcome = ran(await scan(eslint, { 'ui/Widget.jsx': await fixture('eslint', 'widget.jsx') }));
     expect(outcome.findings.map((f) => [f.rule, f.line])).toEqual([['eslint/security/detect-eval-with-expression', 1]]);
   });
 
-  it('finds nothing in a plain function, and ignores the repository own eslint config', async () => {
+  needs.eslint('finds nothing in a plain function, and ignores the repository own eslint config', async () => {
     const outcome = ran(
       await scan(eslint, {
         'eslint.config.mjs': 'throw new Error("the reviewed repository config must not load");\n',
@@ -112,7 +114,7 @@ describe('secretlint', () => {
   // Built at run time so no token-shaped string is committed to the repository.
   const token = `ghp_${'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO'}${'0pINUx'}`;
 
-  it('reports a GitHub token without ever carrying its value', async () => {
+  needs.secretlint('reports a GitHub token without ever carrying its value', async () => {
     const source = `export const client = {\n  token: "${token}",\n};\n`;
     const outcome = ran(await scan(secretlint, { 'config/client.js': source }));
     expect(outcome.findings).toHaveLength(1);
@@ -123,7 +125,7 @@ describe('secretlint', () => {
     expect(JSON.stringify(outcome)).not.toContain(token.slice(4, 20));
   });
 
-  it('finds nothing in settings read from the environment', async () => {
+  needs.secretlint('finds nothing in settings read from the environment', async () => {
     const outcome = ran(await scan(secretlint, { 'settings.js': await fixture('secretlint', 'settings-from-env.js') }));
     expect(outcome.findings).toEqual([]);
   });
