@@ -28,6 +28,15 @@ const entry = [
   "else require('./src/cli.ts');",
 ].join('\n');
 
+// Runs typescript.js as CommonJS with the main script's require (built-ins only, all it needs).
+const TYPESCRIPT_LOADER = `
+const source = new TextDecoder().decode(require('node:sea').getAsset('typescript.js'));
+const compiled = require('node:vm').runInThisContext('(function (exports, require, module, __filename, __dirname) {' + source + '\\n})', { filename: 'typescript.js' });
+const loaded = { exports: {} };
+compiled.call(loaded.exports, loaded.exports, require, loaded, 'typescript.js', '.');
+module.exports = loaded.exports;
+`;
+
 await build({
   stdin: { contents: entry, resolveDir: root, sourcefile: 'sea-entry.cjs', loader: 'js' },
   bundle: true,
@@ -42,6 +51,15 @@ await build({
   define: { 'import.meta.url': '__jscrImportMetaUrl' },
   banner: { js: "const __jscrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [
+    {
+      // TypeScript's compiler (9 MB, only for the guard's compile check) is an asset evaluated on first
+      // use, not part of the main script every start-up compiles.
+      name: 'typescript-from-asset',
+      setup(b) {
+        b.onResolve({ filter: /^typescript$/ }, () => ({ path: 'typescript', namespace: 'jscr-typescript' }));
+        b.onLoad({ filter: /.*/, namespace: 'jscr-typescript' }, () => ({ contents: TYPESCRIPT_LOADER, loader: 'js' }));
+      },
+    },
     {
       // debug (under simple-git) tries require('supports-color'); inside a SEA that prints a warning on
       // every run (deps.md T12). It is optional, so an empty module stands in.
@@ -68,6 +86,7 @@ for (const folder of ['rules', 'ruleset', 'schema']) {
   for (const key of filesBelow(join(root, folder), root)) assets[key] = join(root, key);
 }
 for (const key of filesBelow(join(root, 'dist', 'wasm'), join(root, 'dist'))) assets[key] = join(root, 'dist', key);
+assets['typescript.js'] = require.resolve('typescript'); // lib/typescript.js, the CommonJS compiler
 const manifest = join(work, ASSET_MANIFEST);
 writeFileSync(manifest, JSON.stringify(Object.keys(assets)));
 assets[ASSET_MANIFEST] = manifest;
