@@ -73,7 +73,7 @@ describe('the Action, run locally', () => {
     const sarif = JSON.parse(readFileSync(run.outputs['sarif-file'] ?? '', 'utf8')) as { runs: { results: { ruleId: string }[] }[] };
     expect(sarif.runs[0]?.results.map((r) => r.ruleId)).toContain('jscr/python-os-system-non-literal');
     expect(run.stdout).toContain('would upload');
-  });
+  }, 300_000); // the first run installs the Action copy (npm ci)
 
   it('on a pull request from a fork: annotations and the summary only, and it says why', () => {
     const run = runAction(['--event', 'pull_request', '--base', 'main', '--head', 'feature', '--fork']);

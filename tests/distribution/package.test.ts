@@ -73,7 +73,7 @@ describe('the npm package', () => {
     expect(spawnSync('npm', ['run', 'prepare', '--silent'], { cwd: installed, encoding: 'utf8' }).status).toBe(0);
     expect(readdirSync(join(installed, 'dist')).sort()).toEqual(['gate.cjs', 'jscr.mjs', 'wasm']);
     expectFullReview(jscr(join(prefix, 'bin', 'jscr'), ['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root));
-  });
+  }, 300_000);
 
   it('installs as a project dev dependency and finds its hoisted scanners', () => {
     const project = join(temp, 'project');
@@ -83,5 +83,5 @@ describe('the npm package', () => {
     // npm hoists jscr's dependencies beside it: the scanners are not under jscr's own folder.
     expect(existsSync(join(project, 'node_modules', '@jscr', 'cli', 'node_modules', '.bin', 'eslint'))).toBe(false);
     expectFullReview(jscr(join(project, 'node_modules', '.bin', 'jscr'), ['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root));
-  });
+  }, 300_000);
 });
