@@ -4,9 +4,10 @@
 // src/package-root.ts. Run after tools/build.mjs (it takes the grammars from dist/wasm).
 import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
+import vm from 'node:vm';
 
 const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname, '..');
@@ -21,56 +22,73 @@ if (!existsSync(join(root, 'dist', 'wasm', 'tree-sitter.wasm'))) {
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
-// The edit-gate hook keeps its own light path inside the binary too: the full CLI is only initialised
-// when the call is not the bare hook (esbuild turns these require() calls into lazy module inits).
-const entry = [
-  "if (process.argv[2] === 'gate' && process.argv.length === 3) require('./src/gate/main.ts');",
-  "else require('./src/cli.ts');",
-].join('\n');
-
-// Runs typescript.js as CommonJS with the main script's require (built-ins only, all it needs).
-const TYPESCRIPT_LOADER = `
-const source = new TextDecoder().decode(require('node:sea').getAsset('typescript.js'));
-const compiled = require('node:vm').runInThisContext('(function (exports, require, module, __filename, __dirname) {' + source + '\\n})', { filename: 'typescript.js' });
-const loaded = { exports: {} };
-compiled.call(loaded.exports, loaded.exports, require, loaded, 'typescript.js', '.');
-module.exports = loaded.exports;
+// Runs a CommonJS source held in an asset, with the main script's require (built-ins only, all that
+// TypeScript's compiler and the CLI bundle need). A code cache asset, made at build time by this same
+// Node, spares compiling the source again; V8 ignores a cache that does not fit.
+const RUN_ASSET = `
+function runAsset(key, cacheKey) {
+  const sea = require('node:sea');
+  const vm = require('node:vm');
+  const source = '(function (exports, require, module, __filename, __dirname) {' + new TextDecoder().decode(sea.getAsset(key)) + '\\n})';
+  let cachedData;
+  if (cacheKey) cachedData = new Uint8Array(sea.getAsset(cacheKey));
+  const compiled = new vm.Script(source, { filename: key, cachedData }).runInThisContext();
+  const loaded = { exports: {} };
+  compiled.call(loaded.exports, loaded.exports, require, loaded, process.execPath, require('node:path').dirname(process.execPath));
+  return loaded.exports;
+}
 `;
+/** The same wrapper as RUN_ASSET's, for making the code cache at build time. */
+const wrap = (text) => `(function (exports, require, module, __filename, __dirname) {${text}\n})`;
 
-await build({
-  stdin: { contents: entry, resolveDir: root, sourcefile: 'sea-entry.cjs', loader: 'js' },
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  logLevel: 'warning',
-  outfile: join(work, 'jscr.cjs'),
-  // The CommonJS build of web-tree-sitter: its ESM build does `import("module")`, which fails in a SEA
-  // with the code cache on (deps.md T13).
-  alias: { 'web-tree-sitter': require.resolve('web-tree-sitter') }, // the "require" export: tree-sitter.cjs
-  define: { 'import.meta.url': '__jscrImportMetaUrl' },
-  banner: { js: "const __jscrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [
-    {
-      // TypeScript's compiler (9 MB, only for the guard's compile check) is an asset evaluated on first
-      // use, not part of the main script every start-up compiles.
-      name: 'typescript-from-asset',
-      setup(b) {
-        b.onResolve({ filter: /^typescript$/ }, () => ({ path: 'typescript', namespace: 'jscr-typescript' }));
-        b.onLoad({ filter: /.*/, namespace: 'jscr-typescript' }, () => ({ contents: TYPESCRIPT_LOADER, loader: 'js' }));
-      },
+/** An import of `name` answered by a module whose source is `contents`. */
+function virtualModule(name, contents) {
+  return {
+    name: `virtual-${name}`,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${name}$`) }, () => ({ path: name, namespace: `jscr-virtual-${name}` }));
+      b.onLoad({ filter: /.*/, namespace: `jscr-virtual-${name}` }, () => ({ contents, loader: 'js' }));
     },
-    {
+  };
+}
+
+/** One CommonJS bundle for the executable. */
+function bundle(entry, outfile, plugins) {
+  return build({
+    stdin: { contents: entry, resolveDir: root, sourcefile: 'sea-entry.cjs', loader: 'js' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+    outfile,
+    // The CommonJS build of web-tree-sitter: its ESM build does `import("module")`, which fails in a
+    // SEA with the code cache on (deps.md T13).
+    alias: { 'web-tree-sitter': require.resolve('web-tree-sitter') }, // the "require" export: tree-sitter.cjs
+    define: { 'import.meta.url': '__jscrImportMetaUrl' },
+    banner: { js: "const __jscrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [
       // debug (under simple-git) tries require('supports-color'); inside a SEA that prints a warning on
       // every run (deps.md T12). It is optional, so an empty module stands in.
-      name: 'empty-supports-color',
-      setup(b) {
-        b.onResolve({ filter: /^supports-color$/ }, () => ({ path: 'supports-color', namespace: 'jscr-empty' }));
-        b.onLoad({ filter: /.*/, namespace: 'jscr-empty' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
-      },
-    },
-  ],
-});
+      virtualModule('supports-color', 'module.exports = {};'),
+      ...plugins,
+    ],
+  });
+}
+
+// The full CLI, an asset run on demand. TypeScript's compiler (9 MB, only for the guard's compile
+// check) is another asset, run on the guard's first use.
+await bundle("require('./src/cli.ts');", join(work, 'cli.cjs'), [
+  virtualModule('typescript', `${RUN_ASSET}\nmodule.exports = runAsset('typescript.js');`),
+]);
+writeFileSync(join(work, 'cli.cache'), new vm.Script(wrap(readFileSync(join(work, 'cli.cjs'), 'utf8')), { filename: 'cli.cjs' }).createCachedData());
+// The main script every start compiles (from the SEA code cache) is only the edit gate and the loader:
+// the bare `jscr gate` hook call never compiles the CLI.
+await bundle(
+  "if (process.argv[2] === 'gate' && process.argv.length === 3) require('./src/gate/main.ts');\nelse require('jscr-cli');",
+  join(work, 'jscr.cjs'),
+  [virtualModule('jscr-cli', `${RUN_ASSET}\nmodule.exports = runAsset('cli.cjs', 'cli.cache');`)],
+);
 
 /** Every file below `dir`, as `/`-joined paths relative to `base`. */
 function filesBelow(dir, base) {
@@ -87,6 +105,8 @@ for (const folder of ['rules', 'ruleset', 'schema']) {
 }
 for (const key of filesBelow(join(root, 'dist', 'wasm'), join(root, 'dist'))) assets[key] = join(root, 'dist', key);
 assets['typescript.js'] = require.resolve('typescript'); // lib/typescript.js, the CommonJS compiler
+assets['cli.cjs'] = join(work, 'cli.cjs');
+assets['cli.cache'] = join(work, 'cli.cache');
 const manifest = join(work, ASSET_MANIFEST);
 writeFileSync(manifest, JSON.stringify(Object.keys(assets)));
 assets[ASSET_MANIFEST] = manifest;
