@@ -4,6 +4,7 @@ import { InputError, JscrError, UsageError, oneLine } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { CommandIO, ExitCode } from '../io.js';
 import type { ChangeSpec } from '../git/change.js';
+import { escapeJsonText } from '../report/escape.js';
 import { render, githubStepSummary } from '../report/render.js';
 import { createProgress } from '../report/progress.js';
 import { review, type FailOn } from './engine.js';
@@ -135,5 +136,5 @@ function errorReport(error: JscrError, change: ChangeSpec): string {
     incomplete_reasons: [oneLine(error.message)],
     exit_code: error.exitCode,
   };
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${escapeJsonText(JSON.stringify(report, null, 2))}\n`;
 }
