@@ -14,6 +14,15 @@ export interface CommandIO {
   stderrIsTTY: boolean;
 }
 
+/** The longest delay Node's timers take (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A delay a timer honours: at most MAX_TIMER_MS, at least 1 ms (a non-number or overflow is not "now"). */
+export function timerDelay(ms: number): number {
+  if (Number.isNaN(ms)) return 1;
+  return Math.min(MAX_TIMER_MS, Math.max(1, ms));
+}
+
 /** SPEC 2: 0 clean, 1 findings, 2 could not run, 3 incomplete. */
 export type ExitCode = 0 | 1 | 2 | 3;
 
