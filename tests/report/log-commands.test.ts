@@ -15,22 +15,8 @@ import type { ProveResult } from '../../src/prover/types.js';
 import { defuseLogCommands, escapeJsonText, htmlInline, markdownFence, markdownInline } from '../../src/report/escape.js';
 import type { ReviewReport } from '../../src/report/finding.js';
 import { render } from '../../src/report/render.js';
+import { runnerCommands } from '../helpers/runner-log.js';
 import { cleanReport, finding } from './sample-reports.js';
-
-/** Every way a line of the log can start again: the runner splits on LF and CR; others are stricter readers. */
-const LINE_BREAKS = /\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/;
-
-/** The commands a runner would take from this output: `::name ...::` lines after trimming, and `##[` / `##vso[` anywhere. */
-function runnerCommands(output: string): string[] {
-  const commands: string[] = [];
-  for (const line of output.split(LINE_BREAKS)) {
-    const trimmed = line.replace(/^\s+/u, '');
-    const modern = /^::([^:\s]+)[^]*?::/.exec(trimmed);
-    if (modern) commands.push(modern[1] ?? '');
-    for (const legacy of line.matchAll(/##(?:vso)?\[([^\]\s]*)/gi)) commands.push(`legacy:${legacy[1] ?? ''}`);
-  }
-  return commands;
-}
 
 /** Model text and file contents an attacker would write, one mechanism each. */
 const HOSTILE_TEXTS: [string, string][] = [
