@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { readRegularFile, type CommandIO, type ExitCode } from '../io.js';
+import { escapeJsonText } from '../report/escape.js';
 import { check, checkedToJson } from './check.js';
 import { ConsultationSchema, ProposalSchema } from './shapes.js';
 
@@ -38,6 +39,6 @@ export async function guardCommand(options: GuardOptions, io: CommandIO): Promis
   const consultation = await readJsonInput(resolve(io.cwd, options.consultation), 'consultation', ConsultationSchema);
   const proposal = await readJsonInput(resolve(io.cwd, options.proposal), 'proposal', ProposalSchema);
   const checked = await check(consultation, proposal, root, { env: io.env });
-  io.stdout.write(`${JSON.stringify(checkedToJson(checked), null, 2)}\n`);
+  io.stdout.write(`${escapeJsonText(JSON.stringify(checkedToJson(checked), null, 2))}\n`);
   return checked.refusal === null ? 0 : 1;
 }
