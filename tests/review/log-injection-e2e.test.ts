@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJscr, type CliRun } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
 import { runnerCommands } from '../helpers/runner-log.js';
-import { API_KEY, API_KEY_ENV, ROUTE_LINES, SQL_LINE, modelFinding } from '../model/material.js';
+import { API_KEY, API_KEY_ENV, ROUTE_LINES, SQL_LINE, configTomlFor, modelFinding } from '../model/material.js';
 import { startServer, type ScriptedServer } from '../model/server.js';
 
 let server: ScriptedServer;
@@ -17,19 +17,7 @@ const HOSTILE_FILE = 'src/##[group]evil ##vso[task.complete].py';
 
 beforeAll(async () => {
   server = await startServer();
-  const toml = [
-    '[egress]',
-    'enabled = true',
-    '[net]',
-    `connect = ["${server.hostPort}"]`,
-    '[model]',
-    'provider = "openai"',
-    `base_url = "${server.base}/v1"`,
-    'name = "scripted-model"',
-    `api_key_env = "${API_KEY_ENV}"`,
-    'timeout_s = 5',
-    '',
-  ].join('\n');
+  const toml = configTomlFor(server);
   repo = makeRepo({ '.jscr.toml': toml, 'src/routes/user.js': `${[...ROUTE_LINES.slice(0, 5), ...ROUTE_LINES.slice(9)].join('\n')}\n` });
   const route = [...ROUTE_LINES.slice(0, 6), '  //\n  ::error ::planted\n  // ##[endgroup]', ...ROUTE_LINES.slice(6)];
   repo.commit({ 'src/routes/user.js': `${route.join('\n')}\n`, [HOSTILE_FILE]: 'import os\n\n  ::add-mask::token\nos.system("rm -rf " + y)\n' }, 'a change');
