@@ -99,12 +99,17 @@ export function escapeCommandProperty(text: string): string {
 const BREAK = '&#8203;';
 
 /**
- * GitHub turns `https://…`, `www.…` and `name@host` into links and `@name` into a mention, in text
- * and in raw HTML alike (it links after rendering). An invisible break after `:`, `www` and `@`
- * stops each of them; `[`, `<` and `!` are escaped by the callers, so no link, image or tag is left.
+ * GitHub turns `https://…`, `www.…` and `name@host` into links, `@name` into a mention and
+ * `owner/repo#12` into a link to another repository, in text and in raw HTML alike (it links after
+ * rendering). An invisible break after `:`, `www`, `@` and a `#` before a digit stops each of them;
+ * `[`, `<` and `!` are escaped by the callers, so no link, image or tag is left.
  */
 function unlinkMarkdown(text: string): string {
-  return text.replace(/:(?=\/\/)/g, `:${BREAK}`).replace(/(www)(?=\.)/gi, `$1${BREAK}`).replace(/@/g, `&#64;${BREAK}`);
+  return text
+    .replace(/:(?=\/\/)/g, `:${BREAK}`)
+    .replace(/(www)(?=\.)/gi, `$1${BREAK}`)
+    .replace(/@/g, `&#64;${BREAK}`)
+    .replace(/(?<!&)#(?=\d)/g, `#${BREAK}`);
 }
 
 /**

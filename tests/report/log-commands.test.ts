@@ -172,6 +172,7 @@ describe('Markdown: model text and paths become no link, image, HTML or mention'
     'visit www.evil.example or WWW.Evil.example',
     'mail admin@evil.example',
     'ping @octocat and @org/team',
+    'fixed in evil/repo#12 and #34',
     '[click](https://evil.example) ![img](https://evil.example/i.png) [ref][1]',
     '<https://evil.example> <img src=x onerror=alert(1)> <a href="https://evil.example">x</a>',
   ].join(' ');
@@ -191,6 +192,7 @@ describe('Markdown: model text and paths become no link, image, HTML or mention'
     expect(outsideFences).not.toMatch(/www\./i);
     expect(outsideFences).not.toMatch(/@/);
     expect(outsideFences).not.toMatch(/&#64;(?!&#8203;)/);
+    expect(outsideFences).not.toMatch(/(?<!&)#\d/);
   });
   it('no link, image or tag syntax survives outside code', () => {
     expect(outsideFences).not.toMatch(/(?<!\\)\[[^\]]*(?<!\\)\]\(/);
