@@ -127,7 +127,7 @@ async function refuseRepositoryPath(real: string, repository: RepositoryFacts | 
   }
   if (!isInside(repository.root, real) || real === repository.root) return;
   const rel = relative(repository.root, real).split(sep).join('/');
-  if (await repository.isTracked(rel)) refuse(`is ${rel}, a file the repository tracks; write the report to a new file`);
+  if (await repository.isTracked(rel)) refuse(`names ${rel}, a file the repository tracks; write the report to a new file`);
 }
 
 function isInside(folder: string, path: string): boolean {

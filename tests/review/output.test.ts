@@ -65,6 +65,12 @@ describe('devices, FIFOs and descriptor links are written in place', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('a device that refuses the write (/dev/full) is exit 2 with one line, and stays the device', () => {
+    const before = deviceIdentity('/dev/full');
+    expectRefused(review(repo(), '/dev/full'), /--output \/dev\/full: cannot write the report \(ENOSPC\)/);
+    expect(deviceIdentity('/dev/full')).toEqual(before);
+  });
+
   for (const name of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) {
     it(`--output ${name} prints the report (stdout is a socket here) and /dev/stdout stays a link`, () => {
       const before = readlinkSync('/dev/stdout');
@@ -151,7 +157,7 @@ describe('the repository is never written', () => {
   it('a tracked file is refused and left as it was', () => {
     const r = repo();
     const result = review(r, 'app.js');
-    expectRefused(result, /--output app\.js: is app\.js, a file the repository tracks/);
+    expectRefused(result, /--output app\.js: names app\.js, a file the repository tracks/);
     expect(readFileSync(join(r.root, 'app.js'), 'utf8')).toBe('const a = 1;\n');
   });
 
