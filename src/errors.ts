@@ -3,6 +3,7 @@
  * code and a single line of text (SPEC 2). Expected outcomes (refusals, scanner failures, rejected
  * findings) are values in reports, never exceptions.
  */
+import { escapeOneLine } from './report/escape.js';
 
 /** Base of every error the CLI knows how to report in one line. */
 export abstract class JscrError extends Error {
@@ -64,13 +65,16 @@ export function oneLine(text: string): string {
   return text.replace(/\s*\r?\n\s*/g, ' ').trim();
 }
 
-/** Map anything thrown to one line on stderr and an exit code; never a stack trace. */
+/**
+ * Map anything thrown to one line on stderr and an exit code; never a stack trace. Messages quote
+ * paths and git's words, so they are escaped like report text (stderr is in the CI log too).
+ */
 export function reportError(error: unknown, stderr: NodeJS.WritableStream): 2 | 3 {
   if (error instanceof JscrError) {
-    stderr.write(`jscr: ${oneLine(error.message)}\n`);
+    stderr.write(`jscr: ${escapeOneLine(oneLine(error.message))}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  stderr.write(`jscr: internal error: ${oneLine(message)} (please report this)\n`);
+  stderr.write(`jscr: internal error: ${escapeOneLine(oneLine(message))} (please report this)\n`);
   return 2;
 }

@@ -1,7 +1,9 @@
 /**
  * What a command may touch of the process: streams, environment and working directory, passed in so
- * the core never calls process.exit or console and the tests can capture everything.
+ * the core never calls process.exit or console and the tests can capture everything; and the one way
+ * to read a file the user names on the command line.
  */
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 export interface CommandIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -10,6 +12,15 @@ export interface CommandIO {
   cwd: string;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+}
+
+/** The longest delay Node's timers take (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A delay a timer honours: at most MAX_TIMER_MS, at least 1 ms (a non-number or overflow is not "now"). */
+export function timerDelay(ms: number): number {
+  if (Number.isNaN(ms)) return 1;
+  return Math.min(MAX_TIMER_MS, Math.max(1, ms));
 }
 
 /** SPEC 2: 0 clean, 1 findings, 2 could not run, 3 incomplete. */
@@ -39,4 +50,62 @@ export function processIO(): CommandIO {
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
   };
+}
+
+/** What a path turned out to be, in words, for one-line refusals. */
+export function describeFileKind(info: Stats): string {
+  if (info.isFile()) return 'a regular file';
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** The bytes of a regular file, or why it was not read (one phrase, to follow the path in a message). */
+export type RegularFileRead = { ok: true; bytes: Buffer } | { ok: false; problem: string };
+
+/**
+ * Read a file named by the user (`--config`, `guard` inputs, `--file-text`): a regular file of at most
+ * `maxBytes`, nothing else. A FIFO would block forever and `/dev/zero` never ends, so the kind is
+ * checked before opening (opening some devices has effects of its own) and again on the descriptor,
+ * which is opened non-blocking so a FIFO swapped in between cannot hang the read either.
+ */
+export function readRegularFile(path: string, maxBytes: number): RegularFileRead {
+  let fd: number;
+  try {
+    const before = statSync(path);
+    if (!before.isFile()) return { ok: false, problem: `is ${describeFileKind(before)}, not a regular file` };
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (error) {
+    return { ok: false, problem: `cannot be read (${errnoCode(error)})` };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return { ok: false, problem: `is ${describeFileKind(info)}, not a regular file` };
+    if (info.size > maxBytes) return { ok: false, problem: `is larger than ${maxBytes} bytes` };
+    // Read to the end rather than trusting the size: /proc files say 0, a file may grow while read.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes - total + 1));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      total += read;
+      if (total > maxBytes) return { ok: false, problem: `is larger than ${maxBytes} bytes` };
+      chunks.push(chunk.subarray(0, read));
+    }
+    return { ok: true, bytes: Buffer.concat(chunks, total) };
+  } catch (error) {
+    return { ok: false, problem: `cannot be read (${errnoCode(error)})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `ENOENT`, `EACCES`...: the errno name of a failed system call, or its message. */
+export function errnoCode(error: unknown): string {
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
+  return error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
 }

@@ -2,11 +2,11 @@
  * Reading `.jscr.toml`: TOML text → zod schema → the fully defaulted JscrConfig. Every failure is a
  * ConfigError naming the file, the dotted key path and what was expected, in one line (SPEC 3).
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import TOML from '@iarna/toml';
 import type { z } from 'zod';
 import { ConfigError, oneLine } from '../errors.js';
+import { readRegularFile } from '../io.js';
 import { openBoundary } from '../policy/paths.js';
 import { configFileSchema, configSchema, type JscrConfig } from './schema.js';
 
@@ -60,18 +60,13 @@ export interface LoadedConfig {
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
   if (opts.configPath !== undefined) {
     const path = resolve(opts.configPath);
+    const read = readRegularFile(path, MAX_CONFIG_BYTES);
+    if (!read.ok) throw new ConfigError(path, null, read.problem);
     let text: string;
     try {
-      const bytes = await readFile(path);
-      if (bytes.length > MAX_CONFIG_BYTES) throw new ConfigError(path, null, `file is larger than ${MAX_CONFIG_BYTES} bytes`);
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-      } catch {
-        throw new ConfigError(path, null, 'is not valid UTF-8 text (TOML must be UTF-8)');
-      }
-    } catch (error) {
-      if (error instanceof ConfigError) throw error;
-      throw new ConfigError(path, null, `cannot read the file (${errorCode(error)})`);
+      text = new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
+    } catch {
+      throw new ConfigError(path, null, 'is not valid UTF-8 text (TOML must be UTF-8)');
     }
     return { config: parseConfigText(text, path), source: path };
   }
@@ -212,9 +207,4 @@ function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
       current = (def as z.core.$ZodPipeDef).in;
     } else return current;
   }
-}
-
-function errorCode(error: unknown): string {
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
-  return error instanceof Error ? error.message : String(error);
 }

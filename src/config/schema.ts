@@ -21,6 +21,18 @@ const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 const nonNegativeInt = z.int().nonnegative();
+
+/** A duration in seconds: more than 0 and at most `max`, so no timer overflows (Node's stop near 24.8 days). */
+const seconds = (max: number) =>
+  z
+    .number()
+    .positive({ error: `expected a number of seconds above 0 and at most ${max}` })
+    .max(max, { error: `expected a number of seconds above 0 and at most ${max}` });
+
+/** The longest a whole review may run (a day). */
+export const MAX_DEADLINE_S = 86_400;
+/** The longest one model call may wait for its reply (an hour). */
+export const MAX_MODEL_TIMEOUT_S = 3_600;
 const positiveInt = z.int().positive();
 
 /**
@@ -49,7 +61,7 @@ const reviewSchema = z.strictObject({
   /** Report findings on changed lines only, or anywhere in changed files. */
   scope: z.enum(['changed-lines', 'changed-files']).default('changed-lines'),
   /** Wall-clock budget of one review, in seconds. */
-  deadline_s: z.number().positive().default(600),
+  deadline_s: seconds(MAX_DEADLINE_S).default(600),
 });
 
 const suppressionSchema = z
@@ -99,7 +111,7 @@ const modelSchema = z.strictObject({
   name: z.string().min(1).nullable().default(null),
   /** Name of the environment variable holding the API key. */
   api_key_env: z.string().regex(ENV_VAR_NAME, 'expected the NAME of an environment variable').nullable().default(null),
-  timeout_s: z.number().positive().default(60),
+  timeout_s: seconds(MAX_MODEL_TIMEOUT_S).default(60),
   max_output_tokens: positiveInt.default(4096),
   max_input_bytes: positiveInt.default(204_800),
 });

@@ -5,6 +5,7 @@
  */
 import { request } from 'undici';
 import { JscrError } from '../errors.js';
+import { timerDelay } from '../io.js';
 import { hostPortOf, redactUrl, type EgressAllowed } from '../policy/egress.js';
 
 /** How a request failed. */
@@ -57,20 +58,21 @@ export async function postJson(url: string, body: unknown, opts: PostJsonOptions
   }
 
   const limit = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const timeoutMs = timerDelay(opts.timeoutMs);
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, opts.timeoutMs);
+  }, timeoutMs);
   try {
     const response = await request(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...opts.headers },
       body: JSON.stringify(body),
       signal: controller.signal,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
     const chunks: Buffer[] = [];
     let received = 0;

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { CommandIO, ExitCode } from '../io.js';
+import { escapeControls } from '../report/escape.js';
 import { changeSpecFrom } from '../review/command.js';
 import { runFix, type FixOutcome } from './fix.js';
 import { splitCommand } from './shellwords.js';
@@ -38,7 +39,10 @@ export async function fixCommand(options: FixOptions, io: CommandIO): Promise<Ex
   return outcome.exitCode;
 }
 
-/** The text summary: a line per finding, the diffs of accepted proposals not written, the counts, the folder. */
+/**
+ * The text summary: a line per finding, the diffs of accepted proposals not written, the counts, the
+ * folder. Paths, details and diffs are the repository's and the model's text, escaped as a whole.
+ */
 export function renderFixText(outcome: FixOutcome): string {
   const out: string[] = [];
   if (outcome.rows.length === 0) out.push('jscr fix: these checks found nothing to fix in this change.');
@@ -57,5 +61,5 @@ export function renderFixText(outcome: FixOutcome): string {
   out.push('', `${outcome.summary.findings} finding(s)${counts ? `: ${counts}` : ''}`);
   for (const reason of outcome.summary.review_incomplete_reasons) out.push(`incomplete: the review did not finish every step (${reason}); findings may be missing`);
   out.push(`run folder: ${outcome.runFolder}`);
-  return `${out.join('\n')}\n`;
+  return `${escapeControls(out.join('\n'))}\n`;
 }

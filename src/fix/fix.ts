@@ -17,6 +17,7 @@ import type { RefusalWord } from '../guard/vocabulary.js';
 import { scrubDeep } from '../model/scrub.js';
 import { openBoundary, type RepoBoundary } from '../policy/paths.js';
 import { runUserCommand, type RunResult } from '../policy/process.js';
+import { escapeOneLine } from '../report/escape.js';
 import type { Finding } from '../report/finding.js';
 import { review } from '../review/engine.js';
 import { loadBuiltinRules } from '../rules/engine.js';
@@ -214,7 +215,7 @@ async function fixOne(finding: Finding, ctx: FixContext): Promise<FixRow> {
   const result = await runVerify(ctx.request.verify, ctx.root, ctx.request.env);
   base.verify = verifyRecord(result);
   if (verifyPassed(result)) return done({ outcome: 'applied', stage: 'verify', detail: `${checked.detail}; --verify passed` });
-  ctx.request.diagnostics.write(`jscr: fix: --verify failed after writing ${proposal.path}; restoring it\n`);
+  ctx.request.diagnostics.write(`jscr: fix: --verify failed after writing ${escapeOneLine(proposal.path)}; restoring it\n`);
   const restored = await guardedApply(target, written.newSha256, prepared.fileBytes);
   if (!restored.ok) {
     return done({ outcome: 'write_failed', stage: 'verify', detail: `--verify failed (${verifyFailure(result)}) and the file could not be restored: ${restored.reason}: ${restored.detail}` });

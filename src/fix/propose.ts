@@ -10,6 +10,7 @@ import type { Consultation, Proposal } from '../guard/shapes.js';
 import { ProposalSchema } from '../guard/shapes.js';
 import { splitLines, lineBody } from '../guard/lines.js';
 import { type ModelAccess } from '../model/access.js';
+import { escapeOneLine } from '../report/escape.js';
 import {
   callModel,
   chooseFence,
@@ -62,7 +63,7 @@ export async function askForProposal(
   if (Buffer.byteLength(user, 'utf8') > config.model.max_input_bytes) {
     return { ok: false, reason: `the question is larger than model.max_input_bytes (${config.model.max_input_bytes})` };
   }
-  stderr.write(`jscr: fix: asking ${access.where} about ${context.path}:${consultation.line}, about ${estimateTokens(system, user)} input tokens\n`);
+  stderr.write(`jscr: fix: asking ${access.where} about ${escapeOneLine(context.path)}:${consultation.line}, about ${estimateTokens(system, user)} input tokens\n`);
   const call = await callModel(access.target, { model: access.modelName, system, user, kind: 'proposal', maxOutputTokens: config.model.max_output_tokens });
   if (!call.delivered) return { ok: false, reason: access.scrub(call.reason) };
   if (!call.reply.ok) return { ok: false, reason: access.scrub(call.reply.problem) };

@@ -4,7 +4,7 @@
  * inside the repository: the record of what was written must not become part of what is reviewed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -29,6 +29,9 @@ export async function chooseRunFolder(request: RunFolderRequest): Promise<string
     throw new UsageError(`${given ? '--out' : 'the run folder'} ${folder} is inside the repository; choose a folder outside it`);
   }
   if (given) {
+    // a device or FIFO named as --out is never made into, or replaced by, a folder
+    const existing = await stat(folder).catch(() => null);
+    if (existing !== null && !existing.isDirectory()) throw new UsageError(`--out ${folder} exists and is not a folder`);
     const entries = await readdir(folder).catch(() => null);
     if (entries !== null && entries.length > 0) throw new UsageError(`--out ${folder} already exists and is not empty`);
   }

@@ -305,3 +305,20 @@ export async function untrackedFiles(root: string): Promise<string[]> {
     .filter((p) => p.length > 0)
     .sort();
 }
+
+/** Real paths of the repository's git directory and, for a linked worktree, the directory it shares. */
+export async function gitDirectories(root: string): Promise<string[]> {
+  const listing = await git(client(root), ['rev-parse', '--absolute-git-dir', '--git-common-dir']);
+  const dirs = listing
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0)
+    .map((dir) => resolve(root, dir));
+  return Promise.all(dirs.map((dir) => realpath(dir).catch(() => dir)));
+}
+
+/** True when the index lists `path` (repository-relative, `/`-separated) as a file. */
+export async function isTrackedPath(root: string, path: string): Promise<boolean> {
+  const listing = await git(client(root), ['--literal-pathspecs', 'ls-files', '-z', '--full-name', '--', path]);
+  return listing.split('\0').includes(path);
+}

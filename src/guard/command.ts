@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import type { CommandIO, ExitCode } from '../io.js';
+import { readRegularFile, type CommandIO, type ExitCode } from '../io.js';
+import { escapeJsonText } from '../report/escape.js';
 import { check, checkedToJson } from './check.js';
 import { ConsultationSchema, ProposalSchema } from './shapes.js';
 
@@ -16,16 +17,9 @@ export interface GuardOptions {
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 
 async function readJsonInput<T>(file: string, what: string, schema: z.ZodType<T>): Promise<T> {
-  let text: string;
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw new InputError(`the ${what} file ${file} is not a regular file`);
-    if (info.size > MAX_INPUT_BYTES) throw new InputError(`the ${what} file ${file} is larger than ${MAX_INPUT_BYTES} bytes`);
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    throw new InputError(`cannot read the ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const read = readRegularFile(file, MAX_INPUT_BYTES);
+  if (!read.ok) throw new InputError(`the ${what} file ${file} ${read.problem}`);
+  const text = read.bytes.toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -45,6 +39,6 @@ export async function guardCommand(options: GuardOptions, io: CommandIO): Promis
   const consultation = await readJsonInput(resolve(io.cwd, options.consultation), 'consultation', ConsultationSchema);
   const proposal = await readJsonInput(resolve(io.cwd, options.proposal), 'proposal', ProposalSchema);
   const checked = await check(consultation, proposal, root, { env: io.env });
-  io.stdout.write(`${JSON.stringify(checkedToJson(checked), null, 2)}\n`);
+  io.stdout.write(`${escapeJsonText(JSON.stringify(checkedToJson(checked), null, 2))}\n`);
   return checked.refusal === null ? 0 : 1;
 }

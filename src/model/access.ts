@@ -8,6 +8,7 @@ import type { JscrConfig } from '../config/index.js';
 import { egressDecision } from '../policy/egress.js';
 import type { CallTarget } from './client.js';
 import { PROVIDERS } from './providers.js';
+import { escapeOneLine } from '../report/escape.js';
 
 /** A model that may be asked, or why none may. `scrub` removes the API key from any text. */
 export type ModelAccess =
@@ -17,7 +18,7 @@ export type ModelAccess =
       target: CallTarget;
       /** `model.name`. */
       modelName: string;
-      /** `host:port (dialect, model)`, for one-line diagnostics. */
+      /** `host:port (dialect, model)`, escaped for one-line diagnostics (the model name is configuration text). */
       where: string;
       scrub: (text: string) => string;
     }
@@ -52,5 +53,5 @@ export function modelAccess(config: JscrConfig, env: NodeJS.ProcessEnv, deadline
   // Defence in depth: no text that leaves a model step may carry the key, even if a server echoes it.
   const scrub = (text: string): string => (apiKey === null ? text : text.split(apiKey).join('[api key]'));
   const target: CallTarget = { provider: dialect, url, decision, apiKey, timeoutMs: config.model.timeout_s * 1000, deadlineAt };
-  return { ok: true, target, modelName, where: `${decision.hostPort} (${dialect.name}, ${modelName})`, scrub };
+  return { ok: true, target, modelName, where: escapeOneLine(`${decision.hostPort} (${dialect.name}, ${modelName})`), scrub };
 }

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { JscrError } from '../errors.js';
+import { timerDelay } from '../io.js';
 
 /** Programs jscr may start: git, python3 (the guard's compile check) and the external scanners. */
 export const ALLOWED_PROGRAMS = ['git', 'python3', 'bandit', 'shellcheck', 'secretlint', 'eslint', 'semgrep', 'gitleaks'] as const;
@@ -99,7 +100,7 @@ function spawnCollected(executable: string, args: readonly string[], env: NodeJS
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
-    }, options.timeoutMs);
+    }, timerDelay(options.timeoutMs));
     child.stdout.on('data', (b: Buffer) => {
       if (outBytes < limit) out.push(b);
       outBytes += b.length;

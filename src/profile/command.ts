@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { readAll, type CommandIO, type ExitCode } from '../io.js';
-import { readTargetText } from './filetext.js';
+import { readTargetFile, readTargetText } from './filetext.js';
 import { changeInputFor, editToolOf, isRecord } from './payload.js';
 import { profileChange, UNKNOWN_PROFILE } from './profile.js';
 import { questionIdsFor } from './questions.js';
@@ -34,8 +34,9 @@ export async function profileCommand(options: ProfileOptions, io: CommandIO): Pr
 
   let fileText: string | null = null;
   if (options.fileText !== undefined) {
-    fileText = readTargetText(resolve(io.cwd, options.fileText));
-    if (fileText === null) throw new InputError(`--file-text ${options.fileText} is not a readable regular file of at most 1 MiB`);
+    const read = readTargetFile(resolve(io.cwd, options.fileText));
+    if (!read.ok) throw new InputError(`--file-text ${options.fileText} ${read.problem}`);
+    fileText = read.text;
   } else if (tool === 'Edit' || tool === 'MultiEdit') {
     fileText = readTargetText(target);
   }

@@ -1,36 +1,20 @@
 /** Reading a target's current text for the trivial check: safely, boundedly, never logged. */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { readRegularFile } from '../io.js';
 
 /** The largest file the trivial check reads (bytes). */
 export const MAX_CONTEXT_FILE_BYTES = 1024 * 1024;
 
 /**
- * The text of a regular file of at most 1 MiB, opened read-only and non-blocking (a FIFO cannot
- * hang the hook), with CRLF folded to LF as the Edit tool does. Null for anything else: missing,
- * unreadable, too large, a directory, FIFO or device.
+ * The text of a regular file of at most 1 MiB (a FIFO or device is never opened for reading, so it
+ * cannot hang the hook), with CRLF folded to LF as the Edit tool does; otherwise why not.
  */
+export function readTargetFile(absolutePath: string): { ok: true; text: string } | { ok: false; problem: string } {
+  const read = readRegularFile(absolutePath, MAX_CONTEXT_FILE_BYTES);
+  return read.ok ? { ok: true, text: read.bytes.toString('utf8').replaceAll('\r\n', '\n') } : read;
+}
+
+/** `readTargetFile`'s text, or null for anything else: missing, unreadable, too large, a directory, FIFO or device. */
 export function readTargetText(absolutePath: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_CONTEXT_FILE_BYTES) return null;
-    const buffer = Buffer.alloc(stat.size + 1);
-    let length = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-      if (length > stat.size) return null; // grew while reading
-    }
-    return buffer.toString('utf8', 0, length).replaceAll('\r\n', '\n');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  const read = readTargetFile(absolutePath);
+  return read.ok ? read.text : null;
 }

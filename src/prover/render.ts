@@ -3,6 +3,7 @@
  * for the text format, SARIF through the review's renderer, and the conversion of a prover finding to
  * the review's Finding (`source: "prover"`) for the review engine.
  */
+import { escapeJsonText, escapeOneLine } from '../report/escape.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { renderSarif } from '../report/sarif.js';
@@ -63,7 +64,7 @@ export function proveJson(result: ProveResult, run: ProveRunInfo): string {
     degradations: result.degradations,
     exit_code: run.exitCode,
   };
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${escapeJsonText(JSON.stringify(report, null, 2))}\n`;
 }
 
 const MISSING_WORDS: Record<string, string> = {
@@ -112,7 +113,8 @@ export function proveText(result: ProveResult, run: ProveRunInfo): string {
     for (const d of result.degradations.slice(0, 20)) lines.push(`  ${d}`);
     if (result.degradations.length > 20) lines.push(`  ... and ${result.degradations.length - 20} more`);
   }
-  return `${lines.join('\n')}\n`;
+  // paths, names and evidence are the repository's: each line escaped as a whole
+  return `${lines.map(escapeOneLine).join('\n')}\n`;
 }
 
 /** A prover finding as the review's Finding (`source: "prover"`). */

@@ -3,7 +3,7 @@
  * 10 warnings and 10 notices per step, so we spend that budget on the most severe findings and say how
  * many more exist; the full list goes to the step summary (`githubStepSummary`).
  */
-import { escapeControls, escapeOneLine } from './escape.js';
+import { escapeCommandData, escapeCommandProperty, escapeOneLine } from './escape.js';
 import { severityRank, type Finding, type ReviewReport, type Severity } from './finding.js';
 import { renderMarkdown, renderMarkdownWith } from './markdown.js';
 import type { RenderOptions } from './options.js';
@@ -15,16 +15,6 @@ export const ANNOTATIONS_PER_LEVEL = 10;
 type AnnotationLevel = 'error' | 'warning' | 'notice';
 
 const LEVEL: Record<Severity, AnnotationLevel> = { critical: 'error', high: 'error', medium: 'warning', low: 'notice', info: 'notice' };
-
-/** Escape a workflow command's message (GitHub's rules), after making control characters visible. */
-export function escapeCommandData(text: string): string {
-  return escapeControls(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** Escape a workflow command's property value: as data, plus `:` and `,`. */
-export function escapeCommandProperty(text: string): string {
-  return escapeCommandData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
 
 function annotation(level: AnnotationLevel, properties: [string, string][], message: string): string {
   const props = properties.map(([key, value]) => `${key}=${escapeCommandProperty(value)}`).join(',');

@@ -2,45 +2,10 @@
  * `--format markdown`: a report for a pull-request comment. Every piece of finding text is escaped so
  * it cannot break the table, close a `<details>` block, open a fence, or mention people.
  */
-import { escapeControls, escapeOneLine } from './escape.js';
+import { htmlInline, markdownFence, markdownInline } from './escape.js';
 import type { Finding, ReviewReport } from './finding.js';
 import type { RenderOptions } from './options.js';
 import { CLEAN_SENTENCE, changeLabel, coverageNotes, omittedCounts, plural, severityBreakdown, stepsThatDidNotRun } from './summary.js';
-
-/**
- * Untrusted text as one line of inline Markdown: controls escaped, HTML and Markdown punctuation
- * neutralised, `|` escaped for table cells, and `@` written as an entity so nobody is pinged.
- */
-export function markdownInline(text: string): string {
-  // punctuation first: the entities written next contain `#`, which must not be escaped again
-  return escapeOneLine(text)
-    .replace(/([\\`*_[\]{}#+!~|])/g, '\\$1')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/@/g, '&#64;');
-}
-
-/**
- * Untrusted text inside raw HTML (the `<summary>` line, where Markdown is not interpreted): controls
- * escaped and HTML-escaped, `@` as an entity.
- */
-export function htmlInline(text: string): string {
-  return escapeOneLine(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/@/g, '&#64;');
-}
-
-/** A fenced code block that the content cannot close: the fence is longer than any backtick run inside. */
-export function markdownFence(content: string): string {
-  const body = escapeControls(content).replace(/\n+$/, '');
-  const longestRun = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longestRun + 1));
-  return `${fence}text\n${body}\n${fence}`;
-}
 
 function location(f: Finding): string {
   return `${f.path}:${f.line}`;
@@ -54,7 +19,7 @@ function detailsBlock(f: Finding): string[] {
     '<details>',
     `<summary><strong>${f.severity.toUpperCase()}</strong> ${htmlInline(f.rule)} at ${htmlInline(location(f))}: ${htmlInline(f.title)}</summary>`,
     '',
-    `**Message:** ${escapeControls(f.message).split('\n').map(markdownInline).join('<br>')}`,
+    `**Message:** ${f.message.replace(/\r\n/g, '\n').split('\n').map(markdownInline).join('<br>')}`,
     '',
     facts.join(' · '),
     '',

@@ -1,9 +1,11 @@
-import { appendFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { InputError, JscrError, UsageError, oneLine } from '../errors.js';
+import { appendFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { GitError, InputError, JscrError, UsageError, oneLine } from '../errors.js';
 import { VERSION } from '../version.js';
-import type { CommandIO, ExitCode } from '../io.js';
-import type { ChangeSpec } from '../git/change.js';
+import { errnoCode, type CommandIO, type ExitCode } from '../io.js';
+import { gitDirectories, isTrackedPath, resolveRepository, type ChangeSpec } from '../git/change.js';
+import { planOutput, writeOutput, type RepositoryFacts } from '../output.js';
+import { escapeJsonText } from '../report/escape.js';
 import { render, githubStepSummary } from '../report/render.js';
 import { createProgress } from '../report/progress.js';
 import { review, type FailOn } from './engine.js';
@@ -45,12 +47,18 @@ export async function reviewCommand(options: ReviewOptions, io: CommandIO): Prom
   const change = changeSpecFrom(options);
   // Refuse an unwritable --output before the review runs, so the failure is one line and no file.
   const target = options.output === undefined ? null : resolve(io.cwd, options.output);
-  if (target !== null) await assertWritableTarget(target, options.output ?? '');
+  const repoDir = resolve(io.cwd, options.repo ?? '.');
+  const facts = target === null ? null : await repositoryFacts(repoDir);
+  // planned again at write time, so what was checked is what is written
+  const writeReport = async (text: string): Promise<void> => {
+    if (target !== null) await writeOutput(await planOutput(target, options.output ?? '', facts), text, io);
+  };
+  if (target !== null) await planOutput(target, options.output ?? '', facts);
   const progress = createProgress({ stream: io.stderr, isTTY: io.stderrIsTTY, quiet: options.quiet === true });
   let outcome;
   try {
     outcome = await review({
-      repoDir: resolve(io.cwd, options.repo ?? '.'),
+      repoDir,
       change,
       ...(options.config === undefined ? {} : { configPath: resolve(io.cwd, options.config) }),
       ...(options.failOn === undefined ? {} : { failOn: options.failOn }),
@@ -65,7 +73,7 @@ export async function reviewCommand(options: ReviewOptions, io: CommandIO): Prom
     if (options.format === 'json' && error instanceof JscrError) {
       const text = errorReport(error, change);
       if (target === null) io.stdout.write(text);
-      else await writeAtomically(target, text).catch(() => undefined); // the typed error below still says why
+      else await writeReport(text).catch(() => undefined); // the typed error below still says why
     }
     throw error;
   } finally {
@@ -76,9 +84,10 @@ export async function reviewCommand(options: ReviewOptions, io: CommandIO): Prom
   const rendered = render(report, options.format, { color, rules: outcome.rules });
   if (target !== null) {
     try {
-      await writeAtomically(target, rendered);
+      await writeReport(rendered);
     } catch (error) {
-      throw new InputError(`--output ${options.output ?? ''}: cannot write the report (${errorCode(error)})`);
+      if (error instanceof JscrError) throw error;
+      throw new InputError(`--output ${options.output ?? ''}: cannot write the report (${errnoCode(error)})`);
     }
   } else {
     io.stdout.write(rendered);
@@ -89,35 +98,25 @@ export async function reviewCommand(options: ReviewOptions, io: CommandIO): Prom
       await appendFile(summaryPath, githubStepSummary(report));
     } catch (error) {
       // The report and the annotations are out already; a missing summary is worth a line, not the verdict.
-      io.stderr.write(`jscr: warning: could not append the step summary to GITHUB_STEP_SUMMARY (${errorCode(error)})\n`);
+      io.stderr.write(`jscr: warning: could not append the step summary to GITHUB_STEP_SUMMARY (${errnoCode(error)})\n`);
     }
   }
   return report.exit_code;
 }
 
-/** Write beside the target and rename, so a reader never sees half a report; no temp file survives a failure. */
-async function writeAtomically(target: string, text: string): Promise<void> {
-  const temp = `${target}.jscr-${process.pid}.tmp`;
+/**
+ * What --output must not overwrite in the reviewed repository. Without a repository the review fails
+ * with its own error; the output then keeps only the checks that need no git (any `.git` folder).
+ */
+async function repositoryFacts(repoDir: string): Promise<RepositoryFacts | null> {
+  let root: string;
   try {
-    await writeFile(temp, text);
-    await rename(temp, target);
+    root = await resolveRepository(repoDir);
   } catch (error) {
-    await rm(temp, { force: true });
+    if (error instanceof GitError) return null;
     throw error;
   }
-}
-
-/** The --output file must be creatable: its folder exists and it is not itself a folder. */
-async function assertWritableTarget(target: string, given: string): Promise<void> {
-  const folder = await stat(dirname(target)).catch(() => null);
-  if (folder === null || !folder.isDirectory()) throw new UsageError(`--output ${given}: the folder ${dirname(target)} does not exist`);
-  const existing = await stat(target).catch(() => null);
-  if (existing !== null && existing.isDirectory()) throw new UsageError(`--output ${given}: is a folder, not a file`);
-}
-
-function errorCode(error: unknown): string {
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
-  return error instanceof Error ? oneLine(error.message) : String(error);
+  return { root, gitDirs: await gitDirectories(root), isTracked: (path) => isTrackedPath(root, path) };
 }
 
 /** The JSON report of a review that could not run: no findings, exit code 2 and the reason. */
@@ -135,5 +134,5 @@ function errorReport(error: JscrError, change: ChangeSpec): string {
     incomplete_reasons: [oneLine(error.message)],
     exit_code: error.exitCode,
   };
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${escapeJsonText(JSON.stringify(report, null, 2))}\n`;
 }

@@ -233,7 +233,7 @@ describe('loadConfig', () => {
 
   it('reports an unreadable --config file as a ConfigError naming it', async () => {
     const missing = join(work, 'missing.toml');
-    await expect(loadConfig({ repoRoot: repo, configPath: missing })).rejects.toThrow(new ConfigError(missing, null, 'cannot read the file (ENOENT)'));
+    await expect(loadConfig({ repoRoot: repo, configPath: missing })).rejects.toThrow(new ConfigError(missing, null, 'cannot be read (ENOENT)'));
   });
 
   it('names the base revision in errors from its text', async () => {

@@ -66,7 +66,8 @@ export interface ConfigOptions {
   apiKeyEnv?: string | null;
 }
 
-export function configFor(server: ScriptedServer, opts: ConfigOptions = {}): JscrConfig {
+/** The `.jscr.toml` text of a review that calls the scripted server. */
+export function configTomlFor(server: ScriptedServer, opts: ConfigOptions = {}): string {
   const provider = opts.provider ?? 'openai';
   const baseUrl = provider === 'openai' ? `${server.base}/v1` : server.base;
   const lines = [
@@ -85,7 +86,12 @@ export function configFor(server: ScriptedServer, opts: ConfigOptions = {}): Jsc
     ...(opts.maxInputBytes === undefined ? [] : [`max_input_bytes = ${opts.maxInputBytes}`]),
     ...(opts.verify === undefined ? [] : ['[verify]', `enabled = ${opts.verify}`]),
   ];
-  return parseConfigText(lines.join('\n'), 'test config');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The same configuration, parsed. */
+export function configFor(server: ScriptedServer, opts: ConfigOptions = {}): JscrConfig {
+  return parseConfigText(configTomlFor(server, opts), 'test config');
 }
 
 /** A stream that keeps what is written to it. */

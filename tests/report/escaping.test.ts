@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControls, escapeJsonText } from '../../src/report/escape.js';
+import { escapeControls, escapeJsonText, markdownFence, markdownInline } from '../../src/report/escape.js';
 import type { ReviewReport } from '../../src/report/finding.js';
-import { markdownFence, markdownInline } from '../../src/report/markdown.js';
 import { render } from '../../src/report/render.js';
 import { cleanReport, finding } from './sample-reports.js';
 
@@ -36,7 +35,7 @@ describe('markdown escaping', () => {
   it('table cells cannot be split by |, and HTML and mentions are neutralised', () => {
     expect(markdownInline('a | b')).toBe('a \\| b');
     expect(markdownInline('</details><img src=x onerror=alert(1)>')).toBe('&lt;/details&gt;&lt;img src=x onerror=alert(1)&gt;');
-    expect(markdownInline('ping @octocat')).toBe('ping &#64;octocat');
+    expect(markdownInline('ping @octocat')).toBe('ping &#64;&#8203;octocat');
     expect(markdownInline('two\nlines')).toBe('two\\\\nlines');
   });
   it('evidence cannot close its fence, whatever backticks it holds', () => {

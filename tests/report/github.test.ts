@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding, ReviewReport, Severity } from '../../src/report/finding.js';
-import { escapeCommandData, escapeCommandProperty, githubStepSummary, renderGithub } from '../../src/report/github.js';
+import { escapeCommandData, escapeCommandProperty } from '../../src/report/escape.js';
+import { githubStepSummary, renderGithub } from '../../src/report/github.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { cleanReport, finding } from './sample-reports.js';
 
@@ -83,7 +84,7 @@ describe('workflow command escaping', () => {
     const lines = out.split('\n').filter((l) => l.length > 0);
     expect(lines).toHaveLength(2); // one annotation, one summary line
     expect(lines[0]).toBe(
-      '::error file=dir%2Cline=1/evil%3A%3Ax.py,line=2,endLine=2,title=HIGH jscr/x%3A T%0A%3A%3Aset-env name=X%3A%3A1::first%0A::add-mask::secret%0A%250A\\x1b]0;title\\x07',
+      '::error file=dir%2Cline=1/evil%3A%3Ax.py,line=2,endLine=2,title=HIGH jscr/x%3A T%0A\\%3A%3Aset-env name=X%3A%3A1::first%0A\\::add-mask::secret%0A%250A\\x1b]0;title\\x07',
     );
   });
   it('line numbers are at least 1 and endLine is never before line', () => {
