@@ -46,6 +46,8 @@ export interface StepRecord {
   name: string;
   status: StepStatus;
   detail: string;
+  /** Wall-clock milliseconds the step took (absent in reports made before a step ran). */
+  duration_ms?: number;
 }
 
 export interface ScannerRecord {

@@ -31,7 +31,7 @@ import { languageForPath } from '../syntax/languages.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { orderFindings } from '../report/order.js';
 import { exitCodeFor } from '../report/exit.js';
-import type { ChangeSummary, Finding, RejectedFinding, ReviewReport, ScannerRecord } from '../report/finding.js';
+import type { ChangeSummary, Finding, RejectedFinding, ReviewReport, ScannerRecord, StepRecord } from '../report/finding.js';
 import { Writable } from 'node:stream';
 import type { RuleMeta } from '../report/options.js';
 import { VERSION } from '../version.js';
@@ -53,6 +53,8 @@ export interface ReviewRequest {
   today: string;
   /** Called as each step starts (progress display). */
   onStep?: (name: string) => void;
+  /** Called as each step's outcome is recorded, with its duration (the per-step lines in CI). */
+  onStepRecorded?: (record: StepRecord) => void;
   /** Where one-line diagnostics go (the token estimate before a model call); none when absent. */
   diagnostics?: NodeJS.WritableStream;
 }
@@ -83,6 +85,7 @@ interface ReadChangedFile {
 type ReadableFile = ReadChangedFile & { text: string; changedLines: Set<number> };
 
 export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
+  const startedAt = Date.now();
   // Step 1: the repository boundary. A directory that is not in a repository is exit 2 (GitError).
   const root = await resolveRepository(request.repoDir);
 
@@ -90,7 +93,9 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   const raw = await readChange(root, request.change);
 
   // Step 3: parse the diff.
+  const readAt = Date.now();
   const diffFiles = parseUnifiedDiff(raw.diffText);
+  const parsedAt = Date.now();
 
   // The configuration of the base, so the change cannot weaken its own review (SPEC 3).
   const { config, source: configSource } = await loadConfig({
@@ -102,15 +107,18 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   });
   const boundary = await openBoundary(root, { followSymlinks: config.repository.follow_symlinks });
   const steps = new StepLog(config.review.deadline_s, request.onStep);
-  steps.record('boundary', 'ran', `root .; symlinks ${config.repository.follow_symlinks ? 'followed inside the root' : 'refused'}`);
+  if (request.onStepRecorded !== undefined) steps.onRecord(request.onStepRecorded);
+  // the first three steps ran before the log could exist (its deadline comes from the configuration)
+  steps.record('boundary', 'ran', `root .; symlinks ${config.repository.follow_symlinks ? 'followed inside the root' : 'refused'}`, Date.now() - parsedAt);
   // `git diff HEAD` leaves untracked files out; say so, or a new file's review would read as clean.
   const untracked = raw.kind === 'working-tree' ? await untrackedFiles(root) : [];
   steps.record(
     'read_change',
     'ran',
     `${raw.kind} ${raw.range}` + (untracked.length > 0 ? `; ${untracked.length} untracked file(s) not part of the change (git add them to review them)` : ''),
+    readAt - startedAt,
   );
-  steps.record('parse_diff', 'ran', `${diffFiles.length} file(s)`);
+  steps.record('parse_diff', 'ran', `${diffFiles.length} file(s)`, parsedAt - readAt);
 
   const reader = createSourceReader({
     root,
