@@ -16,6 +16,7 @@ import { injectionFindings } from './injection.js';
 import { redactionStep } from '../redact/index.js';
 import { secretFindings } from '../redact/index.js';
 import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
+import { builtinCheckMeta } from '../rules/checks.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
@@ -229,7 +230,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     'rules',
     async () => {
       const rules = await loadBuiltinRules();
-      ruleMeta = rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, cwe: r.cwe, message: r.message }));
+      ruleMeta = [...rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, cwe: r.cwe, message: r.message })), ...builtinCheckMeta()];
       const targets = readable
         .filter((f) => !isSymlink(f.diff))
         .map((f) => ({
