@@ -5,7 +5,7 @@
  */
 import { configReference, tomlString, type ConfigKey } from '../config/reference.js';
 import { ACTION_REF, PACKAGE_NAME } from '../distribution.js';
-import { escapeOneLine } from '../report/escape.js';
+import { escapeJsonText, escapeOneLine } from '../report/escape.js';
 import type { ExcludeGuess } from './excludes.js';
 
 /** A comment line's text: one line, no control or invisible characters. */
@@ -184,5 +184,6 @@ export function mergeGateHook(existing: string | null, jscr: readonly string[]):
   const present = preToolUse.some((group) => isObject(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isObject(h) && runsJscrGate(h.command, command)));
   if (present) return { kind: 'unchanged', why: 'already runs jscr gate before edits' };
   const merged = { ...settings, hooks: { ...hooks, PreToolUse: [...(preToolUse as unknown[]), entry] } };
-  return { kind: 'write', text: `${JSON.stringify(merged, null, 2)}\n` };
+  // the user's own strings are kept; only their invisible characters are written as escapes
+  return { kind: 'write', text: `${escapeJsonText(JSON.stringify(merged, null, 2))}\n` };
 }

@@ -7,7 +7,8 @@ import { isAbsolute, join, relative } from 'node:path';
 import { CONFIG_FILE_NAME } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { hookLocations, resolveRepository, committedFiles } from '../git/change.js';
-import { openBoundary } from '../policy/paths.js';
+import { PACKAGE_NAME } from '../distribution.js';
+import { isWithin, openBoundary } from '../policy/paths.js';
 import { isDangerousCodePoint } from '../report/escape.js';
 import { guessExcludes, type AttributesFile } from './excludes.js';
 import { mergeGateHook, prePushHook, starterConfig, workflowFile } from './files.js';
@@ -43,6 +44,9 @@ export interface PlannedFile {
   mode: number;
 }
 
+/** What to do with one file, decided from what is there now. */
+type Decision = Pick<PlannedFile, 'action' | 'text' | 'note'>;
+
 export interface InitPlan {
   root: string;
   area: WriteArea;
@@ -73,7 +77,7 @@ async function attributeFiles(root: string, tracked: readonly string[]): Promise
 }
 
 /** A file init writes whole: the same text is nothing to do; other text is replaced only with --force. */
-function wholeFile(state: TargetState, text: string, force: boolean, existingIsUsers: 'kept' | 'conflict'): Pick<PlannedFile, 'action' | 'text' | 'note'> {
+function wholeFile(state: TargetState, text: string, force: boolean, existingIsUsers: 'kept' | 'conflict'): Decision {
   if (state.kind === 'refused') return { action: 'conflict', text: null, note: state.why };
   if (state.kind === 'absent') return { action: 'create', text, note: '' };
   if (state.text === text) return { action: 'unchanged', text: null, note: 'already as jscr init writes it' };
@@ -87,14 +91,20 @@ function wholeFile(state: TargetState, text: string, force: boolean, existingIsU
 export async function planInit(request: InitRequest): Promise<InitPlan> {
   const root = await resolveRepository(request.repoDir);
   if (request.claude || request.prePush) checkJscrCommand(request.jscr);
-  let area: WriteArea = { root, hooksDir: null, gitHooksDir: null };
+  let area: WriteArea = { root, hooksDir: null, gitDir: null };
   if (request.prePush) {
     const { hooksDir, commonDir } = await hookLocations(root);
-    area = { root, hooksDir, gitHooksDir: join(await realpath(commonDir), 'hooks') };
+    area = { root, hooksDir, gitDir: await realpath(commonDir) };
   }
+  // a jscr inside the repository (its node_modules) is one the repository's lockfile chose
+  const insideJscr = request.jscr.find((part) => isWithin(root, part));
+  const runsJscr = (decide: (state: TargetState) => Decision) => (state: TargetState): Decision => {
+    if (insideJscr === undefined || request.force) return decide(state);
+    return { action: 'conflict', text: null, note: `would run the jscr inside this repository (${insideJscr}), which its lockfile chooses; run init from a jscr installed elsewhere (npm i -g ${PACKAGE_NAME}), or give --force` };
+  };
   const shown = (abs: string): string => (abs.startsWith(`${root}/`) ? relative(root, abs) : abs);
   const files: PlannedFile[] = [];
-  const add = async (abs: string, mode: number, decide: (state: TargetState) => Pick<PlannedFile, 'action' | 'text' | 'note'>): Promise<void> => {
+  const add = async (abs: string, mode: number, decide: (state: TargetState) => Decision): Promise<void> => {
     files.push({ shown: shown(abs), abs, mode, ...decide(await readTarget(area, abs)) });
   };
 
@@ -105,16 +115,16 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     await add(join(root, '.github', 'workflows', 'jscr.yml'), 0o644, (state) => wholeFile(state, workflowFile(), request.force, 'conflict'));
   }
   if (request.claude) {
-    await add(join(root, '.claude', 'settings.json'), 0o644, (state) => {
+    await add(join(root, '.claude', 'settings.json'), 0o644, runsJscr((state) => {
       if (state.kind === 'refused') return { action: 'conflict', text: null, note: state.why };
       const merge = mergeGateHook(state.kind === 'file' ? state.text : null, request.jscr);
       if (merge.kind === 'conflict') return { action: 'conflict', text: null, note: `${merge.why}; not changed` };
       if (merge.kind === 'unchanged') return { action: 'unchanged', text: null, note: merge.why };
       return { action: state.kind === 'file' ? 'update' : 'create', text: merge.text, note: state.kind === 'file' ? 'the jscr gate hook added; everything else kept' : '' };
-    });
+    }));
   }
   if (request.prePush && area.hooksDir !== null) {
-    await add(join(area.hooksDir, 'pre-push'), 0o755, (state) => wholeFile(state, prePushHook(request.jscr), request.force, 'conflict'));
+    await add(join(area.hooksDir, 'pre-push'), 0o755, runsJscr((state) => wholeFile(state, prePushHook(request.jscr), request.force, 'conflict')));
   }
   return { root, area, files };
 }

@@ -18,8 +18,8 @@ export interface WriteArea {
   root: string;
   /** The hooks directory git uses (core.hooksPath honoured), or null when no hook is to be written. */
   hooksDir: string | null;
-  /** `hooks` in the repository's own (common) git directory, real path: the one place under a git directory init may write. */
-  gitHooksDir: string | null;
+  /** The repository's own (common) git directory, real path: its `hooks` is the one place under a git directory init may write. */
+  gitDir: string | null;
 }
 
 /** What is at a target now. */
@@ -37,7 +37,8 @@ function hasGitDirSegment(root: string, abs: string): boolean {
 function baseFor(area: WriteArea, abs: string): { base: string } | { why: string } {
   const dir = dirname(abs);
   if (area.hooksDir !== null && dir === area.hooksDir) {
-    if (dir === area.gitHooksDir) return { base: isWithin(area.root, dir) ? area.root : dir };
+    // a linked worktree's hooks live in the main repository's git directory, outside this work tree
+    if (area.gitDir !== null && dir === join(area.gitDir, 'hooks')) return { base: isWithin(area.root, dir) ? area.root : area.gitDir };
     if (!isWithin(area.root, dir)) return { why: `is outside the repository (core.hooksPath names ${dir})` };
     if (hasGitDirSegment(area.root, dir)) return { why: 'is inside .git but not its hooks directory (core.hooksPath)' };
     return { base: area.root };

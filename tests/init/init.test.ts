@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/index.js';
 import { configReference } from '../../src/config/reference.js';
 import { ACTION_REF } from '../../src/distribution.js';
+import { planInit } from '../../src/init/init.js';
 import { JSCR_BIN } from '../helpers/cli.js';
 import { makeRepo, runJscr, type FileMap, type TestRepo } from '../helpers/repo.js';
 
@@ -338,5 +339,36 @@ describe('jscr init --pre-push', () => {
     expect(String(refused.stdout)).toContain('subprocess');
     expect(String(refused.stderr)).toContain('jscr pre-push: the review of @{push}..HEAD ended with exit code 1');
     expect(lstatSync(join(r.root, '.git/hooks/pre-push')).isFile()).toBe(true);
+  });
+
+  it('writes the hook of a linked worktree into the repository git directory', () => {
+    const r = repo({ 'a.py': '1\n' });
+    const linked = join(outsideDir(), 'linked');
+    r.git('worktree', 'add', '-q', '-b', 'side', linked);
+    const out = runJscr(['init', '--pre-push', '--write'], { cwd: linked });
+    expect(out.code).toBe(0);
+    expect(readFileSync(join(r.root, '.git/hooks/pre-push'), 'utf8')).toContain('jscr pre-push hook');
+    expect(existsSync(join(linked, '.jscr.toml'))).toBe(true);
+  });
+});
+
+describe('jscr init: the jscr the hooks run', () => {
+  it('refuses to make hooks run a jscr inside the repository (its lockfile chooses it) unless --force', async () => {
+    const r = repo({ 'a.py': '1\n' });
+    const jscr = [process.execPath, join(r.root, 'node_modules', '@jscr', 'cli', 'bin', 'jscr')];
+    const plan = await planInit({ repoDir: r.root, github: false, claude: true, prePush: true, force: false, jscr });
+    const byName = new Map(plan.files.map((f) => [f.shown, f]));
+    expect(byName.get('.claude/settings.json')?.action).toBe('conflict');
+    expect(byName.get('.git/hooks/pre-push')?.action).toBe('conflict');
+    expect(byName.get('.git/hooks/pre-push')?.note).toMatch(/inside this repository .*lockfile/);
+    expect(byName.get('.jscr.toml')?.action).toBe('create');
+    const forced = await planInit({ repoDir: r.root, github: false, claude: true, prePush: true, force: true, jscr });
+    expect(forced.files.every((f) => f.action === 'create')).toBe(true);
+  });
+
+  it('refuses a jscr path that is not a plain absolute path', async () => {
+    const r = repo({ 'a.py': '1\n' });
+    await expect(planInit({ repoDir: r.root, github: false, claude: true, prePush: false, force: false, jscr: ['/usr/bin/node', '/opt/jscr\n/bin/jscr'] })).rejects.toThrow(/not a plain absolute path/);
+    await expect(planInit({ repoDir: r.root, github: false, claude: false, prePush: true, force: false, jscr: ['node', 'jscr'] })).rejects.toThrow(/not a plain absolute path/);
   });
 });
