@@ -30,7 +30,7 @@ const KEY_DOCS: Record<string, KeyDoc> = {
     example: '["vendor/**", "**/*.min.js"]',
   },
   'review.max_file_bytes': { text: 'A changed code file larger than this is not reviewed, which makes the review incomplete.' },
-  'suppress.rule': { text: 'The rule id the suppression applies to.' , example: '"jscr/sql-string-concat"' },
+  'suppress.rule': { text: 'The rule id the suppression applies to.', example: '"jscr/sql-string-concat"' },
   'suppress.path': { text: 'A glob of repository-relative paths the suppression is limited to.', example: '"tests/**"' },
   'suppress.fingerprint': { text: "One finding's fingerprint, from the JSON or SARIF report.", example: '"3f2a…"' },
   'suppress.reason': { text: 'Why the finding is accepted; required, so every suppression explains itself.', example: '"test fixtures build SQL on purpose"' },
