@@ -121,6 +121,14 @@ describe('jscr init: the starter .jscr.toml', () => {
     expect(exclude).not.toContain('**');
   });
 
+  it('reads no .gitattributes through a link out of the repository', () => {
+    const outside = outsideDir();
+    writeFileSync(join(outside, 'attributes'), 'secret/** linguist-generated\n');
+    const r = repo({ 'a.py': '1\n', '.gitattributes': { symlink: join(outside, 'attributes') } });
+    expect(init(r, '--write').code).toBe(0);
+    expect(parseConfigText(readFileSync(join(r.root, '.jscr.toml'), 'utf8'), '.jscr.toml').review.exclude).toEqual([]);
+  });
+
   it('has nothing to do the second time, and keeps a .jscr.toml of the user unless --force', () => {
     const r = repo(VENDORED);
     expect(init(r, '--write').code).toBe(0);
@@ -279,6 +287,17 @@ describe('jscr init --pre-push', () => {
     expect(init(r, '--pre-push', '--write', '--force').code).toBe(0);
     expect(readFileSync(hookOf(join(r.root, '.git/hooks')), 'utf8')).toContain('jscr pre-push hook');
     expect(init(r, '--pre-push', '--write').stdout).toMatch(/unchanged\s+\.git\/hooks\/pre-push/);
+  });
+
+  it('refuses a pre-push hook that is a link, even with --force', () => {
+    const outside = outsideDir();
+    writeFileSync(join(outside, 'their-hook'), '#!/bin/sh\n');
+    const r = repo({ 'a.py': '1\n' });
+    symlinkSync(join(outside, 'their-hook'), hookOf(join(r.root, '.git/hooks')));
+    const out = init(r, '--pre-push', '--write', '--force');
+    expect(out.code).toBe(2);
+    expect(out.stderr).toBe('jscr: .git/hooks/pre-push is a symbolic link\n');
+    expect(readFileSync(join(outside, 'their-hook'), 'utf8')).toBe('#!/bin/sh\n');
   });
 
   it('honours core.hooksPath inside the repository', () => {
