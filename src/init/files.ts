@@ -155,18 +155,19 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Whether a hook command already runs `jscr gate` (this jscr or another installation of it). */
-function runsJscrGate(command: unknown, ours: string): boolean {
+/** Whether a hook command runs `jscr gate` (this jscr or another installation of it). */
+function runsJscrGate(command: unknown): boolean {
   if (typeof command !== 'string') return false;
-  return command === ours || /(^|[\s/'"])jscr['"]?\s+gate\s*$/.test(command) || command.includes(`${PACKAGE_NAME} gate`);
+  return /(^|[\s/'"])jscr['"]?\s+gate\s*$/.test(command) || command.trimEnd().endsWith(`${PACKAGE_NAME} gate`);
 }
 
 /**
  * The settings with a PreToolUse entry for `jscr gate` added. Everything already there is kept as it
- * is; an existing `jscr gate` hook means there is nothing to do; text that is not a JSON object, or
- * hooks in a shape Claude Code would not read, is a conflict, never overwritten.
+ * is; the same command already there means nothing to do; a `jscr gate` hook running another jscr is
+ * a conflict, repointed at this one with `force`; text that is not a JSON object, or hooks in a shape
+ * Claude Code would not read, is a conflict that `force` does not override.
  */
-export function mergeGateHook(existing: string | null, jscr: readonly string[]): SettingsMerge {
+export function mergeGateHook(existing: string | null, jscr: readonly string[], force: boolean): SettingsMerge {
   const command = commandLine(jscr, 'gate');
   const entry = { matcher: GATE_MATCHER, hooks: [{ type: 'command', command, timeout: GATE_TIMEOUT_S }] };
   if (existing === null) return { kind: 'write', text: `${JSON.stringify({ hooks: { PreToolUse: [entry] } }, null, 2)}\n` };
@@ -181,9 +182,21 @@ export function mergeGateHook(existing: string | null, jscr: readonly string[]):
   if (!isObject(hooks)) return { kind: 'conflict', why: '"hooks" is not an object' };
   const preToolUse = hooks.PreToolUse ?? [];
   if (!Array.isArray(preToolUse)) return { kind: 'conflict', why: '"hooks.PreToolUse" is not a list' };
-  const present = preToolUse.some((group) => isObject(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isObject(h) && runsJscrGate(h.command, command)));
-  if (present) return { kind: 'unchanged', why: 'already runs jscr gate before edits' };
-  const merged = { ...settings, hooks: { ...hooks, PreToolUse: [...(preToolUse as unknown[]), entry] } };
+  const gateCommands = preToolUse.flatMap((group) =>
+    isObject(group) && Array.isArray(group.hooks) ? group.hooks.flatMap((h) => (isObject(h) && runsJscrGate(h.command) ? [h.command as string] : [])) : [],
+  );
+  if (gateCommands.includes(command)) return { kind: 'unchanged', why: 'already runs this jscr gate before edits' };
+  let updated: unknown[];
+  if (gateCommands.length === 0) {
+    updated = [...(preToolUse as unknown[]), entry];
+  } else if (!force) {
+    return { kind: 'conflict', why: `already runs another jscr gate (${gateCommands[0] ?? ''}); --force points it at this jscr` };
+  } else {
+    updated = preToolUse.map((group) =>
+      isObject(group) && Array.isArray(group.hooks) ? { ...group, hooks: group.hooks.map((h) => (isObject(h) && runsJscrGate(h.command) ? { ...h, command } : h)) } : group,
+    );
+  }
+  const merged = { ...settings, hooks: { ...hooks, PreToolUse: updated } };
   // the user's own strings are kept; only their invisible characters are written as escapes
   return { kind: 'write', text: `${escapeJsonText(JSON.stringify(merged, null, 2))}\n` };
 }

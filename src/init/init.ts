@@ -117,7 +117,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   if (request.claude) {
     await add(join(root, '.claude', 'settings.json'), 0o644, runsJscr((state) => {
       if (state.kind === 'refused') return { action: 'conflict', text: null, note: state.why };
-      const merge = mergeGateHook(state.kind === 'file' ? state.text : null, request.jscr);
+      const merge = mergeGateHook(state.kind === 'file' ? state.text : null, request.jscr, request.force);
       if (merge.kind === 'conflict') return { action: 'conflict', text: null, note: `${merge.why}; not changed` };
       if (merge.kind === 'unchanged') return { action: 'unchanged', text: null, note: merge.why };
       return { action: state.kind === 'file' ? 'update' : 'create', text: merge.text, note: state.kind === 'file' ? 'the jscr gate hook added; everything else kept' : '' };

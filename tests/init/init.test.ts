@@ -238,6 +238,23 @@ describe('jscr init --claude', () => {
     expect(readFileSync(settingsPath(r), 'utf8')).toBe(text);
   });
 
+  it('treats a gate hook that runs another jscr as a conflict, and repoints it with --force', () => {
+    const theirs = {
+      hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: "'/home/someone/jscr/bin/jscr' gate", timeout: 9 }] }, { matcher: 'Bash', hooks: [{ type: 'command', command: 'audit' }] }] },
+    };
+    const r = repo({ 'a.py': '1\n', '.claude/settings.json': JSON.stringify(theirs) });
+    const out = init(r, '--claude', '--write');
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain("already runs another jscr gate ('/home/someone/jscr/bin/jscr' gate); --force points it at this jscr");
+    expect(JSON.parse(readFileSync(settingsPath(r), 'utf8'))).toEqual(theirs);
+    expect(init(r, '--claude', '--write', '--force').code).toBe(0);
+    const repointed = JSON.parse(readFileSync(settingsPath(r), 'utf8'));
+    expect(repointed.hooks.PreToolUse).toEqual([
+      { matcher: 'Edit|Write', hooks: [{ type: 'command', command: gateCommand, timeout: 9 }] },
+      { matcher: 'Bash', hooks: [{ type: 'command', command: 'audit' }] },
+    ]);
+  });
+
   it.each([
     ['invalid JSON', '{"hooks": {'],
     ['not an object', '[1, 2]'],
