@@ -180,21 +180,22 @@ export function mergeGateHook(existing: string | null, jscr: readonly string[], 
   if (!isObject(settings)) return { kind: 'conflict', why: 'is not a JSON object' };
   const hooks = settings.hooks ?? {};
   if (!isObject(hooks)) return { kind: 'conflict', why: '"hooks" is not an object' };
-  const preToolUse = hooks.PreToolUse ?? [];
-  if (!Array.isArray(preToolUse)) return { kind: 'conflict', why: '"hooks.PreToolUse" is not a list' };
-  const gateCommands = preToolUse.flatMap((group) =>
-    isObject(group) && Array.isArray(group.hooks) ? group.hooks.flatMap((h) => (isObject(h) && runsJscrGate(h.command) ? [h.command as string] : [])) : [],
-  );
+  const listed = hooks.PreToolUse ?? [];
+  if (!Array.isArray(listed)) return { kind: 'conflict', why: '"hooks.PreToolUse" is not a list' };
+  const preToolUse: unknown[] = listed;
+  const hooksOf = (group: unknown): unknown[] | null => (isObject(group) && Array.isArray(group.hooks) ? (group.hooks as unknown[]) : null);
+  const gateCommands = preToolUse.flatMap((group) => (hooksOf(group) ?? []).flatMap((h) => (isObject(h) && typeof h.command === 'string' && runsJscrGate(h.command) ? [h.command] : [])));
   if (gateCommands.includes(command)) return { kind: 'unchanged', why: 'already runs this jscr gate before edits' };
   let updated: unknown[];
   if (gateCommands.length === 0) {
-    updated = [...(preToolUse as unknown[]), entry];
+    updated = [...preToolUse, entry];
   } else if (!force) {
     return { kind: 'conflict', why: `already runs another jscr gate (${gateCommands[0] ?? ''}); --force points it at this jscr` };
   } else {
-    updated = preToolUse.map((group) =>
-      isObject(group) && Array.isArray(group.hooks) ? { ...group, hooks: group.hooks.map((h) => (isObject(h) && runsJscrGate(h.command) ? { ...h, command } : h)) } : group,
-    );
+    updated = preToolUse.map((group) => {
+      const groupHooks = hooksOf(group);
+      return groupHooks === null ? group : { ...(group as JsonObject), hooks: groupHooks.map((h) => (isObject(h) && runsJscrGate(h.command) ? { ...h, command } : h)) };
+    });
   }
   const merged = { ...settings, hooks: { ...hooks, PreToolUse: updated } };
   // the user's own strings are kept; only their invisible characters are written as escapes
