@@ -5,6 +5,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportError } from './errors.js';
 import { processIO, type CommandIO, type ExitCode } from './io.js';
+import type { InitOptions } from './commands/init.js';
 import type { FixOptions } from './fix/command.js';
 import type { GuardOptions } from './guard/command.js';
 import type { ProfileOptions } from './profile/command.js';
@@ -98,7 +99,19 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .description('the built-in rules')
     .command('list')
     .description('list the built-in rules with id, severity and CWE')
-    .action(() => run(async () => (await import('./rules/command.js')).rulesListCommand(io)));
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json'] as const).default('text'))
+    .action((opts: { format: 'text' | 'json' }) => run(async () => (await import('./rules/command.js')).rulesListCommand(io, opts.format)));
+
+  program
+    .command('init')
+    .description('show (and with --write, write) a starter .jscr.toml and, when asked, CI, gate and pre-push setup')
+    .option('--repo <dir>', 'the repository (default: the current directory)')
+    .option('--github', 'also a GitHub Actions workflow (.github/workflows/jscr.yml)')
+    .option('--claude', 'also the jscr gate hook in .claude/settings.json')
+    .option('--pre-push', 'also a git pre-push hook that reviews what is pushed')
+    .option('--write', 'write the files (without it, only show them)')
+    .option('--force', 'replace files jscr init would otherwise keep or refuse to overwrite')
+    .action((opts: InitOptions) => run(async () => (await import('./commands/init.js')).initCommand(opts, io)));
 
   return program;
 }

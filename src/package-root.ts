@@ -9,10 +9,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_NAME } from './distribution.js';
 import { InternalError } from './errors.js';
 
-/** The npm package name; the root walk accepts only a manifest with this name. */
-export const PACKAGE_NAME = '@jscr/cli';
 /** The embedded asset listing every other asset's key (a `/`-joined path such as `rules/python.toml`). */
 export const ASSET_MANIFEST = 'jscr-assets.json';
 

@@ -62,6 +62,8 @@ const reviewSchema = z.strictObject({
   scope: z.enum(['changed-lines', 'changed-files']).default('changed-lines'),
   /** Wall-clock budget of one review, in seconds. */
   deadline_s: seconds(MAX_DEADLINE_S).default(600),
+  exclude: z.array(z.string()).default([]),
+  max_file_bytes: z.number().int().positive().default(2097152),
 });
 
 const suppressionSchema = z

@@ -322,3 +322,23 @@ export async function isTrackedPath(root: string, path: string): Promise<boolean
   const listing = await git(client(root), ['--literal-pathspecs', 'ls-files', '-z', '--full-name', '--', path]);
   return listing.split('\0').includes(path);
 }
+
+/**
+ * Paths of every file in HEAD's tree (none before the first commit). Read from the commit, not the
+ * index: reading the index makes git start the program a repository's core.fsmonitor names.
+ */
+export async function committedFiles(root: string): Promise<string[]> {
+  const g = client(root);
+  const head = await headOrNull(g);
+  if (head === null) return [];
+  const listing = await git(g, ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', '--name-only', '--full-tree', head]);
+  return listing.split('\0').filter((p) => p.length > 0);
+}
+
+/** Where this repository keeps its hooks (core.hooksPath honoured) and its common git directory, absolute. */
+export async function hookLocations(root: string): Promise<{ hooksDir: string; commonDir: string }> {
+  // rev-parse only reads configuration to answer; it starts nothing the configuration names
+  const [hooks = '', common = ''] = (await git(client(root), ['rev-parse', '--git-path', 'hooks', '--git-common-dir'])).split('\n');
+  if (hooks === '' || common === '') throw new GitError('git did not say where the hooks directory is');
+  return { hooksDir: resolve(root, hooks), commonDir: resolve(root, common) };
+}

@@ -4,9 +4,10 @@
  * the review's Finding (`source: "prover"`) for the review engine.
  */
 import { escapeJsonText, escapeOneLine } from '../report/escape.js';
-import type { Finding } from '../report/finding.js';
+import type { Finding, FlowStep } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { renderSarif } from '../report/sarif.js';
+import { builtinCheckMeta } from '../rules/checks.js';
 import { VERSION } from '../version.js';
 import type { Coverage, ProveResult, ProverFinding } from './types.js';
 
@@ -117,6 +118,18 @@ export function proveText(result: ProveResult, run: ProveRunInfo): string {
   return `${lines.map(escapeOneLine).join('\n')}\n`;
 }
 
+/** The witness path as flow steps: the entry, each call on the way, then the operation. */
+function witnessFlow(f: ProverFinding): FlowStep[] {
+  const steps: FlowStep[] = [{ path: f.entry.path, line: f.entry.line, message: `${f.entry.framework} entry point ${f.entry.function}` }];
+  // the first hop is the entry itself; each hop's call line is where it calls the next function
+  for (const [i, hop] of f.hops.entries()) {
+    const next = f.hops[i + 1]?.function ?? f.function;
+    if (hop.function !== next) steps.push({ path: hop.path, line: hop.callLine, message: `${hop.function} calls ${next}` });
+  }
+  steps.push({ path: f.path, line: f.line, message: `${f.operation.kind.replace(/_/g, ' ')} ${f.operation.call} with no ${missingInWords(f.missing)} before it` });
+  return steps;
+}
+
 /** A prover finding as the review's Finding (`source: "prover"`). */
 export function toReviewFinding(f: ProverFinding): Finding {
   return makeFinding({
@@ -132,6 +145,7 @@ export function toReviewFinding(f: ProverFinding): Finding {
     evidence: f.evidence,
     cwe: f.cwe,
     extra: { label: f.label, entry: f.entry, hops: f.hops, operation: f.operation, missing: f.missing, prover_id: f.id },
+    flow: witnessFlow(f),
   });
 }
 
@@ -154,15 +168,7 @@ export function proveSarif(result: ProveResult, run: ProveRunInfo): string {
     },
     {
       color: false,
-      rules: [
-        {
-          id: 'jscr/prover-unguarded-operation',
-          title: 'Protected operation reachable from an entry point without an authorization check',
-          severity: 'high',
-          cwe: 'CWE-862',
-          message: 'A web entry point reaches an operation that needs a permission, role or ownership check, and no such check runs before it on the path.',
-        },
-      ],
+      rules: builtinCheckMeta(),
     },
   );
 }

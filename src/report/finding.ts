@@ -38,6 +38,17 @@ export interface Finding {
   fingerprint: string;
   /** Extra, source-specific detail (e.g. the model's original line before anchoring). */
   extra?: Record<string, unknown>;
+  /** The path the finding rests on, source first (the prover's witness; later data flow); SARIF `codeFlows`. */
+  flow?: FlowStep[];
+}
+
+/** One location on a finding's path. */
+export interface FlowStep {
+  path: string;
+  /** 1-based line. */
+  line: number;
+  /** What happens here, in words. */
+  message: string;
 }
 
 export type StepStatus = 'ran' | 'skipped' | 'not_run' | 'failed';
@@ -46,6 +57,8 @@ export interface StepRecord {
   name: string;
   status: StepStatus;
   detail: string;
+  /** Wall-clock milliseconds the step took (absent in reports made before a step ran). */
+  duration_ms?: number;
 }
 
 export interface ScannerRecord {

@@ -5,7 +5,7 @@
  */
 import { escapeCommandData, escapeCommandProperty, escapeOneLine } from './escape.js';
 import { severityRank, type Finding, type ReviewReport, type Severity } from './finding.js';
-import { renderMarkdown, renderMarkdownWith } from './markdown.js';
+import { renderMarkdownWithin } from './markdown.js';
 import type { RenderOptions } from './options.js';
 import { CLEAN_SENTENCE, changeLabel, coverageNotes, plural, severityBreakdown } from './summary.js';
 
@@ -85,13 +85,5 @@ export const STEP_SUMMARY_MAX_BYTES = 1_000_000;
  * text would pass GitHub's size limit, the per-finding details go first, then table rows.
  */
 export function githubStepSummary(report: ReviewReport): string {
-  const fits = (text: string): boolean => Buffer.byteLength(text, 'utf8') <= STEP_SUMMARY_MAX_BYTES;
-  const full = renderMarkdown(report, { color: false });
-  if (fits(full)) return full;
-  let maxRows = report.findings.length;
-  for (;;) {
-    const text = renderMarkdownWith(report, { details: false, maxRows });
-    if (fits(text) || maxRows === 0) return text;
-    maxRows = Math.floor(maxRows / 2);
-  }
+  return renderMarkdownWithin(report, (text) => Buffer.byteLength(text, 'utf8') <= STEP_SUMMARY_MAX_BYTES);
 }

@@ -62,7 +62,7 @@ export function reportToJson(report: ReviewReport): Record<string, unknown> {
     },
     findings: report.findings.map(findingToJson),
     rejected: report.rejected.map((r) => ({ finding: findingToJson(r.finding), reason: r.reason })),
-    steps: report.steps.map((s) => ({ name: s.name, status: s.status, detail: s.detail })),
+    steps: report.steps.map((s) => ({ name: s.name, status: s.status, detail: s.detail, ...(s.duration_ms === undefined ? {} : { duration_ms: s.duration_ms }) })),
     scanners: report.scanners.map((s) => ({ name: s.name, status: s.status, detail: s.detail })),
     limits_reached: [...report.limits_reached],
     complete: report.complete,

@@ -2,8 +2,8 @@
  * `--format markdown`: a report for a pull-request comment. Every piece of finding text is escaped so
  * it cannot break the table, close a `<details>` block, open a fence, or mention people.
  */
-import { htmlInline, markdownFence, markdownInline } from './escape.js';
-import type { Finding, ReviewReport } from './finding.js';
+import { escapeControls, escapeOneLine, htmlInline, markdownFence, markdownInline } from './escape.js';
+import { severityRank, type Finding, type ReviewReport } from './finding.js';
 import type { RenderOptions } from './options.js';
 import { CLEAN_SENTENCE, changeLabel, coverageNotes, omittedCounts, plural, severityBreakdown, stepsThatDidNotRun } from './summary.js';
 
@@ -29,15 +29,39 @@ function detailsBlock(f: Finding): string[] {
   return lines;
 }
 
-/** How much of each finding the Markdown shows; the step summary shrinks to fit GitHub's size limit. */
+/** How much of each finding the Markdown shows; it shrinks to fit a size limit (a PR comment, a step summary). */
 export interface MarkdownDetail {
-  /** A `<details>` block with message and evidence per finding. */
-  details: boolean;
-  /** At most this many table rows; the rest are counted in one line. */
+  /** At most this many findings get a `<details>` block with message and evidence. */
+  maxDetails: number;
+  /** At most this many table rows; the rest are counted by severity and rule. */
   maxRows: number;
 }
 
-/** The findings table and one `<details>` block per finding. */
+/** Counts of findings left out of the table, by severity and rule, most severe first. */
+const MAX_SUMMARY_GROUPS = 50;
+
+function leftOutSummary(findings: readonly Finding[]): string[] {
+  const groups = new Map<string, { severity: Finding['severity']; rule: string; count: number }>();
+  for (const f of findings) {
+    const key = `${f.severity}\u0000${f.rule}`;
+    const group = groups.get(key) ?? { severity: f.severity, rule: f.rule, count: 0 };
+    group.count += 1;
+    groups.set(key, group);
+  }
+  const sorted = [...groups.values()].sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || b.count - a.count || (a.rule < b.rule ? -1 : 1));
+  const out = [
+    `${plural(findings.length, 'more finding')} not listed here to fit the page (${severityBreakdown({ findings: [...findings] })}); the JSON and SARIF reports list them all.`,
+    '',
+    '| Severity | Rule | Findings |',
+    '| --- | --- | --- |',
+  ];
+  for (const g of sorted.slice(0, MAX_SUMMARY_GROUPS)) out.push(`| ${g.severity} | ${markdownInline(g.rule)} | ${g.count} |`);
+  if (sorted.length > MAX_SUMMARY_GROUPS) out.push(`| | ${plural(sorted.length - MAX_SUMMARY_GROUPS, 'more rule')} | ${sorted.slice(MAX_SUMMARY_GROUPS).reduce((n, g) => n + g.count, 0)} |`);
+  out.push('');
+  return out;
+}
+
+/** The findings table, one `<details>` block per finding shown in detail, and counts of the rest. */
 function findingsSection(findings: readonly Finding[], detail: MarkdownDetail): string[] {
   const out = ['| Severity | Rule | Location | Title |', '| --- | --- | --- | --- |'];
   const shown = findings.slice(0, detail.maxRows);
@@ -45,14 +69,52 @@ function findingsSection(findings: readonly Finding[], detail: MarkdownDetail): 
     out.push(`| ${f.severity} | ${markdownInline(f.rule)} | ${markdownInline(location(f))} | ${markdownInline(f.title)} |`);
   }
   out.push('');
-  if (shown.length < findings.length) out.push(`${plural(findings.length - shown.length, 'more finding')} not listed here to fit the page; see the JSON or SARIF report.`, '');
-  if (detail.details) for (const f of shown) out.push(...detailsBlock(f), '');
+  if (shown.length < findings.length) out.push(...leftOutSummary(findings.slice(shown.length)));
+  const detailed = shown.slice(0, detail.maxDetails);
+  for (const f of detailed) out.push(...detailsBlock(f), '');
+  if (detailed.length < shown.length) out.push(`Message and evidence of ${plural(shown.length - detailed.length, 'finding')} in the table left out to fit the page; see the JSON or SARIF report.`, '');
   return out;
 }
 
-/** The PR-comment report. */
+/** GitHub's limit on a pull-request comment, in characters. */
+export const COMMENT_MAX_CHARS = 65_536;
+
+/** The PR-comment report, within GitHub's comment limit. */
 export function renderMarkdown(report: ReviewReport, _opts: RenderOptions): string {
-  return renderMarkdownWith(report, { details: true, maxRows: Number.POSITIVE_INFINITY });
+  return renderMarkdownWithin(report, (text) => text.length <= COMMENT_MAX_CHARS);
+}
+
+/** Largest n in [0, max] for which `ok(n)` holds, given ok is monotone and ok(0) is assumed. */
+function largest(max: number, ok: (n: number) => boolean): number {
+  let low = 0;
+  let high = max;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (ok(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
+ * The Markdown report with as much detail as `fits`: every finding in full if it can, else details
+ * for the first findings only, else fewer table rows, the rest counted by severity and rule. A text
+ * that still does not fit is cut at a line with a note, so the limit always holds.
+ */
+export function renderMarkdownWithin(report: ReviewReport, fits: (text: string) => boolean): string {
+  const all = report.findings.length;
+  const full = renderMarkdownWith(report, { maxDetails: all, maxRows: all });
+  if (fits(full)) return full;
+  const details = largest(all, (n) => fits(renderMarkdownWith(report, { maxDetails: n, maxRows: all })));
+  if (details > 0) return renderMarkdownWith(report, { maxDetails: details, maxRows: all });
+  const rows = largest(all, (n) => fits(renderMarkdownWith(report, { maxDetails: 0, maxRows: n })));
+  const text = renderMarkdownWith(report, { maxDetails: 0, maxRows: rows });
+  if (fits(text)) return text;
+  // only unbounded notes (reasons, limits) are left: cut at a line; nothing open can be left unclosed
+  const note = '\n… the rest of this report is cut to fit the page; see the JSON or SARIF report.\n';
+  const lines = text.split('\n');
+  const kept = largest(lines.length, (n) => fits(`${lines.slice(0, n).join('\n')}${note}`));
+  return `${lines.slice(0, kept).join('\n')}${note}`;
 }
 
 /** The Markdown report with a chosen amount of detail. */

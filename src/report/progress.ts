@@ -3,6 +3,7 @@
  * for quiet, and nothing for runs shorter than `delayMs`, so fast reviews and CI logs stay clean.
  */
 import { escapeOneLine } from './escape.js';
+import type { StepRecord } from './finding.js';
 
 export interface ProgressOptions {
   /** Where progress goes (stderr); never the report stream. */
@@ -63,4 +64,14 @@ export function createProgress(opts: ProgressOptions): Progress {
       if (drawn) opts.stream.write(CLEAR_LINE);
     },
   };
+}
+
+/** A CI log (no terminal, `CI=true` as GitHub Actions and GitLab set it) gets one line per step, unless --quiet. */
+export function wantsStepLines(opts: { env: NodeJS.ProcessEnv; isTTY: boolean; quiet: boolean }): boolean {
+  return !opts.isTTY && !opts.quiet && /^(true|1)$/i.test(opts.env.CI ?? '');
+}
+
+/** The CI line of one finished step: its name, status and duration. */
+export function stepLine(record: StepRecord): string {
+  return `jscr: step ${escapeOneLine(record.name)} ${record.status} in ${record.duration_ms ?? 0} ms\n`;
 }

@@ -2,13 +2,14 @@
  * `--format sarif`: SARIF 2.1.0 as GitHub code scanning ingests it. Deterministic: no timestamps, no
  * absolute paths (locations are relative to `%SRCROOT%`), rules sorted by id, results in report order.
  */
+import { PACKAGE_PAGE } from '../distribution.js';
 import { escapeJsonText } from './escape.js';
-import { severityRank, type Finding, type ReviewReport, type Severity } from './finding.js';
+import { severityRank, type Finding, type FlowStep, type ReviewReport, type Severity } from './finding.js';
 import type { RenderOptions, RuleMeta } from './options.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** Where users learn about the tool (SARIF `tool.driver.informationUri`). */
-export const JSCR_INFORMATION_URI = 'https://www.npmjs.com/package/jscr';
+export const JSCR_INFORMATION_URI = PACKAGE_PAGE;
 /** The key of our fingerprint in `partialFingerprints`; bump the version if the fingerprint recipe changes. */
 export const FINGERPRINT_KEY = 'jscrFingerprint/v1';
 
@@ -49,7 +50,23 @@ function nonEmpty(text: string, fallback: string): string {
   return text.trim().length > 0 ? text : fallback;
 }
 
-/** Rule metadata for every rule the findings use: from `opts.rules` when known, else from its findings. */
+/**
+ * A rule jscr has no metadata for (an external scanner's, say): described by who reported it, never by
+ * the text of its first finding, which is one finding's (and may be a model's) words.
+ */
+function describedBySource(f: Finding): RuleMeta {
+  const reporter = f.source.startsWith('scanner:') ? `the ${f.source.slice('scanner:'.length)} scanner` : `jscr (${f.source})`;
+  return {
+    id: f.rule,
+    title: `${f.rule}, reported by ${reporter}`,
+    severity: f.severity,
+    // the weakness id is structured data the reporter gives, not prose; it keeps GitHub's CWE link
+    cwe: f.cwe,
+    message: `A check of ${reporter}. Each result carries its own message; see the tool's documentation for the rule ${f.rule}.`,
+  };
+}
+
+/** Rule metadata for every rule the findings use: from `opts.rules` when known, else from who reported it. */
 function rulesFor(findings: readonly Finding[], known: readonly RuleMeta[]): RuleMeta[] {
   const byId = new Map<string, RuleMeta>();
   for (const meta of known) byId.set(meta.id, meta);
@@ -57,7 +74,7 @@ function rulesFor(findings: readonly Finding[], known: readonly RuleMeta[]): Rul
   for (const f of findings) {
     const existing = used.get(f.rule);
     if (existing === undefined) {
-      used.set(f.rule, byId.get(f.rule) ?? { id: f.rule, title: f.title, severity: f.severity, cwe: f.cwe, message: f.message });
+      used.set(f.rule, byId.get(f.rule) ?? describedBySource(f));
     } else if (!byId.has(f.rule) && severityRank(f.severity) < severityRank(existing.severity)) {
       // a rule described from its findings is rated by its most severe finding
       used.set(f.rule, { ...existing, severity: f.severity });
@@ -113,7 +130,24 @@ function sarifResult(f: Finding, ruleIndex: number): Record<string, unknown> {
       },
     ],
     partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
+    ...(f.flow !== undefined && f.flow.length > 0 ? { codeFlows: [codeFlow(f.flow)] } : {}),
     properties,
+  };
+}
+
+/** A finding's path as one SARIF code flow of one thread, source first. */
+function codeFlow(flow: readonly FlowStep[]): Record<string, unknown> {
+  return {
+    threadFlows: [
+      {
+        locations: flow.map((step) => ({
+          location: {
+            physicalLocation: { artifactLocation: { uri: pathToUri(step.path), uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, step.line) } },
+            message: { text: nonEmpty(step.message, 'step') },
+          },
+        })),
+      },
+    ],
   };
 }
 

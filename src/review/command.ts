@@ -7,7 +7,7 @@ import { gitDirectories, isTrackedPath, resolveRepository, type ChangeSpec } fro
 import { planOutput, writeOutput, type RepositoryFacts } from '../output.js';
 import { escapeJsonText } from '../report/escape.js';
 import { render, githubStepSummary } from '../report/render.js';
-import { createProgress } from '../report/progress.js';
+import { createProgress, stepLine, wantsStepLines } from '../report/progress.js';
 import { review, type FailOn } from './engine.js';
 
 export interface ReviewOptions {
@@ -66,6 +66,7 @@ export async function reviewCommand(options: ReviewOptions, io: CommandIO): Prom
       env: io.env,
       today: new Date().toISOString().slice(0, 10),
       onStep: (name) => progress.step(name),
+      ...(wantsStepLines({ env: io.env, isTTY: io.stderrIsTTY, quiet: options.quiet === true }) ? { onStepRecorded: (record) => io.stderr.write(stepLine(record)) } : {}),
       ...(options.quiet === true ? {} : { diagnostics: io.stderr }),
     });
   } catch (error) {

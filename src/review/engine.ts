@@ -16,6 +16,7 @@ import { injectionFindings } from './injection.js';
 import { redactionStep } from '../redact/index.js';
 import { secretFindings } from '../redact/index.js';
 import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
+import { builtinCheckMeta } from '../rules/checks.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
@@ -31,7 +32,7 @@ import { languageForPath } from '../syntax/languages.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { orderFindings } from '../report/order.js';
 import { exitCodeFor } from '../report/exit.js';
-import type { ChangeSummary, Finding, RejectedFinding, ReviewReport, ScannerRecord } from '../report/finding.js';
+import type { ChangeSummary, Finding, RejectedFinding, ReviewReport, ScannerRecord, StepRecord } from '../report/finding.js';
 import { Writable } from 'node:stream';
 import type { RuleMeta } from '../report/options.js';
 import { VERSION } from '../version.js';
@@ -53,6 +54,8 @@ export interface ReviewRequest {
   today: string;
   /** Called as each step starts (progress display). */
   onStep?: (name: string) => void;
+  /** Called as each step's outcome is recorded, with its duration (the per-step lines in CI). */
+  onStepRecorded?: (record: StepRecord) => void;
   /** Where one-line diagnostics go (the token estimate before a model call); none when absent. */
   diagnostics?: NodeJS.WritableStream;
 }
@@ -83,6 +86,7 @@ interface ReadChangedFile {
 type ReadableFile = ReadChangedFile & { text: string; changedLines: Set<number> };
 
 export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
+  const startedAt = Date.now();
   // Step 1: the repository boundary. A directory that is not in a repository is exit 2 (GitError).
   const root = await resolveRepository(request.repoDir);
 
@@ -90,7 +94,9 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   const raw = await readChange(root, request.change);
 
   // Step 3: parse the diff.
+  const readAt = Date.now();
   const diffFiles = parseUnifiedDiff(raw.diffText);
+  const parsedAt = Date.now();
 
   // The configuration of the base, so the change cannot weaken its own review (SPEC 3).
   const { config, source: configSource } = await loadConfig({
@@ -102,15 +108,18 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   });
   const boundary = await openBoundary(root, { followSymlinks: config.repository.follow_symlinks });
   const steps = new StepLog(config.review.deadline_s, request.onStep);
-  steps.record('boundary', 'ran', `root .; symlinks ${config.repository.follow_symlinks ? 'followed inside the root' : 'refused'}`);
+  if (request.onStepRecorded !== undefined) steps.onRecord(request.onStepRecorded);
+  // the first three steps ran before the log could exist (its deadline comes from the configuration)
+  steps.record('boundary', 'ran', `root .; symlinks ${config.repository.follow_symlinks ? 'followed inside the root' : 'refused'}`, Date.now() - parsedAt);
   // `git diff HEAD` leaves untracked files out; say so, or a new file's review would read as clean.
   const untracked = raw.kind === 'working-tree' ? await untrackedFiles(root) : [];
   steps.record(
     'read_change',
     'ran',
     `${raw.kind} ${raw.range}` + (untracked.length > 0 ? `; ${untracked.length} untracked file(s) not part of the change (git add them to review them)` : ''),
+    readAt - startedAt,
   );
-  steps.record('parse_diff', 'ran', `${diffFiles.length} file(s)`);
+  steps.record('parse_diff', 'ran', `${diffFiles.length} file(s)`, parsedAt - readAt);
 
   const reader = createSourceReader({
     root,
@@ -221,7 +230,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     'rules',
     async () => {
       const rules = await loadBuiltinRules();
-      ruleMeta = rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, cwe: r.cwe, message: r.message }));
+      ruleMeta = [...rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, cwe: r.cwe, message: r.message })), ...builtinCheckMeta()];
       const targets = readable
         .filter((f) => !isSymlink(f.diff))
         .map((f) => ({

@@ -8,6 +8,9 @@ export class StepLog {
   readonly records: StepRecord[] = [];
   readonly incompleteReasons: string[] = [];
   private readonly deadlineAt: number;
+  /** When the step being recorded began: the previous record, or the start of the log. */
+  private lastMark: number;
+  private readonly recordListeners: ((record: StepRecord) => void)[] = [];
 
   constructor(
     deadlineSeconds: number,
@@ -15,6 +18,12 @@ export class StepLog {
     private readonly now: () => number = Date.now,
   ) {
     this.deadlineAt = this.now() + deadlineSeconds * 1000;
+    this.lastMark = this.now();
+  }
+
+  /** Be told of each record as it is made (the per-step lines of a CI log). */
+  onRecord(listener: (record: StepRecord) => void): void {
+    this.recordListeners.push(listener);
   }
 
   /** Milliseconds left before the deadline (never negative). */
@@ -26,8 +35,16 @@ export class StepLog {
     return this.remainingMs() === 0;
   }
 
-  record(name: string, status: StepStatus, detail: string): void {
-    this.records.push({ name, status, detail });
+  /**
+   * Record a step's outcome. Its duration is the time since the previous record (the pipeline runs one
+   * step at a time), unless the caller measured it itself (`durationMs`).
+   */
+  record(name: string, status: StepStatus, detail: string, durationMs?: number): void {
+    const at = this.now();
+    const record: StepRecord = { name, status, detail, duration_ms: Math.max(0, Math.round(durationMs ?? at - this.lastMark)) };
+    this.lastMark = at;
+    this.records.push(record);
+    for (const listener of this.recordListeners) listener(record);
   }
 
   /** A step that was meant to run and did not (or only in part): the review is incomplete (exit 3). */

@@ -115,7 +115,10 @@ describe('step summary size', () => {
     const summary = githubStepSummary(report(big));
     expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(STEP_SUMMARY_MAX_BYTES);
     expect(summary).toContain('| high | jscr/r299 |');
-    expect(summary).not.toContain('<details>');
+    // as many findings in full as fit, the rest in the table only, and that said
+    expect(summary).toContain('<summary><strong>HIGH</strong> jscr/r0 at src/f0.py:1');
+    expect(summary).not.toContain('jscr/r299 at src/f299.py');
+    expect(summary).toMatch(/^Message and evidence of \d+ findings in the table left out to fit the page/m);
 
     const huge = Array.from({ length: 12000 }, (_, i) => finding({ rule: `jscr/r${i}`, path: `src/${'d'.repeat(80)}/f${i}.py`, line: 1, title: 't'.repeat(60) }));
     const cut = githubStepSummary(report(huge));

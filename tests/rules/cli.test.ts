@@ -21,4 +21,15 @@ describe('jscr rules list from the bundle', () => {
       rmSync(elsewhere, { recursive: true, force: true });
     }
   });
+
+  it('--format json from the bundle includes the built-in checks; an unknown format is exit 2', () => {
+    const json = spawnSync(process.execPath, [join(repoRoot, 'bin', 'jscr'), 'rules', 'list', '--format', 'json'], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(json.status).toBe(0);
+    const ids = (JSON.parse(json.stdout) as { rules: { id: string }[] }).rules.map((r) => r.id);
+    expect(ids).toContain('jscr/trojan-source-bidi');
+    expect(ids).toContain('jscr/hardcoded-secret');
+    const bad = spawnSync(process.execPath, [join(repoRoot, 'bin', 'jscr'), 'rules', 'list', '--format', 'yaml'], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^jscr: option '--format <format>' argument 'yaml' is invalid/);
+  });
 });

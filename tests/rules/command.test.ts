@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CommandIO } from '../../src/io.js';
 import { rulesListCommand } from '../../src/rules/command.js';
+import { builtinChecks } from '../../src/rules/checks.js';
 import { loadBuiltinRules } from '../../src/rules/engine.js';
 import { rulesJsonSchemaText } from '../../src/rules/schema.js';
 
@@ -26,13 +27,40 @@ describe('jscr rules list', () => {
     expect(await rulesListCommand(capture.io)).toBe(0);
     const lines = capture.stdout().trimEnd().split('\n');
     const rules = await loadBuiltinRules();
-    expect(lines).toHaveLength(rules.length);
+    // the rules of rules/*.toml and the checks jscr makes in code
+    expect(lines).toHaveLength(rules.length + builtinChecks().length);
     const ids = lines.map((line) => line.split(/\s+/)[0]);
-    expect(ids).toEqual(rules.map((rule) => rule.id).sort());
+    expect(ids).toEqual([...rules.map((rule) => rule.id), ...builtinChecks().map((c) => c.id)].sort());
     for (const rule of rules) {
       const line = lines.find((l) => l.startsWith(`${rule.id} `));
       expect(line, rule.id).toMatch(new RegExp(`^${rule.id}\\s+${rule.severity}\\s+${rule.cwe}\\s+\\S`));
     }
+    expect(capture.stderr()).toBe('');
+  });
+});
+
+describe('jscr rules list --format json', () => {
+  it('lists every rule and check with its metadata, sorted by id', async () => {
+    const capture = capturingIO();
+    expect(await rulesListCommand(capture.io, 'json')).toBe(0);
+    const listed = (JSON.parse(capture.stdout()) as { schema_version: number; rules: Record<string, unknown>[] });
+    expect(listed.schema_version).toBe(1);
+    const rules = await loadBuiltinRules();
+    const sql = rules.find((r) => r.id === 'jscr/python-subprocess-shell-true')!;
+    expect(listed.rules.find((r) => r.id === sql.id)).toEqual({
+      id: sql.id,
+      kind: 'rule',
+      title: sql.title,
+      severity: sql.severity,
+      confidence: sql.confidence,
+      cwe: sql.cwe,
+      languages: ['python'],
+      message: sql.message,
+    });
+    expect(listed.rules.find((r) => r.id === 'jscr/prover-unguarded-operation')).toMatchObject({ kind: 'check', severity: 'high', cwe: 'CWE-862', confidence: null });
+    const ids = listed.rules.map((r) => r.id as string);
+    expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(rules.length + builtinChecks().length);
     expect(capture.stderr()).toBe('');
   });
 });
