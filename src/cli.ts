@@ -118,7 +118,7 @@ export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
       if (error.exitCode === 0) return 0;
       return 2;
     }
-    return reportError(error, io.stderr);
+    return reportError(await masked(error), io.stderr);
   }
   const pending = started.work;
   if (pending === null) {
@@ -128,7 +128,19 @@ export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
   try {
     return await pending;
   } catch (error) {
-    return reportError(error, io.stderr);
+    return reportError(await masked(error), io.stderr);
+  }
+}
+
+/**
+ * An error's message with secret shapes masked before it is printed (a token in a revision name or a
+ * config value). Loaded only on failure; if even the secret rules cannot load, the error is that.
+ */
+async function masked(error: unknown): Promise<unknown> {
+  try {
+    return (await import('./redact/mask.js')).maskError(error);
+  } catch {
+    return error;
   }
 }
 
