@@ -33,7 +33,7 @@ const MIN_PIECE = 4;
 const WORD_BOUND_BELOW = 12;
 /** Runs of token characters at least this long that sit inside a known value are masked as parts of it. */
 const PART_RUN = 12;
-/** ...and at least this long next to an ellipsis, where an evidence window cut a value. */
+/** ...and at least this long where a value was cut: next to an ellipsis, or at a longer string's edge. */
 const EDGE_PART_RUN = 6;
 /** Up to this many pieces, one native substring search each beats a scan of every position. */
 const DIRECT_SEARCH_PIECES = 16;
@@ -151,7 +151,8 @@ export class SecretBook {
     for (const run of text.matchAll(/[A-Za-z0-9+/_=-]+/g)) {
       const start = run.index;
       const end = start + run[0].length;
-      const atEdge = text[start - 1] === '…' || text[end] === '…';
+      // Cut off by an ellipsis, or by the string's own start or end (a message cut at N characters).
+      const atEdge = text[start - 1] === '…' || text[end] === '…' || ((start === 0 || end === text.length) && run[0].length < text.length);
       if (run[0].length < (atEdge ? EDGE_PART_RUN : PART_RUN)) continue;
       const found = haystack.indexOf(run[0]);
       if (found < 0) continue;
