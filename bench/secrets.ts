@@ -7,23 +7,12 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { maskReport, redactionStep, secretFindings, SecretBook } from '../src/redact/index.js';
+import { body as noise } from '../tests/redact/fakes.js';
 
 const SIZE = 2 * 1024 * 1024;
 
 /** `unit` repeated to about SIZE characters. */
 const repeat = (unit: string): string => unit.repeat(Math.ceil(SIZE / unit.length));
-
-/** A deterministic mixed-case alphanumeric run (no real key). */
-function noise(length: number, seed: number): string {
-  const alphabet = 'aB3cD4eF5gH6iJ7kL8mN9oP2qR3sT4uV5wX6yZ7+/';
-  let out = '';
-  let state = seed;
-  for (let i = 0; i < length; i += 1) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    out += alphabet[state % alphabet.length];
-  }
-  return out;
-}
 
 const INPUTS: Record<string, () => string> = {
   'password-line': () => repeat('password=Xy9'),

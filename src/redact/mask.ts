@@ -6,7 +6,7 @@
  * secret shape is masked even in text from a file that was never scanned. A masked value shows its
  * rule, its length and a short prefix, never the value.
  */
-import { previewOf, scanSecrets, type SecretScan } from './detect.js';
+import { lineAt, previewOf, scanSecrets, type SecretScan } from './detect.js';
 import { builtInSecretRules, type SecretRuleSet } from './rules.js';
 
 /** A secret value found by something other than jscr's detector (a scanner), to be masked all the same. */
@@ -156,14 +156,9 @@ export class SecretBook {
       if (run[0].length < (atEdge ? EDGE_PART_RUN : PART_RUN)) continue;
       const found = haystack.indexOf(run[0]);
       if (found < 0) continue;
-      let low = 0;
-      let high = offsets.length - 1;
-      while (low < high) {
-        const middle = (low + high + 1) >> 1;
-        if ((offsets[middle] as number) <= found) low = middle;
-        else high = middle - 1;
-      }
-      spans.push({ start, end, rule: this.pieces.get(list[low] as string) ?? 'secret' });
+      // The piece holding the hit: offsets are the pieces' starts, searched like line starts.
+      const piece = list[lineAt(offsets, found) - 1] as string;
+      spans.push({ start, end, rule: this.pieces.get(piece) ?? 'secret' });
     }
     return spans;
   }

@@ -12,6 +12,9 @@ import { makeRepo, type FileMap, type TestRepo } from '../helpers/repo.js';
 import { API_KEY, API_KEY_ENV } from '../model/material.js';
 import { startServer, type ScriptedServer } from '../model/server.js';
 import { fakeProgram } from '../scanners/harness.js';
+import { prepareConsultation } from '../../src/fix/consultation.js';
+import { openBoundary } from '../../src/policy/paths.js';
+import type { Finding } from '../../src/report/finding.js';
 import { body } from '../redact/fakes.js';
 
 const FORMATS = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
@@ -71,6 +74,20 @@ describe('a secret is never printed', () => {
     const command = report.findings.find((f) => f.rule !== 'jscr/hardcoded-secret' && f.line === 4);
     expect(command?.evidence).toContain('os.system(');
     expect(command?.evidence).toContain('[github-token, 40 chars]');
+  });
+
+  it('a finding whose evidence was masked can still be fixed: the consultation matches the disk line and masks the token', async () => {
+    const line = `    os.system("curl -H 'Authorization: token ${TOKEN}' " + x)`;
+    const repo = repoWithChange({ 'app.py': 'import os\n' }, { 'app.py': `import os\n\ndef run(x):\n${line}\n` });
+    const report = JSON.parse((await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root)).stdout) as { findings: Finding[] };
+    const finding = report.findings.find((f) => f.rule !== 'jscr/hardcoded-secret' && f.line === 4);
+    expect(finding).toBeDefined();
+    const prepared = await prepareConsultation({ finding: finding as Finding, boundary: await openBoundary(repo.root, { followSymlinks: false }), allowedImports: [] });
+    expect(prepared.ok).toBe(true);
+    if (prepared.ok) {
+      expect(prepared.consultation.context.text).toContain('os.system(');
+      expect(prepared.consultation.context.text).not.toContain(TOKEN);
+    }
   });
 
   it('a token in a .jscr.toml comment added by the change is masked in the config-changed finding', async () => {
