@@ -90,6 +90,21 @@ describe('a secret is never printed', () => {
     }
   });
 
+  it('a credential only secretlint recognises is masked in another rule\'s evidence too', async () => {
+    const password = ['Zq8v', 'Lm2R', 't5Wx'].join('');
+    const line = `    os.system("curl https://admin:${password}@example.com/x " + x)`;
+    const repo = repoWithChange({ '.jscr.toml': '[scanners]\nenabled = ["secretlint"]\n', 'app.py': 'import os\n' }, { 'app.py': `import os\n\ndef run(x):\n${line}\n` });
+    const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root);
+    const report = JSON.parse(run.stdout) as Report;
+    expect(report.scanners.find((s) => s.name === 'secretlint')?.status).toBe('ran');
+    const command = report.findings.find((f) => f.rule.startsWith('jscr/') && f.line === 4);
+    expect(command?.evidence).toContain('[secretlint-basicauth, ');
+    expect(run.stdout).not.toContain(password);
+    // One more format is enough here: the formats all render the one masked report.
+    const text = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'text'], repo.root);
+    expect(`${text.stdout}${text.stderr}`).not.toContain(password);
+  });
+
   it('a token in a .jscr.toml comment added by the change is masked in the config-changed finding', async () => {
     const repo = repoWithChange({ '.jscr.toml': '[review]\nfail_on = "high"\n' }, { '.jscr.toml': `[review]\n# CI token for the bot: ${TOKEN}\nfail_on = "high"\n` });
     for (const run of await allFormats(repo)) expect(run.output, run.format).not.toContain(TOKEN);
