@@ -5,4 +5,4 @@ export { redact, RedactionCounter, type RedactionResult, type Replacement } from
 export { redactionStep, type RedactionInput, type RedactionOutcome, type RedactionFileOutcome } from './step.js';
 export { builtInSecretRules, parseSecretRules, secretRulesPath, type SecretRule, type SecretRuleSet } from './rules.js';
 export { catastrophicBacktrackingHazard } from './regex-shape.js';
-export { SecretBook, maskReport, maskError, maskDisplay, type KnownSecret, type SecretSpan } from './mask.js';
+export { SecretBook, maskReport, maskError, maskFinding, maskDisplay, type KnownSecret, type SecretSpan } from './mask.js';

@@ -6,6 +6,8 @@
  * secret shape is masked even in text from a file that was never scanned. A masked value shows its
  * rule, its length and a short prefix, never the value.
  */
+import type { Finding } from '../report/finding.js';
+import { makeFinding } from '../report/fingerprint.js';
 import { lineAt, previewOf, scanSecrets, type SecretScan } from './detect.js';
 import { builtInSecretRules, type SecretRuleSet } from './rules.js';
 
@@ -207,6 +209,18 @@ export function maskReport<T>(report: T, book: SecretBook): T {
     return value;
   };
   return walk(report, null) as T;
+}
+
+/**
+ * A finding with its evidence masked and its fingerprint (and id) taken from the masked evidence:
+ * the hash of a line holding a weak password could be reversed by guessing. Suppressions and the
+ * report then use the same fingerprint. A finding with nothing to mask is returned as it is.
+ */
+export function maskFinding(finding: Finding, book: SecretBook): Finding {
+  const evidence = book.mask(finding.evidence);
+  if (evidence === finding.evidence) return finding;
+  const { id: _id, fingerprint: _fingerprint, ...fields } = finding;
+  return makeFinding({ ...fields, evidence });
 }
 
 /** A thrown error's message masked in place (its class, and so its exit code, stays). */

@@ -13,7 +13,7 @@ import { proveFromReader } from '../prover/source.js';
 import { toReviewFinding } from '../prover/render.js';
 import { openBoundary } from '../policy/paths.js';
 import { injectionFindings } from './injection.js';
-import { maskError, maskReport, redactionStep, secretFindings, SecretBook } from '../redact/index.js';
+import { maskError, maskFinding, maskReport, redactionStep, secretFindings, SecretBook } from '../redact/index.js';
 import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
@@ -377,7 +377,8 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
 
   // Suppressions: by fingerprint or rule+glob, never by line; those the change adds are refused.
   const suppression = applySuppressions({
-    findings,
+    // Fingerprints from masked evidence, so no hash of a secret is printed and suppressions match the report.
+    findings: findings.map((finding) => maskFinding(finding, book)),
     fileTexts: new Map(readable.map((f) => [f.diff.path, f.text])),
     addedLines: new Map(readable.map((f) => [f.diff.path, f.changedLines])),
     configEntries: config.suppress.map(toSuppressEntry),

@@ -15,6 +15,7 @@ import { fakeProgram } from '../scanners/harness.js';
 import { prepareConsultation } from '../../src/fix/consultation.js';
 import { openBoundary } from '../../src/policy/paths.js';
 import type { Finding } from '../../src/report/finding.js';
+import { fingerprint } from '../../src/report/fingerprint.js';
 import { body } from '../redact/fakes.js';
 
 const FORMATS = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
@@ -103,6 +104,15 @@ describe('a secret is never printed', () => {
     // One more format is enough here: the formats all render the one masked report.
     const text = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'text'], repo.root);
     expect(`${text.stdout}${text.stderr}`).not.toContain(password);
+  });
+
+  it('the fingerprint of a finding on a secret line is a hash of the masked evidence, never of the secret', async () => {
+    const line = `    os.system("curl -H 'Authorization: token ${TOKEN}' " + x)`;
+    const change = { 'app.py': `import os\n\ndef run(x):\n${line}\n` };
+    const first = JSON.parse((await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repoWithChange({ 'app.py': 'import os\n' }, change).root)).stdout) as { findings: Finding[] };
+    const command = first.findings.find((f) => f.rule !== 'jscr/hardcoded-secret' && f.line === 4) as Finding;
+    expect(command.fingerprint).not.toBe(fingerprint(command.rule, command.path, line.trim()));
+    expect(command.fingerprint).toBe(fingerprint(command.rule, command.path, command.evidence));
   });
 
   it('a token in a .jscr.toml comment added by the change is masked in the config-changed finding', async () => {
