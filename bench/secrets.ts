@@ -26,6 +26,8 @@ const INPUTS: Record<string, () => string> = {
   'lines-of-passwords': () => Array.from({ length: SIZE / 28 }, (_, i) => `password = "Qw${i.toString(36)}x9Zk"`).join('\n'),
   'jwt-dots': () => repeat('eyJhbGciOi.eyJzdWIiOi.'),
   'sk-runs': () => repeat('sk-'),
+  'keyword-lines': () => repeat('passwd=\n'),
+  'service-account-keys': () => `{"type": "service_account",\n${repeat('"private_key": "-----BEGIN PRIVATE KEY-----\\nA')}`,
   'db-urls': () => repeat('postgres://u:'),
 };
 
