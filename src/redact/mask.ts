@@ -33,10 +33,11 @@ export function maskDisplay(rule: string, value: string): string {
 const MIN_PIECE = 4;
 /** Pieces shorter than this are matched only as whole words, so `abc1` never masks part of a hash. */
 const WORD_BOUND_BELOW = 12;
-/** Runs of token characters at least this long that sit inside a known value are masked as parts of it. */
-const PART_RUN = 12;
-/** ...and at least this long where a value was cut: next to an ellipsis, or at a longer string's edge. */
-const EDGE_PART_RUN = 6;
+/**
+ * Where a value was cut (next to an ellipsis, or at a longer string's edge), a run of token characters
+ * at least this long that sits inside a known value is masked as a part of it.
+ */
+const PART_RUN = 6;
 /** Up to this many pieces, one native substring search each beats a scan of every position. */
 const DIRECT_SEARCH_PIECES = 16;
 
@@ -145,7 +146,7 @@ export class SecretBook {
     return spans;
   }
 
-  /** Runs of token characters that are part of a remembered value (a value cut by an evidence window). */
+  /** Runs of token characters at a cut that are part of a remembered value (a value cut by an evidence window). */
   private parts(text: string): SecretSpan[] {
     const { haystack, offsets, list } = this.built();
     if (list.length === 0) return [];
@@ -154,8 +155,8 @@ export class SecretBook {
       const start = run.index;
       const end = start + run[0].length;
       // Cut off by an ellipsis, or by the string's own start or end (a message cut at N characters).
-      const atEdge = text[start - 1] === '…' || text[end] === '…' || ((start === 0 || end === text.length) && run[0].length < text.length);
-      if (run[0].length < (atEdge ? EDGE_PART_RUN : PART_RUN)) continue;
+      const atCut = text[start - 1] === '…' || text[end] === '…' || ((start === 0 || end === text.length) && run[0].length < text.length);
+      if (!atCut || run[0].length < PART_RUN) continue;
       const found = haystack.indexOf(run[0]);
       if (found < 0) continue;
       // The piece holding the hit: offsets are the pieces' starts, searched like line starts.
