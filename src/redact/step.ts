@@ -74,9 +74,11 @@ export function redactionStep(input: RedactionInput, book: SecretBook = new Secr
   let joinedLines = false;
   for (const item of input.material) {
     const hunk = item.kind === 'hunk';
-    book.scan(item.path, item.text);
+    const own = book.scan(item.path, item.text).matches;
     if (book.isCapped(item.path)) {
       withheld.add(item.path);
+      secretsFound += own.length;
+      files.push({ path: item.path, found: own.length, redacted: 0, rules: [...new Set(own.map((m) => m.rule))].sort(), replacements: [] });
       redactedMaterial.push({ path: item.path, text: item.text.split('\n').map((line) => withheldLine(line, hunk)).join('\n') });
       continue;
     }
