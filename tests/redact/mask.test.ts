@@ -164,5 +164,8 @@ describe('bounded detection on crafted files (the finding is still produced)', (
     expect(outcome.withheld).toEqual(['p.env']);
     expect(outcome.material?.[0]?.text).not.toMatch(/Qw/);
     expect(outcome.material?.[0]?.text.split('\n')).toHaveLength(400);
+    expect(outcome.secretsFound).toBe(200);
+    const blocking = redactionStep({ material: [{ path: 'p.env', text }], files: [{ path: 'p.env', text }], blockOnSecret: true, modelConfigured: true });
+    expect(blocking.blocked).toBe(true);
   });
 });
