@@ -123,7 +123,7 @@ describe('a secret is never printed', () => {
     expect(changed?.evidence).toContain('# CI token for the bot: ghp_…[github-token, 40 chars]');
   });
 
-  it('a token in a revision name is masked in the error line and in the JSON error report', async () => {
+  it('a token in a revision name or a flag value is masked in the error line and in the JSON error report', async () => {
     const repo = repoWithChange({ 'a.py': 'x = 1\n' }, { 'a.py': 'x = 2\n' });
     for (const format of ['text', 'json']) {
       const run = await runJscr(['review', '--range', `${TOKEN}..HEAD`, '--format', format], repo.root);
@@ -131,6 +131,11 @@ describe('a secret is never printed', () => {
       expect(run.stderr).toMatch(/^jscr: /);
       expect(`${run.stdout}${run.stderr}`).not.toContain(TOKEN);
     }
+    // The argument parser's own error line quotes the bad value: it is masked too.
+    const usage = await runJscr(['review', '--fail-on', TOKEN], repo.root);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/^jscr: .*fail-on/);
+    expect(usage.stderr).not.toContain(TOKEN);
   });
 
   it('a key line that a scanner prints in its failure reaches the step detail masked', async () => {
