@@ -29,7 +29,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 /** Build the program; `run` receives each command's exit code. */
-function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => void): Command {
+function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => void, usageError: (line: string) => void = (line) => io.stderr.write(line)): Command {
   const program = new Command('jscr')
     .description('Review a code change for security problems.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -38,7 +38,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       // One line, in jscr's own voice, like every other error.
-      outputError: (s, write) => write(`jscr: ${s.replace(/^error: /, '').trimEnd()}\n`),
+      outputError: (s) => usageError(`jscr: ${s.replace(/^error: /, '').trimEnd()}\n`),
     })
     .exitOverride();
 
@@ -120,18 +120,27 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
 export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
   // Set by the command's action; a holder object, since TypeScript cannot see a callback assign a local.
   const started: { work: Promise<ExitCode> | null } = { work: null };
-  const program = buildProgram(io, (work) => {
-    started.work = work();
-  });
+  // Commander's own error line may quote an argument (a token in a branch name): held, masked, then printed.
+  let usageLine = '';
+  const program = buildProgram(
+    io,
+    (work) => {
+      started.work = work();
+    },
+    (line) => {
+      usageLine += line;
+    },
+  );
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version are "errors" to commander with exit code 0.
       if (error.exitCode === 0) return 0;
+      io.stderr.write(usageLine === '' ? '' : await maskedText(usageLine));
       return 2;
     }
-    return reportError(error, io.stderr);
+    return reportError(await masked(error), io.stderr);
   }
   const pending = started.work;
   if (pending === null) {
@@ -141,7 +150,27 @@ export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
   try {
     return await pending;
   } catch (error) {
-    return reportError(error, io.stderr);
+    return reportError(await masked(error), io.stderr);
+  }
+}
+
+/**
+ * An error's message with secret shapes masked before it is printed (a token in a revision name or a
+ * config value). Loaded only on failure; if even the secret rules cannot load, the error is that.
+ */
+async function masked(error: unknown): Promise<unknown> {
+  try {
+    return (await import('./redact/mask.js')).maskError(error);
+  } catch {
+    return error;
+  }
+}
+
+async function maskedText(text: string): Promise<string> {
+  try {
+    return new (await import('./redact/mask.js')).SecretBook().mask(text);
+  } catch {
+    return text;
   }
 }
 

@@ -4,6 +4,7 @@ import { escapeControls } from '../report/escape.js';
 import { changeSpecFrom } from '../review/command.js';
 import { runFix, type FixOutcome } from './fix.js';
 import { splitCommand } from './shellwords.js';
+import { SecretBook } from '../redact/index.js';
 
 export interface FixOptions {
   range?: string;
@@ -35,7 +36,8 @@ export async function fixCommand(options: FixOptions, io: CommandIO): Promise<Ex
     now: new Date(),
     diagnostics: io.stderr,
   });
-  io.stdout.write(renderFixText(outcome));
+  // The diffs quote the file's own lines; secret shapes in them are masked like in a review report.
+  io.stdout.write(new SecretBook().mask(renderFixText(outcome)));
   return outcome.exitCode;
 }
 

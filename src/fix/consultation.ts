@@ -12,7 +12,7 @@ import { lineBody, splitLines } from '../guard/lines.js';
 import type { Consultation } from '../guard/shapes.js';
 import { CONTEXT_LINE_LIMIT } from '../guard/vocabulary.js';
 import type { RepoBoundary } from '../policy/paths.js';
-import { redact } from '../redact/index.js';
+import { redact, RedactionCounter, SecretBook } from '../redact/index.js';
 import type { Finding } from '../report/finding.js';
 import { buildIR, enclosingFunction } from '../syntax/ir.js';
 
@@ -60,7 +60,12 @@ export async function prepareConsultation(input: ConsultationInput): Promise<Pre
   const lines = splitLines(text);
   // The review may have read another revision than the working tree: the evidence must be on disk, at that line.
   const onDisk = lines[finding.line - 1];
-  if (onDisk === undefined || !evidenceMatches(finding.evidence, lineBody(onDisk))) {
+  // Secrets are found on the whole file first: the report's evidence shows them masked, and the
+  // context sent below is masked with every value of the file, even a key cut by the window.
+  const book = new SecretBook();
+  book.scan(finding.path, text);
+  const matchesDisk = (line: string): boolean => evidenceMatches(finding.evidence, line) || evidenceMatches(finding.evidence, book.mask(line));
+  if (onDisk === undefined || !matchesDisk(lineBody(onDisk))) {
     return { ok: false, reason: `line ${finding.line} on disk is not the line the finding quotes (the working tree differs from the reviewed revision)` };
   }
 
@@ -71,7 +76,7 @@ export async function prepareConsultation(input: ConsultationInput): Promise<Pre
   const range = span <= CONTEXT_LINE_LIMIT ? { start: enclosing.startLine, end: enclosing.endLine } : windowAround(finding.line, lines.length, CONTEXT_LINE_LIMIT);
   const end = Math.min(range.end, lines.length);
 
-  const redacted = redact(lines.slice(range.start - 1, end).join(''));
+  const redacted = redact(lines.slice(range.start - 1, end).join(''), new RedactionCounter(), book);
   return {
     ok: true,
     consultation: {

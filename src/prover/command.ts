@@ -19,6 +19,7 @@ import { createSourceReader } from '../git/sources.js';
 import { openBoundary } from '../policy/paths.js';
 import { loadConfig } from '../config/index.js';
 import { proveJson, proveSarif, proveText, type ProveRunInfo } from './render.js';
+import { maskReport, SecretBook } from '../redact/index.js';
 
 export interface ProveOptions {
   repo?: string;
@@ -77,7 +78,9 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
 
   const exitCode: 0 | 1 | 3 = incomplete ? 3 : result.findings.length > 0 ? 1 : 0;
   const run: ProveRunInfo = { mode: touched === null ? 'repository' : 'change', range, exitCode };
-  const text = options.format === 'json' ? proveJson(result, run) : options.format === 'sarif' ? proveSarif(result, run) : proveText(result, run);
+  // Evidence quotes source lines: secret shapes in them are masked like every report string.
+  const shown = maskReport(result, new SecretBook());
+  const text = options.format === 'json' ? proveJson(shown, run) : options.format === 'sarif' ? proveSarif(shown, run) : proveText(shown, run);
   io.stdout.write(text);
   if (incomplete) io.stderr.write('jscr prove: incomplete: some files could not be read or proved (see degradations)\n');
   return exitCode;

@@ -2,10 +2,13 @@
  * The secret detector: finds secret VALUES in text using the rule set of ruleset/secrets.toml.
  *
  * Linear by construction: one pass builds the line index, one native substring search per keyword
- * finds the few candidate lines, and only those lines meet the (precompiled, shape-checked) rule
- * regexes. No regex is ever built from the text being scanned.
+ * finds the few candidate lines, and only those lines meet the (precompiled, shape-checked, bounded)
+ * rule regexes. Multi-line values (PEM blocks) are found by pairing begin and end markers in one
+ * forward pass, never by a regex spanning the value. Matches are capped per rule and per file, so a
+ * crafted file costs bounded time and memory; the scan says when the cap was reached. No regex is
+ * ever built from the text being scanned.
  */
-import { builtInSecretRules, type SecretRule, type SecretRuleSet } from './rules.js';
+import { builtInSecretRules, type BlockMatcher, type LineMatcher, type SecretRule, type SecretRuleSet } from './rules.js';
 
 /** One secret value found in a text. Offsets cover the value only, never the identifier before it. */
 export interface SecretMatch {
@@ -17,12 +20,27 @@ export interface SecretMatch {
   start: number;
   /** Offset just past the value's last character. */
   end: number;
-  /** The value's first four characters and an ellipsis: enough to recognise it, never to use it. */
+  /** A short prefix of the value and an ellipsis (see `previewOf`): enough to recognise it, never to use it. */
   preview: string;
   /** The value's length in characters. */
   length: number;
   /** The value was written without quotes (a `value_bare` match). */
   bare: boolean;
+}
+
+/** What a whole scan found, and whether a rule stopped at the per-file match cap. */
+export interface SecretScan {
+  matches: SecretMatch[];
+  /** Some rule reached `maxMatchesPerFile`: later values of that rule were not looked for. */
+  capped: boolean;
+}
+
+/**
+ * The prefix shown for a value: its first four characters, fewer for a short value (at most a fifth
+ * of it), so a short password is never shown whole. Provider prefixes (`ghp_`, `AKIA`) stay visible.
+ */
+export function previewOf(value: string): string {
+  return `${value.slice(0, Math.min(4, Math.floor(value.length / 5)))}…`;
 }
 
 /** Shannon entropy of `value`, in bits per character. */
@@ -88,19 +106,37 @@ interface Candidate {
   bare: boolean;
 }
 
-/** Run one rule's pattern over `slice` (which starts at `base` in the text) and collect candidates. */
-function collect(
+/** Where one rule's candidates go; `full` turns true when one more was found than a file may hold. */
+interface Collector {
+  into: Candidate[];
+  limit: number;
+  taken: number;
+  full: boolean;
+}
+
+function take(collector: Collector, candidate: Candidate): void {
+  if (collector.taken >= collector.limit) {
+    collector.full = true;
+    return;
+  }
+  collector.into.push(candidate);
+  collector.taken += 1;
+}
+
+/** Run one line rule's pattern over `slice` (which starts at `base` in the text) and collect candidates. */
+function collectLine(
   rule: SecretRule,
+  matcher: LineMatcher,
   priority: number,
   slice: string,
   base: number,
   rules: SecretRuleSet,
-  into: Candidate[],
+  collector: Collector,
 ): void {
-  const pattern = rule.pattern;
-  const indexed = rule.indexedPattern;
+  const pattern = matcher.pattern;
+  const indexed = matcher.indexedPattern;
   pattern.lastIndex = 0;
-  for (let match = pattern.exec(slice); match; match = pattern.exec(slice)) {
+  for (let match = pattern.exec(slice); match && !collector.full; match = pattern.exec(slice)) {
     if (match[0].length === 0) pattern.lastIndex += 1;
     indexed.lastIndex = match.index;
     const groups = indexed.exec(slice)?.indices?.groups;
@@ -110,15 +146,93 @@ function collect(
     if (!span) continue;
     const value = slice.slice(span[0], span[1]);
     if (isNotSecret(value, quoted === undefined, rule, rules)) continue;
-    into.push({ rule: rule.id, priority, start: base + span[0], end: base + span[1], bare: quoted === undefined });
+    take(collector, { rule: rule.id, priority, start: base + span[0], end: base + span[1], bare: quoted === undefined });
+  }
+}
+
+/** Characters a key body is made of: base64, whitespace, and the backslash of a `\n` escape. */
+function isBodyChar(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57) ||
+    code === 43 || code === 47 || code === 61 || code === 32 || code === 9 || code === 10 || code === 13 || code === 92
+  );
+}
+
+/** `[from, to)` without the whitespace and `\n` / `\r` escapes at either end. */
+function trimBody(text: string, from: number, to: number): [number, number] {
+  const isPadding = (at: number): number => {
+    const code = text.charCodeAt(at);
+    if (code === 32 || code === 9 || code === 10 || code === 13) return 1;
+    return code === 92 && (text[at + 1] === 'n' || text[at + 1] === 'r') ? 2 : 0;
+  };
+  let start = from;
+  for (let step = isPadding(start); start < to && step > 0; step = isPadding(start)) start += step;
+  let end = to;
+  while (end > start) {
+    const code = text.charCodeAt(end - 1);
+    if (code === 32 || code === 9 || code === 10 || code === 13) end -= 1;
+    else if ((code === 110 || code === 114) && end - 2 >= start && text.charCodeAt(end - 2) === 92) end -= 2;
+    else break;
+  }
+  return [start, end];
+}
+
+/**
+ * A block rule: every begin marker is paired with the first end marker after it, unless another
+ * begin comes first. One cursor moves forward over the end markers, so the pairing is linear. A
+ * begin with no end of its own is an unterminated block (a key cut off, or a crafted file): its value
+ * is the key-like text after it, so it is still reported and masked.
+ */
+function collectBlocks(rule: SecretRule, matcher: BlockMatcher, priority: number, text: string, rules: SecretRuleSet, collector: Collector): void {
+  const begins: [number, number][] = [];
+  // One more begin than may be kept: the last one only bounds the value of the one before it.
+  matcher.begin.lastIndex = 0;
+  for (let m = matcher.begin.exec(text); m && begins.length <= collector.limit; m = matcher.begin.exec(text)) {
+    begins.push([m.index, m.index + m[0].length]);
+    if (m[0].length === 0) matcher.begin.lastIndex += 1;
+  }
+  let nextEnd: number | null = null; // start of the first end marker at or after the cursor
+  let endSearchedFrom = -1;
+  const endAtOrAfter = (from: number): number | null => {
+    if (endSearchedFrom >= 0 && (nextEnd === null || nextEnd >= from)) return nextEnd;
+    matcher.end.lastIndex = from;
+    const m = matcher.end.exec(text);
+    nextEnd = m ? m.index : null;
+    endSearchedFrom = from;
+    return nextEnd;
+  };
+  for (let i = 0; i < begins.length && !collector.full; i += 1) {
+    const bodyStart = (begins[i] as [number, number])[1];
+    const nextBegin = begins[i + 1]?.[0] ?? text.length;
+    const end = endAtOrAfter(bodyStart);
+    let bodyEnd: number;
+    if (end !== null && end <= Math.min(nextBegin, bodyStart + matcher.maxValue)) {
+      bodyEnd = end;
+    } else {
+      // Unterminated (or too long to be one key): the value is all the key-like text that follows,
+      // however long, so no line of it is left unmasked. One character loop: linear.
+      bodyEnd = bodyStart;
+      while (bodyEnd < nextBegin && isBodyChar(text.charCodeAt(bodyEnd))) bodyEnd += 1;
+    }
+    const [start, stop] = trimBody(text, bodyStart, bodyEnd);
+    if (stop <= start || !isBodyChar(text.charCodeAt(start))) continue;
+    const value = text.slice(start, stop);
+    if (isNotSecret(value, false, rule, rules)) continue;
+    take(collector, { rule: rule.id, priority, start, end: stop, bare: false });
   }
 }
 
 /** Find every secret value in `text`. Overlapping candidates resolve to the earliest, longest, then first rule. */
 export function detectSecrets(text: string, rules: SecretRuleSet = builtInSecretRules()): SecretMatch[] {
+  return scanSecrets(text, rules).matches;
+}
+
+/** `detectSecrets`, saying also whether the per-file match cap was reached. */
+export function scanSecrets(text: string, rules: SecretRuleSet = builtInSecretRules()): SecretScan {
   const starts = lineStarts(text);
   const lower = asciiLower(text);
   const candidates: Candidate[] = [];
+  let capped = false;
   // text-context conditions, evaluated at most once per rule per text.
   const textContextHolds = (rule: SecretRule): boolean => rule.textContext === null || rule.textContext.test(text);
 
@@ -140,23 +254,28 @@ export function detectSecrets(text: string, rules: SecretRuleSet = builtInSecret
   };
 
   rules.rules.forEach((rule, priority) => {
-    if (rule.scope === 'text') {
+    const collector: Collector = { into: candidates, limit: rules.maxMatchesPerFile, taken: 0, full: false };
+    const matcher = rule.matcher;
+    if (matcher.scope === 'block') {
       if (rule.keywords.some((keyword) => lower.includes(keyword)) && textContextHolds(rule)) {
-        collect(rule, priority, text, 0, rules, candidates);
+        collectBlocks(rule, matcher, priority, text, rules, collector);
       }
+      capped ||= collector.full;
       return;
     }
     const perKeyword = rule.keywords.map(linesWithKeyword).filter((lines) => lines.length > 0);
     if (perKeyword.length === 0 || !textContextHolds(rule)) return;
     const lines = perKeyword.length === 1 ? (perKeyword[0] as number[]) : [...new Set(perKeyword.flat())].sort((a, b) => a - b);
     for (const line of lines) {
+      if (collector.full) break;
       const start = starts[line - 1] as number;
       let end = line < starts.length ? (starts[line] as number) - 1 : text.length;
       if (end > start && text.charCodeAt(end - 1) === 13) end -= 1; // CRLF
       const slice = text.slice(start, end);
       if (rule.lineContext && !rule.lineContext.test(slice)) continue;
-      collect(rule, priority, slice, start, rules, candidates);
+      collectLine(rule, matcher, priority, slice, start, rules, collector);
     }
+    capped ||= collector.full;
   });
 
   candidates.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start) || a.priority - b.priority);
@@ -171,10 +290,10 @@ export function detectSecrets(text: string, rules: SecretRuleSet = builtInSecret
       line: lineAt(starts, candidate.start),
       start: candidate.start,
       end: candidate.end,
-      preview: `${value.slice(0, 4)}…`,
+      preview: previewOf(value),
       length: candidate.end - candidate.start,
       bare: candidate.bare,
     });
   }
-  return matches;
+  return { matches, capped };
 }

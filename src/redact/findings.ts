@@ -1,12 +1,13 @@
 /**
  * Secrets on reviewed lines become `jscr/hardcoded-secret` findings. The value never reaches a
- * finding: evidence and message show a four-character prefix and the length, and the fingerprint is
- * computed from that masked evidence.
+ * finding: evidence and message show the rule, the length and a short prefix, the evidence is a
+ * bounded window of the masked line, and the fingerprint is computed from that masked evidence.
  */
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
-import { detectSecrets, lineStarts, type SecretMatch } from './detect.js';
-import { builtInSecretRules, type SecretRule, type SecretRuleSet } from './rules.js';
+import { lineStarts, type SecretMatch } from './detect.js';
+import { maskDisplay, SecretBook } from './mask.js';
+import type { SecretRule, SecretRuleSet } from './rules.js';
 
 export const HARDCODED_SECRET_RULE = 'jscr/hardcoded-secret';
 
@@ -20,27 +21,48 @@ export interface SecretScanFile {
   scanLines: Set<number> | 'all';
 }
 
-/** What a value is shown as: `<prefix>…[N chars]`. */
-export function maskValue(match: SecretMatch): string {
-  return `${match.preview}[${match.length} chars]`;
+/** What a value is shown as: `<prefix>…[<rule>, N chars]`. */
+export function maskValue(match: SecretMatch, text: string): string {
+  return maskDisplay(match.rule, text.slice(match.start, match.end));
 }
 
-/** The text of 1-based `line` with every secret value on it replaced by its mask. `matches` are those touching the line, in order. */
-function maskedLine(text: string, starts: number[], line: number, matches: SecretMatch[]): string {
+/** Characters of the masked line shown on each side of a value's mask. */
+const EVIDENCE_SIDE = 160;
+
+/**
+ * The text of 1-based `line` with every secret value on it replaced by its mask, built once per line
+ * however many values it holds, and where each value's mask sits in it. `matches` touch the line, in order.
+ */
+function maskedLine(text: string, starts: number[], line: number, matches: SecretMatch[]): { text: string; at: Map<SecretMatch, [number, number]> } {
   const lineStart = starts[line - 1] as number;
   let lineEnd = line < starts.length ? (starts[line] as number) - 1 : text.length;
   if (lineEnd > lineStart && text.charCodeAt(lineEnd - 1) === 13) lineEnd -= 1;
-  let out = '';
+  const pieces: string[] = [];
+  const at = new Map<SecretMatch, [number, number]>();
+  let length = 0;
   let cursor = lineStart;
+  const add = (piece: string): void => {
+    pieces.push(piece);
+    length += piece.length;
+  };
   for (const match of matches) {
     if (match.end <= lineStart || match.start >= lineEnd) continue;
-    const from = Math.max(match.start, lineStart);
-    out += text.slice(cursor, from);
+    add(text.slice(cursor, Math.max(match.start, lineStart)));
     // A value that began on an earlier line was already shown by its mask there.
-    out += match.start >= lineStart ? maskValue(match) : '…';
+    const mask = match.start >= lineStart ? maskValue(match, text) : '…';
+    at.set(match, [length, length + mask.length]);
+    add(mask);
     cursor = Math.min(match.end, lineEnd);
   }
-  return out + text.slice(cursor, lineEnd);
+  add(text.slice(cursor, lineEnd));
+  return { text: pieces.join(''), at };
+}
+
+/** At most EVIDENCE_SIDE characters either side of `[from, to)`, an ellipsis marking each cut. */
+function window(line: string, from: number, to: number): string {
+  const start = Math.max(0, from - EVIDENCE_SIDE);
+  const end = Math.min(line.length, to + EVIDENCE_SIDE);
+  return `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
 }
 
 /**
@@ -58,12 +80,16 @@ function isFindingHere(match: SecretMatch, file: SecretScanFile, rules: SecretRu
   return true;
 }
 
-/** Findings for the secrets on the in-scope lines of each file. */
-export function secretFindings(files: SecretScanFile[], rules: SecretRuleSet = builtInSecretRules()): Finding[] {
+/**
+ * Findings for the secrets on the in-scope lines of each file. Each whole file is scanned through
+ * `book`, which remembers every value found so that later output can be masked with it.
+ */
+export function secretFindings(files: SecretScanFile[], book: SecretBook = new SecretBook()): Finding[] {
+  const rules = book.rules;
   const titles = new Map(rules.rules.map((rule) => [rule.id, rule]));
   const findings: Finding[] = [];
   for (const file of files) {
-    const matches = detectSecrets(file.text, rules).filter((match) => isFindingHere(match, file, rules, titles));
+    const matches = book.scan(file.path, file.text).matches.filter((match) => isFindingHere(match, file, rules, titles));
     if (matches.length === 0) continue;
     const starts = lineStarts(file.text);
     // Matches touching each line, so masking a line never walks every match of the file.
@@ -78,6 +104,7 @@ export function secretFindings(files: SecretScanFile[], rules: SecretRuleSet = b
         else byLine.set(line, [match]);
       }
     }
+    const masked = new Map<number, ReturnType<typeof maskedLine>>();
     for (const match of matches) {
       const endLine = endLines.get(match) ?? match.line;
       if (file.scanLines !== 'all') {
@@ -87,6 +114,12 @@ export function secretFindings(files: SecretScanFile[], rules: SecretRuleSet = b
       }
       const rule = titles.get(match.rule);
       const title = rule?.title ?? match.rule;
+      let line = masked.get(match.line);
+      if (!line) {
+        line = maskedLine(file.text, starts, match.line, byLine.get(match.line) ?? []);
+        masked.set(match.line, line);
+      }
+      const [from, to] = line.at.get(match) ?? [0, 0];
       findings.push(
         makeFinding({
           rule: HARDCODED_SECRET_RULE,
@@ -98,9 +131,9 @@ export function secretFindings(files: SecretScanFile[], rules: SecretRuleSet = b
           end_line: endLine,
           title: `Hardcoded ${title}`,
           message:
-            `A ${title} (${maskValue(match)}, rule ${match.rule}) is written into the source. ` +
+            `A ${title} (${maskValue(match, file.text)}) is written into the source. ` +
             'Load it from a secret store or the environment instead, and revoke it: it is in the history now.',
-          evidence: maskedLine(file.text, starts, match.line, byLine.get(match.line) ?? []),
+          evidence: window(line.text, from, to),
           cwe: 'CWE-798',
           extra: { secret_rule: match.rule, length: match.length },
         }),

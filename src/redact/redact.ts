@@ -3,8 +3,8 @@
  * Identifiers around a value stay (`password = "[REDACTED:generic-password#1]"`,
  * `process.env.GITHUB_TOKEN` untouched) so the model still sees what the code does.
  */
-import { detectSecrets, lineStarts, lineAt } from './detect.js';
-import type { SecretRuleSet } from './rules.js';
+import { lineStarts, lineAt } from './detect.js';
+import { SecretBook } from './mask.js';
 
 /** Numbers markers across every file of one prompt, so `#n` is unique within what is sent. */
 export class RedactionCounter {
@@ -46,9 +46,18 @@ export interface RedactionResult {
   joinedLines: boolean;
 }
 
-/** Replace every detected secret value in `text` with `[REDACTED:<rule>#<n>]`. */
-export function redact(text: string, counter: RedactionCounter = new RedactionCounter(), rules?: SecretRuleSet): RedactionResult {
-  const matches = rules ? detectSecrets(text, rules) : detectSecrets(text);
+/**
+ * Replace every secret value in `text` with `[REDACTED:<rule>#<n>]`: those the detector finds in the
+ * text itself and, with a `book`, every value remembered from the whole files the text was cut from
+ * (so a segment holding two lines of a key body, without its BEGIN and END, is masked too).
+ */
+export function redact(
+  text: string,
+  counter: RedactionCounter = new RedactionCounter(),
+  book: SecretBook = new SecretBook(),
+  options: { lineMarks: boolean } = { lineMarks: false },
+): RedactionResult {
+  const matches = book.spans(text, { parts: false });
   if (matches.length === 0) return { text, replacements: [], values: 0, joinedLines: false };
   const starts = lineStarts(text);
   const pieces: string[] = [];
@@ -61,12 +70,15 @@ export function redact(text: string, counter: RedactionCounter = new RedactionCo
     let offset = match.start;
     for (const segment of segments) {
       const isBreak = segment === '\n' || segment === '\r\n';
-      const content = segment.trimStart();
+      // A diff line's first column is its +/-/space mark, never part of a value: it stays.
+      const mark = options.lineMarks && !isBreak && (offset === 0 || text[offset - 1] === '\n') ? segment.slice(0, 1) : '';
+      const rest = segment.slice(mark.length);
+      const content = rest.trimStart();
       if (isBreak || content.length === 0) {
         pieces.push(segment);
       } else {
         const marker = `[REDACTED:${match.rule}#${counter.next()}]`;
-        pieces.push(segment.slice(0, segment.length - content.length), marker);
+        pieces.push(mark, rest.slice(0, rest.length - content.length), marker);
         replacements.push({ rule: match.rule, marker, line: lineAt(starts, offset) });
       }
       offset += segment.length;

@@ -19,9 +19,12 @@ const ruleSchema = z
     severity: z.enum(['critical', 'high']),
     confidence: z.number().min(0).max(1),
     keywords: z.array(z.string().min(2)).min(1),
-    pattern: z.string().min(1),
+    pattern: z.string().min(1).optional(),
     ignore_case: z.boolean().default(false),
-    scope: z.enum(['line', 'text']).default('line'),
+    scope: z.enum(['line', 'block']).default('line'),
+    begin: z.string().min(1).optional(),
+    end: z.string().min(1).optional(),
+    max_value: z.number().int().min(1).max(100_000).default(20_000),
     line_context: z.string().min(1).optional(),
     text_context: z.string().min(1).optional(),
     min_entropy: z.number().min(0).max(8).optional(),
@@ -32,6 +35,7 @@ const ruleSchema = z
 
 const fileSchema = z
   .object({
+    limits: z.object({ max_matches_per_file: z.number().int().min(1).max(100_000).default(200) }).strict().prefault({}),
     placeholders: z.object({ contains: z.array(z.string().min(1)), patterns: z.array(z.string().min(1)) }).strict(),
     generic: z
       .object({
@@ -56,14 +60,8 @@ export interface SecretRule {
   confidence: number;
   /** Lowercase literals; the prefilter requires one of them before the pattern runs. */
   keywords: string[];
-  /** Global, for scanning. */
-  pattern: RegExp;
-  /**
-   * The same source, sticky with indices (`dy`): re-run at a match's position to read the value's
-   * offsets. Scanning with `d` directly is 10-25x slower in V8, and matches are rare.
-   */
-  indexedPattern: RegExp;
-  scope: 'line' | 'text';
+  /** How values are found: a per-line pattern, or a block between two markers. */
+  matcher: LineMatcher | BlockMatcher;
   lineContext: RegExp | null;
   textContext: RegExp | null;
   minEntropy: number | null;
@@ -72,10 +70,36 @@ export interface SecretRule {
   generic: boolean;
 }
 
+/** A pattern run over each candidate line (the lines holding a keyword); the value is its `value` group. */
+export interface LineMatcher {
+  scope: 'line';
+  /** Global, for scanning. */
+  pattern: RegExp;
+  /**
+   * The same source, sticky with indices (`dy`): re-run at a match's position to read the value's
+   * offsets. Scanning with `d` directly is 10-25x slower in V8, and matches are rare.
+   */
+  indexedPattern: RegExp;
+}
+
+/**
+ * A multi-line value between a begin and an end marker (a PEM block). Both markers are found with
+ * their own bounded regexes and paired in one forward pass, so no regex ever spans the value.
+ */
+export interface BlockMatcher {
+  scope: 'block';
+  begin: RegExp;
+  end: RegExp;
+  /** The farthest an end marker may be from its begin; past it the block counts as unterminated. */
+  maxValue: number;
+}
+
 /** The whole rule set, compiled once and shared. */
 export interface SecretRuleSet {
   /** In priority order: when two rules match the same value, the earlier one names it. */
   rules: SecretRule[];
+  /** Matches kept per rule and per file; past it the file's scan says so (`capped`) instead of growing. */
+  maxMatchesPerFile: number;
   /** Lowercase substrings that mark a value as a placeholder. */
   placeholderSubstrings: string[];
   placeholderPatterns: RegExp[];
@@ -141,9 +165,20 @@ export function parseSecretRules(source: string, file: string): SecretRuleSet {
     const where = `rule ${rule.id}`;
     if (seen.has(rule.id)) throw new RuleFileError(file, lineOf(source, `"${rule.id}"`, 'last'), `duplicate rule id ${rule.id}`);
     seen.add(rule.id);
-    const pattern = compile(file, source, where, rule.pattern, rule.ignore_case ? 'gi' : 'g');
-    if (!/\(\?<value(?:_bare)?>/.test(rule.pattern)) {
-      throw new RuleFileError(file, lineOf(source, `"${rule.id}"`), `${where}: the pattern has no (?<value>...) group`);
+    const flags = rule.ignore_case ? 'i' : '';
+    const ruleLine = lineOf(source, `"${rule.id}"`);
+    let matcher: LineMatcher | BlockMatcher;
+    if (rule.scope === 'block') {
+      if (rule.begin === undefined || rule.end === undefined || rule.pattern !== undefined) {
+        throw new RuleFileError(file, ruleLine, `${where}: a block rule has begin and end, and no pattern`);
+      }
+      matcher = { scope: 'block', begin: compile(file, source, where, rule.begin, `g${flags}`), end: compile(file, source, where, rule.end, `g${flags}`), maxValue: rule.max_value };
+    } else {
+      if (rule.pattern === undefined || rule.begin !== undefined || rule.end !== undefined) {
+        throw new RuleFileError(file, ruleLine, `${where}: a line rule has a pattern, and no begin or end`);
+      }
+      if (!/\(\?<value(?:_bare)?>/.test(rule.pattern)) throw new RuleFileError(file, ruleLine, `${where}: the pattern has no (?<value>...) group`);
+      matcher = { scope: 'line', pattern: compile(file, source, where, rule.pattern, `g${flags}`), indexedPattern: new RegExp(rule.pattern, `dy${flags}`) };
     }
     return {
       id: rule.id,
@@ -151,9 +186,7 @@ export function parseSecretRules(source: string, file: string): SecretRuleSet {
       severity: rule.severity,
       confidence: rule.confidence,
       keywords: rule.keywords.map((keyword) => keyword.toLowerCase()),
-      pattern,
-      indexedPattern: new RegExp(rule.pattern, rule.ignore_case ? 'dyi' : 'dy'),
-      scope: rule.scope,
+      matcher,
       lineContext: rule.line_context ? compile(file, source, where, rule.line_context, 'i') : null,
       textContext: rule.text_context ? compile(file, source, where, rule.text_context, 'i') : null,
       minEntropy: rule.min_entropy ?? null,
@@ -163,6 +196,7 @@ export function parseSecretRules(source: string, file: string): SecretRuleSet {
   });
   return {
     rules,
+    maxMatchesPerFile: data.limits.max_matches_per_file,
     placeholderSubstrings: data.placeholders.contains.map((word) => word.toLowerCase()),
     placeholderPatterns: data.placeholders.patterns.map((p) => compile(file, source, 'placeholders', p, 'i')),
     bareReferencePatterns: data.generic.bare_reference_patterns.map((p) => compile(file, source, 'generic', p, '')),

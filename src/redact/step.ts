@@ -4,13 +4,18 @@
  * replaced by markers. With no model configured the step still runs and says what it would have done.
  */
 import { plural } from '../report/summary.js';
+import { SecretBook } from './mask.js';
 import { redact, RedactionCounter, type Replacement } from './redact.js';
-import type { SecretRuleSet } from './rules.js';
 
 /** Input of the redaction step. */
 export interface RedactionInput {
-  /** The prompt material, file by file (context bundle texts). */
-  material: { path: string; text: string }[];
+  /** The prompt material, segment by segment; a `hunk` is diff text whose lines start with a +/-/space mark. */
+  material: { path: string; text: string; kind?: 'context' | 'hunk' }[];
+  /**
+   * The whole texts the material was cut from (new and base sides). Secrets are detected on these
+   * before anything is cut, so a segment with only part of a value (two lines of a key) is masked too.
+   */
+  files?: { path: string; text: string }[];
   /** `redaction.block_on_secret`. */
   blockOnSecret: boolean;
   /** Whether a model provider is configured (otherwise nothing would be sent anyway). */
@@ -42,19 +47,42 @@ export interface RedactionOutcome {
   joinedLines: boolean;
   /** Set when the run is incomplete because of this step: a configured model could not be asked. */
   incompleteReason: string | null;
+  /** Paths whose material was withheld (their scan reached the match cap); a model not shown them makes the review incomplete. */
+  withheld: string[];
   /** One line for the report's step record. */
   detail: string;
 }
 
-/** Run the secret detector over the prompt material and decide block, redact or pass. */
-export function redactionStep(input: RedactionInput, rules?: SecretRuleSet): RedactionOutcome {
+/** A withheld line keeps its diff mark and hunk range, so line numbers stay; its text is gone. */
+function withheldLine(line: string, hunk: boolean): string {
+  if (hunk && line.startsWith('@@')) return /^@@[^@]*@@/.exec(line)?.[0] ?? '@@';
+  return `${hunk ? line.slice(0, 1) : ''}[REDACTED:withheld]`;
+}
+
+/**
+ * Run the secret detector over the whole files, then over each piece of prompt material with every
+ * value found, and decide block, redact or pass. A file whose scan reached the per-file match cap
+ * holds values that were not all looked for: its material is withheld, never sent half-masked.
+ */
+export function redactionStep(input: RedactionInput, book: SecretBook = new SecretBook()): RedactionOutcome {
+  for (const file of input.files ?? []) book.scan(file.path, file.text);
   const counter = new RedactionCounter();
   const files: RedactionFileOutcome[] = [];
   const redactedMaterial: { path: string; text: string }[] = [];
+  const withheld = new Set<string>();
   let secretsFound = 0;
   let joinedLines = false;
   for (const item of input.material) {
-    const result = redact(item.text, counter, rules);
+    const hunk = item.kind === 'hunk';
+    const own = book.scan(item.path, item.text).matches;
+    if (book.isCapped(item.path)) {
+      withheld.add(item.path);
+      secretsFound += own.length;
+      files.push({ path: item.path, found: own.length, redacted: 0, rules: [...new Set(own.map((m) => m.rule))].sort(), replacements: [] });
+      redactedMaterial.push({ path: item.path, text: item.text.split('\n').map((line) => withheldLine(line, hunk)).join('\n') });
+      continue;
+    }
+    const result = redact(item.text, counter, book, { lineMarks: hunk });
     const found = result.values;
     secretsFound += found;
     joinedLines ||= result.joinedLines;
@@ -71,6 +99,8 @@ export function redactionStep(input: RedactionInput, rules?: SecretRuleSet): Red
   }
   const blocked = input.blockOnSecret && secretsFound > 0;
   const what = `${plural(secretsFound, 'secret')} in ${plural(files.length, 'file')}`;
+  const withheldNote =
+    withheld.size === 0 ? '' : `; withheld ${plural(withheld.size, 'file')} with more secrets than the detector keeps (secrets.max_matches_per_file): ${[...withheld].sort().join(', ')}`;
   let detail: string;
   if (!input.modelConfigured) {
     detail =
@@ -91,6 +121,7 @@ export function redactionStep(input: RedactionInput, rules?: SecretRuleSet): Red
     material: blocked ? null : redactedMaterial,
     joinedLines,
     incompleteReason: blocked && input.modelConfigured ? `a secret blocked the send to the model (${what})` : null,
-    detail,
+    withheld: [...withheld].sort(),
+    detail: detail + withheldNote,
   };
 }

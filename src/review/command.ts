@@ -9,6 +9,7 @@ import { escapeJsonText } from '../report/escape.js';
 import { render, githubStepSummary } from '../report/render.js';
 import { createProgress, stepLine, wantsStepLines } from '../report/progress.js';
 import { review, type FailOn } from './engine.js';
+import { maskReport, SecretBook } from '../redact/index.js';
 
 export interface ReviewOptions {
   range?: string;
@@ -135,5 +136,6 @@ function errorReport(error: JscrError, change: ChangeSpec): string {
     incomplete_reasons: [oneLine(error.message)],
     exit_code: error.exitCode,
   };
-  return `${escapeJsonText(JSON.stringify(report, null, 2))}\n`;
+  // The range is the user's text and may hold a token; it is masked like every report string.
+  return `${escapeJsonText(JSON.stringify(maskReport(report, new SecretBook()), null, 2))}\n`;
 }

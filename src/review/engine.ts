@@ -13,8 +13,7 @@ import { proveFromReader } from '../prover/source.js';
 import { toReviewFinding } from '../prover/render.js';
 import { openBoundary } from '../policy/paths.js';
 import { injectionFindings } from './injection.js';
-import { redactionStep } from '../redact/index.js';
-import { secretFindings } from '../redact/index.js';
+import { maskError, maskFinding, maskReport, redactionStep, secretFindings, SecretBook } from '../redact/index.js';
 import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
 import { builtinCheckMeta } from '../rules/checks.js';
 import { SCANNERS } from './scanners/index.js';
@@ -23,7 +22,7 @@ import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/
 import { applySuppressions } from './suppress.js';
 import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
 import { createSourceReader } from '../git/sources.js';
-import { assembleMaterial } from './material.js';
+import { assembleMaterial, materialSources } from './material.js';
 import { findImporters, profileChangedFiles, type ProfiledFile } from './profile-step.js';
 import { StepLog } from './steps.js';
 import { buildIR, type FileIR } from '../syntax/ir.js';
@@ -85,7 +84,18 @@ interface ReadChangedFile {
 /** A changed file that was read, with its changed (added) line numbers worked out once. */
 type ReadableFile = ReadChangedFile & { text: string; changedLines: Set<number> };
 
+/** A review whose report and errors have passed the masking of every secret found (src/redact/mask.ts): the one choke point before any renderer. */
 export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
+  const book = new SecretBook();
+  try {
+    const outcome = await runReview(request, book);
+    return { ...outcome, report: maskReport(outcome.report, book) };
+  } catch (error) {
+    throw maskError(error, book);
+  }
+}
+
+async function runReview(request: ReviewRequest, book: SecretBook): Promise<ReviewOutcome> {
   const startedAt = Date.now();
   // Step 1: the repository boundary. A directory that is not in a repository is exit 2 (GitError).
   const root = await resolveRepository(request.repoDir);
@@ -241,7 +251,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
           scanLines: scanLinesFor(f),
         }));
       const ruleFindings = await runRules({ files: targets, rules });
-      const secrets = secretFindings(targets.map((t) => ({ path: t.path, text: t.text, scanLines: t.scanLines })));
+      const secrets = secretFindings(targets.map((t) => ({ path: t.path, text: t.text, scanLines: t.scanLines })), book);
       findings.push(...ruleFindings, ...secrets);
       steps.record('rules', 'ran', `${rules.length} built-in rules and the secret detector over ${targets.length} file(s)`);
     },
@@ -256,7 +266,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
         steps.record('scanners', 'skipped', 'no external scanner enabled (scanners.enabled)');
         return;
       }
-      const outcome = await runExternalScanners(enabled, readable, () => steps.remainingMs(), request.env);
+      const outcome = await runExternalScanners(enabled, readable, () => steps.remainingMs(), request.env, book);
       scanners.push(...outcome.records);
       findings.push(...outcome.findings);
       const bad = outcome.records.filter((r) => r.status !== 'ran');
@@ -312,12 +322,17 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   const redaction = await steps.run(
     'redaction',
     async () => {
-      const outcome = redactionStep({
-        material: material.map((m) => ({ path: m.path, text: m.text })),
-        blockOnSecret: config.redaction.block_on_secret,
-        modelConfigured,
-      });
-      steps.record('redaction', 'ran', outcome.detail);
+      const outcome = redactionStep(
+        {
+          material: material.map((m) => ({ path: m.path, text: m.text, kind: m.kind })),
+          files: await materialSources(readable, context, modelConfigured ? baseReader : null),
+          blockOnSecret: config.redaction.block_on_secret,
+          modelConfigured,
+        },
+        book,
+      );
+      if (modelConfigured && outcome.withheld.length > 0) steps.incomplete('redaction', 'ran', outcome.detail);
+      else steps.record('redaction', 'ran', outcome.detail);
       return outcome;
     },
     null,
@@ -371,7 +386,8 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
 
   // Suppressions: by fingerprint or rule+glob, never by line; those the change adds are refused.
   const suppression = applySuppressions({
-    findings,
+    // Fingerprints from masked evidence, so no hash of a secret is printed and suppressions match the report.
+    findings: findings.map((finding) => maskFinding(finding, book)),
     fileTexts: new Map(readable.map((f) => [f.diff.path, f.text])),
     addedLines: new Map(readable.map((f) => [f.diff.path, f.changedLines])),
     configEntries: config.suppress.map(toSuppressEntry),
@@ -384,7 +400,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     minConfidence: config.review.min_confidence,
     maxFindings: config.review.max_findings,
   });
-  const limitsReached = [...context.limitsReached];
+  const limitsReached = [...context.limitsReached, ...book.limitsReached()];
   if (ordered.truncated > 0) limitsReached.push('review.max_findings');
   steps.record('report', 'ran', `${ordered.findings.length} finding(s)${ordered.truncated ? `, ${ordered.truncated} cut by review.max_findings` : ''}`);
 
@@ -544,6 +560,8 @@ async function runExternalScanners(
   /** Asked before each scanner: the deadline is shared, not granted afresh to each one. */
   remainingMs: () => number,
   env: NodeJS.ProcessEnv,
+  /** Learns the secret values a scanner found, so they are masked wherever else they appear. */
+  book: SecretBook,
 ): Promise<{ records: ScannerRecord[]; findings: Finding[] }> {
   const records: ScannerRecord[] = [];
   const findings: Finding[] = [];
@@ -579,7 +597,7 @@ async function runExternalScanners(
         records.push({ name, status: 'not_run', detail: 'the review deadline (review.deadline_s) passed before this scanner' });
         continue;
       }
-      const outcome = await adapter.run({ root: workDir, files: taken, timeoutMs: Math.min(left, 300_000), env, contents });
+      const outcome = await adapter.run({ root: workDir, files: taken, timeoutMs: Math.min(left, 300_000), env, contents, learnSecret: (secret) => book.learn(secret) });
       records.push({ name, status: outcome.status, detail: outcome.detail });
       findings.push(...outcome.findings);
     }

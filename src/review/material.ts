@@ -4,6 +4,7 @@
  * redaction step before it may leave the machine.
  */
 import type { DiffFile } from '../git/diff.js';
+import type { SourceReader } from '../git/sources.js';
 import type { ContextBundle } from './context.js';
 
 export interface MaterialSegment {
@@ -40,4 +41,26 @@ export function assembleMaterial(context: ContextBundle, diffs: readonly DiffFil
     }
   }
   return segments;
+}
+
+/**
+ * The whole texts the material is cut from, for secret detection before any cutting: each changed
+ * file's new text, each context file read whole, and, when `base` is given (a model will be shown the
+ * material), each changed file's base text, whose removed lines the hunks carry.
+ */
+export async function materialSources(
+  changed: readonly { diff: DiffFile; text: string }[],
+  context: ContextBundle,
+  base: SourceReader | null,
+): Promise<{ path: string; text: string }[]> {
+  const out = changed.map((file) => ({ path: file.diff.path, text: file.text }));
+  for (const file of context.files) if (file.spans === null) out.push({ path: file.path, text: file.text });
+  if (base === null) return out;
+  const old = changed.filter((file) => file.diff.status !== 'added');
+  const reads = await base.readMany(old.map((file) => file.diff.oldPath ?? file.diff.path));
+  for (const file of old) {
+    const read = reads.get(file.diff.oldPath ?? file.diff.path);
+    if (read?.ok) out.push({ path: file.diff.path, text: read.text });
+  }
+  return out;
 }

@@ -17,11 +17,11 @@ describe('secretFindings', () => {
       path: 'app/client.py',
       line: 2,
       end_line: 2,
-      evidence: 'client = Client(token="ghp_…[40 chars]", region="eu")',
+      evidence: 'client = Client(token="ghp_…[github-token, 40 chars]", region="eu")',
     });
     expect(JSON.stringify(finding)).not.toContain(fakes.githubClassic);
     expect(JSON.stringify(finding)).not.toContain(fakes.githubClassic.slice(4, 20));
-    expect(finding!.message).toContain('ghp_…[40 chars]');
+    expect(finding!.message).toContain('ghp_…[github-token, 40 chars]');
     expect(finding!.fingerprint).toBe(fingerprint('jscr/hardcoded-secret', 'app/client.py', finding!.evidence));
   });
 
@@ -45,7 +45,7 @@ describe('secretFindings', () => {
       ['critical', 6, 6],
       ['high', 6, 6],
     ]);
-    expect(findings[1]!.evidence).toBe('ids = ["AKIA…[20 chars]", "npm_…[40 chars]"]');
+    expect(findings[1]!.evidence).toBe('ids = ["AKIA…[aws-access-key-id, 20 chars]", "npm_…[npm-token, 40 chars]"]');
     for (const secret of [...fakes.pemBody, fakes.awsKeyId, fakes.npm]) expect(JSON.stringify(findings)).not.toContain(secret);
   });
 

@@ -68,6 +68,23 @@ describe('secret rule file loading', () => {
     expect(loadError(ruleFile(goodRule('demo-token', "'''tok_[a-z0-9]{8}'''"))).message).toMatch(/no \(\?<value>/);
   });
 
+  it('a block rule has begin and end markers and no pattern; a line rule has a pattern and no markers', () => {
+    const block = `id = "demo-key"\ntitle = "a key"\nseverity = "critical"\nconfidence = 0.9\nkeywords = ["demo key"]\nscope = "block"`;
+    const markers = `\nbegin = '''-----BEGIN DEMO KEY-----'''\nend = '''-----END DEMO KEY-----'''`;
+    const rules = parseSecretRules(ruleFile(block + markers), 'secrets.toml');
+    expect(rules.rules[0]?.matcher.scope).toBe('block');
+    expect(rules.maxMatchesPerFile).toBe(200);
+    expect(loadError(ruleFile(block)).message).toMatch(/block rule has begin and end/);
+    expect(loadError(ruleFile(`${block}${markers}\npattern = '''(?<value>x)'''`)).message).toMatch(/no pattern/);
+    expect(loadError(ruleFile(`${goodRule('demo-token')}${markers}`)).message).toMatch(/line rule has a pattern, and no begin or end/);
+    expect(loadError(ruleFile(`${block}\nbegin = '''(?:a+)+'''\nend = '''x'''`)).message).toMatch(/nested repetition/);
+  });
+
+  it('reads the per-file match cap from [limits]', () => {
+    expect(parseSecretRules(`[limits]\nmax_matches_per_file = 7\n${ruleFile(goodRule('demo-token'))}`, 'secrets.toml').maxMatchesPerFile).toBe(7);
+    expect(loadError(`[limits]\nmax_matches_per_file = 0\n${ruleFile(goodRule('demo-token'))}`).message).toMatch(/limits\.max_matches_per_file/);
+  });
+
   it('refuses unknown keys and wrong types with the dotted path', () => {
     expect(loadError(ruleFile(`${goodRule('demo-token')}\nseverit = "low"`)).message).toMatch(/rule\.0/);
     expect(loadError(ruleFile(goodRule('demo-token').replace('"high"', '"low"'))).message).toMatch(/rule\.0\.severity/);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
+import type { KnownSecret } from '../../redact/mask.js';
 import { asArgument, failed, jscrBinDirs, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
@@ -59,7 +60,7 @@ function scrub(message: string, secrets: string[]): string {
   return secrets.reduce((text, secret) => (secret.length >= 4 ? text.split(secret).join(SECRET_MARKER) : text), message);
 }
 
-function toFindings(root: string, fileResults: SecretlintFileResult[], contents: Map<string, string>): Finding[] {
+function toFindings(root: string, fileResults: SecretlintFileResult[], contents: Map<string, string>, learn: (secret: KnownSecret) => void): Finding[] {
   const findings: Finding[] = [];
   for (const fileResult of fileResults) {
     const path = rootRelative(root, fileResult.filePath);
@@ -70,6 +71,8 @@ function toFindings(root: string, fileResults: SecretlintFileResult[], contents:
     const secrets = ranges.map(([start, end]) => text.slice(start, end));
     for (const message of fileResult.messages) {
       const rule = shortRuleId(message.ruleId);
+      const [start, end] = message.range;
+      if (start >= 0 && end <= text.length && start < end) learn({ rule: `secretlint-${rule}`, value: text.slice(start, end) });
       const line = message.loc.start.line;
       const endLine = Math.max(line, message.loc.end.line);
       findings.push(
@@ -118,7 +121,7 @@ export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): Scan
         if (!scan.completed) return scan.outcome;
         const parsed = results(parseJson(scan.stdout));
         if (parsed === null) return failed(`secretlint printed output that is not its JSON report (exit code ${scan.code})`);
-        const findings = toFindings(input.root, parsed, input.contents);
+        const findings = toFindings(input.root, parsed, input.contents, input.learnSecret ?? (() => {}));
         return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)` };
       } finally {
         await rm(configDir, { recursive: true, force: true });

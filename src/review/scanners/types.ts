@@ -1,5 +1,6 @@
 /** The one interface every external scanner adapter implements. */
 import type { Finding } from '../../report/finding.js';
+import type { KnownSecret } from '../../redact/mask.js';
 
 /** What the engine hands an adapter. */
 export interface ScannerInput {
@@ -13,6 +14,11 @@ export interface ScannerInput {
   env: NodeJS.ProcessEnv;
   /** The admitted text of each file, by root-relative path: the evidence is quoted from here. */
   contents: Map<string, string>;
+  /**
+   * Told each secret value a scanner finds, so jscr masks it wherever else it appears (another
+   * rule's evidence, a message). Values go here only, never into an outcome.
+   */
+  learnSecret?: (secret: KnownSecret) => void;
 }
 
 /**
