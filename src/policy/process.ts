@@ -44,6 +44,8 @@ export interface RunResult {
   stdout: string;
   /** The same output as bytes, for binary-safe readers such as `git cat-file --batch`. */
   stdoutBytes: Buffer;
+  /** True when stdout passed `maxOutputBytes` and was cut: a reader must never take it for the whole. */
+  stdoutTruncated: boolean;
   stderr: string;
   timedOut: boolean;
   /** Set when the process could not be started at all (ENOENT, EACCES). */
@@ -131,6 +133,7 @@ function spawnCollected(executable: string, args: readonly string[], env: NodeJS
         signal,
         stdout: stdoutBytes.toString('utf8'),
         stdoutBytes,
+        stdoutTruncated: outBytes > stdoutBytes.length,
         stderr: Buffer.concat(err).toString('utf8'),
         timedOut,
         spawnError,

@@ -37,6 +37,12 @@ export interface SuppressionInput {
   fileTexts: Map<string, string>;
   /** 1-based added lines of each file, by path. */
   addedLines: Map<string, Set<number>>;
+  /**
+   * The lines (trimmed) of each changed file as the base revision held it (`baseLineSet`), by new path;
+   * absent for a file the base did not have. A fingerprint covers an added line only when its content
+   * was already there.
+   */
+  baseLines: Map<string, Set<string>>;
   /** The entries in force (from the base revision's `.jscr.toml`, or `--config`). */
   configEntries: SuppressEntry[];
   /** Entries the reviewed change adds to `.jscr.toml` (head entries not present at the base). */
@@ -147,10 +153,32 @@ interface LiveEntry {
   uses: number;
 }
 
-function entryMatches(live: LiveEntry, finding: Finding): boolean {
+/** The trimmed lines of a base file, for `SuppressionInput.baseLines`. */
+export function baseLineSet(text: string): Set<string> {
+  return new Set(text.split('\n').map((line) => line.trim()));
+}
+
+/**
+ * True when every added line the finding spans held content the base already had: what a fingerprint
+ * was written for. A copy of suppressed code pasted somewhere new, or a line rewritten, is not covered.
+ */
+function contentExistedAtBase(input: SuppressionInput, finding: Finding): boolean {
+  const added = input.addedLines.get(finding.path);
+  const last = Math.max(finding.line, finding.end_line);
+  const addedInSpan: number[] = [];
+  for (let line = finding.line; line <= last; line += 1) if (added?.has(line) === true) addedInSpan.push(line);
+  if (addedInSpan.length === 0) return true;
+  const base = input.baseLines.get(finding.path);
+  const lines = input.fileTexts.get(finding.path)?.split('\n');
+  if (base === undefined || lines === undefined) return false;
+  return addedInSpan.every((line) => base.has((lines[line - 1] ?? '').trim()));
+}
+
+function entryMatches(live: LiveEntry, finding: Finding, input: SuppressionInput): boolean {
   const { entry } = live;
   if (entry.rule !== finding.rule) return false;
   if (entry.fingerprint !== undefined && !finding.fingerprint.startsWith(entry.fingerprint.toLowerCase())) return false;
+  if (entry.fingerprint !== undefined && !contentExistedAtBase(input, finding)) return false;
   return live.matchesPath(finding.path);
 }
 
@@ -269,14 +297,19 @@ export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
   const kept: Finding[] = [];
   const suppressed: SuppressionOutcome['suppressed'] = [];
   for (const finding of input.findings) {
+    // A comment above a line covers that line only as the base had it: not a line the change added or rewrote.
+    const addedHere = input.addedLines.get(finding.path);
     const comment = (inlineByPath.get(finding.path) ?? []).find(
-      (candidate) => candidate.rule === finding.rule && (candidate.standalone ? candidate.line + 1 : candidate.line) === finding.line,
+      (candidate) =>
+        candidate.rule === finding.rule &&
+        (candidate.standalone ? candidate.line + 1 : candidate.line) === finding.line &&
+        !(candidate.standalone && addedHere?.has(finding.line) === true),
     );
     if (comment) {
       suppressed.push({ finding, by: `jscr-ignore comment at ${finding.path}:${comment.line}: ${comment.reason ?? ''}` });
       continue;
     }
-    const entry = live.find((candidate) => entryMatches(candidate, finding));
+    const entry = live.find((candidate) => entryMatches(candidate, finding, input));
     if (entry) {
       entry.uses += 1;
       suppressed.push({ finding, by: entry.name });

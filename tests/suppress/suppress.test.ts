@@ -32,6 +32,7 @@ function run(overrides: Partial<SuppressionInput>) {
     findings: [],
     fileTexts: new Map(),
     addedLines: new Map(),
+    baseLines: new Map(),
     configEntries: [],
     entriesAddedByChange: [],
     today: '2025-06-01',
