@@ -19,7 +19,7 @@ import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
-import { applySuppressions, baseLineSet } from './suppress.js';
+import { applySuppressions, baseLineCounts } from './suppress.js';
 import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
 import { createSourceReader, type SourceReader } from '../git/sources.js';
 import { readLinguistMarks } from '../git/attributes.js';
@@ -436,15 +436,15 @@ function isSymlink(diff: DiffFile): boolean {
 }
 
 /** The base revision's lines of each reviewed file with findings (read at its old path for a rename). */
-async function baseLinesOf(baseReader: SourceReader | null, files: ReadableFile[], findings: Finding[]): Promise<Map<string, Set<string>>> {
-  const out = new Map<string, Set<string>>();
+async function baseLinesOf(baseReader: SourceReader | null, files: ReadableFile[], findings: Finding[]): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
   const withFindings = new Set(findings.map((f) => f.path));
   const wanted = files.filter((f) => withFindings.has(f.diff.path));
   if (baseReader === null || wanted.length === 0) return out;
   const reads = await baseReader.readMany(wanted.map((f) => f.diff.oldPath ?? f.diff.path));
   for (const file of wanted) {
     const read = reads.get(file.diff.oldPath ?? file.diff.path);
-    if (read?.ok === true) out.set(file.diff.path, baseLineSet(read.text));
+    if (read?.ok === true) out.set(file.diff.path, baseLineCounts(read.text));
   }
   return out;
 }

@@ -38,11 +38,11 @@ export interface SuppressionInput {
   /** 1-based added lines of each file, by path. */
   addedLines: Map<string, Set<number>>;
   /**
-   * The lines (trimmed) of each changed file as the base revision held it (`baseLineSet`), by new path;
-   * absent for a file the base did not have. A fingerprint covers an added line only when its content
-   * was already there.
+   * How often each line (trimmed) occurs in each changed file as the base revision held it
+   * (`baseLineCounts`), by new path; absent for a file the base did not have. A fingerprint covers an
+   * added line only when its content was already there.
    */
-  baseLines: Map<string, Set<string>>;
+  baseLines: Map<string, Map<string, number>>;
   /** The entries in force (from the base revision's `.jscr.toml`, or `--config`). */
   configEntries: SuppressEntry[];
   /** Entries the reviewed change adds to `.jscr.toml` (head entries not present at the base). */
@@ -153,14 +153,17 @@ interface LiveEntry {
   uses: number;
 }
 
-/** The trimmed lines of a base file, for `SuppressionInput.baseLines`. */
-export function baseLineSet(text: string): Set<string> {
-  return new Set(text.split('\n').map((line) => line.trim()));
+/** How often each trimmed line occurs in `text`, for `SuppressionInput.baseLines`. */
+export function baseLineCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) counts.set(line.trim(), (counts.get(line.trim()) ?? 0) + 1);
+  return counts;
 }
 
 /**
- * True when every added line the finding spans held content the base already had: what a fingerprint
- * was written for. A copy of suppressed code pasted somewhere new, or a line rewritten, is not covered.
+ * True when every added line the finding spans holds content the base already had, as many times as
+ * the new file has it: what a fingerprint was written for. A rewritten line, or one more copy of
+ * suppressed code pasted in, is not covered.
  */
 function contentExistedAtBase(input: SuppressionInput, finding: Finding): boolean {
   const added = input.addedLines.get(finding.path);
@@ -169,9 +172,14 @@ function contentExistedAtBase(input: SuppressionInput, finding: Finding): boolea
   for (let line = finding.line; line <= last; line += 1) if (added?.has(line) === true) addedInSpan.push(line);
   if (addedInSpan.length === 0) return true;
   const base = input.baseLines.get(finding.path);
-  const lines = input.fileTexts.get(finding.path)?.split('\n');
-  if (base === undefined || lines === undefined) return false;
-  return addedInSpan.every((line) => base.has((lines[line - 1] ?? '').trim()));
+  const text = input.fileTexts.get(finding.path);
+  if (base === undefined || text === undefined) return false;
+  const lines = text.split('\n');
+  const now = baseLineCounts(text);
+  return addedInSpan.every((line) => {
+    const content = (lines[line - 1] ?? '').trim();
+    return (base.get(content) ?? 0) >= (now.get(content) ?? 0);
+  });
 }
 
 function entryMatches(live: LiveEntry, finding: Finding, input: SuppressionInput): boolean {

@@ -22,7 +22,7 @@ describe('defaults', () => {
   it('holds every SPEC 3 default when no file exists', () => {
     expect(defaultConfig()).toEqual({
       repository: { follow_symlinks: false },
-      review: { fail_on: 'low', min_confidence: 0, max_findings: 200, scope: 'changed-lines', deadline_s: 600 },
+      review: { fail_on: 'low', min_confidence: 0, max_findings: 200, scope: 'changed-lines', deadline_s: 600, exclude: [], max_file_bytes: 2097152 },
       suppress: [],
       context: { max_files: 40, max_total_bytes: 262144, max_expansion_rounds: 2 },
       scanners: { builtin: true, enabled: [] },
@@ -57,6 +57,8 @@ min_confidence = 0.5
 max_findings = 10
 scope = "changed-files"
 deadline_s = 30
+exclude = ["vendor/**", "public/build/**"]
+max_file_bytes = 1000
 
 [[suppress]]
 rule = "py.subprocess-shell"
@@ -130,7 +132,7 @@ describe('every key can be overridden', () => {
 
   it('reads every value from the file', () => {
     expect(config.repository.follow_symlinks).toBe(true);
-    expect(config.review).toEqual({ fail_on: 'high', min_confidence: 0.5, max_findings: 10, scope: 'changed-files', deadline_s: 30 });
+    expect(config.review).toEqual({ fail_on: 'high', min_confidence: 0.5, max_findings: 10, scope: 'changed-files', deadline_s: 30, exclude: ['vendor/**', 'public/build/**'], max_file_bytes: 1000 });
     expect(config.suppress).toEqual([
       { rule: 'py.subprocess-shell', path: 'scripts/**/*.py', fingerprint: 'abc123', reason: 'build scripts run only in CI with fixed input', expires: '2031-01-31' },
       { rule: 'jscr/js-eval-dynamic', fingerprint: 'def456', reason: 'accepted risk', expires: '2030-06-01' },
