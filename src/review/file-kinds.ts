@@ -162,7 +162,8 @@ export function minifiedReason(text: string): string | null {
   let lines = 0;
   let longChars = 0;
   let start = 0;
-  while (start <= text.length) {
+  // A final newline ends the last line; it does not start another.
+  while (start < text.length) {
     const end = text.indexOf('\n', start);
     const stop = end < 0 ? text.length : end;
     if (stop - start > LONG_LINE_CHARS) longChars += stop - start;
@@ -172,7 +173,7 @@ export function minifiedReason(text: string): string | null {
   }
   const share = longChars / text.length;
   if (share >= LONG_LINE_SHARE) return `minified (${Math.round(share * 100)}% of it on lines over ${LONG_LINE_CHARS} characters)`;
-  const average = text.length / lines;
+  const average = text.length / Math.max(lines, 1);
   if (average >= AVERAGE_LINE_CHARS) return `minified (lines of ${Math.round(average)} characters on average)`;
   return null;
 }

@@ -96,6 +96,17 @@ describe('git settings and attributes never decide what is reviewed', () => {
   });
 });
 
+describe('a renamed file git shows as binary', () => {
+  it('is diffed again as text with its rename, and the added lines are reviewed (exit 1)', () => {
+    const r = repo({ '.gitattributes': '*.py -diff\n', 'app.py': `import os\n\n${SAFE_PY}\n${SAFE_PY.replace('add', 'plus')}` });
+    r.git('mv', 'app.py', 'moved.py');
+    r.commit({ 'moved.py': `import os\n\n${SAFE_PY}\n${SAFE_PY.replace('add', 'plus')}\ndef wipe(y):\n    os.system("rm -rf " + y)\n` });
+    const { code, report } = review(r, ['--range', 'HEAD~1..HEAD']);
+    expect(code).toBe(1);
+    expect(report.findings.find((f) => f.rule === OS_SYSTEM)).toMatchObject({ path: 'moved.py', line: 10 });
+  });
+});
+
 describe('binary is git\'s content rule (a NUL in the first 8,000 bytes), applied by jscr', () => {
   it('a NUL byte at offset 8100 leaves the file text: it is reviewed, exit 1', () => {
     const r = repo({ 'app.py': SAFE_PY });
