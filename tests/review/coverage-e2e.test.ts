@@ -5,18 +5,10 @@
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeRepo, runJscr, type FileMap, type TestRepo } from '../helpers/repo.js';
+import { describe, expect, it } from 'vitest';
+import { reposRemovedAfterEach, runJscr, type FileMap, type TestRepo } from '../helpers/repo.js';
 
-const repos: TestRepo[] = [];
-function repo(initial: FileMap): TestRepo {
-  const r = makeRepo(initial);
-  repos.push(r);
-  return r;
-}
-afterEach(() => {
-  for (const r of repos.splice(0)) r.cleanup();
-});
+const repo = reposRemovedAfterEach();
 
 interface Report {
   exit_code: number;

@@ -6,19 +6,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeRepo, runJscr, type FileMap, type TestRepo } from '../helpers/repo.js';
+import { describe, expect, it } from 'vitest';
+import { reposRemovedAfterEach, runJscr, type TestRepo } from '../helpers/repo.js';
 import { fakeProgram } from '../scanners/harness.js';
 
-const repos: TestRepo[] = [];
-function repo(initial: FileMap): TestRepo {
-  const r = makeRepo(initial);
-  repos.push(r);
-  return r;
-}
-afterEach(() => {
-  for (const r of repos.splice(0)) r.cleanup();
-});
+const repo = reposRemovedAfterEach();
 
 function json(stdout: string): Record<string, unknown> & {
   findings: { rule: string; path: string; line: number; severity: string; evidence: string; message: string }[];
