@@ -6,8 +6,9 @@
  * is diffed again as text, so its added lines are known.
  */
 import picomatch from 'picomatch';
-import { diffPathsAsText, type RawChange } from '../git/change.js';
-import { parseUnifiedDiff, type DiffFile } from '../git/diff.js';
+import type { RawChange } from '../git/change.js';
+import type { DiffFile } from '../git/diff.js';
+import { diffAgainAsText } from '../git/text-diff.js';
 import { decodeSource, type BytesRead, type SourceReader } from '../git/sources.js';
 import { isBinaryContent } from '../policy/paths.js';
 import type { LinguistMarks } from '../git/attributes.js';
@@ -70,18 +71,12 @@ export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[
 
   // Text that git's diff showed as "Binary files differ": its diff again, with every file as text.
   const hidden = toRead.filter((d) => d.status === 'binary' && decided.get(d)?.class === 'reviewed');
-  if (hidden.length > 0) {
-    const again = parseUnifiedDiff(await diffPathsAsText(input.root, input.change, hidden.flatMap((d) => (d.oldPath === null ? [d.path] : [d.oldPath, d.path]))));
-    for (const diff of hidden) {
-      const redone = again.find((f) => f.path === diff.path && f.status !== 'binary');
-      const covered = decided.get(diff) as CoveredFile;
-      decided.set(
-        diff,
-        redone === undefined
-          ? { ...covered, class: 'not_reviewed', text: null, reason: 'unreadable: git would not show the changes of this text file' }
-          : { ...covered, diff: redone },
-      );
-    }
+  for (const [diff, redone] of await diffAgainAsText(input.root, input.change, hidden)) {
+    const covered = decided.get(diff) as CoveredFile;
+    decided.set(
+      diff,
+      redone === null ? { ...covered, class: 'not_reviewed', text: null, reason: 'unreadable: git would not show the changes of this text file' } : { ...covered, diff: redone },
+    );
   }
   return input.diffFiles.map((d) => decided.get(d) as CoveredFile);
 }
