@@ -43,9 +43,10 @@ export interface CoverageInput {
 
 /**
  * Data files are read whole up to this size to test their shape; a larger file named like one is not
- * reviewed (its shape is unknown). A far larger limit than code, since lock files are routinely huge.
+ * reviewed (its shape is unknown). A far larger limit than code, since lock files are routinely huge,
+ * and small enough that parsing one stays well inside Node's heap.
  */
-export const DATA_MAX_BYTES = 256 * 1024 * 1024;
+export const DATA_MAX_BYTES = 100 * 1024 * 1024;
 
 /** How to take vendored or generated paths out of the review, said wherever a file is not reviewed. */
 export const EXCLUDE_HINT = 'to exclude vendored or generated paths, set review.exclude = ["public/build/**"] in .jscr.toml on the base branch';
@@ -62,12 +63,17 @@ export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[
     if (early !== null) decided.set(diff, early);
     else toRead.push(diff);
   }
-  const limitFor = (path: string): number => (mayBeDataByName(path) ? Math.max(DATA_MAX_BYTES, input.maxFileBytes) : input.maxFileBytes);
+  // Files that may be data are read one at a time, so only one large lock file is in memory at once.
+  const byName = toRead.filter((d) => mayBeDataByName(d.path));
   const reads = await input.reader.readBytes(
-    toRead.map((d) => d.path),
-    limitFor,
+    toRead.filter((d) => !mayBeDataByName(d.path)).map((d) => d.path),
+    () => input.maxFileBytes,
   );
-  for (const diff of toRead) decided.set(diff, fromContent(diff, reads.get(diff.path), input.maxFileBytes));
+  for (const diff of byName) {
+    const read = (await input.reader.readBytes([diff.path], () => Math.max(DATA_MAX_BYTES, input.maxFileBytes))).get(diff.path);
+    decided.set(diff, fromContent(diff, read, input.maxFileBytes));
+  }
+  for (const diff of toRead) if (!decided.has(diff)) decided.set(diff, fromContent(diff, reads.get(diff.path), input.maxFileBytes));
 
   // Text that git's diff showed as "Binary files differ": its diff again, with every file as text.
   const hidden = toRead.filter((d) => d.status === 'binary' && decided.get(d)?.class === 'reviewed');
