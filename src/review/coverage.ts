@@ -105,10 +105,11 @@ function withoutReading(diff: DiffFile, excludeGlobs: { glob: string; test: (pat
 
 /** A read file's state from its bytes. */
 function fromContent(diff: DiffFile, read: BytesRead | undefined, maxFileBytes: number): CoveredFile {
-  const code = isCodePath(diff.path);
   if (read === undefined) return covered(diff, 'not_reviewed', 'unreadable: not read');
   if (!read.ok && read.reason !== 'too_large') return covered(diff, 'not_reviewed', `${read.reason}: ${read.detail}`);
   const head = read.ok ? read.bytes : read.head;
+  // A script with a `#!` line is code whatever its name (a shell runs it past a NUL on a later line).
+  const code = isCodePath(diff.path) || (head[0] === 0x23 && head[1] === 0x21);
   if (!read.ok && head.length === 0) return covered(diff, 'not_reviewed', `unreadable: the start of a ${read.size}-byte file could not be read`);
   if (isBinaryContent(head)) {
     if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes under a source-code name (git's rule: a NUL in the first 8,000 bytes); ${EXCLUDE_HINT}`);

@@ -120,6 +120,14 @@ describe('binary is git\'s content rule (a NUL in the first 8,000 bytes), applie
     expect(report.incomplete_reasons.join(' ')).toMatch(/app\.py \(binary/);
   });
 
+  it('a script with a #! line and a NUL byte is not reviewed, whatever its name (exit 3)', () => {
+    const r = repo({ 'app.py': SAFE_PY });
+    r.commit({ 'bin/deploy': Buffer.from('#!/bin/sh\nrm -rf "$1"\n# \0\n') });
+    const { code, report } = review(r, ['--range', 'HEAD~1..HEAD']);
+    expect(code).toBe(3);
+    expect(report.skipped_files).toEqual([expect.objectContaining({ path: 'bin/deploy', class: 'not_reviewed' })]);
+  });
+
   it('binary data (an image) is listed as data with its kind and does not make the review incomplete', () => {
     const r = repo({ 'app.py': SAFE_PY });
     r.commit({ 'logo.png': Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.alloc(64, 7)]) });
