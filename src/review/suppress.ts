@@ -9,7 +9,7 @@
  */
 import picomatch from 'picomatch';
 import type { Finding } from '../report/finding.js';
-import { makeFinding } from '../report/fingerprint.js';
+import { makeFinding, normaliseEvidence } from '../report/fingerprint.js';
 
 export const INVALID_SUPPRESSION_RULE = 'jscr/invalid-suppression';
 export const SUPPRESSION_ADDED_RULE = 'jscr/suppression-added-by-change';
@@ -38,7 +38,7 @@ export interface SuppressionInput {
   /** 1-based added lines of each file, by path. */
   addedLines: Map<string, Set<number>>;
   /**
-   * How often each line (trimmed) occurs in each changed file as the base revision held it
+   * How often each line (whitespace folded) occurs in each changed file as the base revision held it
    * (`baseLineCounts`), by new path; absent for a file the base did not have. A fingerprint covers an
    * added line only when its content was already there.
    */
@@ -153,10 +153,16 @@ interface LiveEntry {
   uses: number;
 }
 
-/** How often each trimmed line occurs in `text`, for `SuppressionInput.baseLines`. */
+/**
+ * How often each line occurs in `text`, for `SuppressionInput.baseLines`. Lines are compared as
+ * fingerprints compare evidence (whitespace folded), but whole: evidence quotes only a line's start.
+ */
 export function baseLineCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const line of text.split('\n')) counts.set(line.trim(), (counts.get(line.trim()) ?? 0) + 1);
+  for (const line of text.split('\n')) {
+    const content = normaliseEvidence(line);
+    counts.set(content, (counts.get(content) ?? 0) + 1);
+  }
   return counts;
 }
 
@@ -177,7 +183,7 @@ function contentExistedAtBase(input: SuppressionInput, finding: Finding): boolea
   const lines = text.split('\n');
   const now = baseLineCounts(text);
   return addedInSpan.every((line) => {
-    const content = (lines[line - 1] ?? '').trim();
+    const content = normaliseEvidence(lines[line - 1] ?? '');
     return (base.get(content) ?? 0) >= (now.get(content) ?? 0);
   });
 }

@@ -275,17 +275,27 @@ describe('a suppression covers only what it covered in the base', () => {
     return found.fingerprint;
   };
 
-  it('a [[suppress]] fingerprint does not cover a second copy of the line or a rewrite, but still covers the line moved', () => {
+  it('a [[suppress]] fingerprint does not cover a line rewritten past the part its evidence quotes', () => {
+    const r = repo({ 'app.py': SAFE_PY });
+    const line = (tail: string): string => `import os\n\ndef wipe(y):\n    os.system("rm -rf " + y + "/${'a'.repeat(420)}" + ${tail})\n`;
+    r.commit({ 'app.py': line('""') });
+    const fingerprint = fingerprintOf(r);
+    r.commit({ '.jscr.toml': `[[suppress]]\nrule = "${OS_SYSTEM}"\nfingerprint = "${fingerprint}"\nreason = "y is a fixed folder"\n` });
+    r.commit({ 'app.py': line('os.environ["EXTRA"]') });
+    const { code, report } = review(r, ['--range', 'HEAD~1..HEAD']);
+    expect(code).toBe(1);
+    // The same fingerprint (the evidence stops before the rewrite), and still not suppressed.
+    expect((report.findings.find((f) => f.rule === OS_SYSTEM) as unknown as { fingerprint: string }).fingerprint).toBe(fingerprint);
+    expect(report.suppressed).toEqual([]);
+  });
+
+  it('a [[suppress]] fingerprint does not cover a second copy of the line, but still covers the line moved', () => {
     const r = repo({ 'app.py': SAFE_PY });
     r.commit({ 'app.py': HOSTILE_PY });
     const entry = `[[suppress]]\nrule = "${OS_SYSTEM}"\nfingerprint = "${fingerprintOf(r)}"\nreason = "y is a fixed folder"\n`;
     r.commit({ '.jscr.toml': entry });
 
     r.commit({ 'app.py': `${HOSTILE_PY}\ndef again(y):\n    os.system("rm -rf " + y)\n` });
-    expect(review(r, ['--range', 'HEAD~1..HEAD']).code).toBe(1);
-    r.git('reset', '-q', '--hard', 'HEAD~1');
-
-    r.commit({ 'app.py': HOSTILE_PY.replace('"rm -rf " + y', '"rm -rf "  + y') });
     expect(review(r, ['--range', 'HEAD~1..HEAD']).code).toBe(1);
     r.git('reset', '-q', '--hard', 'HEAD~1');
 
