@@ -166,23 +166,29 @@ export function baseLineCounts(text: string): Map<string, number> {
   return counts;
 }
 
+/** The lines of the finding's span (line to end_line) that the change added or rewrote. */
+function addedInSpan(input: SuppressionInput, finding: Finding): number[] {
+  const added = input.addedLines.get(finding.path);
+  const out: number[] = [];
+  if (added === undefined) return out;
+  for (let line = finding.line; line <= Math.max(finding.line, finding.end_line); line += 1) if (added.has(line)) out.push(line);
+  return out;
+}
+
 /**
  * True when every added line the finding spans holds content the base already had, as many times as
  * the new file has it: what a fingerprint was written for. A rewritten line, or one more copy of
  * suppressed code pasted in, is not covered.
  */
 function contentExistedAtBase(input: SuppressionInput, finding: Finding): boolean {
-  const added = input.addedLines.get(finding.path);
-  const last = Math.max(finding.line, finding.end_line);
-  const addedInSpan: number[] = [];
-  for (let line = finding.line; line <= last; line += 1) if (added?.has(line) === true) addedInSpan.push(line);
-  if (addedInSpan.length === 0) return true;
+  const added = addedInSpan(input, finding);
+  if (added.length === 0) return true;
   const base = input.baseLines.get(finding.path);
   const text = input.fileTexts.get(finding.path);
   if (base === undefined || text === undefined) return false;
   const lines = text.split('\n');
   const now = baseLineCounts(text);
-  return addedInSpan.every((line) => {
+  return added.every((line) => {
     const content = normaliseEvidence(lines[line - 1] ?? '');
     return (base.get(content) ?? 0) >= (now.get(content) ?? 0);
   });
@@ -311,14 +317,12 @@ export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
   const kept: Finding[] = [];
   const suppressed: SuppressionOutcome['suppressed'] = [];
   for (const finding of input.findings) {
-    // A comment above a line covers that line only as the base had it: not a line the change added or rewrote.
-    const addedHere = input.addedLines.get(finding.path);
-    const comment = (inlineByPath.get(finding.path) ?? []).find(
-      (candidate) =>
-        candidate.rule === finding.rule &&
-        (candidate.standalone ? candidate.line + 1 : candidate.line) === finding.line &&
-        !(candidate.standalone && addedHere?.has(finding.line) === true),
-    );
+    // A comment covers code only as the base had it: not when the change added or rewrote a line of the finding.
+    const comment = addedInSpan(input, finding).length > 0
+      ? undefined
+      : (inlineByPath.get(finding.path) ?? []).find(
+          (candidate) => candidate.rule === finding.rule && (candidate.standalone ? candidate.line + 1 : candidate.line) === finding.line,
+        );
     if (comment) {
       suppressed.push({ finding, by: `jscr-ignore comment at ${finding.path}:${comment.line}: ${comment.reason ?? ''}` });
       continue;

@@ -215,6 +215,13 @@ describe('a suppression covers only the content it covered in the base', () => {
     expect(untouched.suppressed).toHaveLength(1);
   });
 
+  it('a comment does not cover a finding when the change rewrote any line the finding spans', () => {
+    const text = `${comment}\ndb.query(\n  "SELECT * FROM users WHERE id = " + req.params.id)\n`;
+    const spanning = { ...finding('src/users.js', 2, query), end_line: 3 };
+    const result = run({ findings: [spanning], fileTexts: new Map([['src/users.js', text]]), addedLines: new Map([['src/users.js', new Set([3])]]) });
+    expect(result.kept).toEqual([spanning]);
+  });
+
   it('a fingerprint covers an added line only when the base had that content as often', () => {
     const target = finding('src/users.js', 3, query);
     const entry: SuppressEntry = { rule, fingerprint: target.fingerprint, reason: 'admin only' };
