@@ -70,7 +70,11 @@ function splitNul(bytes: Buffer): string[] {
 /** Output ceiling of listings (ls-tree, ls-files): far above any real tree, and a cut is an error. */
 const LISTING_MAX_BYTES = 1024 * 1024 * 1024;
 
-async function git(root: string, args: string[], options: { input?: string; maxOutputBytes?: number } = {}): Promise<Buffer> {
+/**
+ * Run git and return its output. Output cut at the ceiling is an error, never taken for the whole,
+ * except where the caller asks only for the first bytes (`firstBytesOnly`).
+ */
+async function git(root: string, args: string[], options: { input?: string; maxOutputBytes?: number; firstBytesOnly?: boolean } = {}): Promise<Buffer> {
   const result = await runProgram('git', ['-c', 'core.quotePath=false', ...args], {
     cwd: root,
     timeoutMs: GIT_TIMEOUT_MS,
@@ -81,8 +85,7 @@ async function git(root: string, args: string[], options: { input?: string; maxO
     const reason = result.spawnError ?? result.stderr.split('\n')[0] ?? `exit ${String(result.code)}`;
     throw new Error(`git ${args[0] ?? ''} failed: ${reason}`);
   }
-  // Output cut at the ceiling is never taken for the whole (a short read would hide content).
-  if (result.stdoutTruncated) throw new Error(`git ${args[0] ?? ''} printed more than ${options.maxOutputBytes ?? LISTING_MAX_BYTES} bytes`);
+  if (result.stdoutCut && options.firstBytesOnly !== true) throw new Error(`git ${args[0] ?? ''} printed more than ${options.maxOutputBytes ?? LISTING_MAX_BYTES} bytes`);
   return result.stdoutBytes;
 }
 
@@ -292,8 +295,7 @@ class GitObjectReader implements SourceReader {
 
   /** The first bytes of a large object, for git's binary rule; the rest is never kept. */
   private async objectHead(oid: string, size: number): Promise<Buffer> {
-    const result = await runProgram('git', ['cat-file', 'blob', oid], { cwd: this.root, timeoutMs: GIT_TIMEOUT_MS, maxOutputBytes: BINARY_SNIFF_BYTES });
-    const head = result.stdoutBytes.subarray(0, BINARY_SNIFF_BYTES);
+    const head = (await git(this.root, ['cat-file', 'blob', oid], { maxOutputBytes: BINARY_SNIFF_BYTES, firstBytesOnly: true })).subarray(0, BINARY_SNIFF_BYTES);
     // A head shorter than the object's start means git stopped early: no verdict from it.
     return head.length >= Math.min(size, BINARY_SNIFF_BYTES) ? head : Buffer.alloc(0);
   }

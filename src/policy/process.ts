@@ -44,10 +44,10 @@ export interface RunResult {
   stdout: string;
   /** The same output as bytes, for binary-safe readers such as `git cat-file --batch`. */
   stdoutBytes: Buffer;
-  /** True when stdout passed `maxOutputBytes` and was cut: a reader must never take it for the whole. */
-  stdoutTruncated: boolean;
   stderr: string;
   timedOut: boolean;
+  /** True when stdout went past `maxOutputBytes` and was cut: the output is not the program's whole answer. */
+  stdoutCut: boolean;
   /** Set when the process could not be started at all (ENOENT, EACCES). */
   spawnError: string | null;
 }
@@ -133,9 +133,9 @@ function spawnCollected(executable: string, args: readonly string[], env: NodeJS
         signal,
         stdout: stdoutBytes.toString('utf8'),
         stdoutBytes,
-        stdoutTruncated: outBytes > stdoutBytes.length,
         stderr: Buffer.concat(err).toString('utf8'),
         timedOut,
+        stdoutCut: outBytes > stdoutBytes.length,
         spawnError,
       });
     });
