@@ -146,11 +146,22 @@ const LONG_LINE_CHARS = 1000;
 const LONG_LINE_SHARE = 0.3;
 /** Average line length from which the file counts as minified. */
 const AVERAGE_LINE_CHARS = 300;
-/** Output of bundlers that is tool-written even when it is not minified. */
-const BUNDLER_SIGNATURES: { name: string; test: RegExp }[] = [
-  { name: 'webpack runtime', test: /__webpack_require__[\s\S]*__webpack_modules__|__webpack_modules__[\s\S]*__webpack_require__|(?:^\/\*{6}\/ .*\n){3}/m },
-  { name: 'Parcel runtime', test: /\bparcelRequire\w*\s*=|\$parcel\$require\b/ },
+/**
+ * Output of bundlers that is tool-written even when it is not minified: the runtime's calls, many
+ * times over, or the line margin of slashes and six stars webpack writes. Code that merely names
+ * these helpers (a bundler plugin) has far fewer.
+ */
+const BUNDLER_SIGNATURES: { name: string; test: RegExp; times: number }[] = [
+  { name: 'webpack runtime', test: /\b__webpack_require__\(|^\/\*{6}\/ /gm, times: 5 },
+  { name: 'Parcel runtime', test: /\bparcelRequire\w*\(/g, times: 5 },
 ];
+
+/** True when `regex` (global) matches `text` at least `times` times. */
+function matchesAtLeast(text: string, regex: RegExp, times: number): boolean {
+  let count = 0;
+  for (const _match of text.matchAll(regex)) if (++count >= times) return true;
+  return false;
+}
 
 /**
  * Why a code file's text is minified or bundled, or null. Tests, in order: a bundler's runtime, the
@@ -158,7 +169,7 @@ const BUNDLER_SIGNATURES: { name: string; test: RegExp }[] = [
  */
 export function minifiedReason(text: string): string | null {
   if (text.length < MINIFIED_MIN_BYTES) return null;
-  for (const signature of BUNDLER_SIGNATURES) if (signature.test.test(text)) return `bundled (${signature.name} found)`;
+  for (const signature of BUNDLER_SIGNATURES) if (matchesAtLeast(text, signature.test, signature.times)) return `bundled (${signature.name} found)`;
   let lines = 0;
   let longChars = 0;
   let start = 0;

@@ -211,7 +211,7 @@ describe('tool-written code and large files are not reviewed unless the base exc
 
   it.each([
     ['one long line', (): string => `var x=1;${'function q(a){return a*2}'.repeat(200)}${EVAL_JS}\n`],
-    ['a webpack bundle', (): string => `/******/ (() => {\n/******/ var __webpack_modules__ = {};\n/******/ function __webpack_require__(id) {}\n${'var a = 1;\n'.repeat(300)}${EVAL_JS}\n`],
+    ['a webpack bundle', (): string => `/******/ (() => {\n/******/ var __webpack_modules__ = {};\n/******/ function __webpack_require__(id) {}\n/******/ __webpack_require__(1);\n/******/ })();\n${'var a = 1;\n'.repeat(300)}${EVAL_JS}\n`],
   ])('minified or bundled code under a plain name (%s) is not reviewed (exit 3)', (_name, content) => {
     const r = repo({ 'src/util.js': '1;\n' });
     r.commit({ 'src/util.js': content() });

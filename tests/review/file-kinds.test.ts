@@ -130,13 +130,16 @@ describe('minified or bundled code, by content', () => {
   it('names its reason for one long line, long average lines and bundler runtimes', () => {
     expect(minifiedReason(`${'var a=function(b){return b};'.repeat(200)}\n`)).toMatch(/^minified \(\d+% of it on lines over 1000 characters\)$/);
     expect(minifiedReason(`${`${'x'.repeat(400)}\n`.repeat(20)}`)).toMatch(/^minified \(lines of 401 characters on average\)$/);
-    expect(minifiedReason(`/******/ (() => {\n/******/ var __webpack_modules__ = {};\n/******/ function __webpack_require__() {}\n${'a();\n'.repeat(600)}`)).toMatch(/^bundled \(webpack runtime/);
+    expect(minifiedReason(`${'var m = __webpack_require__(7);\n'.repeat(5)}${'a();\n'.repeat(600)}`)).toMatch(/^bundled \(webpack runtime/);
   });
 
   it('leaves hand-written code alone, long lines here and there included', () => {
     const code = `${'function add(a, b) {\n  return a + b;\n}\n'.repeat(200)}const table = "${'ab'.repeat(600)}";\n`;
     expect(minifiedReason(code)).toBeNull();
     expect(minifiedReason('x'.repeat(2000))).toBeNull(); // too small to tell
+    // A bundler plugin names the runtime's helpers without being a bundle.
+    const plugin = `${'export function patch(source) {\n  return source.replace("__webpack_require__(", "__webpack_modules__");\n}\n'.repeat(3)}${'// notes\n'.repeat(300)}`;
+    expect(minifiedReason(plugin)).toBeNull();
   });
 
   it('knows code files by their name, data files are not code', () => {
