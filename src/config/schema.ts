@@ -62,8 +62,10 @@ const reviewSchema = z.strictObject({
   scope: z.enum(['changed-lines', 'changed-files']).default('changed-lines'),
   /** Wall-clock budget of one review, in seconds. */
   deadline_s: seconds(MAX_DEADLINE_S).default(600),
-  exclude: z.array(z.string()).default([]),
-  max_file_bytes: z.number().int().positive().default(2097152),
+  /** Globs (repository-relative) of vendored or generated paths: listed as excluded, never reviewed. */
+  exclude: z.array(z.string().min(1, 'expected a non-empty glob')).default([]),
+  /** A changed file (other than data such as lock files and images) larger than this is not reviewed. */
+  max_file_bytes: positiveInt.default(2_097_152),
 });
 
 const suppressionSchema = z

@@ -29,6 +29,8 @@ export interface RawChange {
   headRev: string | null;
   /** `git diff` output with a/ b/ prefixes, no colour, quoted paths, 3 lines of context. */
   diffText: string;
+  /** The diff's revision arguments (and `--cached`), so single files can be diffed again the same way. */
+  diffRevisions: string[];
 }
 
 /** Pass as `rev` to read from the index instead of a commit. */
@@ -162,6 +164,17 @@ async function diff(g: SimpleGit, revisions: string[], cached = false): Promise<
 }
 
 /**
+ * The diff of these paths of a change with every file treated as text (`--text`), so no attribute,
+ * `core.bigFileThreshold` or other setting can turn it into "Binary files differ". For files whose
+ * content jscr found to be text although git's diff called them binary.
+ */
+export async function diffPathsAsText(root: string, change: RawChange, paths: readonly string[]): Promise<string> {
+  if (paths.length === 0) return '';
+  const pathspecs = paths.map((p) => `:(literal)${p}`);
+  return git(client(root), [...PINNED_CONFIG, 'diff', ...DIFF_FLAGS, '--text', ...change.diffRevisions, '--', ...pathspecs]);
+}
+
+/**
  * Read the change named by `spec` in the repository at `root` (from `resolveRepository`).
  * `A..B` diffs A to B; `A...B` diffs merge-base(A, B) to B; a commit diffs its first parent (or the
  * empty tree for a root commit) to it; staged is the index against HEAD; the working tree is tracked
@@ -185,6 +198,7 @@ export async function readChange(root: string, spec: ChangeSpec): Promise<RawCha
         baseRev: from,
         headRev: headSha,
         diffText: await diff(g, [from, headSha]),
+        diffRevisions: [from, headSha],
       };
     }
     case 'commit': {
@@ -198,26 +212,31 @@ export async function readChange(root: string, spec: ChangeSpec): Promise<RawCha
         baseRev: parent === '' ? null : parent,
         headRev: sha,
         diffText: await diff(g, [from, sha]),
+        diffRevisions: [from, sha],
       };
     }
     case 'staged': {
       const head = await headOrNull(g);
+      const from = head ?? (await emptyTree(g));
       return {
         kind: 'staged',
         range: 'HEAD..index',
         baseRev: head,
         headRev: null,
-        diffText: await diff(g, [head ?? (await emptyTree(g))], true),
+        diffText: await diff(g, [from], true),
+        diffRevisions: ['--cached', from],
       };
     }
     case 'working-tree': {
       const head = await headOrNull(g);
+      const from = head ?? (await emptyTree(g));
       return {
         kind: 'working-tree',
         range: 'HEAD..working-tree',
         baseRev: head,
         headRev: null,
-        diffText: await diff(g, [head ?? (await emptyTree(g))]),
+        diffText: await diff(g, [from]),
+        diffRevisions: [from],
       };
     }
   }

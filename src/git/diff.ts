@@ -40,8 +40,13 @@ export interface DiffFile {
   path: string;
   /** The source path of a rename or copy; null otherwise. */
   oldPath: string | null;
-  /** `binary` wins over added/deleted/modified/renamed: a binary file has no reviewable lines. */
+  /**
+   * `binary` when git printed "Binary files ... differ" (git's verdict, which attributes and config
+   * can steer; jscr decides from the content, see src/review/coverage.ts).
+   */
   status: FileStatus;
+  /** For a `binary` file, the status git's binary line stands in for (added, deleted, ...); else null. */
+  statusBehindBinary: FileStatus | null;
   /** A gitlink (mode 160000): its "lines" are `Subproject commit <sha>` and not code. */
   isSubmodule: boolean;
   oldMode: string | null;
@@ -304,8 +309,7 @@ function finishFile(header: FileHeader, body: string[]): DiffFile {
   const path = (deleted ? oldSide : newSide) ?? oldSide ?? newSide ?? '';
 
   let status: FileStatus;
-  if (header.binary) status = 'binary';
-  else if (renamed) status = 'renamed';
+  if (renamed) status = 'renamed';
   else if (copied) status = 'copied';
   else if (created) status = 'added';
   else if (deleted) status = 'deleted';
@@ -315,7 +319,8 @@ function finishFile(header: FileHeader, body: string[]): DiffFile {
   return {
     path,
     oldPath: renamed || copied ? (oldSide ?? null) : null,
-    status,
+    status: header.binary ? 'binary' : status,
+    statusBehindBinary: header.binary ? status : null,
     isSubmodule: header.oldMode === SUBMODULE_MODE || header.newMode === SUBMODULE_MODE,
     oldMode: header.oldMode,
     newMode: header.newMode,

@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import { runProgram } from '../policy/process.js';
-import { decodeText, type RepoBoundary } from '../policy/paths.js';
+import { BINARY_SNIFF_BYTES, decodeText, isBinaryContent, type RepoBoundary } from '../policy/paths.js';
 
 export type SourceRead =
   | { ok: true; path: string; text: string }
@@ -22,9 +22,21 @@ export type SourceRefusal =
   | 'binary'
   | 'unreadable';
 
+/**
+ * A file's bytes as the reviewed revision holds them, whole or not at all: a file over the limit
+ * comes back as `too_large` with its size and its first bytes (enough for git's binary rule), never
+ * as a shorter buffer.
+ */
+export type BytesRead =
+  | { ok: true; path: string; bytes: Buffer }
+  | { ok: false; path: string; reason: 'too_large'; detail: string; size: number; head: Buffer }
+  | { ok: false; path: string; reason: Exclude<SourceRefusal, 'too_large' | 'binary'>; detail: string };
+
 export interface SourceReader {
   /** Read these repository-relative paths as the reviewed revision holds them. */
   readMany(paths: readonly string[]): Promise<Map<string, SourceRead>>;
+  /** The bytes of these paths, each read whole when it is at most `maxBytesFor(path)` bytes. */
+  readBytes(paths: readonly string[], maxBytesFor: (path: string) => number): Promise<Map<string, BytesRead>>;
   /** Every file path of the reviewed revision, sorted. */
   listFiles(): Promise<string[]>;
   /** Paths (sorted) whose content contains `needle` literally, among files matching the pathspecs. */
@@ -55,16 +67,25 @@ function splitNul(bytes: Buffer): string[] {
     .filter((s) => s.length > 0);
 }
 
-async function git(root: string, args: string[], input?: string): Promise<Buffer> {
+/** Output ceiling of listings (ls-tree, ls-files): far above any real tree, and a cut is an error. */
+const LISTING_MAX_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Run git and return its output. Output cut at the ceiling is an error, never taken for the whole,
+ * except where the caller asks only for the first bytes (`firstBytesOnly`).
+ */
+async function git(root: string, args: string[], options: { input?: string; maxOutputBytes?: number; firstBytesOnly?: boolean } = {}): Promise<Buffer> {
   const result = await runProgram('git', ['-c', 'core.quotePath=false', ...args], {
     cwd: root,
     timeoutMs: GIT_TIMEOUT_MS,
-    ...(input === undefined ? {} : { input }),
+    maxOutputBytes: options.maxOutputBytes ?? LISTING_MAX_BYTES,
+    ...(options.input === undefined ? {} : { input: options.input }),
   });
   if (result.code !== 0) {
     const reason = result.spawnError ?? result.stderr.split('\n')[0] ?? `exit ${String(result.code)}`;
     throw new Error(`git ${args[0] ?? ''} failed: ${reason}`);
   }
+  if (result.stdoutCut && options.firstBytesOnly !== true) throw new Error(`git ${args[0] ?? ''} printed more than ${options.maxOutputBytes ?? LISTING_MAX_BYTES} bytes`);
   return result.stdoutBytes;
 }
 
@@ -74,14 +95,27 @@ interface TreeEntry {
 }
 
 /**
- * Source text from bytes: null for binary content (a NUL in the first 8 KiB). Bytes that are not UTF-8
- * (a Latin-1 or Windows-1252 file) are read as Latin-1, so every byte stands for one character and the
- * rules still see the code; such files are reviewed rather than skipped.
+ * Source text from bytes: null for binary content (git's rule: a NUL in the first 8,000 bytes). Bytes
+ * that are not UTF-8 (a Latin-1 or Windows-1252 file) are read as Latin-1, so every byte stands for one
+ * character and the rules still see the code; such files are reviewed rather than skipped.
  */
 export function decodeSource(bytes: Buffer): string | null {
   const text = decodeText(bytes);
-  if (text !== null || bytes.subarray(0, 8192).includes(0)) return text;
+  if (text !== null || isBinaryContent(bytes)) return text;
   return bytes.toString('latin1');
+}
+
+/** Text of a whole read, or why there is none; shared by every reader's `readMany`. */
+function toSourceRead(read: BytesRead): SourceRead {
+  if (!read.ok) return { ok: false, path: read.path, reason: read.reason, detail: read.detail };
+  const text = decodeSource(read.bytes);
+  return text === null ? { ok: false, path: read.path, reason: 'binary', detail: 'binary content' } : { ok: true, path: read.path, text };
+}
+
+async function readManyAsText(reader: SourceReader, paths: readonly string[], maxBytes: number): Promise<Map<string, SourceRead>> {
+  const out = new Map<string, SourceRead>();
+  for (const [path, read] of await reader.readBytes(paths, () => maxBytes)) out.set(path, toSourceRead(read));
+  return out;
 }
 
 /** Resolve a symlink's stored target against its own directory; null when it leaves the root. */
@@ -138,9 +172,13 @@ class GitObjectReader implements SourceReader {
       .sort();
   }
 
-  async readMany(paths: readonly string[]): Promise<Map<string, SourceRead>> {
+  readMany(paths: readonly string[]): Promise<Map<string, SourceRead>> {
+    return readManyAsText(this, paths, this.maxBytes);
+  }
+
+  async readBytes(paths: readonly string[], maxBytesFor: (path: string) => number): Promise<Map<string, BytesRead>> {
     const entries = await this.load();
-    const out = new Map<string, SourceRead>();
+    const out = new Map<string, BytesRead>();
     const wanted = new Map<string, string>(); // path -> oid to fetch
     for (const path of paths) {
       let entry = entries.get(path);
@@ -172,45 +210,106 @@ class GitObjectReader implements SourceReader {
       }
       wanted.set(path, entry.oid);
     }
-    if (wanted.size > 0) {
-      const blobs = await this.catFiles([...new Set(wanted.values())]);
-      for (const [path, oid] of wanted) {
-        const blob = blobs.get(oid);
-        if (blob === undefined) out.set(path, { ok: false, path, reason: 'unreadable', detail: 'git could not read the object' });
-        else if (blob === 'too_large') out.set(path, { ok: false, path, reason: 'too_large', detail: `larger than ${this.maxBytes} bytes` });
-        else {
-          const text = decodeSource(blob);
-          out.set(path, text === null ? { ok: false, path, reason: 'binary', detail: 'binary content' } : { ok: true, path, text });
-        }
-      }
+    if (wanted.size === 0) return out;
+    // Each object is read whole up to the largest limit any of its paths allows.
+    const limits = new Map<string, number>();
+    for (const [path, oid] of wanted) limits.set(oid, Math.max(limits.get(oid) ?? 0, maxBytesFor(path)));
+    const blobs = await this.catFiles(limits);
+    for (const [path, oid] of wanted) {
+      const blob = blobs.get(oid);
+      const limit = maxBytesFor(path);
+      if (blob === undefined) out.set(path, { ok: false, path, reason: 'unreadable', detail: 'git could not read the object in full' });
+      else if (blob.size > limit) out.set(path, { ok: false, path, reason: 'too_large', detail: `${blob.size} bytes, larger than ${limit}`, size: blob.size, head: blob.head });
+      else if (blob.bytes === null) out.set(path, { ok: false, path, reason: 'unreadable', detail: 'git could not read the object in full' });
+      else out.set(path, { ok: true, path, bytes: blob.bytes });
     }
     return out;
   }
 
   private async symlinkText(oid: string): Promise<string | null> {
-    const blob = (await this.catFiles([oid])).get(oid);
-    return blob === undefined || blob === 'too_large' ? null : blob.toString('utf8');
+    const blob = (await this.catFiles(new Map([[oid, 4096]]))).get(oid);
+    return blob?.bytes ? blob.bytes.toString('utf8') : null;
   }
 
-  /** One `git cat-file --batch` for many objects; objects over the size limit are not kept. */
-  private async catFiles(oids: string[]): Promise<Map<string, Buffer | 'too_large'>> {
-    const out = new Map<string, Buffer | 'too_large'>();
-    const bytes = await git(this.root, ['cat-file', '--batch'], oids.map((o) => `${o}\n`).join(''));
+  /**
+   * The objects' sizes first (`--batch-check`), then their contents: those within their limit through
+   * `--batch` in groups of bounded output, a larger one only its first bytes. Every content is checked
+   * against its announced size, so output cut anywhere is "could not read", never a shorter file.
+   */
+  private async catFiles(limits: Map<string, number>): Promise<Map<string, ObjectRead>> {
+    const oids = [...limits.keys()];
+    const sizes = new Map<string, number>();
+    const check = await git(this.root, ['cat-file', '--batch-check'], { input: oids.map((o) => `${o}\n`).join('') });
+    for (const line of check.toString('utf8').split('\n')) {
+      const [oid, type, sizeText] = line.split(' ');
+      if (oid && type === 'blob' && sizeText !== undefined && /^\d+$/.test(sizeText)) sizes.set(oid, Number(sizeText));
+    }
+    const out = new Map<string, ObjectRead>();
+    const whole: string[] = [];
+    for (const oid of oids) {
+      const size = sizes.get(oid);
+      if (size === undefined) continue;
+      if (size <= (limits.get(oid) ?? 0)) whole.push(oid);
+      else out.set(oid, { size, bytes: null, head: await this.objectHead(oid, size) });
+    }
+    let group: string[] = [];
+    let groupBytes = 0;
+    const flush = async (): Promise<void> => {
+      if (group.length === 0) return;
+      for (const [oid, bytes] of await this.batch(group, sizes, groupBytes)) {
+        out.set(oid, { size: bytes.length, bytes, head: bytes.subarray(0, BINARY_SNIFF_BYTES) });
+      }
+      group = [];
+      groupBytes = 0;
+    };
+    for (const oid of whole) {
+      const size = sizes.get(oid) ?? 0;
+      if (groupBytes > 0 && groupBytes + size > BATCH_OUTPUT_BYTES) await flush();
+      group.push(oid);
+      groupBytes += size;
+    }
+    await flush();
+    return out;
+  }
+
+  /** One `git cat-file --batch` for these objects; an object whose content is not all there is left out. */
+  private async batch(oids: string[], sizes: Map<string, number>, contentBytes: number): Promise<Map<string, Buffer>> {
+    const out = new Map<string, Buffer>();
+    // Headers are at most ~100 bytes each; the ceiling is set from the sizes, so nothing is cut.
+    const bytes = await git(this.root, ['cat-file', '--batch'], { input: oids.map((o) => `${o}\n`).join(''), maxOutputBytes: contentBytes + oids.length * 160 + 1024 });
     let pos = 0;
     while (pos < bytes.length) {
       const eol = bytes.indexOf(0x0a, pos);
       if (eol < 0) break;
-      const header = bytes.subarray(pos, eol).toString('utf8');
-      const [oid, type, sizeText] = header.split(' ');
+      const [oid, type, sizeText] = bytes.subarray(pos, eol).toString('utf8').split(' ');
       pos = eol + 1;
       if (!oid || type === 'missing' || sizeText === undefined) continue;
       const size = Number(sizeText);
-      out.set(oid, size > this.maxBytes ? 'too_large' : bytes.subarray(pos, pos + size));
-      pos += size + 1; // contents, then a newline
+      // The content must be all there, followed by git's newline, and match the size asked about.
+      if (pos + size + 1 > bytes.length || size !== sizes.get(oid)) break;
+      out.set(oid, bytes.subarray(pos, pos + size));
+      pos += size + 1;
     }
     return out;
   }
+
+  /** The first bytes of a large object, for git's binary rule; the rest is never kept. */
+  private async objectHead(oid: string, size: number): Promise<Buffer> {
+    const head = (await git(this.root, ['cat-file', 'blob', oid], { maxOutputBytes: BINARY_SNIFF_BYTES, firstBytesOnly: true })).subarray(0, BINARY_SNIFF_BYTES);
+    // A head shorter than the object's start means git stopped early: no verdict from it.
+    return head.length >= Math.min(size, BINARY_SNIFF_BYTES) ? head : Buffer.alloc(0);
+  }
 }
+
+/** An object's size, its content when read whole (else null), and its first bytes. */
+interface ObjectRead {
+  size: number;
+  bytes: Buffer | null;
+  head: Buffer;
+}
+
+/** Output of one `cat-file --batch` call is kept under this many content bytes (larger objects go alone). */
+const BATCH_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 /** Reads the working tree through the repository boundary (path admission, no symlink escapes). */
 class WorkingTreeReader implements SourceReader {
@@ -231,16 +330,17 @@ class WorkingTreeReader implements SourceReader {
     return this.files;
   }
 
-  async readMany(paths: readonly string[]): Promise<Map<string, SourceRead>> {
-    const out = new Map<string, SourceRead>();
+  readMany(paths: readonly string[]): Promise<Map<string, SourceRead>> {
+    return readManyAsText(this, paths, this.maxBytes);
+  }
+
+  async readBytes(paths: readonly string[], maxBytesFor: (path: string) => number): Promise<Map<string, BytesRead>> {
+    const out = new Map<string, BytesRead>();
     for (const path of paths) {
-      const read = await this.boundary.readFile(path, { maxBytes: this.maxBytes });
-      if (!read.ok) {
-        out.set(path, { ok: false, path, reason: read.reason, detail: read.detail });
-        continue;
-      }
-      const text = read.text ?? decodeSource(read.bytes);
-      out.set(path, text === null ? { ok: false, path, reason: 'binary', detail: 'binary content' } : { ok: true, path, text });
+      const read = await this.boundary.readFile(path, { maxBytes: maxBytesFor(path) });
+      if (read.ok) out.set(path, { ok: true, path, bytes: read.bytes });
+      else if (read.reason === 'too_large') out.set(path, { ok: false, path, reason: 'too_large', detail: read.detail, size: read.size, head: read.head });
+      else out.set(path, { ok: false, path, reason: read.reason, detail: read.detail });
     }
     return out;
   }

@@ -20,10 +20,15 @@ export type Admission =
   | { ok: true; abs: string; rel: string }
   | { ok: false; reason: AdmissionRefusal; detail: string };
 
-/** A read through the boundary. `text` is null for binary content (a NUL in the first 8 KiB, or invalid UTF-8). */
+/**
+ * A read through the boundary. `text` is null for binary content (git's rule, `isBinaryContent`) or
+ * invalid UTF-8. A file over the limit is not read, except its first bytes (`head`), enough to tell
+ * binary content from text.
+ */
 export type ReadOutcome =
   | { ok: true; rel: string; bytes: Buffer; text: string | null }
-  | { ok: false; rel: string; reason: AdmissionRefusal | 'too_large' | 'unreadable'; detail: string };
+  | { ok: false; rel: string; reason: AdmissionRefusal | 'unreadable'; detail: string }
+  | { ok: false; rel: string; reason: 'too_large'; detail: string; size: number; head: Buffer };
 
 /** A repository root that admits paths and reads files under it. */
 export interface RepoBoundary {
@@ -36,8 +41,16 @@ export interface RepoBoundary {
   readFile(path: string, opts: { maxBytes: number }): Promise<ReadOutcome>;
 }
 
-/** Bytes inspected for a NUL when deciding whether content is binary. */
-const BINARY_SNIFF_BYTES = 8192;
+/**
+ * Bytes inspected for a NUL when deciding whether content is binary: git's own rule
+ * (xdiff-interface.c buffer_is_binary, FIRST_FEW_BYTES), so jscr and git never disagree at the edge.
+ */
+export const BINARY_SNIFF_BYTES = 8000;
+
+/** Binary content by git's rule: a NUL byte among the first 8,000 bytes. */
+export function isBinaryContent(bytes: Buffer): boolean {
+  return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
+}
 
 /** Open the boundary at `root`; a missing or non-directory root is a BoundaryError. */
 export async function openBoundary(root: string, opts: { followSymlinks: boolean }): Promise<RepoBoundary> {
@@ -99,9 +112,8 @@ class Boundary implements RepoBoundary {
         return { ok: false, rel, reason: 'unreadable', detail: `${rel} changed while it was being read` };
       }
       if (!info.isFile()) return { ok: false, rel, reason: 'not_regular', detail: `${rel} is not a regular file` };
-      if (info.size > opts.maxBytes) return tooLarge(rel, opts.maxBytes);
       // Read one byte past the limit so a file that grew after the stat is still caught.
-      const buffer = Buffer.alloc(Math.min(info.size, opts.maxBytes) + 1);
+      const buffer = Buffer.alloc(info.size > opts.maxBytes ? BINARY_SNIFF_BYTES : Math.min(info.size, opts.maxBytes) + 1);
       let filled = 0;
       for (;;) {
         const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
@@ -109,7 +121,7 @@ class Boundary implements RepoBoundary {
         filled += bytesRead;
         if (filled === buffer.length) break;
       }
-      if (filled > opts.maxBytes) return tooLarge(rel, opts.maxBytes);
+      if (info.size > opts.maxBytes || filled > opts.maxBytes) return tooLarge(rel, opts.maxBytes, Math.max(info.size, filled), buffer.subarray(0, Math.min(filled, BINARY_SNIFF_BYTES)));
       const bytes = buffer.subarray(0, filled);
       return { ok: true, rel, bytes, text: decodeText(bytes) };
     } catch (error) {
@@ -182,7 +194,7 @@ class Boundary implements RepoBoundary {
 
 /** UTF-8 text, or null for binary content. */
 export function decodeText(bytes: Buffer): string | null {
-  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return null;
+  if (isBinaryContent(bytes)) return null;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -190,8 +202,8 @@ export function decodeText(bytes: Buffer): string | null {
   }
 }
 
-function tooLarge(rel: string, maxBytes: number): ReadOutcome {
-  return { ok: false, rel, reason: 'too_large', detail: `${rel} is larger than ${maxBytes} bytes` };
+function tooLarge(rel: string, maxBytes: number, size: number, head: Buffer): ReadOutcome {
+  return { ok: false, rel, reason: 'too_large', detail: `${rel} is larger than ${maxBytes} bytes`, size, head };
 }
 
 function displayName(root: string, path: string): string {

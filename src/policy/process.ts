@@ -47,6 +47,8 @@ export interface RunResult {
   stdoutBytes: Buffer;
   stderr: string;
   timedOut: boolean;
+  /** True when stdout went past `maxOutputBytes` and was cut: the output is not the program's whole answer. */
+  stdoutCut: boolean;
   /** Set when the process could not be started at all (ENOENT, EACCES). */
   spawnError: string | null;
 }
@@ -134,6 +136,7 @@ function spawnCollected(executable: string, args: readonly string[], env: NodeJS
         stdoutBytes,
         stderr: Buffer.concat(err).toString('utf8'),
         timedOut,
+        stdoutCut: outBytes > stdoutBytes.length,
         spawnError,
       });
     });

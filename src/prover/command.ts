@@ -13,6 +13,8 @@ import type { CommandIO, ExitCode } from '../io.js';
 import { readChange, resolveRepository } from '../git/change.js';
 import { configTextAtRevision } from '../git/config-at-revision.js';
 import { parseUnifiedDiff, touchedLines } from '../git/diff.js';
+import { diffAgainAsText } from '../git/text-diff.js';
+import { languageForPath } from '../syntax/languages.js';
 import { runProgram } from '../policy/process.js';
 import { proveFromReader } from './source.js';
 import { createSourceReader } from '../git/sources.js';
@@ -54,7 +56,11 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
   if (options.base !== undefined) {
     const change = await readChange(root, { kind: 'range', range: `${options.base}..${head}` });
     range = `${options.base}..${headRev}`;
-    touched = parseUnifiedDiff(change.diffText)
+    const files = parseUnifiedDiff(change.diffText);
+    // Git's "Binary files differ" is no verdict (attributes in the change can ask for it): code files get their text diff.
+    const redone = await diffAgainAsText(root, change, files.filter((f) => f.status === 'binary' && f.statusBehindBinary !== 'deleted' && languageForPath(f.path) !== null));
+    touched = files
+      .map((f) => redone.get(f) ?? f)
       .filter((f) => f.status !== 'deleted' && f.status !== 'binary' && !f.isSubmodule)
       .map((f) => ({ path: f.path, lines: touchedLines(f) }));
   }

@@ -66,7 +66,7 @@ function arrayOf<T>(value: unknown, isItem: (item: unknown) => item is T): T[] {
   return Array.isArray(value) ? value.filter(isItem) : [];
 }
 
-const isSkipped = (item: unknown): item is { path: string; reason: string } =>
+const isSkipped = (item: unknown): item is { path: string; reason: string; class?: unknown; kind?: unknown } =>
   typeof item === 'object' && item !== null && typeof (item as { path?: unknown }).path === 'string' && typeof (item as { reason?: unknown }).reason === 'string';
 
 /**
@@ -76,8 +76,15 @@ const isSkipped = (item: unknown): item is { path: string; reason: string } =>
  */
 export function coverageNotes(report: ReviewReport): string[] {
   const notes: string[] = [];
-  const skipped = arrayOf(report.skipped_files, isSkipped).filter((s) => s.reason !== 'deleted');
-  if (skipped.length > 0) notes.push(`Not reviewed: ${namedList(skipped.map((s) => `${s.path} (${s.reason})`))}.`);
+  const skipped = arrayOf(report.skipped_files, isSkipped).filter((s) => s.reason !== 'deleted' && s.class !== 'no_content');
+  // The class (src/review/coverage.ts) says which list a file belongs to; an entry without one is "not reviewed".
+  const ofClass = (cls: string): typeof skipped => skipped.filter((s) => (s.class ?? 'not_reviewed') === cls);
+  const notReviewed = ofClass('not_reviewed');
+  if (notReviewed.length > 0) notes.push(`Not reviewed: ${namedList(notReviewed.map((s) => `${s.path} (${s.reason})`))}.`);
+  const excluded = ofClass('excluded');
+  if (excluded.length > 0) notes.push(`Excluded by the base configuration: ${namedList(excluded.map((s) => `${s.path} (${s.reason.replace(/^excluded: /, '')})`))}.`);
+  const data = ofClass('data');
+  if (data.length > 0) notes.push(`Data, nothing to review line by line: ${namedList(data.map((s) => `${s.path} (${typeof s.kind === 'string' ? s.kind : 'data'})`))}.`);
   const suppressed = arrayOf(report.suppressed, (item): item is object => typeof item === 'object' && item !== null).length;
   if (suppressed > 0) notes.push(`${plural(suppressed, 'finding')} suppressed by [[suppress]] entries of the configuration (see --format json).`);
   const untracked = arrayOf(report.untracked_files, (item): item is string => typeof item === 'string');

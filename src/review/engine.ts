@@ -19,9 +19,11 @@ import { builtinCheckMeta } from '../rules/checks.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
-import { applySuppressions } from './suppress.js';
+import { applySuppressions, baseLineCounts } from './suppress.js';
 import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
-import { createSourceReader } from '../git/sources.js';
+import { createSourceReader, type SourceReader } from '../git/sources.js';
+import { readLinguistMarks } from '../git/attributes.js';
+import { decideCoverage, skippedFiles, type CoveredFile } from './coverage.js';
 import { assembleMaterial, materialSources } from './material.js';
 import { findImporters, profileChangedFiles, type ProfiledFile } from './profile-step.js';
 import { StepLog } from './steps.js';
@@ -69,20 +71,8 @@ export interface ReviewOutcome {
 const CONFIG_FILE = '.jscr.toml';
 /** Public-surface changes whose importers are searched (each search is one git grep). */
 const MAX_IMPORTER_SEARCHES = 20;
-/** Files above this size are not read for review (they are listed as skipped). */
-const MAX_FILE_BYTES = 2 * 1024 * 1024;
-
-/** A changed file after reading: its new text when it could be read, else why not. */
-interface ReadChangedFile {
-  diff: DiffFile;
-  text: string | null;
-  skipped: string | null;
-  /** True when the file has nothing to review by its nature (deleted, binary, a submodule or a symlink). */
-  skippedByDesign: boolean;
-}
-
-/** A changed file that was read, with its changed (added) line numbers worked out once. */
-type ReadableFile = ReadChangedFile & { text: string; changedLines: Set<number> };
+/** A changed file that is reviewed, with its changed (added) line numbers worked out once. */
+type ReadableFile = CoveredFile & { text: string; changedLines: Set<number> };
 
 /** A review whose report and errors have passed the masking of every secret found (src/redact/mask.ts): the one choke point before any renderer. */
 export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
@@ -105,7 +95,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
 
   // Step 3: parse the diff.
   const readAt = Date.now();
-  const diffFiles = parseUnifiedDiff(raw.diffText);
+  const parsedDiff = parseUnifiedDiff(raw.diffText);
   const parsedAt = Date.now();
 
   // The configuration of the base, so the change cannot weaken its own review (SPEC 3).
@@ -129,29 +119,43 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
     `${raw.kind} ${raw.range}` + (untracked.length > 0 ? `; ${untracked.length} untracked file(s) not part of the change (git add them to review them)` : ''),
     readAt - startedAt,
   );
-  steps.record('parse_diff', 'ran', `${diffFiles.length} file(s)`, parsedAt - readAt);
+  steps.record('parse_diff', 'ran', `${parsedDiff.length} file(s)`, parsedAt - readAt);
 
+  const maxFileBytes = config.review.max_file_bytes;
   const reader = createSourceReader({
     root,
     boundary,
     source: sourceFor(raw),
-    maxFileBytes: MAX_FILE_BYTES,
+    maxFileBytes,
     followSymlinks: config.repository.follow_symlinks,
   });
+  const baseReader =
+    raw.baseRev === null
+      ? null
+      : createSourceReader({ root, boundary, source: { kind: 'revision', rev: raw.baseRev }, maxFileBytes, followSymlinks: config.repository.follow_symlinks });
 
-  const changedFiles = await readChangedFiles(diffFiles, reader);
-  // A changed text file that could not be read was not reviewed at all: never a clean review.
-  const unread = changedFiles.filter((f) => f.skipped !== null && !f.skippedByDesign);
+  // Every changed file is reviewed in full, excluded by the base's configuration, or not reviewed.
+  const changedFiles = await decideCoverage({
+    root,
+    change: raw,
+    diffFiles: parsedDiff,
+    reader,
+    exclude: config.review.exclude,
+    maxFileBytes,
+    marks: await readLinguistMarks(baseReader),
+  });
+  const diffFiles = changedFiles.map((f) => f.diff);
+  const unread = changedFiles.filter((f) => f.class === 'not_reviewed');
   if (unread.length > 0) {
     steps.incomplete(
       'read_files',
       'failed',
-      `${unread.length} changed file(s) not reviewed: ${unread.slice(0, 5).map((f) => `${f.diff.path} (${f.skipped ?? ''})`).join('; ')}${unread.length > 5 ? '; ...' : ''}`,
+      `${unread.length} changed file(s) not reviewed: ${unread.slice(0, 5).map((f) => `${f.diff.path} (${f.reason ?? ''})`).join('; ')}${unread.length > 5 ? '; ...' : ''}`,
     );
   }
   const findings: Finding[] = [];
   const scanners: ScannerRecord[] = [];
-  const readable: ReadableFile[] = changedFiles.flatMap((f) => (f.text === null ? [] : [{ ...f, text: f.text, changedLines: changedLineNumbers(f.diff) }]));
+  const readable: ReadableFile[] = changedFiles.flatMap((f) => (f.class === 'reviewed' && f.text !== null ? [{ ...f, text: f.text, changedLines: changedLineNumbers(f.diff) }] : []));
   const readableByPath = new Map(readable.map((f) => [f.diff.path, f]));
   const scanLinesFor = (file: ReadableFile): Set<number> | 'all' => (config.review.scope === 'changed-files' ? 'all' : file.changedLines);
 
@@ -177,10 +181,6 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
   );
 
   // The change profile of each file (the edit gate's lexer): trivial changes are not expanded or sent.
-  const baseReader =
-    raw.baseRev === null
-      ? null
-      : createSourceReader({ root, boundary, source: { kind: 'revision', rev: raw.baseRev }, maxFileBytes: MAX_FILE_BYTES, followSymlinks: config.repository.follow_symlinks });
   const profiles = await steps.run(
     'profile',
     async () => {
@@ -390,6 +390,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
     findings: findings.map((finding) => maskFinding(finding, book)),
     fileTexts: new Map(readable.map((f) => [f.diff.path, f.text])),
     addedLines: new Map(readable.map((f) => [f.diff.path, f.changedLines])),
+    baseLines: await baseLinesOf(baseReader, readable, findings),
     configEntries: config.suppress.map(toSuppressEntry),
     entriesAddedByChange: suppressEntriesAddedByChange(config, readableByPath.get(CONFIG_FILE)),
     today: request.today,
@@ -423,7 +424,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
     config_source: configSource === null ? null : configSource.startsWith(`${root}/`) ? configSource.slice(root.length + 1) : request.configPath !== undefined ? '--config' : configSource,
     trivial_files: [...trivialPaths].sort(),
     ...(raw.kind === 'working-tree' ? { untracked_files: untracked } : {}),
-    skipped_files: changedFiles.filter((f) => f.skipped !== null).map((f) => ({ path: f.diff.path, reason: f.skipped })),
+    skipped_files: skippedFiles(changedFiles),
     context: {
       files: context.files.map((f) => ({ path: f.path, reason: f.reason, via: f.via })),
       left_out: context.leftOut,
@@ -459,35 +460,18 @@ function isSymlink(diff: DiffFile): boolean {
   return diff.newMode === '120000';
 }
 
-/** Read the new side of every changed file that has one; say why for the others. */
-async function readChangedFiles(diffFiles: DiffFile[], reader: ReturnType<typeof createSourceReader>): Promise<ReadChangedFile[]> {
-  const wanted = diffFiles.filter((f) => f.status !== 'deleted' && f.status !== 'binary' && !f.isSubmodule && !isSymlink(f));
-  const reads = await reader.readMany(wanted.map((f) => f.path));
-  return diffFiles.map((diff) => {
-    if (diff.status === 'deleted') return { diff, text: null, skipped: 'deleted', skippedByDesign: true };
-    if (diff.status === 'binary') return { diff, text: null, skipped: 'binary', skippedByDesign: true };
-    if (diff.isSubmodule) return { diff, text: null, skipped: 'submodule', skippedByDesign: true };
-    if (isSymlink(diff)) return { diff, text: null, skipped: 'a symlink: never read or followed', skippedByDesign: true };
-    const read = reads.get(diff.path);
-    if (!read) return { diff, text: null, skipped: 'unreadable', skippedByDesign: false };
-    // Content with NUL bytes is binary even where git's diff did not say so (attributes, textconv): a
-    // deliberate skip like git's own binary files. Anything else unread leaves the review incomplete.
-    if (!read.ok) {
-      const byDesign = read.reason === 'binary' || (read.reason === 'too_large' && isGeneratedArtifact(diff.path));
-      return { diff, text: null, skipped: `${read.reason}: ${read.detail}`, skippedByDesign: byDesign };
-    }
-    return { diff, text: read.text, skipped: null, skippedByDesign: false };
-  });
-}
-
-/**
- * Lock files, minified bundles and source maps are written by tools, not people, and routinely pass
- * the size limit: over it they are skipped and listed, without making every dependency bump incomplete.
- */
-const GENERATED_ARTIFACT = /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb|composer\.lock|Cargo\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|Gemfile\.lock|go\.sum|gradle\.lockfile)$|\.min\.(js|mjs|css)$|\.(js|mjs|css)\.map$/;
-
-export function isGeneratedArtifact(path: string): boolean {
-  return GENERATED_ARTIFACT.test(path);
+/** The base revision's lines of each reviewed file with findings (read at its old path for a rename). */
+async function baseLinesOf(baseReader: SourceReader | null, files: ReadableFile[], findings: Finding[]): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
+  const withFindings = new Set(findings.map((f) => f.path));
+  const wanted = files.filter((f) => withFindings.has(f.diff.path));
+  if (baseReader === null || wanted.length === 0) return out;
+  const reads = await baseReader.readMany(wanted.map((f) => f.diff.oldPath ?? f.diff.path));
+  for (const file of wanted) {
+    const read = reads.get(file.diff.oldPath ?? file.diff.path);
+    if (read?.ok === true) out.set(file.diff.path, baseLineCounts(read.text));
+  }
+  return out;
 }
 
 function summarise(raw: RawChange, diffFiles: DiffFile[]): ChangeSummary {
@@ -498,7 +482,7 @@ function summarise(raw: RawChange, diffFiles: DiffFile[]): ChangeSummary {
   };
 }
 
-function configChangeFindings(files: ReadChangedFile[]): Finding[] {
+function configChangeFindings(files: CoveredFile[]): Finding[] {
   const out: Finding[] = [];
   for (const file of files) {
     if (file.diff.path !== CONFIG_FILE && file.diff.oldPath !== CONFIG_FILE) continue;

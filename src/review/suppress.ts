@@ -9,7 +9,7 @@
  */
 import picomatch from 'picomatch';
 import type { Finding } from '../report/finding.js';
-import { makeFinding } from '../report/fingerprint.js';
+import { makeFinding, normaliseEvidence } from '../report/fingerprint.js';
 
 export const INVALID_SUPPRESSION_RULE = 'jscr/invalid-suppression';
 export const SUPPRESSION_ADDED_RULE = 'jscr/suppression-added-by-change';
@@ -37,6 +37,12 @@ export interface SuppressionInput {
   fileTexts: Map<string, string>;
   /** 1-based added lines of each file, by path. */
   addedLines: Map<string, Set<number>>;
+  /**
+   * How often each line (whitespace folded) occurs in each changed file as the base revision held it
+   * (`baseLineCounts`), by new path; absent for a file the base did not have. A fingerprint covers an
+   * added line only when its content was already there.
+   */
+  baseLines: Map<string, Map<string, number>>;
   /** The entries in force (from the base revision's `.jscr.toml`, or `--config`). */
   configEntries: SuppressEntry[];
   /** Entries the reviewed change adds to `.jscr.toml` (head entries not present at the base). */
@@ -147,10 +153,52 @@ interface LiveEntry {
   uses: number;
 }
 
-function entryMatches(live: LiveEntry, finding: Finding): boolean {
+/**
+ * How often each line occurs in `text`, for `SuppressionInput.baseLines`. Lines are compared as
+ * fingerprints compare evidence (whitespace folded), but whole: evidence quotes only a line's start.
+ */
+export function baseLineCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const content = normaliseEvidence(line);
+    counts.set(content, (counts.get(content) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The lines of the finding's span (line to end_line) that the change added or rewrote. */
+function addedInSpan(input: SuppressionInput, finding: Finding): number[] {
+  const added = input.addedLines.get(finding.path);
+  const out: number[] = [];
+  if (added === undefined) return out;
+  for (let line = finding.line; line <= Math.max(finding.line, finding.end_line); line += 1) if (added.has(line)) out.push(line);
+  return out;
+}
+
+/**
+ * True when every added line the finding spans holds content the base already had, as many times as
+ * the new file has it: what a fingerprint was written for. A rewritten line, or one more copy of
+ * suppressed code pasted in, is not covered.
+ */
+function contentExistedAtBase(input: SuppressionInput, finding: Finding): boolean {
+  const added = addedInSpan(input, finding);
+  if (added.length === 0) return true;
+  const base = input.baseLines.get(finding.path);
+  const text = input.fileTexts.get(finding.path);
+  if (base === undefined || text === undefined) return false;
+  const lines = text.split('\n');
+  const now = baseLineCounts(text);
+  return added.every((line) => {
+    const content = normaliseEvidence(lines[line - 1] ?? '');
+    return (base.get(content) ?? 0) >= (now.get(content) ?? 0);
+  });
+}
+
+function entryMatches(live: LiveEntry, finding: Finding, input: SuppressionInput): boolean {
   const { entry } = live;
   if (entry.rule !== finding.rule) return false;
   if (entry.fingerprint !== undefined && !finding.fingerprint.startsWith(entry.fingerprint.toLowerCase())) return false;
+  if (entry.fingerprint !== undefined && !contentExistedAtBase(input, finding)) return false;
   return live.matchesPath(finding.path);
 }
 
@@ -269,14 +317,17 @@ export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
   const kept: Finding[] = [];
   const suppressed: SuppressionOutcome['suppressed'] = [];
   for (const finding of input.findings) {
-    const comment = (inlineByPath.get(finding.path) ?? []).find(
-      (candidate) => candidate.rule === finding.rule && (candidate.standalone ? candidate.line + 1 : candidate.line) === finding.line,
-    );
+    // A comment covers code only as the base had it: not when the change added or rewrote a line of the finding.
+    const comment = addedInSpan(input, finding).length > 0
+      ? undefined
+      : (inlineByPath.get(finding.path) ?? []).find(
+          (candidate) => candidate.rule === finding.rule && (candidate.standalone ? candidate.line + 1 : candidate.line) === finding.line,
+        );
     if (comment) {
       suppressed.push({ finding, by: `jscr-ignore comment at ${finding.path}:${comment.line}: ${comment.reason ?? ''}` });
       continue;
     }
-    const entry = live.find((candidate) => entryMatches(candidate, finding));
+    const entry = live.find((candidate) => entryMatches(candidate, finding, input));
     if (entry) {
       entry.uses += 1;
       suppressed.push({ finding, by: entry.name });

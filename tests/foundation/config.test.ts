@@ -57,7 +57,7 @@ min_confidence = 0.5
 max_findings = 10
 scope = "changed-files"
 deadline_s = 30
-exclude = ["vendor/**"]
+exclude = ["vendor/**", "public/build/**"]
 max_file_bytes = 1000
 
 [[suppress]]
@@ -132,7 +132,7 @@ describe('every key can be overridden', () => {
 
   it('reads every value from the file', () => {
     expect(config.repository.follow_symlinks).toBe(true);
-    expect(config.review).toEqual({ fail_on: 'high', min_confidence: 0.5, max_findings: 10, scope: 'changed-files', deadline_s: 30, exclude: ['vendor/**'], max_file_bytes: 1000 });
+    expect(config.review).toEqual({ fail_on: 'high', min_confidence: 0.5, max_findings: 10, scope: 'changed-files', deadline_s: 30, exclude: ['vendor/**', 'public/build/**'], max_file_bytes: 1000 });
     expect(config.suppress).toEqual([
       { rule: 'py.subprocess-shell', path: 'scripts/**/*.py', fingerprint: 'abc123', reason: 'build scripts run only in CI with fixed input', expires: '2031-01-31' },
       { rule: 'jscr/js-eval-dynamic', fingerprint: 'def456', reason: 'accepted risk', expires: '2030-06-01' },

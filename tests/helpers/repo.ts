@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 
 export type FileMap = Record<string, string | Buffer | { symlink: string } | null>;
 
@@ -62,6 +63,19 @@ export function makeRepo(initial?: FileMap): TestRepo {
   };
   if (initial) repo.commit(initial, 'initial');
   return repo;
+}
+
+/** A `makeRepo` whose repositories are removed after each test of the file that calls this once at its top. */
+export function reposRemovedAfterEach(): (initial?: FileMap) => TestRepo {
+  const made: TestRepo[] = [];
+  afterEach(() => {
+    for (const r of made.splice(0)) r.cleanup();
+  });
+  return (initial) => {
+    const r = makeRepo(initial);
+    made.push(r);
+    return r;
+  };
 }
 
 const BIN = join(dirname(new URL(import.meta.url).pathname), '..', '..', 'bin', 'jscr');

@@ -58,6 +58,16 @@ describe('jscr prove', () => {
     expect(unrelated.stdout).toMatch(/these access-control checks, on the change .*, found nothing/);
   });
 
+  it('change mode: a change that makes git show the file as binary (-diff in its .gitattributes) is still proved', () => {
+    repo = makeRepo({ 'src/Hook.java': guarded });
+    const base = repo.git('rev-parse', 'HEAD').trim();
+    repo.commit({ '.gitattributes': '*.java -diff\n', 'src/Hook.java': unguarded }, 'hide the diff, drop the check');
+    expect(repo.git('diff', base, 'HEAD', '--', 'src/Hook.java')).toMatch(/Binary files/);
+    const change = jscr(['prove', '--base', base, '--format', 'json'], repo.root);
+    expect(change.code).toBe(1);
+    expect(JSON.parse(change.stdout)).toMatchObject({ mode: 'change', findings: [{ function: 'Hook.doTestConnection' }] });
+  });
+
   it('exit 0 when every operation is guarded; SARIF 2.1.0 output', () => {
     repo = makeRepo({ 'src/Hook.java': guarded });
     expect(jscr(['prove'], repo.root).code).toBe(0);

@@ -139,24 +139,27 @@ describe('what the review did not look at is said, never reported as clean', () 
     expect(text.stdout).toContain('Not reviewed: bundle.js (too_large');
   });
 
-  it('a lock file over the size limit is listed as not reviewed, without making the review incomplete', () => {
+  it('a lock file over the size limit is listed as data, without making the review incomplete', () => {
     const r = repo({ 'a.js': 'const a = 1;\n' });
-    const lock = `{\n${'  "node_modules/some-package": { "version": "1.0.0" },\n'.repeat(50_000)}}\n`; // about 2.7 MB
+    const lock = `{\n  "lockfileVersion": 3,\n  "packages": {\n${'    "node_modules/some-package": { "version": "1.0.0" },\n'.repeat(50_000)}    "": {}\n  }\n}\n`; // about 2.9 MB
     r.commit({ 'package-lock.json': lock });
     const json = runJscr(['review', '--commit', 'HEAD', '--format', 'json'], { cwd: r.root });
     expect(json.code).toBe(0);
     const report = parse(json.stdout);
     expect(report.complete).toBe(true);
-    expect(JSON.stringify((report as unknown as { skipped_files: unknown }).skipped_files)).toMatch(/package-lock\.json.*too_large/);
+    expect((report as unknown as { skipped_files: unknown }).skipped_files).toEqual([
+      { path: 'package-lock.json', class: 'data', kind: 'lock file', reason: 'lock file: nothing to review line by line' },
+    ]);
   });
 
-  it('a binary file is listed as not reviewed but does not make the review incomplete', () => {
+  it('a binary file is listed as data but does not make the review incomplete', () => {
     const r = repo({ 'a.js': 'const a = 1;\n' });
     r.commit({ 'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2, 3]) });
     const out = runJscr(['review', '--commit', 'HEAD'], { cwd: r.root });
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('These checks, on this change, found nothing.');
-    expect(out.stdout).toContain('Not reviewed: logo.png (binary).');
+    expect(out.stdout).toContain('Data, nothing to review line by line: logo.png (image).');
+    expect(out.stdout).not.toContain('Not reviewed');
   });
 
   it('untracked files in a working-tree review are named, since git diff HEAD leaves them out', () => {

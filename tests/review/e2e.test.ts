@@ -6,19 +6,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeRepo, runJscr, type TestRepo } from '../helpers/repo.js';
+import { describe, expect, it } from 'vitest';
+import { reposRemovedAfterEach, runJscr, type TestRepo } from '../helpers/repo.js';
 import { fakeProgram } from '../scanners/harness.js';
 
-const repos: TestRepo[] = [];
-function repo(initial: Record<string, string>): TestRepo {
-  const r = makeRepo(initial);
-  repos.push(r);
-  return r;
-}
-afterEach(() => {
-  for (const r of repos.splice(0)) r.cleanup();
-});
+const repo = reposRemovedAfterEach();
 
 function json(stdout: string): Record<string, unknown> & {
   findings: { rule: string; path: string; line: number; severity: string; evidence: string; message: string }[];
@@ -257,6 +249,24 @@ describe('jscr review: every failure has its exit code and its reason', () => {
     expect(rec?.status).toBe(status);
     expect(rec?.detail).toMatch(detail);
     expect(report.incomplete_reasons.join(' ')).toContain(scanner);
+  });
+
+  it.each([
+    ['a changed file over review.max_file_bytes', { 'big.py': `${'x = 1\n'.repeat(400_000)}` }, /big\.py \(too_large: \d+ bytes, over review\.max_file_bytes/],
+    ['minified code under a plain name', { 'util.js': `${'var a=function(b){return b};'.repeat(200)}\n` }, /util\.js \(minified/],
+    ['binary content under a source-code name', { 'run.py': Buffer.from('#\0\nimport os\n') }, /run\.py \(binary: content with NUL bytes under a source-code name/],
+    ['a lock file name on content that is not a lock file, over the limit', { 'yarn.lock': `${'x = 1;\n'.repeat(400_000)}` }, /yarn\.lock \(too_large/],
+  ])('%s: exit 3, listed as not reviewed with how to exclude vendored paths', (_name, files, reason) => {
+    const r = repo({ 'calc.py': SAFE_PY });
+    r.commit(files);
+    const out = runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root });
+    expect(out.code).toBe(3);
+    const report = json(out.stdout);
+    expect(report.complete).toBe(false);
+    expect(report.incomplete_reasons.join(' ')).toMatch(reason);
+    expect(report.incomplete_reasons.join(' ')).toContain('review.exclude = ["public/build/**"]');
+    const [path] = Object.keys(files);
+    expect(report.skipped_files).toEqual([expect.objectContaining({ path, class: 'not_reviewed' })]);
   });
 
   it('a passed deadline leaves steps not_run and exits 3, naming what was left out', () => {

@@ -3,6 +3,7 @@ import type { Finding } from '../../src/report/finding.js';
 import { makeFinding } from '../../src/report/fingerprint.js';
 import {
   applySuppressions,
+  baseLineCounts,
   describeEntry,
   parseInlineSuppressions,
   type SuppressEntry,
@@ -32,6 +33,7 @@ function run(overrides: Partial<SuppressionInput>) {
     findings: [],
     fileTexts: new Map(),
     addedLines: new Map(),
+    baseLines: new Map(),
     configEntries: [],
     entriesAddedByChange: [],
     today: '2025-06-01',
@@ -197,5 +199,40 @@ describe('inline comments', () => {
       addedLines: new Map([['a.py', new Set([1])]]),
     });
     expect(result.added.map((f) => f.message)).toEqual([expect.stringMatching(/names no rule id/)]);
+  });
+});
+
+describe('a suppression covers only the content it covered in the base', () => {
+  const rule = 'jscr/sql-string-concat';
+  const comment = `// jscr-ignore: ${rule} ids are integers here`;
+
+  it('a standalone comment the change did not touch does not cover the rewritten or added line below it', () => {
+    const text = `${comment}\n${query}\n`;
+    const target = finding('src/users.js', 2, query);
+    const rewritten = run({ findings: [target], fileTexts: new Map([['src/users.js', text]]), addedLines: new Map([['src/users.js', new Set([2])]]) });
+    expect(rewritten.kept).toEqual([target]);
+    const untouched = run({ findings: [target], fileTexts: new Map([['src/users.js', text]]), addedLines: new Map([['src/users.js', new Set<number>()]]) });
+    expect(untouched.suppressed).toHaveLength(1);
+  });
+
+  it('a comment does not cover a finding when the change rewrote any line the finding spans', () => {
+    const text = `${comment}\ndb.query(\n  "SELECT * FROM users WHERE id = " + req.params.id)\n`;
+    const spanning = { ...finding('src/users.js', 2, query), end_line: 3 };
+    const result = run({ findings: [spanning], fileTexts: new Map([['src/users.js', text]]), addedLines: new Map([['src/users.js', new Set([3])]]) });
+    expect(result.kept).toEqual([spanning]);
+  });
+
+  it('a fingerprint covers an added line only when the base had that content as often', () => {
+    const target = finding('src/users.js', 3, query);
+    const entry: SuppressEntry = { rule, fingerprint: target.fingerprint, reason: 'admin only' };
+    const base = baseLineCounts(`x\n${query}\n`);
+    const input = (text: string, baseLines: Map<string, Map<string, number>>) =>
+      run({ findings: [target], configEntries: [entry], fileTexts: new Map([['src/users.js', text]]), addedLines: new Map([['src/users.js', new Set([3])]]), baseLines });
+    // Moved (re-indented) from line 2 to 3: the content was there.
+    expect(input(`x\ny\n  ${query}\n`, new Map([['src/users.js', base]])).suppressed).toHaveLength(1);
+    // A second copy: one more than the base had.
+    expect(input(`x\n${query}\n${query}\n`, new Map([['src/users.js', base]])).kept).toEqual([target]);
+    // A new file, or content the base never had.
+    expect(input(`x\ny\n${query}\n`, new Map()).kept).toEqual([target]);
   });
 });

@@ -1,0 +1,141 @@
+/**
+ * What the review does with each changed file (SPEC 2): review it in full, list it as data or as having
+ * no content to review, list it as excluded by the base revision's configuration, or list it as not
+ * reviewed, which makes the review incomplete. Git's diff text never decides this: binary is git's
+ * content rule applied by jscr to the bytes, and a file git's diff called binary whose content is text
+ * is diffed again as text, so its added lines are known.
+ */
+import picomatch from 'picomatch';
+import type { RawChange } from '../git/change.js';
+import type { DiffFile } from '../git/diff.js';
+import { diffAgainAsText } from '../git/text-diff.js';
+import { decodeSource, type BytesRead, type SourceReader } from '../git/sources.js';
+import { isBinaryContent } from '../policy/paths.js';
+import type { LinguistMarks } from '../git/attributes.js';
+import { binaryKind, isCodePath, mayBeDataByName, minifiedReason, textDataKind, type DataKind } from './file-kinds.js';
+
+/** The state of one changed file in the report. */
+export type CoverageClass = 'reviewed' | 'no_content' | 'data' | 'excluded' | 'not_reviewed';
+
+export interface CoveredFile {
+  diff: DiffFile;
+  class: CoverageClass;
+  /** The new text, for a reviewed file only. */
+  text: string | null;
+  /** The data kind, for `data` files. */
+  kind: DataKind | null;
+  /** Why the file is not reviewed in full (null for a reviewed file): starts with a short code such as `too_large`. */
+  reason: string | null;
+}
+
+export interface CoverageInput {
+  root: string;
+  change: RawChange;
+  diffFiles: DiffFile[];
+  /** Reads the new side of the change. */
+  reader: SourceReader;
+  /** `review.exclude` and `review.max_file_bytes` of the configuration in force (the base's). */
+  exclude: readonly string[];
+  maxFileBytes: number;
+  /** linguist marks of the base revision's `.gitattributes`. */
+  marks: LinguistMarks;
+}
+
+/**
+ * Data files are read whole up to this size to test their shape; a larger file named like one is not
+ * reviewed (its shape is unknown). A far larger limit than code, since lock files are routinely huge,
+ * and small enough that parsing one stays well inside Node's heap.
+ */
+export const DATA_MAX_BYTES = 100 * 1024 * 1024;
+
+/** How to take vendored or generated paths out of the review, said wherever a file is not reviewed. */
+export const EXCLUDE_HINT = 'to exclude vendored or generated paths, set review.exclude = ["public/build/**"] in .jscr.toml on the base branch';
+
+const SYMLINK_MODE = '120000';
+
+/** Decide every changed file's state; the returned diff files replace the given ones (some diffed again as text). */
+export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[]> {
+  const excludeGlobs = input.exclude.map((glob) => ({ glob, test: picomatch(glob, { dot: true }) }));
+  const decided = new Map<DiffFile, CoveredFile>();
+  const toRead: DiffFile[] = [];
+  for (const diff of input.diffFiles) {
+    const early = withoutReading(diff, excludeGlobs, input.marks);
+    if (early !== null) decided.set(diff, early);
+    else toRead.push(diff);
+  }
+  // Files that may be data are read one at a time, so only one large lock file is in memory at once.
+  const byName = toRead.filter((d) => mayBeDataByName(d.path));
+  const reads = await input.reader.readBytes(
+    toRead.filter((d) => !mayBeDataByName(d.path)).map((d) => d.path),
+    () => input.maxFileBytes,
+  );
+  for (const diff of byName) {
+    const read = (await input.reader.readBytes([diff.path], () => Math.max(DATA_MAX_BYTES, input.maxFileBytes))).get(diff.path);
+    decided.set(diff, fromContent(diff, read, input.maxFileBytes));
+  }
+  for (const diff of toRead) if (!decided.has(diff)) decided.set(diff, fromContent(diff, reads.get(diff.path), input.maxFileBytes));
+
+  // Text that git's diff showed as "Binary files differ": its diff again, with every file as text.
+  const hidden = toRead.filter((d) => d.status === 'binary' && decided.get(d)?.class === 'reviewed');
+  for (const [diff, redone] of await diffAgainAsText(input.root, input.change, hidden)) {
+    const covered = decided.get(diff) as CoveredFile;
+    decided.set(
+      diff,
+      redone === null ? { ...covered, class: 'not_reviewed', text: null, reason: 'unreadable: git would not show the changes of this text file' } : { ...covered, diff: redone },
+    );
+  }
+  return input.diffFiles.map((d) => decided.get(d) as CoveredFile);
+}
+
+function covered(diff: DiffFile, cls: CoverageClass, reason: string | null, kind: DataKind | null = null, text: string | null = null): CoveredFile {
+  return { diff, class: cls, text, kind, reason };
+}
+
+/** The files whose state is known from the change and the base configuration alone. */
+function withoutReading(diff: DiffFile, excludeGlobs: { glob: string; test: (path: string) => boolean }[], marks: LinguistMarks): CoveredFile | null {
+  if (diff.status === 'deleted' || diff.statusBehindBinary === 'deleted') return covered(diff, 'no_content', 'deleted');
+  if (diff.isSubmodule) return covered(diff, 'no_content', 'submodule');
+  if (diff.newMode === SYMLINK_MODE) return covered(diff, 'no_content', 'a symlink: never read or followed');
+  const glob = excludeGlobs.find((g) => g.test(diff.path));
+  if (glob !== undefined) return covered(diff, 'excluded', `excluded: review.exclude "${glob.glob}" of the base configuration`);
+  const mark = marks.markOf(diff.path);
+  if (mark !== null) return covered(diff, 'excluded', `excluded: ${mark.mark} in the base revision's ${mark.file}`);
+  return null;
+}
+
+/** A read file's state from its bytes. */
+function fromContent(diff: DiffFile, read: BytesRead | undefined, maxFileBytes: number): CoveredFile {
+  if (read === undefined) return covered(diff, 'not_reviewed', 'unreadable: not read');
+  if (!read.ok && read.reason !== 'too_large') return covered(diff, 'not_reviewed', `${read.reason}: ${read.detail}`);
+  const head = read.ok ? read.bytes : read.head;
+  // A script with a `#!` line is code whatever its name (a shell runs it past a NUL on a later line).
+  const code = isCodePath(diff.path) || (head[0] === 0x23 && head[1] === 0x21);
+  if (!read.ok && head.length === 0) return covered(diff, 'not_reviewed', `unreadable: the start of a ${read.size}-byte file could not be read`);
+  if (isBinaryContent(head)) {
+    if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes under a source-code name (git's rule: a NUL in the first 8,000 bytes); ${EXCLUDE_HINT}`);
+    const { kind, format } = binaryKind(head);
+    return covered(diff, 'data', format === null ? 'binary content: nothing to review line by line' : `${kind} (${format}): nothing to review line by line`, kind);
+  }
+  if (!read.ok) return covered(diff, 'not_reviewed', `too_large: ${read.size} bytes, over review.max_file_bytes (${maxFileBytes}); ${EXCLUDE_HINT}`);
+  const text = decodeSource(read.bytes) as string;
+  const dataKind = textDataKind(diff.path, text);
+  if (dataKind !== null) return covered(diff, 'data', `${dataKind}: nothing to review line by line`, dataKind);
+  if (read.bytes.length > maxFileBytes) return covered(diff, 'not_reviewed', `too_large: ${read.bytes.length} bytes, over review.max_file_bytes (${maxFileBytes}); ${EXCLUDE_HINT}`);
+  const minified = code ? minifiedReason(text) : null;
+  if (minified !== null) return covered(diff, 'not_reviewed', `${minified}: tool-written code is not reviewed line by line; ${EXCLUDE_HINT}`);
+  return covered(diff, 'reviewed', null, null, text);
+}
+
+/** One entry of the report's `skipped_files`: every changed file not reviewed in full, with its class. */
+export interface SkippedFile {
+  path: string;
+  class: Exclude<CoverageClass, 'reviewed'>;
+  kind?: DataKind;
+  reason: string;
+}
+
+export function skippedFiles(files: readonly CoveredFile[]): SkippedFile[] {
+  return files.flatMap((f) =>
+    f.class === 'reviewed' ? [] : [{ path: f.diff.path, class: f.class, ...(f.kind === null ? {} : { kind: f.kind }), reason: f.reason ?? f.class }],
+  );
+}

@@ -1,0 +1,190 @@
+/**
+ * What kind of content a changed file holds, decided from the bytes (never from git's diff text and
+ * never from the name alone): data with nothing to review line by line (binary content, lock files,
+ * source maps), or code that was minified or bundled by a tool. The tests are described in
+ * docs/coverage.md; a name only says which content shape to test for.
+ */
+import { parse as parseToml } from '@iarna/toml';
+import { posix } from 'node:path';
+import { languageForPath } from '../syntax/languages.js';
+
+/** Kinds of data a review has nothing to read in line by line. */
+export type DataKind = 'lock file' | 'source map' | 'image' | 'font' | 'archive' | 'binary';
+
+/** Magic numbers of common binary formats, to name the kind in the report. */
+const MAGIC: { kind: DataKind; name: string; bytes: number[]; at?: number }[] = [
+  { kind: 'image', name: 'PNG', bytes: [0x89, 0x50, 0x4e, 0x47] },
+  { kind: 'image', name: 'JPEG', bytes: [0xff, 0xd8, 0xff] },
+  { kind: 'image', name: 'GIF', bytes: [0x47, 0x49, 0x46, 0x38] },
+  { kind: 'image', name: 'WebP', bytes: [0x57, 0x45, 0x42, 0x50], at: 8 },
+  { kind: 'image', name: 'ICO', bytes: [0x00, 0x00, 0x01, 0x00] },
+  { kind: 'image', name: 'BMP', bytes: [0x42, 0x4d] },
+  { kind: 'font', name: 'WOFF', bytes: [0x77, 0x4f, 0x46, 0x46] },
+  { kind: 'font', name: 'WOFF2', bytes: [0x77, 0x4f, 0x46, 0x32] },
+  { kind: 'font', name: 'TrueType', bytes: [0x00, 0x01, 0x00, 0x00] },
+  { kind: 'font', name: 'OpenType', bytes: [0x4f, 0x54, 0x54, 0x4f] },
+  { kind: 'archive', name: 'zip', bytes: [0x50, 0x4b, 0x03, 0x04] },
+  { kind: 'archive', name: 'gzip', bytes: [0x1f, 0x8b] },
+];
+
+/** The kind of binary content from its first bytes, with the format when it is recognised. */
+export function binaryKind(head: Buffer): { kind: DataKind; format: string | null } {
+  for (const magic of MAGIC) {
+    const at = magic.at ?? 0;
+    if (magic.bytes.every((b, i) => head[at + i] === b)) return { kind: magic.kind, format: magic.name };
+  }
+  return { kind: 'binary', format: null };
+}
+
+/**
+ * Extensions of files that hold code someone runs or renders: binary content under one of these is
+ * not "data" but a file jscr could not review, and only these are tested for minified content.
+ */
+const CODE_EXTENSIONS = new Set(
+  (
+    '.py .pyi .pyw .js .mjs .cjs .jsx .ts .mts .cts .tsx .java .kt .kts .scala .groovy .gradle .php .phtml .go .rb .erb .rs .c .h .cc .cpp ' +
+    '.hpp .cs .vb .swift .m .mm .pl .pm .lua .r .dart .ex .exs .erl .clj .hs .ml .fs .sh .bash .zsh .fish .ps1 .psm1 .bat .cmd .vue ' +
+    '.svelte .astro .html .htm .xhtml .css .scss .sass .less .jsp .asp .aspx .ejs .hbs .twig .coffee .sql .tf'
+  ).split(' '),
+);
+
+export function isCodePath(path: string): boolean {
+  if (languageForPath(path) !== null) return true;
+  const base = posix.basename(path);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 && CODE_EXTENSIONS.has(base.slice(dot).toLowerCase());
+}
+
+/** How a lock file of each name must look; a file that does not is read as what it is: text. */
+const LOCK_FILES: Record<string, (text: string) => boolean> = {
+  'package-lock.json': (t) => jsonObjectWith(t, ['lockfileVersion']),
+  'npm-shrinkwrap.json': (t) => jsonObjectWith(t, ['lockfileVersion']),
+  'composer.lock': (t) => jsonObjectWith(t, ['packages']),
+  'Pipfile.lock': (t) => jsonObjectWith(t, ['_meta']),
+  'Cargo.lock': (t) => tomlWithPackages(t),
+  'poetry.lock': (t) => tomlWithPackages(t),
+  'uv.lock': (t) => tomlWithPackages(t),
+  'go.sum': (t) => everyLine(t, GO_SUM_LINE),
+  'yarn.lock': (t) => everyLine(t, YARN_LINE),
+  'pnpm-lock.yaml': (t) => /^lockfileVersion: /m.test(t.slice(0, 200)) && everyLine(t, YAML_LOCK_LINE),
+};
+
+/** Names (with the source map suffix) whose content may be data: they are read whole even when large. */
+export function mayBeDataByName(path: string): boolean {
+  const base = posix.basename(path);
+  return Object.hasOwn(LOCK_FILES, base) || base.endsWith('.map');
+}
+
+/** The data kind of a text file, when its name and its whole content agree; null for anything else. */
+export function textDataKind(path: string, text: string): DataKind | null {
+  const base = posix.basename(path);
+  const lockShape = Object.hasOwn(LOCK_FILES, base) ? LOCK_FILES[base] : undefined;
+  if (lockShape !== undefined) return lockShape(text) ? 'lock file' : null;
+  if (base.endsWith('.map')) return isSourceMap(text) ? 'source map' : null;
+  return null;
+}
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function jsonObjectWith(text: string, keys: string[]): boolean {
+  const value = parsedJson(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && keys.every((k) => Object.hasOwn(value, k));
+}
+
+/** Source map v3: a JSON object with a version of 3 and a `mappings` string (or an index map's sections). */
+function isSourceMap(text: string): boolean {
+  const value = parsedJson(text) as { version?: unknown; mappings?: unknown; sections?: unknown } | null;
+  return typeof value === 'object' && value !== null && value.version === 3 && (typeof value.mappings === 'string' || Array.isArray(value.sections));
+}
+
+function tomlWithPackages(text: string): boolean {
+  try {
+    const value = parseToml(text) as { package?: unknown; version?: unknown };
+    return Array.isArray(value.package) || value.version !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+function everyLine(text: string, shape: RegExp): boolean {
+  for (const line of text.split('\n')) if (line.length > LOCK_LINE_MAX_CHARS || !shape.test(line.replace(/\r$/, ''))) return false;
+  return true;
+}
+
+/** `module version[/go.mod] h1:base64=` */
+const GO_SUM_LINE = /^$|^[^\s()"'`;]+ v[^\s()"'`;]+ h1:[A-Za-z0-9+/]+=*$/;
+
+/**
+ * Quoted or plain scalars of lock files: names, versions, ranges, URLs, hashes, and pnpm's peer
+ * suffixes `(name@version)`; never a call or an expression. Written so each regex runs in linear time.
+ */
+const LOCK_SCALAR = `(?:"[^"\\\\]*"|'[^']*'|(?:[\\w@./:~^<>=|*+#%?&,\\[\\]{} -]|\\([^()@\\s]*@[^()\\s]*\\))*)`;
+
+/**
+ * yarn.lock v1 and v2+: comments, `"key", key:` headers at the left margin, and indented `key value`
+ * or `key: value` lines whose key is a bare name and whose value is a lock scalar.
+ */
+const YARN_LINE = new RegExp(`^$|^\\s*#.*$|^(?:"[^"]+"|[^\\s"(]+)(?:, (?:"[^"]+"|[^\\s"(]+))*:$|^ +(?:"[^"]+"|[\\w@./-]+):?(?: ${LOCK_SCALAR})?$`);
+
+/** pnpm-lock.yaml: `key: value`, `key:`, `- item` lines with lock scalars. */
+const YAML_LOCK_LINE = new RegExp(`^$|^\\s*#.*$|^ *(?:- )?(?:'[^']*'|"[^"]*"|(?:[\\w@./~^<>=|*+-]|\\([^()@\\s]*@[^()\\s]*\\))+):(?: ${LOCK_SCALAR})?$|^ *- ${LOCK_SCALAR}$`);
+
+/** Lock files are written one short entry a line; a longer line is not one. */
+const LOCK_LINE_MAX_CHARS = 4096;
+
+/** Files smaller than this are never called minified: there is too little to tell, and little to hide. */
+const MINIFIED_MIN_BYTES = 2048;
+/** A line longer than this is not hand-written. */
+const LONG_LINE_CHARS = 1000;
+/** Share of the text on long lines from which the file counts as minified. */
+const LONG_LINE_SHARE = 0.3;
+/** Average line length from which the file counts as minified. */
+const AVERAGE_LINE_CHARS = 300;
+/**
+ * Output of bundlers that is tool-written even when it is not minified: the runtime's calls, many
+ * times over, or the line margin of slashes and six stars webpack writes. Code that merely names
+ * these helpers (a bundler plugin) has far fewer.
+ */
+const BUNDLER_SIGNATURES: { name: string; test: RegExp; times: number }[] = [
+  { name: 'webpack runtime', test: /\b__webpack_require__\(|^\/\*{6}\/ /gm, times: 5 },
+  { name: 'Parcel runtime', test: /\bparcelRequire\w*\(/g, times: 5 },
+];
+
+/** True when `regex` (global) matches `text` at least `times` times. */
+function matchesAtLeast(text: string, regex: RegExp, times: number): boolean {
+  let count = 0;
+  for (const _match of text.matchAll(regex)) if (++count >= times) return true;
+  return false;
+}
+
+/**
+ * Why a code file's text is minified or bundled, or null. Tests, in order: a bundler's runtime, the
+ * share of the text on lines over 1,000 characters, the average line length.
+ */
+export function minifiedReason(text: string): string | null {
+  if (text.length < MINIFIED_MIN_BYTES) return null;
+  for (const signature of BUNDLER_SIGNATURES) if (matchesAtLeast(text, signature.test, signature.times)) return `bundled (${signature.name} found)`;
+  let lines = 0;
+  let longChars = 0;
+  let start = 0;
+  // A final newline ends the last line; it does not start another.
+  while (start < text.length) {
+    const end = text.indexOf('\n', start);
+    const stop = end < 0 ? text.length : end;
+    if (stop - start > LONG_LINE_CHARS) longChars += stop - start;
+    lines += 1;
+    if (end < 0) break;
+    start = end + 1;
+  }
+  const share = longChars / text.length;
+  if (share >= LONG_LINE_SHARE) return `minified (${Math.round(share * 100)}% of it on lines over ${LONG_LINE_CHARS} characters)`;
+  const average = text.length / Math.max(lines, 1);
+  if (average >= AVERAGE_LINE_CHARS) return `minified (lines of ${Math.round(average)} characters on average)`;
+  return null;
+}
