@@ -2,7 +2,7 @@
  * `--format markdown`: a report for a pull-request comment. Every piece of finding text is escaped so
  * it cannot break the table, close a `<details>` block, open a fence, or mention people.
  */
-import { escapeControls, escapeOneLine, htmlInline, markdownFence, markdownInline } from './escape.js';
+import { htmlInline, markdownFence, markdownInline } from './escape.js';
 import { severityRank, type Finding, type ReviewReport } from './finding.js';
 import type { RenderOptions } from './options.js';
 import { CLEAN_SENTENCE, changeLabel, coverageNotes, omittedCounts, plural, severityBreakdown, stepsThatDidNotRun } from './summary.js';
