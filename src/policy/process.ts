@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { JscrError } from '../errors.js';
+import { killOnExit } from './cleanup.js';
 
 /** Programs jscr may start: git, python3 (the guard's compile check) and the external scanners. */
 export const ALLOWED_PROGRAMS = ['git', 'python3', 'bandit', 'shellcheck', 'secretlint', 'eslint', 'semgrep', 'gitleaks'] as const;
@@ -46,6 +47,8 @@ export interface RunResult {
   stdoutBytes: Buffer;
   stderr: string;
   timedOut: boolean;
+  /** True when stdout went past `maxOutputBytes` and was cut: the output is not the program's whole answer. */
+  stdoutCut: boolean;
   /** Set when the process could not be started at all (ENOENT, EACCES). */
   spawnError: string | null;
 }
@@ -67,11 +70,20 @@ export function locateProgram(program: AllowedProgram, env: NodeJS.ProcessEnv = 
 /** Start an allowed program with an argument vector, never a shell; collect its output. */
 export function runProgram(program: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   assertProgramAllowed(program);
-  // git must never refresh .git/index (or take any other optional lock) on jscr's behalf: review
-  // never writes to the repository, not even git's own bookkeeping.
-  const env = program === 'git' ? { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' } : (options.env ?? process.env);
+  // git reads the reviewed repository's configuration, which can name programs: it starts only
+  // through the hardened runner in src/policy/git.ts, which neutralises them.
+  if (program === 'git') throw new ProcessNotAllowedError('git (outside src/policy/git.ts, the hardened git runner)');
+  const env = options.env ?? process.env;
   const executable = locateProgram(program, env, options.searchPath) ?? program;
   return spawnCollected(executable, args, env, options);
+}
+
+/**
+ * The git executable with exactly the environment given. Only src/policy/git.ts may call this (the
+ * egress audit checks it): everything else goes through that module's hardened runner.
+ */
+export function runGitExecutable(executable: string, args: readonly string[], options: RunOptions & { env: NodeJS.ProcessEnv }): Promise<RunResult> {
+  return spawnCollected(executable, args, options.env, options);
 }
 
 /**
@@ -89,7 +101,16 @@ export function runUserCommand(argv: readonly string[], options: RunOptions): Pr
 function spawnCollected(executable: string, args: readonly string[], env: NodeJS.ProcessEnv, options: RunOptions): Promise<RunResult> {
   const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve) => {
-    const child = spawn(executable, args, { cwd: options.cwd, env, shell: false, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its own process group, so a timeout or an interrupted jscr kills the program's children too.
+    const child = spawn(executable, args, { cwd: options.cwd, env, shell: false, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const forget = child.pid === undefined ? () => undefined : killOnExit(child.pid);
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
@@ -98,7 +119,7 @@ function spawnCollected(executable: string, args: readonly string[], env: NodeJS
     let spawnError: string | null = null;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killGroup();
     }, options.timeoutMs);
     child.stdout.on('data', (b: Buffer) => {
       if (outBytes < limit) out.push(b);
@@ -125,6 +146,7 @@ function spawnCollected(executable: string, args: readonly string[], env: NodeJS
     child.stdin.end(options.input ?? '');
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      forget();
       const stdoutBytes = Buffer.concat(out);
       resolve({
         code,
@@ -133,6 +155,7 @@ function spawnCollected(executable: string, args: readonly string[], env: NodeJS
         stdoutBytes,
         stderr: Buffer.concat(err).toString('utf8'),
         timedOut,
+        stdoutCut: outBytes > stdoutBytes.length,
         spawnError,
       });
     });

@@ -2,9 +2,6 @@
  * The review pipeline (seeds behaviour.md, SPEC 2 and 4). A flat sequence of steps, one module each;
  * each step records its status, and only this engine decides completeness and the exit code.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { loadConfig, parseConfigText, type JscrConfig } from '../config/index.js';
 import { configTextAtRevision } from '../git/config-at-revision.js';
 import { readChange, resolveRepository, untrackedFiles, type ChangeSpec, type RawChange } from '../git/change.js';
@@ -18,6 +15,8 @@ import { secretFindings } from '../redact/index.js';
 import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
+import { createWorkCopy } from './scanners/work-copy.js';
+import { unsafePathReason } from '../policy/repo-path.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
 import { applySuppressions } from './suppress.js';
 import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
@@ -436,9 +435,13 @@ function isSymlink(diff: DiffFile): boolean {
 
 /** Read the new side of every changed file that has one; say why for the others. */
 async function readChangedFiles(diffFiles: DiffFile[], reader: ReturnType<typeof createSourceReader>): Promise<ReadChangedFile[]> {
-  const wanted = diffFiles.filter((f) => f.status !== 'deleted' && f.status !== 'binary' && !f.isSubmodule && !isSymlink(f));
+  const unsafe = (diff: DiffFile): string | null => unsafePathReason(diff.path) ?? (diff.oldPath === null ? null : unsafePathReason(diff.oldPath));
+  const wanted = diffFiles.filter((f) => f.status !== 'deleted' && f.status !== 'binary' && !f.isSubmodule && !isSymlink(f) && unsafe(f) === null);
   const reads = await reader.readMany(wanted.map((f) => f.path));
   return diffFiles.map((diff) => {
+    // A name that is not a plain relative path is data, never joined to a folder: not reviewed.
+    const unsafeReason = unsafe(diff);
+    if (unsafeReason !== null) return { diff, text: null, skipped: `unsafe_path: ${unsafeReason}`, skippedByDesign: false };
     if (diff.status === 'deleted') return { diff, text: null, skipped: 'deleted', skippedByDesign: true };
     if (diff.status === 'binary') return { diff, text: null, skipped: 'binary', skippedByDesign: true };
     if (diff.isSubmodule) return { diff, text: null, skipped: 'submodule', skippedByDesign: true };
@@ -539,13 +542,9 @@ async function runExternalScanners(
   const records: ScannerRecord[] = [];
   const findings: Finding[] = [];
   // Scanners read a copy of the reviewed revision's files, so they never see (or write to) the repository.
-  const workDir = await mkdtemp(join(tmpdir(), 'jscr-scan-'));
+  const workCopy = await createWorkCopy(files.map((f) => ({ path: f.diff.path, text: f.text })));
+  const workDir = workCopy.dir;
   try {
-    for (const file of files) {
-      const target = join(workDir, file.diff.path);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, file.text);
-    }
     const contents = new Map(files.map((f) => [f.diff.path, f.text]));
     for (const name of enabled) {
       const adapter = SCANNERS.find((s) => s.name === name);
@@ -575,7 +574,7 @@ async function runExternalScanners(
       findings.push(...outcome.findings);
     }
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    await workCopy.remove();
   }
   return { records, findings };
 }
