@@ -15,7 +15,7 @@ import { secretFindings } from '../redact/index.js';
 import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
-import { createWorkCopy } from './scanners/work-copy.js';
+import { createWorkCopy } from './work-copy.js';
 import { unsafePathReason } from '../policy/repo-path.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
 import { applySuppressions } from './suppress.js';

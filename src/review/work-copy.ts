@@ -9,10 +9,10 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BoundaryError } from '../../errors.js';
-import { removeOnExit } from '../../policy/cleanup.js';
-import { isWithin } from '../../policy/paths.js';
-import { unsafePathReason } from '../../policy/repo-path.js';
+import { BoundaryError } from '../errors.js';
+import { removeOnExit } from '../policy/cleanup.js';
+import { isWithin } from '../policy/paths.js';
+import { unsafePathReason } from '../policy/repo-path.js';
 
 export interface WorkCopy {
   /** The copy's root; file `p` of the change is at `join(dir, p)` (the path key itself is the name). */
