@@ -112,15 +112,11 @@ export async function resolveCommit(root: string, rev: string): Promise<string> 
   if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new GitError(`bad revision '${rev}'`);
   // A range inside a revision (`A..B..C`) would make rev-parse print several ids.
   if (rev.includes('..')) throw new GitError(`bad revision '${rev}': one revision expected, not a range`);
-  let sha: string;
-  try {
-    sha = await verify(root, `${rev}^{commit}`);
-  } catch (error) {
-    // git names our `^{commit}` suffix and its own words ("dereferences to tree type"); say it plainly.
-    const kind = /dereferences to (\w+) type/.exec(error instanceof Error ? error.message : '')?.[1];
-    if (kind !== undefined) throw new GitError(`bad revision '${rev}': a ${kind}, not a commit`);
-    throw error;
-  }
+  const answer = await runGit(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {}, [0, 1]);
+  // git names our `^{commit}` suffix and its own words ("dereferences to tree type"); say it plainly.
+  const kind = /dereferences to (\w+) type/.exec(answer.stderr)?.[1];
+  if (kind !== undefined) throw new GitError(`bad revision '${rev}': a ${kind}, not a commit`);
+  const sha = answer.stdout.toString('utf8').trim();
   if (sha === '' || !/^[0-9a-f]{40,64}$/.test(sha)) throw new GitError(`bad revision '${rev}': not a commit in this repository${await shallowHint(root)}`);
   return sha;
 }
