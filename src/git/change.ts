@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { GitError, UsageError } from '../errors.js';
 import { GIT_MISSING, gitText, runGit } from '../policy/git.js';
 import { isWithin } from '../policy/paths.js';
-import { pathKeyFromBytes, pathKeyToBytes } from '../policy/repo-path.js';
+import { pathKeyFromBytes, pathKeyToBytes, splitNulRecords } from '../policy/repo-path.js';
 import type { ChangeSummary } from '../report/finding.js';
 /** Which change to review (SPEC 2: `--range`, `--staged`, `--commit`, or none = the working tree). */
 export type ChangeSpec =
@@ -305,18 +305,7 @@ export async function entryAtRevision(root: string, rev: string, path: string): 
 /** Untracked files that `.gitignore` does not hide (the working-tree review does not include them), sorted. */
 export async function untrackedFiles(root: string): Promise<string[]> {
   const listing = await runGit(root, ['ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', ':/']);
-  return splitNulPaths(listing.stdout).sort();
+  return splitNulRecords(listing.stdout).map(pathKeyFromBytes).sort();
 }
 
-/** NUL-terminated paths from `-z` output, as path keys (every byte kept). */
-export function splitNulPaths(bytes: Buffer): string[] {
-  const out: string[] = [];
-  let start = 0;
-  while (start < bytes.length) {
-    let end = bytes.indexOf(0, start);
-    if (end < 0) end = bytes.length;
-    if (end > start) out.push(pathKeyFromBytes(bytes.subarray(start, end)));
-    start = end + 1;
-  }
-  return out;
-}
+

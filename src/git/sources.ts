@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { runGit } from '../policy/git.js';
 import { decodeText, type RepoBoundary } from '../policy/paths.js';
-import { hasNonUtf8Bytes, pathKeyFromBytes, unsafePathReason } from '../policy/repo-path.js';
+import { hasNonUtf8Bytes, pathKeyFromBytes, splitNulRecords, unsafePathReason } from '../policy/repo-path.js';
 
 export type SourceRead =
   | { ok: true; path: string; text: string }
@@ -47,19 +47,6 @@ async function grepAt(root: string, where: string[], needle: string, pathspecs: 
   return splitNulRecords(found)
     .map((p) => pathKeyFromBytes(prefix !== null && p.subarray(0, prefix.length).equals(prefix) ? p.subarray(prefix.length) : p))
     .sort();
-}
-
-/** The records of `-z` output, as bytes: paths in them are never quoted and never decoded lossily. */
-function splitNulRecords(bytes: Buffer): Buffer[] {
-  const out: Buffer[] = [];
-  let start = 0;
-  while (start < bytes.length) {
-    let end = bytes.indexOf(0, start);
-    if (end < 0) end = bytes.length;
-    if (end > start) out.push(bytes.subarray(start, end));
-    start = end + 1;
-  }
-  return out;
 }
 
 async function git(root: string, args: string[], input?: string): Promise<Buffer> {

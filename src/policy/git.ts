@@ -18,6 +18,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { GitError, oneLine } from '../errors.js';
 import { removeOnExit } from './cleanup.js';
 import { locateProgram, runGitExecutable } from './process.js';
+import { splitNulRecords } from './repo-path.js';
 
 /** The message SPEC's fault table expects when git cannot be started. */
 export const GIT_MISSING = 'git is not installed or not on PATH';
@@ -126,12 +127,7 @@ function withOverrides(env: NodeJS.ProcessEnv, overrides: readonly (readonly [st
 /** Program-naming keys in `git config --list -z` output (`key\nvalue\0` records), as overrides. */
 export function overridesForConfig(listing: Buffer): [string, string][] {
   const out = new Map<string, string>();
-  let start = 0;
-  while (start < listing.length) {
-    let end = listing.indexOf(0, start);
-    if (end < 0) end = listing.length;
-    const record = listing.subarray(start, end);
-    start = end + 1;
+  for (const record of splitNulRecords(listing)) {
     const newline = record.indexOf(0x0a);
     const keyBytes = newline < 0 ? record : record.subarray(0, newline);
     const key = keyBytes.toString('latin1');

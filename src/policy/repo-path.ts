@@ -114,3 +114,16 @@ export function unsafePathReason(key: string, symlinks?: ReadonlySet<string>): s
   }
   return null;
 }
+
+/** The NUL-terminated records of git's `-z` output, as bytes: names in them are neither quoted nor decoded. */
+export function splitNulRecords(bytes: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(0, start);
+    if (end < 0) end = bytes.length;
+    if (end > start) out.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  return out;
+}

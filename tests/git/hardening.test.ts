@@ -93,46 +93,37 @@ interface Mechanism {
   env?: (dir: string) => NodeJS.ProcessEnv;
 }
 
+/** An `arm` that sets each of `keys` to a marker script, optionally with attributes in .git/info/attributes and a `required` key. */
+function configured(name: string, keys: string[], opts: { attributes?: string; required?: string; passThrough?: boolean } = {}): Mechanism['arm'] {
+  return (repo, dir) => {
+    const { script, marker } = markerScript(dir, name, opts.passThrough ?? true);
+    if (opts.attributes !== undefined) writeFileSync(join(repo.root, '.git', 'info', 'attributes'), opts.attributes);
+    for (const key of keys) repo.git('config', key, script);
+    if (opts.required !== undefined) repo.git('config', opts.required, 'true');
+    return [marker];
+  };
+}
+
 const MECHANISMS: Mechanism[] = [
   {
     name: 'core.fsmonitor',
-    arm: (repo, dir) => {
-      const { script, marker } = markerScript(dir, 'fsmonitor', false);
-      repo.git('config', 'core.fsmonitor', script);
-      return [marker];
-    },
+    arm: configured('fsmonitor', ['core.fsmonitor'], { passThrough: false }),
     control: ['diff', 'HEAD'],
   },
   {
     name: 'filter.<driver>.clean and .smudge, required',
-    arm: (repo, dir) => {
-      const { script, marker } = markerScript(dir, 'filter-clean');
-      writeFileSync(join(repo.root, '.git', 'info', 'attributes'), '*.py filter=hostile\n');
-      repo.git('config', 'filter.hostile.clean', script);
-      repo.git('config', 'filter.hostile.smudge', script);
-      repo.git('config', 'filter.hostile.required', 'true');
-      return [marker];
-    },
+    arm: configured('filter-clean', ['filter.hostile.clean', 'filter.hostile.smudge'], { attributes: '*.py filter=hostile\n', required: 'filter.hostile.required' }),
     control: ['diff', 'HEAD'],
   },
   {
     name: 'filter.<driver>.process, named by a committed .gitattributes',
     headFiles: { '.gitattributes': '*.py filter=longrunning\n*.md filter=longrunning\n' },
-    arm: (repo, dir) => {
-      const { script, marker } = markerScript(dir, 'filter-process');
-      repo.git('config', 'filter.longrunning.process', script);
-      repo.git('config', 'filter.longrunning.required', 'true');
-      return [marker];
-    },
+    arm: configured('filter-process', ['filter.longrunning.process'], { required: 'filter.longrunning.required' }),
     control: ['diff', 'HEAD'],
   },
   {
     name: 'diff.external in the config',
-    arm: (repo, dir) => {
-      const { script, marker } = markerScript(dir, 'diff-external', false);
-      repo.git('config', 'diff.external', script);
-      return [marker];
-    },
+    arm: configured('diff-external', ['diff.external'], { passThrough: false }),
     control: ['diff', 'HEAD~1', 'HEAD'],
   },
   {
@@ -143,33 +134,17 @@ const MECHANISMS: Mechanism[] = [
   },
   {
     name: 'diff.<driver>.textconv',
-    arm: (repo, dir) => {
-      const { script, marker } = markerScript(dir, 'textconv');
-      writeFileSync(join(repo.root, '.git', 'info', 'attributes'), '*.py diff=conv\n*.sh diff=conv\n');
-      repo.git('config', 'diff.conv.textconv', script);
-      return [marker];
-    },
+    arm: configured('textconv', ['diff.conv.textconv'], { attributes: '*.py diff=conv\n*.sh diff=conv\n' }),
     control: ['diff', 'HEAD~1', 'HEAD'],
   },
   {
     name: 'diff.<driver>.command',
-    arm: (repo, dir) => {
-      const { script, marker } = markerScript(dir, 'diff-command', false);
-      writeFileSync(join(repo.root, '.git', 'info', 'attributes'), '*.py diff=tool\n');
-      repo.git('config', 'diff.tool.command', script);
-      return [marker];
-    },
+    arm: configured('diff-command', ['diff.tool.command'], { attributes: '*.py diff=tool\n', passThrough: false }),
     control: ['diff', 'HEAD~1', 'HEAD'],
   },
   {
     name: 'core.pager, pager.diff, GIT_PAGER and PAGER',
-    arm: (repo, dir) => {
-      const configured = markerScript(dir, 'pager-config');
-      repo.git('config', 'core.pager', configured.script);
-      repo.git('config', 'pager.diff', configured.script);
-      repo.git('config', 'pager.grep', configured.script);
-      return [configured.marker, markerScript(dir, 'pager-env').marker];
-    },
+    arm: (repo, dir) => [...configured('pager-config', ['core.pager', 'pager.diff', 'pager.grep'])(repo, dir), markerScript(dir, 'pager-env').marker],
     env: (dir) => ({ GIT_PAGER: join(dir, 'pager-env.sh'), PAGER: join(dir, 'pager-env.sh') }),
     // git starts a pager only on a terminal; `script` gives the control one.
     control: ['script', '-qc', 'git -p diff HEAD~1 HEAD', '/dev/null'],
@@ -242,14 +217,7 @@ const MECHANISMS: Mechanism[] = [
   },
   {
     name: 'credential, askpass, ssh and signing programs',
-    arm: (repo, dir) => {
-      const { script, marker } = markerScript(dir, 'helpers', false);
-      for (const key of ['credential.helper', 'core.askPass', 'core.sshCommand', 'gpg.program', 'gpg.ssh.program', 'core.alternateRefsCommand', 'uploadpack.packObjectsHook', 'core.editor', 'sequence.editor']) {
-        repo.git('config', key, script);
-      }
-      repo.git('config', 'log.showSignature', 'true');
-      return [marker];
-    },
+    arm: configured('helpers', ['credential.helper', 'core.askPass', 'core.sshCommand', 'gpg.program', 'gpg.ssh.program', 'core.alternateRefsCommand', 'uploadpack.packObjectsHook', 'core.editor', 'sequence.editor'], { passThrough: false }),
     env: (dir) => ({ GIT_ASKPASS: join(dir, 'helpers.sh'), SSH_ASKPASS: join(dir, 'helpers.sh'), GIT_SSH_COMMAND: join(dir, 'helpers.sh') }),
     control: ['git', 'credential', 'fill'],
     controlInput: 'protocol=https\nhost=example.invalid\n\n',
