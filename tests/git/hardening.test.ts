@@ -116,6 +116,12 @@ const MECHANISMS: Mechanism[] = [
     control: ['diff', 'HEAD'],
   },
   {
+    // With `git -c` such a name would split at its first "="; jscr passes keys apart from values.
+    name: 'a filter driver whose name holds "=" and dots',
+    arm: configured('filter-odd-name', ['filter.odd=x.y.clean'], { attributes: '*.py filter=odd=x.y\n*.md filter=odd=x.y\n', required: 'filter.odd=x.y.required' }),
+    control: ['diff', 'HEAD'],
+  },
+  {
     name: 'filter.<driver>.process, named by a committed .gitattributes',
     headFiles: { '.gitattributes': '*.py filter=longrunning\n*.md filter=longrunning\n' },
     arm: configured('filter-process', ['filter.longrunning.process'], { required: 'filter.longrunning.required' }),
@@ -256,6 +262,34 @@ describe('no program from the reviewed repository ever runs', () => {
     // The change was really reviewed in the working-tree mode: the finding on the changed line is there.
     const worktree = JSON.parse(results[0]?.stdout ?? '{}') as { findings?: { path: string }[] };
     expect(worktree.findings?.some((f) => f.path === 'app.py')).toBe(true);
+  }, 120_000);
+});
+
+describe('a program-naming key jscr cannot override', () => {
+  it('stops before git runs at all: a filter driver whose name is not UTF-8', async () => {
+    const repo = changeInEveryMode();
+    const dir = mkdtempSync(join(tmpdir(), 'jscr-hostile-'));
+    made.push(dir);
+    const { script, marker } = markerScript(dir, 'latin1-driver');
+    // An environment variable cannot carry the byte 0xE9, so no override could name this driver.
+    const config = Buffer.concat([Buffer.from('[filter "caf'), Buffer.from([0xe9]), Buffer.from(`"]\n\tclean = ${script}\n\trequired = true\n`)]);
+    writeFileSync(join(repo.root, '.git', 'config'), Buffer.concat([readFileSync(join(repo.root, '.git', 'config')), config]));
+    writeFileSync(join(repo.root, '.git', 'info', 'attributes'), Buffer.concat([Buffer.from('*.py filter=caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+    const copy = join(dir, 'control-copy');
+    cpSync(repo.root, copy, { recursive: true });
+    try {
+      execFileSync('git', ['diff', 'HEAD'], { cwd: copy, env: GIT_ENV, stdio: 'ignore' });
+    } catch {
+      // the control only has to start the program
+    }
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    for (const args of RUNS) {
+      const result = await runJscr(args, repo.root, { HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: '1' });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^jscr: the repository's git configuration names a program under a key that is not UTF-8/);
+    }
+    expect(existsSync(marker)).toBe(false);
   }, 120_000);
 });
 
