@@ -232,17 +232,6 @@ export async function readChange(root: string, spec: ChangeSpec): Promise<RawCha
   }
 }
 
-/**
- * The object id of `path` at `rev` when it is a file (a blob), null when the path is absent there or
- * is not a file (a directory or a submodule). `rev` may be `INDEX`. The name goes to git on stdin as
- * bytes, never as an argument, so a path key with non-UTF-8 bytes names exactly its file.
- */
-async function blobOf(root: string, rev: string, path: string): Promise<Buffer | null> {
-  if (rev !== INDEX) await resolveCommit(root, rev);
-  // `:0:<path>` is stage 0 of the index; spelling the stage out keeps a file named `1:x` literal.
-  const name = Buffer.concat([Buffer.from(rev === INDEX ? ':0:' : `${rev}:`), pathKeyToBytes(path), Buffer.from('\n')]);
-  return readBatchObject(root, name, 'blob');
-}
 
 /** One object through `git cat-file --batch`: its bytes when it exists and has the wanted type. */
 async function readBatchObject(root: string, name: Buffer, type: string): Promise<Buffer | null> {
@@ -253,9 +242,18 @@ async function readBatchObject(root: string, name: Buffer, type: string): Promis
   return out.subarray(eol + 1, eol + 1 + Number(size));
 }
 
-/** The bytes of `path` at revision `rev` (`INDEX` reads the index), or null when absent there. */
+/**
+ * The bytes of `path` at revision `rev` (`INDEX` reads the index), or null when the path is absent
+ * there or is not a file (a directory or a submodule). The name goes to git on stdin as bytes, never
+ * as an argument, so a path key with non-UTF-8 bytes names exactly its file.
+ */
 export async function readBlob(root: string, rev: string, path: string): Promise<Buffer | null> {
-  return blobOf(root, rev, path);
+  if (rev !== INDEX) await resolveCommit(root, rev);
+  const bytes = pathKeyToBytes(path);
+  // cat-file --batch reads one name per line: a name with a newline cannot be asked for this way.
+  if (bytes.includes(0x0a)) throw new GitError(`cannot read ${JSON.stringify(path)} from git: the name holds a newline`);
+  // `:0:<path>` is stage 0 of the index; spelling the stage out keeps a file named `1:x` literal.
+  return readBatchObject(root, Buffer.concat([Buffer.from(rev === INDEX ? ':0:' : `${rev}:`), bytes, Buffer.from('\n')]), 'blob');
 }
 
 /** The text (UTF-8) of `path` at revision `rev` (`INDEX` reads the index), or null when absent there. */
