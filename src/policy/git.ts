@@ -173,6 +173,10 @@ async function overridesFor(executable: string, cwd: string, env: NodeJS.Process
 }
 
 function failure(subcommand: string, stderr: string, code: number | null): GitError {
+  // protocol.allow=never stops a partial clone's lazy fetch; say what is missing rather than "transport not allowed".
+  if (/from promisor remote/.test(stderr)) {
+    return new GitError(`git ${subcommand} failed: an object is missing from this partial clone, and jscr never fetches; fetch it first (or clone without --filter)`);
+  }
   const line = stderr
     .split('\n')
     .map((l) => l.trim())
