@@ -84,13 +84,14 @@ const FIXED_OVERRIDES: readonly (readonly [string, string])[] = [
 /**
  * Keys with a driver or URL subsection that name a program, and the value that disables each. Diff
  * drivers are not here: an empty `textconv` or `command` is run as "" and fails, so they are turned off
- * by `--no-ext-diff --no-textconv`, which every diff gets.
+ * by `--no-ext-diff --no-textconv`, which every diff gets. Nor are a remote's programs (`uploadpack`,
+ * `vcs`, `proxy`): git keeps the first of several values there, so an override cannot win; no
+ * transport runs at all (`protocol.allow=never`), which is what keeps them from running.
  */
 const PER_SUBSECTION: readonly { pattern: RegExp; overrides: (subsection: string) => [string, string][] }[] = [
   { pattern: /^filter\.(.+)\.(clean|smudge|process|required)$/s, overrides: (d) => [[`filter.${d}.clean`, ''], [`filter.${d}.smudge`, ''], [`filter.${d}.process`, ''], [`filter.${d}.required`, 'false']] },
   { pattern: /^merge\.(.+)\.driver$/s, overrides: (d) => [[`merge.${d}.driver`, '']] },
   { pattern: /^credential\.(.+)\.helper$/s, overrides: (u) => [[`credential.${u}.helper`, '']] },
-  { pattern: /^remote\.(.+)\.(uploadpack|receivepack|vcs|proxy)$/s, overrides: (r) => [[`remote.${r}.uploadpack`, ''], [`remote.${r}.receivepack`, ''], [`remote.${r}.vcs`, ''], [`remote.${r}.proxy`, '']] },
   { pattern: /^gpg\.(.+)\.program$/s, overrides: (f) => [[`gpg.${f}.program`, '']] },
 ];
 
@@ -174,7 +175,7 @@ async function overridesFor(executable: string, cwd: string, env: NodeJS.Process
 
 function failure(subcommand: string, stderr: string, code: number | null): GitError {
   // protocol.allow=never stops a partial clone's lazy fetch; say what is missing rather than "transport not allowed".
-  if (/from promisor remote/.test(stderr)) {
+  if (/from promisor remote|transport '[^']*' not allowed/.test(stderr)) {
     return new GitError(`git ${subcommand} failed: an object is missing from this partial clone, and jscr never fetches; fetch it first (or clone without --filter)`);
   }
   const line = stderr

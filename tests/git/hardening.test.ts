@@ -71,13 +71,15 @@ function snapshotGitDir(root: string): GitSnapshot {
   return out;
 }
 
-/** The jscr runs every mechanism is tried with: each change mode of review, and prove. */
+/** The jscr runs every mechanism is tried with: each change mode of review, prove and fix. */
 const RUNS: readonly string[][] = [
   ['review', '--no-model', '--format', 'json'],
   ['review', '--no-model', '--format', 'json', '--staged'],
   ['review', '--no-model', '--format', 'json', '--commit', 'HEAD'],
   ['review', '--no-model', '--format', 'json', '--range', 'HEAD~1..HEAD'],
   ['prove', '--base', 'HEAD~1', '--head', 'HEAD'],
+  // fix reviews the working tree first; without --accept-model it writes only its run folder under HOME.
+  ['fix'],
 ];
 
 interface Mechanism {
