@@ -4,7 +4,9 @@
  * reach the network or start a process outside the modules allowed to:
  *   - network modules (net, http, https, http2, tls, dgram, dns, inspector, undici) anywhere but egress/http.ts;
  *   - the network globals fetch, WebSocket, XMLHttpRequest, EventSource (bare or through globalThis);
- *   - child_process and simple-git anywhere but policy/ (simple-git only in policy/git.ts);
+ *   - child_process anywhere but policy/, and simple-git anywhere;
+ *   - the raw git starter `runGitExecutable` anywhere but policy/process.ts and policy/git.ts, so git
+ *     starts only through the hardened runner (src/policy/process.ts refuses git at run time too);
  *   - import()/require() of a computed specifier, which no audit could check.
  * Type-only imports (`import type`, `export type ... from`) are erased at compile time and allowed.
  *
@@ -24,6 +26,10 @@ export interface Violation {
   rule: 'network_module' | 'network_global' | 'process_module' | 'computed_specifier';
   detail: string;
 }
+
+/** The function that starts git without the hardening, and the modules that may name it. */
+const RAW_GIT_STARTER = 'runGitExecutable';
+const MAY_START_GIT = new Set(['policy/process.ts', 'policy/git.ts']);
 
 /** The one module allowed to reach the network, relative to the audited directory. */
 const EGRESS_MODULE = 'egress/http.ts';
@@ -76,8 +82,8 @@ function auditModule(source: ts.SourceFile, module: string, checker: ts.TypeChec
     if (kind === 'child_process' && !inPolicy) {
       found.push({ module, line: lineOf(node), rule: 'process_module', detail: `${how} of "${specifier}": processes start only through src/policy/process.ts` });
     }
-    if (kind === 'simple-git' && module !== 'policy/git.ts') {
-      found.push({ module, line: lineOf(node), rule: 'process_module', detail: `${how} of "${specifier}": git clients come only from src/policy/git.ts` });
+    if (kind === 'simple-git') {
+      found.push({ module, line: lineOf(node), rule: 'process_module', detail: `${how} of "${specifier}": git runs only through src/policy/git.ts (runGit)` });
     }
   };
   const checkLoaderCall = (call: ts.CallExpression, how: string): void => {
@@ -87,11 +93,17 @@ function auditModule(source: ts.SourceFile, module: string, checker: ts.TypeChec
   };
 
   const visit = (node: ts.Node): void => {
+    // Named as an identifier or a string (`m['runGitExecutable']`), imported, re-exported or called.
+    if ((ts.isIdentifier(node) || ts.isStringLiteralLike(node)) && node.text === RAW_GIT_STARTER && !MAY_START_GIT.has(module)) {
+      found.push({ module, line: lineOf(node), rule: 'process_module', detail: `${RAW_GIT_STARTER}: git runs only through src/policy/git.ts (runGit), which neutralises the repository's programs` });
+    }
     if (ts.isImportDeclaration(node)) {
+      ts.forEachChild(node, visit);
       if (!node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) checkSpecifier(node.moduleSpecifier.text, node, 'import');
       return;
     }
     if (ts.isExportDeclaration(node)) {
+      ts.forEachChild(node, visit);
       if (!node.isTypeOnly && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) checkSpecifier(node.moduleSpecifier.text, node, 'export-from');
       return;
     }

@@ -1,15 +1,17 @@
 /**
  * Reading a change out of git: the repository root, the diff text of a range, a commit, the index or
- * the working tree, and file contents at a revision. Every git process starts through
- * `createGitClient` (src/policy/git.ts). Revisions are resolved to object ids before any diff runs, so
- * a revision is never read as an option or a path, and a bad one fails with one line naming it.
+ * the working tree, and file contents at a revision. Every git process starts through `runGit`
+ * (src/policy/git.ts), which neutralises every program the repository's configuration names.
+ * Revisions are resolved to object ids before any diff runs, so a revision is never read as an option
+ * or a path, and a bad one fails with one line naming it.
  */
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { GitError, UsageError, oneLine } from '../errors.js';
-import { createGitClient, gitAvailable, type SimpleGit } from '../policy/git.js';
+import { GitError, UsageError } from '../errors.js';
+import { GIT_MISSING, gitText, runGit } from '../policy/git.js';
+import { isWithin } from '../policy/paths.js';
+import { pathKeyFromBytes, pathKeyToBytes, splitNulRecords } from '../policy/repo-path.js';
 import type { ChangeSummary } from '../report/finding.js';
-
 /** Which change to review (SPEC 2: `--range`, `--staged`, `--commit`, or none = the working tree). */
 export type ChangeSpec =
   | { kind: 'range'; range: string }
@@ -36,25 +38,23 @@ export interface RawChange {
 /** Pass as `rev` to read from the index instead of a commit. */
 export const INDEX = '';
 
-/** The message SPEC's fault table expects when git cannot be started. */
-export const GIT_MISSING = 'git is not installed or not on PATH';
+export { GIT_MISSING };
 
 /**
  * Output-shaping configuration a user may have set (noprefix, mnemonic prefixes, forced colour,
- * relative paths, submodule logs), pinned so the parser always sees the same format. External diff
- * drivers and textconv are turned off by flags instead (simple-git refuses those keys in `-c`).
+ * relative paths, submodule logs), pinned so the parser always sees the same format. Paths stay
+ * C-quoted, so every byte of a name reaches the parser as an ASCII escape.
  */
-const PINNED_CONFIG = [
-  'core.quotePath=true',
-  'diff.noprefix=false',
-  'diff.mnemonicPrefix=false',
-  'diff.relative=false',
-  'diff.suppressBlankEmpty=false',
-  'diff.submodule=short',
-  'diff.ignoreSubmodules=none',
-  'color.ui=never',
-  'color.diff=never',
-].flatMap((setting) => ['-c', setting]);
+const PINNED_CONFIG: [string, string][] = [
+  ['core.quotePath', 'true'],
+  ['diff.noprefix', 'false'],
+  ['diff.mnemonicPrefix', 'false'],
+  ['diff.relative', 'false'],
+  ['diff.suppressBlankEmpty', 'false'],
+  ['diff.submodule', 'short'],
+  ['color.ui', 'never'],
+  ['color.diff', 'never'],
+];
 
 /**
  * No `--binary`: a binary file shows as one "Binary files ... differ" line, all the parser needs. No
@@ -71,29 +71,19 @@ const DIFF_FLAGS = [
   '--dst-prefix=b/',
   '--no-relative',
   '--submodule=short',
-  '--ignore-submodules=none',
+  // A new submodule commit is shown; its dirty work tree is not looked at, because that means
+  // running git inside the submodule under a configuration the overrides here did not list.
+  '--ignore-submodules=dirty',
 ];
 
-function client(root: string): SimpleGit {
-  if (!gitAvailable()) throw new GitError(GIT_MISSING);
-  return createGitClient(root);
+/** Text output of a git command that must succeed. */
+function git(root: string, args: string[]): Promise<string> {
+  return gitText(root, args);
 }
 
-/** Run git and turn its failure into a one-line GitError (git's own reason, `fatal: ` dropped). */
-async function git(g: SimpleGit, args: string[]): Promise<string> {
-  try {
-    return await g.raw(args);
-  } catch (error) {
-    throw toGitError(error);
-  }
-}
-
-function toGitError(error: unknown): GitError {
-  if (error instanceof GitError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  if (/ENOENT/.test(message) && /spawn/.test(message)) return new GitError(GIT_MISSING);
-  const firstLine = message.split('\n').find((line) => line.trim().length > 0) ?? message;
-  return new GitError(oneLine(firstLine.replace(/^(fatal|error): /, '')));
+/** The id a `rev-parse --verify --quiet` prints, or '' when the name does not resolve (exit 1). */
+async function verify(root: string, name: string): Promise<string> {
+  return (await gitText(root, ['rev-parse', '--verify', '--quiet', name], {}, [0, 1])).trim();
 }
 
 /** The top level of the work tree containing `dir`, with symbolic links resolved. */
@@ -105,46 +95,66 @@ export async function resolveRepository(dir: string): Promise<string> {
     if (error instanceof GitError) throw error;
     throw new GitError(`${absolute} does not exist`);
   }
-  const g = client(absolute);
   let top: string;
   try {
-    top = (await g.raw(['rev-parse', '--show-toplevel'])).trim();
+    top = (await git(absolute, ['rev-parse', '--show-toplevel'])).replace(/\n$/, '');
   } catch (error) {
-    const reason = toGitError(error).message;
-    if (/not a git repository/i.test(reason)) throw new GitError(`not a git repository: ${absolute}`);
-    throw new GitError(reason);
+    if (error instanceof GitError && /not a git repository/i.test(error.message)) throw new GitError(`not a git repository: ${absolute}`);
+    throw error;
   }
   if (top === '') throw new GitError(`not inside a work tree: ${absolute}`);
-  return realpath(top);
+  const root = await realpath(top);
+  // core.worktree (or a .git file) can point the work tree anywhere; jscr reads only below the folder it was given.
+  if (!isWithin(root, await realpath(absolute))) throw new GitError(`the work tree git names for ${absolute} is elsewhere (${root}); jscr reviews only the repository it is given`);
+  return root;
 }
 
 /** Resolve a revision to a commit id, or fail naming it. Revisions that look like options are refused. */
-async function resolveCommit(g: SimpleGit, rev: string): Promise<string> {
+export async function resolveCommit(root: string, rev: string): Promise<string> {
   if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new GitError(`bad revision '${rev}'`);
   // A range inside a revision (`A..B..C`) would make rev-parse print several ids.
   if (rev.includes('..')) throw new GitError(`bad revision '${rev}': one revision expected, not a range`);
-  let sha: string;
-  try {
-    sha = (await git(g, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim();
-  } catch (error) {
-    // git names our `^{commit}` suffix and its own words ("dereferences to tree type"); say it plainly.
-    const kind = /dereferences to (\w+) type/.exec(error instanceof Error ? error.message : '')?.[1];
-    if (kind !== undefined) throw new GitError(`bad revision '${rev}': a ${kind}, not a commit`);
-    throw error;
-  }
-  if (sha === '' || !/^[0-9a-f]{40,64}$/.test(sha)) throw new GitError(`bad revision '${rev}': not a commit in this repository`);
+  const answer = await runGit(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {}, [0, 1]);
+  // git names our `^{commit}` suffix and its own words ("dereferences to tree type"); say it plainly.
+  const kind = /dereferences to (\w+) type/.exec(answer.stderr)?.[1];
+  if (kind !== undefined) throw new GitError(`bad revision '${rev}': a ${kind}, not a commit`);
+  const sha = answer.stdout.toString('utf8').trim();
+  if (sha === '' || !/^[0-9a-f]{40,64}$/.test(sha)) throw new GitError(`bad revision '${rev}': not a commit in this repository${await shallowHint(root)}`);
   return sha;
 }
 
 /** The id of HEAD, or null in a repository with no commits yet. */
-async function headOrNull(g: SimpleGit): Promise<string | null> {
-  const sha = (await git(g, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim();
+async function headOrNull(root: string): Promise<string | null> {
+  const sha = await verify(root, 'HEAD^{commit}');
   return sha === '' ? null : sha;
 }
 
 /** The empty tree's id in this repository's object format (sha1 or sha256). */
-async function emptyTree(g: SimpleGit): Promise<string> {
-  return (await git(g, ['hash-object', '-t', 'tree', '/dev/null'])).trim();
+async function emptyTree(root: string): Promise<string> {
+  return (await git(root, ['hash-object', '-t', 'tree', '/dev/null'])).trim();
+}
+
+const FETCH_MORE = 'fetch more history (git fetch --deepen=N or --unshallow; actions/checkout: fetch-depth: 0)';
+
+/** A hint to add to "not found" messages in a shallow clone, where the missing commit may exist upstream. */
+async function shallowHint(root: string): Promise<string> {
+  const shallow = (await gitText(root, ['rev-parse', '--is-shallow-repository'], {}, [0, 128])).trim();
+  return shallow === 'true' ? `; this is a shallow clone: ${FETCH_MORE}` : '';
+}
+
+/**
+ * The first parent of a commit, or null for a root commit. A parent the commit names but the clone
+ * does not hold (a shallow clone) is an error: reviewing against the empty tree would read the whole
+ * commit as new and the base configuration as the defaults.
+ */
+async function firstParent(root: string, sha: string): Promise<string | null> {
+  const body = await git(root, ['cat-file', 'commit', sha]);
+  const headerEnd = body.indexOf('\n\n');
+  const named = /^parent ([0-9a-f]{40,64})$/m.exec(headerEnd < 0 ? body : body.slice(0, headerEnd))?.[1];
+  if (named === undefined) return null;
+  const present = await verify(root, `${named}^{commit}`);
+  if (present === '') throw new GitError(`the parent ${named.slice(0, 12)} of commit ${sha.slice(0, 12)} is not in this clone (a shallow clone); ${FETCH_MORE}`);
+  return present;
 }
 
 function splitRange(range: string): { base: string; head: string; mergeBase: boolean } {
@@ -159,8 +169,8 @@ function splitRange(range: string): { base: string; head: string; mergeBase: boo
   throw new UsageError(`--range '${range}' must be A..B or A...B`);
 }
 
-async function diff(g: SimpleGit, revisions: string[], cached = false): Promise<string> {
-  return git(g, [...PINNED_CONFIG, 'diff', ...DIFF_FLAGS, ...(cached ? ['--cached'] : []), ...revisions, '--']);
+async function diff(root: string, revisions: string[], cached = false): Promise<string> {
+  return gitText(root, ['diff', ...DIFF_FLAGS, ...(cached ? ['--cached'] : []), ...revisions, '--'], { settings: PINNED_CONFIG });
 }
 
 /**
@@ -170,8 +180,9 @@ async function diff(g: SimpleGit, revisions: string[], cached = false): Promise<
  */
 export async function diffPathsAsText(root: string, change: RawChange, paths: readonly string[]): Promise<string> {
   if (paths.length === 0) return '';
-  const pathspecs = paths.map((p) => `:(literal)${p}`);
-  return git(client(root), [...PINNED_CONFIG, 'diff', ...DIFF_FLAGS, '--text', ...change.diffRevisions, '--', ...pathspecs]);
+  // Path keys back to their names (a non-UTF-8 name cannot be an argument; such a file stays unreviewed).
+  const pathspecs = paths.map((p) => `:(literal)${pathKeyToBytes(p).toString('utf8')}`);
+  return gitText(root, ['diff', ...DIFF_FLAGS, '--text', ...change.diffRevisions, '--', ...pathspecs], { settings: PINNED_CONFIG });
 }
 
 /**
@@ -181,91 +192,88 @@ export async function diffPathsAsText(root: string, change: RawChange, paths: re
  * files against HEAD (untracked files are not part of it, as with `git diff HEAD`).
  */
 export async function readChange(root: string, spec: ChangeSpec): Promise<RawChange> {
-  const g = client(root);
   switch (spec.kind) {
     case 'range': {
       const { base, head, mergeBase } = splitRange(spec.range);
-      const baseSha = await resolveCommit(g, base);
-      const headSha = await resolveCommit(g, head);
+      const baseSha = await resolveCommit(root, base);
+      const headSha = await resolveCommit(root, head);
       let from = baseSha;
       if (mergeBase) {
-        from = (await git(g, ['merge-base', baseSha, headSha])).trim();
-        if (from === '') throw new GitError(`no merge base between '${base}' and '${head}'`);
+        from = (await gitText(root, ['merge-base', baseSha, headSha], {}, [0, 1])).trim();
+        if (from === '') throw new GitError(`no merge base between '${base}' and '${head}'${await shallowHint(root)}`);
       }
       return {
         kind: mergeBase ? 'merge-base-range' : 'range',
         range: spec.range,
         baseRev: from,
         headRev: headSha,
-        diffText: await diff(g, [from, headSha]),
+        diffText: await diff(root, [from, headSha]),
         diffRevisions: [from, headSha],
       };
     }
     case 'commit': {
-      const sha = await resolveCommit(g, spec.sha);
-      const parent = (await git(g, ['rev-parse', '--verify', '--quiet', `${sha}^1`])).trim();
-      const from = parent === '' ? await emptyTree(g) : parent;
+      const sha = await resolveCommit(root, spec.sha);
+      const parent = await firstParent(root, sha);
+      const from = parent ?? (await emptyTree(root));
       return {
         kind: 'commit',
         // A root commit has no parent to name: `X^..X` would be a range git itself refuses.
-        range: parent === '' ? `${spec.sha} (root commit, against the empty tree)` : `${spec.sha}^..${spec.sha}`,
-        baseRev: parent === '' ? null : parent,
+        range: parent === null ? `${spec.sha} (root commit, against the empty tree)` : `${spec.sha}^..${spec.sha}`,
+        baseRev: parent,
         headRev: sha,
-        diffText: await diff(g, [from, sha]),
+        diffText: await diff(root, [from, sha]),
         diffRevisions: [from, sha],
       };
     }
     case 'staged': {
-      const head = await headOrNull(g);
-      const from = head ?? (await emptyTree(g));
+      const head = await headOrNull(root);
+      const from = head ?? (await emptyTree(root));
       return {
         kind: 'staged',
         range: 'HEAD..index',
         baseRev: head,
         headRev: null,
-        diffText: await diff(g, [from], true),
+        diffText: await diff(root, [from], true),
         diffRevisions: ['--cached', from],
       };
     }
     case 'working-tree': {
-      const head = await headOrNull(g);
-      const from = head ?? (await emptyTree(g));
+      const head = await headOrNull(root);
+      const from = head ?? (await emptyTree(root));
       return {
         kind: 'working-tree',
         range: 'HEAD..working-tree',
         baseRev: head,
         headRev: null,
-        diffText: await diff(g, [from]),
+        diffText: await diff(root, [from]),
         diffRevisions: [from],
       };
     }
   }
 }
 
-/**
- * The object id of `path` at `rev` when it is a file (a blob), null when the path is absent there or
- * is not a file (a directory or a submodule). `rev` may be `INDEX`.
- */
-async function blobId(g: SimpleGit, rev: string, path: string): Promise<string | null> {
-  if (rev !== INDEX) await resolveCommit(g, rev);
-  // `:0:<path>` is stage 0 of the index; spelling the stage out keeps a file named `1:x` literal.
-  const name = rev === INDEX ? `:0:${path}` : `${rev}:${path}`;
-  const id = (await git(g, ['rev-parse', '--verify', '--quiet', name])).trim();
-  if (id === '') return null;
-  const type = (await git(g, ['cat-file', '-t', id])).trim();
-  return type === 'blob' ? id : null;
+
+/** One object through `git cat-file --batch`: its bytes when it exists and has the wanted type. */
+async function readBatchObject(root: string, name: Buffer, type: string): Promise<Buffer | null> {
+  const out = (await runGit(root, ['cat-file', '--batch'], { input: name })).stdout;
+  const eol = out.indexOf(0x0a);
+  const [, kind, size] = out.subarray(0, eol).toString('latin1').split(' ');
+  if (kind !== type || size === undefined) return null;
+  return out.subarray(eol + 1, eol + 1 + Number(size));
 }
 
-/** The bytes of `path` at revision `rev` (`INDEX` reads the index), or null when absent there. */
+/**
+ * The bytes of `path` at revision `rev` (`INDEX` reads the index), or null when the path is absent
+ * there or is not a file (a directory or a submodule). The name goes to git on stdin as bytes, never
+ * as an argument, so a path key with non-UTF-8 bytes names exactly its file.
+ */
 export async function readBlob(root: string, rev: string, path: string): Promise<Buffer | null> {
-  const g = client(root);
-  const id = await blobId(g, rev, path);
-  if (id === null) return null;
-  try {
-    return (await g.binaryCatFile(['blob', id])) as Buffer;
-  } catch (error) {
-    throw toGitError(error);
-  }
+  if (rev !== INDEX) await resolveCommit(root, rev);
+  const bytes = pathKeyToBytes(path);
+  // cat-file --batch reads one name per line: a name with a newline cannot be asked for this way.
+  if (bytes.includes(0x0a)) throw new GitError(`cannot read ${JSON.stringify(path)} from git: the name holds a newline`);
+  // `:0:<path>` is stage 0 of the index; spelling the stage out keeps a file named `1:x` literal.
+  return readBatchObject(root, Buffer.concat([Buffer.from(rev === INDEX ? ':0:' : `${rev}:`), bytes, Buffer.from('\n')]), 'blob');
 }
 
 /** The text (UTF-8) of `path` at revision `rev` (`INDEX` reads the index), or null when absent there. */
@@ -299,9 +307,8 @@ export type EntryAtRevision =
  * link's target text as if it were the file.
  */
 export async function entryAtRevision(root: string, rev: string, path: string): Promise<EntryAtRevision> {
-  const g = client(root);
-  const sha = await resolveCommit(g, rev);
-  const listing = await git(g, ['--literal-pathspecs', 'ls-tree', '-z', sha, '--', path]);
+  const sha = await resolveCommit(root, rev);
+  const listing = await git(root, ['--literal-pathspecs', 'ls-tree', '-z', sha, '--', path]);
   const entry = listing.split('\0').find((line) => line.slice(line.indexOf('\t') + 1) === path);
   if (entry === undefined) return { kind: 'absent' };
   const [mode, , oid] = entry.slice(0, entry.indexOf('\t')).split(' ');
@@ -309,25 +316,19 @@ export async function entryAtRevision(root: string, rev: string, path: string): 
   if (mode === '040000') return { kind: 'directory' };
   if (mode === '160000') return { kind: 'submodule' };
   if (oid === undefined) return { kind: 'absent' };
-  try {
-    return { kind: 'file', bytes: (await g.binaryCatFile(['blob', oid])) as Buffer };
-  } catch (error) {
-    throw toGitError(error);
-  }
+  const bytes = await readBatchObject(root, Buffer.from(`${oid}\n`), 'blob');
+  return bytes === null ? { kind: 'absent' } : { kind: 'file', bytes };
 }
 
 /** Untracked files that `.gitignore` does not hide (the working-tree review does not include them), sorted. */
 export async function untrackedFiles(root: string): Promise<string[]> {
-  const listing = await git(client(root), ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', ':/']);
-  return listing
-    .split('\0')
-    .filter((p) => p.length > 0)
-    .sort();
+  const listing = await runGit(root, ['ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', ':/']);
+  return splitNulRecords(listing.stdout).map(pathKeyFromBytes).sort();
 }
 
 /** Real paths of the repository's git directory and, for a linked worktree, the directory it shares. */
 export async function gitDirectories(root: string): Promise<string[]> {
-  const listing = await git(client(root), ['rev-parse', '--absolute-git-dir', '--git-common-dir']);
+  const listing = await git(root, ['rev-parse', '--absolute-git-dir', '--git-common-dir']);
   const dirs = listing
     .split('\n')
     .map((line) => line.trim())
@@ -336,10 +337,10 @@ export async function gitDirectories(root: string): Promise<string[]> {
   return Promise.all(dirs.map((dir) => realpath(dir).catch(() => dir)));
 }
 
-/** True when the index lists `path` (repository-relative, `/`-separated) as a file. */
+/** True when the index lists `path` (a path key) as a file. */
 export async function isTrackedPath(root: string, path: string): Promise<boolean> {
-  const listing = await git(client(root), ['--literal-pathspecs', 'ls-files', '-z', '--full-name', '--', path]);
-  return listing.split('\0').includes(path);
+  const listing = await runGit(root, ['--literal-pathspecs', 'ls-files', '-z', '--full-name', '--', pathKeyToBytes(path).toString('utf8')]);
+  return splitNulRecords(listing.stdout).map(pathKeyFromBytes).includes(path);
 }
 
 /**
@@ -347,17 +348,16 @@ export async function isTrackedPath(root: string, path: string): Promise<boolean
  * index: reading the index makes git start the program a repository's core.fsmonitor names.
  */
 export async function committedFiles(root: string): Promise<string[]> {
-  const g = client(root);
-  const head = await headOrNull(g);
+  const head = await headOrNull(root);
   if (head === null) return [];
-  const listing = await git(g, ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', '--name-only', '--full-tree', head]);
-  return listing.split('\0').filter((p) => p.length > 0);
+  const listing = await runGit(root, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', head]);
+  return splitNulRecords(listing.stdout).map(pathKeyFromBytes);
 }
 
 /** Where this repository keeps its hooks (core.hooksPath honoured) and its common git directory, absolute. */
 export async function hookLocations(root: string): Promise<{ hooksDir: string; commonDir: string }> {
   // rev-parse only reads configuration to answer; it starts nothing the configuration names
-  const [hooks = '', common = ''] = (await git(client(root), ['rev-parse', '--git-path', 'hooks', '--git-common-dir'])).split('\n');
+  const [hooks = '', common = ''] = (await git(root, ['rev-parse', '--git-path', 'hooks', '--git-common-dir'])).split('\n');
   if (hooks === '' || common === '') throw new GitError('git did not say where the hooks directory is');
   return { hooksDir: resolve(root, hooks), commonDir: resolve(root, common) };
 }

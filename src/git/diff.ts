@@ -9,6 +9,7 @@
  */
 import parseDiff from 'parse-diff';
 import type { FileStatus } from '../report/finding.js';
+import { pathKeyFromBytes } from '../policy/repo-path.js';
 
 /** One line of a hunk. */
 export interface DiffLine {
@@ -36,7 +37,7 @@ export interface Hunk {
 
 /** One file of a diff. */
 export interface DiffFile {
-  /** Repository-relative new path, or the old path for a deletion. */
+  /** Repository-relative new path, or the old path for a deletion, as a path key (every byte kept). */
   path: string;
   /** The source path of a rename or copy; null otherwise. */
   oldPath: string | null;
@@ -62,8 +63,8 @@ const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 1
 
 /**
  * Decode one git C-quoted string (`"caf\303\251/a\tb"`) starting at `start` (the opening quote).
- * Returns the decoded text and the index just past the closing quote. Octal escapes are raw bytes,
- * so they are collected as bytes and decoded as UTF-8 together.
+ * Returns the path key (src/policy/repo-path.ts) and the index just past the closing quote. Octal
+ * escapes are raw bytes: they are collected as bytes, so a name that is not UTF-8 keeps every byte.
  */
 export function unquoteCPath(text: string, start = 0): { value: string; end: number } {
   if (text[start] !== '"') throw new Error(`not a quoted path: ${text}`);
@@ -71,7 +72,7 @@ export function unquoteCPath(text: string, start = 0): { value: string; end: num
   let i = start + 1;
   while (i < text.length) {
     const ch = text[i] as string;
-    if (ch === '"') return { value: Buffer.from(bytes).toString('utf8'), end: i + 1 };
+    if (ch === '"') return { value: pathKeyFromBytes(Buffer.from(bytes)), end: i + 1 };
     if (ch === '\\') {
       const next = text[i + 1] ?? '';
       if (/[0-7]/.test(next)) {

@@ -5,8 +5,9 @@
  * only to targets inside the root; binary and oversized files come back as refusals with a reason.
  */
 import { posix } from 'node:path';
-import { runProgram } from '../policy/process.js';
+import { runGit } from '../policy/git.js';
 import { BINARY_SNIFF_BYTES, decodeText, isBinaryContent, type RepoBoundary } from '../policy/paths.js';
+import { hasNonUtf8Bytes, pathKeyFromBytes, splitNulRecords, unsafePathReason } from '../policy/repo-path.js';
 
 export type SourceRead =
   | { ok: true; path: string; text: string }
@@ -20,7 +21,9 @@ export type SourceRefusal =
   | 'not_regular'
   | 'too_large'
   | 'binary'
-  | 'unreadable';
+  | 'unreadable'
+  /** Not a plain relative path below the root (`..`, `.git`, a backslash, through a symlink): never read. */
+  | 'unsafe_path';
 
 /**
  * A file's bytes as the reviewed revision holds them, whole or not at all: a file over the limit
@@ -45,26 +48,17 @@ export interface SourceReader {
 
 /** `git grep -l -F` over a revision, the index (`--cached`) or the working tree's tracked files. */
 async function grepAt(root: string, where: string[], needle: string, pathspecs: readonly string[]): Promise<string[]> {
-  const result = await runProgram('git', ['-c', 'core.quotePath=false', 'grep', '-l', '-z', '-F', '-I', '-e', needle, ...where, '--', ...pathspecs], {
-    cwd: root,
-    timeoutMs: GIT_TIMEOUT_MS,
-  });
-  // git grep exits 1 when nothing matched; anything else is an error we report as "no importers found".
-  if (result.code !== 0) return [];
-  const prefix = where.length === 1 && where[0] !== '--cached' ? `${where[0]}:` : '';
-  return splitNul(result.stdoutBytes)
-    .map((p) => (prefix && p.startsWith(prefix) ? p.slice(prefix.length) : p))
+  let found: Buffer;
+  try {
+    // git grep exits 1 when nothing matched.
+    found = (await runGit(root, ['grep', '-l', '-z', '-F', '-I', '-e', needle, ...where, '--', ...pathspecs], {}, [0, 1])).stdout;
+  } catch {
+    return []; // a failed search is reported as "no importers found"
+  }
+  const prefix = where.length === 1 && where[0] !== '--cached' ? Buffer.from(`${where[0]}:`) : null;
+  return splitNulRecords(found)
+    .map((p) => pathKeyFromBytes(prefix !== null && p.subarray(0, prefix.length).equals(prefix) ? p.subarray(prefix.length) : p))
     .sort();
-}
-
-const GIT_TIMEOUT_MS = 120_000;
-
-/** The lines git prints are NUL-terminated with -z; paths are then never quoted. */
-function splitNul(bytes: Buffer): string[] {
-  return bytes
-    .toString('utf8')
-    .split('\0')
-    .filter((s) => s.length > 0);
 }
 
 /** Output ceiling of listings (ls-tree, ls-files): far above any real tree, and a cut is an error. */
@@ -75,18 +69,20 @@ const LISTING_MAX_BYTES = 1024 * 1024 * 1024;
  * except where the caller asks only for the first bytes (`firstBytesOnly`).
  */
 async function git(root: string, args: string[], options: { input?: string; maxOutputBytes?: number; firstBytesOnly?: boolean } = {}): Promise<Buffer> {
-  const result = await runProgram('git', ['-c', 'core.quotePath=false', ...args], {
-    cwd: root,
-    timeoutMs: GIT_TIMEOUT_MS,
+  const result = await runGit(root, args, {
     maxOutputBytes: options.maxOutputBytes ?? LISTING_MAX_BYTES,
+    acceptCut: options.firstBytesOnly === true,
     ...(options.input === undefined ? {} : { input: options.input }),
   });
-  if (result.code !== 0) {
-    const reason = result.spawnError ?? result.stderr.split('\n')[0] ?? `exit ${String(result.code)}`;
-    throw new Error(`git ${args[0] ?? ''} failed: ${reason}`);
-  }
-  if (result.stdoutCut && options.firstBytesOnly !== true) throw new Error(`git ${args[0] ?? ''} printed more than ${options.maxOutputBytes ?? LISTING_MAX_BYTES} bytes`);
-  return result.stdoutBytes;
+  return result.stdout;
+}
+
+/** `<fields> TAB <path>` records of `ls-files -s -z` / `ls-tree -z`: the fields' text and the path key. */
+function splitEntries(bytes: Buffer): { fields: string[]; path: string }[] {
+  return splitNulRecords(bytes).map((record) => {
+    const tab = record.indexOf(0x09);
+    return { fields: record.subarray(0, tab).toString('latin1').split(' '), path: pathKeyFromBytes(record.subarray(tab + 1)) };
+  });
 }
 
 interface TreeEntry {
@@ -129,6 +125,8 @@ function symlinkTarget(path: string, target: string): string | null {
 /** Reads a tree-ish (a commit, or the index when `rev` is null) through `git cat-file --batch`. */
 class GitObjectReader implements SourceReader {
   private entries: Promise<Map<string, TreeEntry>> | null = null;
+  /** Paths the tree holds as symbolic links: no path through one of them is read. */
+  private readonly symlinks = new Set<string>();
 
   constructor(
     private readonly root: string,
@@ -142,19 +140,16 @@ class GitObjectReader implements SourceReader {
       const map = new Map<string, TreeEntry>();
       if (this.rev === null) {
         // <mode> SP <object> SP <stage> TAB <path>
-        for (const line of splitNul(await git(this.root, ['ls-files', '-s', '-z']))) {
-          const tab = line.indexOf('\t');
-          const [mode, oid] = line.slice(0, tab).split(' ');
-          if (mode && oid) map.set(line.slice(tab + 1), { mode, oid });
+        for (const { fields: [mode, oid], path } of splitEntries(await git(this.root, ['ls-files', '-s', '-z']))) {
+          if (mode && oid) map.set(path, { mode, oid });
         }
       } else {
         // <mode> SP <type> SP <object> TAB <path>
-        for (const line of splitNul(await git(this.root, ['ls-tree', '-r', '-z', '--full-tree', this.rev]))) {
-          const tab = line.indexOf('\t');
-          const [mode, , oid] = line.slice(0, tab).split(' ');
-          if (mode && oid) map.set(line.slice(tab + 1), { mode, oid });
+        for (const { fields: [mode, , oid], path } of splitEntries(await git(this.root, ['ls-tree', '-r', '-z', '--full-tree', this.rev]))) {
+          if (mode && oid) map.set(path, { mode, oid });
         }
       }
+      for (const [path, entry] of map) if (entry.mode === '120000') this.symlinks.add(path);
       return map;
     })();
     return this.entries;
@@ -181,6 +176,11 @@ class GitObjectReader implements SourceReader {
     const out = new Map<string, BytesRead>();
     const wanted = new Map<string, string>(); // path -> oid to fetch
     for (const path of paths) {
+      const unsafe = unsafePathReason(path, this.symlinks);
+      if (unsafe !== null) {
+        out.set(path, { ok: false, path, reason: 'unsafe_path', detail: unsafe });
+        continue;
+      }
       let entry = entries.get(path);
       if (!entry) {
         out.set(path, { ok: false, path, reason: 'not_found', detail: 'not in the reviewed revision' });
@@ -326,7 +326,7 @@ class WorkingTreeReader implements SourceReader {
   }
 
   listFiles(): Promise<string[]> {
-    this.files ??= git(this.root, ['ls-files', '-z']).then((b) => splitNul(b).sort());
+    this.files ??= git(this.root, ['ls-files', '-z']).then((b) => splitNulRecords(b).map(pathKeyFromBytes).sort());
     return this.files;
   }
 
@@ -337,6 +337,16 @@ class WorkingTreeReader implements SourceReader {
   async readBytes(paths: readonly string[], maxBytesFor: (path: string) => number): Promise<Map<string, BytesRead>> {
     const out = new Map<string, BytesRead>();
     for (const path of paths) {
+      const unsafe = unsafePathReason(path);
+      if (unsafe !== null) {
+        out.set(path, { ok: false, path, reason: 'unsafe_path', detail: unsafe });
+        continue;
+      }
+      // The file system is reached through string paths, which cannot carry bytes that are not UTF-8.
+      if (hasNonUtf8Bytes(path)) {
+        out.set(path, { ok: false, path, reason: 'unreadable', detail: 'a name that is not UTF-8 cannot be read from the working tree (review the commit with --commit or --staged)' });
+        continue;
+      }
       const read = await this.boundary.readFile(path, { maxBytes: maxBytesFor(path) });
       if (read.ok) out.set(path, { ok: true, path, bytes: read.bytes });
       else if (read.reason === 'too_large') out.set(path, { ok: false, path, reason: 'too_large', detail: read.detail, size: read.size, head: read.head });

@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { JscrError } from '../errors.js';
 import { timerDelay } from '../io.js';
+import { killOnExit } from './cleanup.js';
 
 /** Programs jscr may start: git, python3 (the guard's compile check) and the external scanners. */
 export const ALLOWED_PROGRAMS = ['git', 'python3', 'bandit', 'shellcheck', 'secretlint', 'eslint', 'semgrep', 'gitleaks'] as const;
@@ -70,11 +71,20 @@ export function locateProgram(program: AllowedProgram, env: NodeJS.ProcessEnv = 
 /** Start an allowed program with an argument vector, never a shell; collect its output. */
 export function runProgram(program: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   assertProgramAllowed(program);
-  // git must never refresh .git/index (or take any other optional lock) on jscr's behalf: review
-  // never writes to the repository, not even git's own bookkeeping.
-  const env = program === 'git' ? { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' } : (options.env ?? process.env);
+  // git reads the reviewed repository's configuration, which can name programs: it starts only
+  // through the hardened runner in src/policy/git.ts, which neutralises them.
+  if (program === 'git') throw new ProcessNotAllowedError('git (outside src/policy/git.ts, the hardened git runner)');
+  const env = options.env ?? process.env;
   const executable = locateProgram(program, env, options.searchPath) ?? program;
   return spawnCollected(executable, args, env, options);
+}
+
+/**
+ * The git executable with exactly the environment given. Only src/policy/git.ts may call this (the
+ * egress audit checks it): everything else goes through that module's hardened runner.
+ */
+export function runGitExecutable(executable: string, args: readonly string[], options: RunOptions & { env: NodeJS.ProcessEnv }): Promise<RunResult> {
+  return spawnCollected(executable, args, options.env, options);
 }
 
 /**
@@ -92,7 +102,16 @@ export function runUserCommand(argv: readonly string[], options: RunOptions): Pr
 function spawnCollected(executable: string, args: readonly string[], env: NodeJS.ProcessEnv, options: RunOptions): Promise<RunResult> {
   const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve) => {
-    const child = spawn(executable, args, { cwd: options.cwd, env, shell: false, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its own process group, so a timeout or an interrupted jscr kills the program's children too.
+    const child = spawn(executable, args, { cwd: options.cwd, env, shell: false, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const forget = child.pid === undefined ? () => undefined : killOnExit(child.pid);
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
@@ -101,7 +120,7 @@ function spawnCollected(executable: string, args: readonly string[], env: NodeJS
     let spawnError: string | null = null;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killGroup();
     }, timerDelay(options.timeoutMs));
     child.stdout.on('data', (b: Buffer) => {
       if (outBytes < limit) out.push(b);
@@ -128,6 +147,7 @@ function spawnCollected(executable: string, args: readonly string[], env: NodeJS
     child.stdin.end(options.input ?? '');
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      forget();
       const stdoutBytes = Buffer.concat(out);
       resolve({
         code,

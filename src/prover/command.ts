@@ -8,14 +8,13 @@
  * incomplete: tree-sitter still gives a partial tree, and what was parsed was proved.
  */
 import { resolve } from 'node:path';
-import { GitError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { CommandIO, ExitCode } from '../io.js';
-import { readChange, resolveRepository } from '../git/change.js';
+import { readChange, resolveCommit, resolveRepository } from '../git/change.js';
 import { configTextAtRevision } from '../git/config-at-revision.js';
 import { parseUnifiedDiff, touchedLines } from '../git/diff.js';
 import { diffAgainAsText } from '../git/text-diff.js';
 import { languageForPath } from '../syntax/languages.js';
-import { runProgram } from '../policy/process.js';
 import { proveFromReader } from './source.js';
 import { createSourceReader } from '../git/sources.js';
 import { openBoundary } from '../policy/paths.js';
@@ -33,14 +32,6 @@ export interface ProveOptions {
 
 /** Larger files are skipped (generated code, data) and counted. */
 const MAX_FILE_BYTES = 1024 * 1024;
-
-async function resolveCommit(root: string, rev: string): Promise<string> {
-  if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new GitError(`bad revision '${rev}'`);
-  const result = await runProgram('git', ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd: root, timeoutMs: 60_000 });
-  const sha = result.stdout.trim();
-  if (result.code !== 0 || sha === '') throw new GitError(`bad revision '${rev}': not a commit in this repository`);
-  return sha;
-}
 
 /** `jscr prove`: the access-control prover over a change or the whole repository. */
 export async function proveCommand(options: ProveOptions, io: CommandIO): Promise<ExitCode> {

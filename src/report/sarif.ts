@@ -3,6 +3,7 @@
  * absolute paths (locations are relative to `%SRCROOT%`), rules sorted by id, results in report order.
  */
 import { PACKAGE_PAGE } from '../distribution.js';
+import { pathKeyToBytes } from '../policy/repo-path.js';
 import { escapeJsonText } from './escape.js';
 import { severityRank, type Finding, type FlowStep, type ReviewReport, type Severity } from './finding.js';
 import type { RenderOptions, RuleMeta } from './options.js';
@@ -37,13 +38,20 @@ export function ruleName(id: string): string {
   return name.length > 0 ? name : 'Rule';
 }
 
-/** A repository-relative path as a URI reference: each segment percent-encoded, slashes kept. */
+/** Bytes a URI segment keeps as they are (those `encodeURIComponent` keeps), plus the `/` between segments. */
+const URI_PLAIN = /^[A-Za-z0-9\-_.!~*'()/]$/;
+
+/**
+ * A repository-relative path key as a URI reference, percent-encoded from the path's bytes
+ * (src/policy/repo-path.ts), so a name that is not UTF-8 gets `%E9`, never the encoding of U+FFFD.
+ */
 export function pathToUri(path: string): string {
-  return path
-    .replace(/\\/g, '/')
-    .split('/')
-    .map((segment) => encodeURIComponent(segment))
-    .join('/');
+  let uri = '';
+  for (const byte of pathKeyToBytes(path)) {
+    const ch = String.fromCharCode(byte);
+    uri += byte < 0x80 && URI_PLAIN.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return uri;
 }
 
 function nonEmpty(text: string, fallback: string): string {

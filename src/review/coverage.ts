@@ -5,6 +5,7 @@
  * content rule applied by jscr to the bytes, and a file git's diff called binary whose content is text
  * is diffed again as text, so its added lines are known.
  */
+import { unsafePathReason } from '../policy/repo-path.js';
 import picomatch from 'picomatch';
 import type { RawChange } from '../git/change.js';
 import type { DiffFile } from '../git/diff.js';
@@ -93,6 +94,9 @@ function covered(diff: DiffFile, cls: CoverageClass, reason: string | null, kind
 
 /** The files whose state is known from the change and the base configuration alone. */
 function withoutReading(diff: DiffFile, excludeGlobs: { glob: string; test: (path: string) => boolean }[], marks: LinguistMarks): CoveredFile | null {
+  // A name that is not a plain relative path is data, never joined to a folder: not reviewed.
+  const unsafe = unsafePathReason(diff.path) ?? (diff.oldPath === null ? null : unsafePathReason(diff.oldPath));
+  if (unsafe !== null) return covered(diff, 'not_reviewed', `unsafe_path: ${unsafe}`);
   if (diff.status === 'deleted' || diff.statusBehindBinary === 'deleted') return covered(diff, 'no_content', 'deleted');
   if (diff.isSubmodule) return covered(diff, 'no_content', 'submodule');
   if (diff.newMode === SYMLINK_MODE) return covered(diff, 'no_content', 'a symlink: never read or followed');

@@ -2,9 +2,6 @@
  * The review pipeline (seeds behaviour.md, SPEC 2 and 4). A flat sequence of steps, one module each;
  * each step records its status, and only this engine decides completeness and the exit code.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { loadConfig, parseConfigText, type JscrConfig } from '../config/index.js';
 import { configTextAtRevision } from '../git/config-at-revision.js';
 import { readChange, resolveRepository, untrackedFiles, type ChangeSpec, type RawChange } from '../git/change.js';
@@ -18,6 +15,7 @@ import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
 import { builtinCheckMeta } from '../rules/checks.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
+import { createWorkCopy } from './work-copy.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
 import { applySuppressions, baseLineCounts } from './suppress.js';
 import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
@@ -550,13 +548,9 @@ async function runExternalScanners(
   const records: ScannerRecord[] = [];
   const findings: Finding[] = [];
   // Scanners read a copy of the reviewed revision's files, so they never see (or write to) the repository.
-  const workDir = await mkdtemp(join(tmpdir(), 'jscr-scan-'));
+  const workCopy = await createWorkCopy(files.map((f) => ({ path: f.diff.path, text: f.text })));
+  const workDir = workCopy.dir;
   try {
-    for (const file of files) {
-      const target = join(workDir, file.diff.path);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, file.text);
-    }
     const contents = new Map(files.map((f) => [f.diff.path, f.text]));
     for (const name of enabled) {
       const adapter = SCANNERS.find((s) => s.name === name);
@@ -586,7 +580,7 @@ async function runExternalScanners(
       findings.push(...outcome.findings);
     }
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    await workCopy.remove();
   }
   return { records, findings };
 }

@@ -18,6 +18,10 @@ describe('egress audit', () => {
       'model/planted-dynamic-undici.ts:3 network_module',
       'model/planted-dynamic-undici.ts:9 computed_specifier',
       'review/planted-https-import.ts:3 network_module',
+      // git started around the hardened runner: imported, called, and reached through a namespace.
+      'review/planted-raw-git.ts:1 process_module',
+      'review/planted-raw-git.ts:5 process_module',
+      'review/planted-raw-git.ts:8 process_module',
       'rules/planted-global-fetch.ts:2 network_global',
       'rules/planted-global-fetch.ts:7 network_global',
       'rules/planted-global-fetch.ts:11 network_global',

@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitClient, gitAvailable } from '../../src/policy/git.js';
+import { gitAvailable, gitText } from '../../src/policy/git.js';
 import { ProcessNotAllowedError, assertProgramAllowed, runProgram } from '../../src/policy/process.js';
 import { GitError } from '../../src/errors.js';
 
@@ -21,23 +22,23 @@ describe('the process allowlist', () => {
     expect(() => runProgram(program, ['-c', 'echo pwned'], { cwd: work, timeoutMs: 1000 })).toThrow(/not on jscr's process allowlist/);
   });
 
-  it('runs git with an argument vector, never a shell', async () => {
-    // A shell would expand these; as one argv entry each they reach git verbatim.
-    const result = await runProgram('git', ['rev-parse', '--sq-quote', 'two words', '$(touch pwned); echo x'], { cwd: work, timeoutMs: 10_000 });
-    expect(result.spawnError).toBeNull();
-    expect(result).toMatchObject({ code: 0, stdout: " 'two words' '$(touch pwned); echo x'\n" });
-    const version = await runProgram('git', ['--version'], { cwd: work, timeoutMs: 10_000 });
-    expect(version).toMatchObject({ code: 0, timedOut: false, spawnError: null });
-    expect(version.stdout).toMatch(/^git version \d+\.\d+/);
+  it('refuses git: it starts only through the hardened runner in src/policy/git.ts', () => {
+    expect(() => runProgram('git', ['--version'], { cwd: work, timeoutMs: 1000 })).toThrow(/hardened git runner/);
   });
 
-  it('kills a process that outlives its timeout', async () => {
-    // A stand-in "git" found first through searchPath, so the allowlist still applies to the name.
+  it('runs programs with an argument vector, never a shell', async () => {
+    // A shell would expand these; as one argv entry each they reach git verbatim.
+    expect(await gitText(work, ['rev-parse', '--sq-quote', 'two words', '$(touch pwned); echo x'])).toBe(" 'two words' '$(touch pwned); echo x'\n");
+    expect(existsSync(join(work, 'pwned'))).toBe(false);
+  });
+
+  it('kills a process that outlives its timeout, with the children it started', async () => {
+    // A stand-in "bandit" found first through searchPath, so the allowlist still applies to the name.
     const fakeBin = await mkdtemp(join(work, 'bin-'));
-    await writeFile(join(fakeBin, 'git'), '#!/bin/sh\nsleep 30\n');
-    await chmod(join(fakeBin, 'git'), 0o755);
+    await writeFile(join(fakeBin, 'bandit'), '#!/bin/sh\nsleep 30\n');
+    await chmod(join(fakeBin, 'bandit'), 0o755);
     const started = Date.now();
-    const result = await runProgram('git', [], { cwd: work, timeoutMs: 300, searchPath: [fakeBin] });
+    const result = await runProgram('bandit', [], { cwd: work, timeoutMs: 300, searchPath: [fakeBin] });
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe('SIGKILL');
     // The wrapper's `sleep 30` would hold the pipes for 30 s; the deadline must not wait for it.
@@ -52,15 +53,18 @@ describe('the process allowlist', () => {
   });
 });
 
-describe('the git client', () => {
-  it('runs git through simple-git from the located binary', async () => {
+describe('the git runner', () => {
+  it('runs the located git', async () => {
     expect(gitAvailable()).toBe(true);
-    const git = createGitClient(work);
-    await git.init();
-    expect((await git.revparse(['--is-inside-work-tree'])).trim()).toBe('true');
+    expect(await gitText(work, ['version'])).toMatch(/^git version \d+\.\d+/);
   });
 
-  it('is a GitError for a directory that does not exist', () => {
-    expect(() => createGitClient(join(work, 'no-such-dir'))).toThrow(GitError);
+  it('is a GitError naming the reason git gave, never an internal error', async () => {
+    await expect(gitText(work, ['rev-parse', '--show-toplevel'])).rejects.toThrow(GitError);
+    await expect(gitText(work, ['rev-parse', '--show-toplevel'])).rejects.toThrow(/^git rev-parse failed: not a git repository/);
+  });
+
+  it.each([['commit', '-m', 'x'], ['config', 'user.name', 'x'], ['hash-object', '-w', '/dev/null'], ['-c', 'core.fsmonitor=x', 'status'], ['-C', '/', 'status']])('refuses a command that could write or set config: %s', async (...args) => {
+    await expect(gitText(work, args)).rejects.toThrow(GitError);
   });
 });
