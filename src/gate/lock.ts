@@ -1,0 +1,144 @@
+/**
+ * A per-session lock around the state's read-modify-write, so that concurrent hook calls (an agent's
+ * parallel batch) never lose each other's updates. The lock is a file created with O_EXCL holding the
+ * owner's pid and a nonce. It is short-lived (one small read and one rename) and the wait for it is
+ * bounded: a caller that cannot get it in time gives up and the gate fails open. A lock whose owner is
+ * gone (no such pid) or that is older than LOCK_STALE_MS is broken by the next caller.
+ */
+import { closeSync, constants, fstatSync, lstatSync, linkSync, openSync, readSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { randomSuffix } from './hash.js';
+
+/** How long a call waits for the lock before failing open. */
+export const LOCK_WAIT_MS = 2000;
+/** A lock older than this is left over (the hold is a few milliseconds), whoever its owner claims to be. */
+export const LOCK_STALE_MS = 5000;
+
+/** A lock this process holds. */
+export interface HeldLock {
+  path: string;
+  token: string;
+}
+
+export function lockPathFor(stateFile: string): string {
+  return `${stateFile}.lock`;
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** The first bytes of a lock file, never following a link nor blocking on a FIFO; null if unreadable. */
+function readLockText(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const buffer = Buffer.alloc(128);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.toString('latin1', 0, n);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function ownerIsGone(text: string): boolean {
+  const pid = Number(text.split(' ')[0]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  // our own pid on a lock we do not hold is a leftover of an earlier process that had this pid
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Break a left-over lock. It is renamed to a unique name first, so of several callers that judged it
+ * stale only one moves it; if what was moved is not the lock we judged (another caller broke it and
+ * took a fresh one in between), it is put back.
+ */
+function breakLock(path: string, judged: { ino: number; text: string | null }): void {
+  const aside = `${path}.stale.${process.pid}.${randomSuffix()}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // someone else broke it first
+  }
+  let moved: { ino: number; text: string | null } | null = null;
+  try {
+    moved = { ino: lstatSync(aside).ino, text: readLockText(aside) };
+  } catch {
+    moved = null;
+  }
+  if (moved !== null && (moved.ino !== judged.ino || moved.text !== judged.text)) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      // a third caller holds the lock now; the one we moved will see at release that it is not its own
+    }
+  }
+  try {
+    rmSync(aside, { force: true });
+  } catch {
+    // a directory planted as the lock stays aside; the stale-file sweep does not touch it either
+  }
+}
+
+/** Take the lock, waiting at most `waitMs`; null when it could not be had in time. */
+export function acquireLock(path: string, waitMs = LOCK_WAIT_MS): HeldLock | null {
+  const token = `${process.pid} ${randomSuffix()}\n`;
+  const deadline = Date.now() + waitMs;
+  let pause = 1;
+  for (;;) {
+    try {
+      const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      try {
+        writeSync(fd, token);
+      } catch (error) {
+        closeSync(fd);
+        rmSync(path, { force: true });
+        throw error;
+      }
+      closeSync(fd);
+      return { path, token };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let retryNow = false;
+    try {
+      const stat = lstatSync(path);
+      const text = stat.isFile() ? readLockText(path) : null;
+      const age = Math.abs(Date.now() - stat.mtimeMs);
+      if (!stat.isFile() || age > LOCK_STALE_MS || (text !== null && ownerIsGone(text))) {
+        breakLock(path, { ino: stat.ino, text });
+        retryNow = true;
+      }
+    } catch {
+      retryNow = true; // released between our open and our look
+    }
+    // every path back to the top passes the deadline: a lock that cannot be broken never hangs the call
+    if (Date.now() >= deadline) return null;
+    if (retryNow) continue;
+    // jitter keeps a crowd of waiters from waking in step
+    sleep(pause + Math.random() * pause);
+    pause = Math.min(pause * 2, 16);
+  }
+}
+
+/** Release a lock we hold; a lock that is no longer ours (broken as stale) is left alone. */
+export function releaseLock(lock: HeldLock): void {
+  if (readLockText(lock.path) !== lock.token) return;
+  try {
+    unlinkSync(lock.path);
+  } catch {
+    // already gone
+  }
+}
