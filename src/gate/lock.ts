@@ -5,7 +5,8 @@
  * bounded: a caller that cannot get it in time gives up and the gate fails open. A lock whose owner is
  * gone (no such pid) or that is older than LOCK_STALE_MS is broken by the next caller.
  */
-import { closeSync, constants, fstatSync, lstatSync, linkSync, openSync, readSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, linkSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { readGuarded } from './saferead.js';
 import { randomSuffix } from './hash.js';
 
 /** How long a call waits for the lock before failing open. */
@@ -27,24 +28,10 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** The first bytes of a lock file, never following a link nor blocking on a FIFO; null if unreadable. */
+/** A lock file's text, never following a link nor blocking on a FIFO; null if it is not a small regular file. */
 function readLockText(path: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    if (!fstatSync(fd).isFile()) return null;
-    const buffer = Buffer.alloc(128);
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.toString('latin1', 0, n);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  const bytes = readGuarded(path, 128);
+  return Buffer.isBuffer(bytes) ? bytes.toString('latin1') : null;
 }
 
 function ownerIsGone(text: string): boolean {

@@ -5,7 +5,8 @@
  */
 import { randomSuffix, sha256Hex } from './hash.js';
 import { acquireLock, LOCK_WAIT_MS, lockPathFor, releaseLock, type HeldLock } from './lock.js';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readGuarded } from './saferead.js';
 import { join } from 'node:path';
 
 /** A directory gate opened by a denied new-file Write, for sibling collapse. */
@@ -142,43 +143,15 @@ function serialise(state: GateState): string {
 /** The largest state file read: far above what 500 checked paths and 50 directory gates take. */
 export const MAX_STATE_BYTES = 4 * 1024 * 1024;
 
-/**
- * The state file's text, or null. It is opened without following a link and without blocking, and only
- * a regular file of at most MAX_STATE_BYTES is read: a FIFO, device, link or huge file put in its place
- * reads as no state (the next save replaces it), never as a hang or as another file's content.
- */
-function readStateText(file: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_STATE_BYTES) return null;
-    const buffer = Buffer.alloc(stat.size);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, length);
-      if (n === 0) break;
-      length += n;
-    }
-    return buffer.toString('utf8', 0, length);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Read a session's state. A missing, unreadable or malformed file is a fresh state; an expired one is deleted. */
 export function loadState(location: StateLocation, now: number): GateState {
-  const text = readStateText(location.file);
-  if (text === null) return emptyState(now);
+  // A FIFO, device, link or huge file put in place of the state reads as no state (the next save
+  // replaces it), never as a hang or as another file's content.
+  const bytes = readGuarded(location.file, MAX_STATE_BYTES);
+  if (!Buffer.isBuffer(bytes)) return emptyState(now);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
     return emptyState(now);
   }

@@ -4,8 +4,9 @@
  */
 import { sha256Hex } from './hash.js';
 import { closeSync, fstatSync, openSync, readSync, constants } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { globMatches } from './glob.js';
+import { isInsideDir } from './classify.js';
 
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
 export const TRANSCRIPT_MAX_LINES = 2000;
@@ -136,11 +137,6 @@ function containsWholeWord(haystack: string, word: string): boolean {
   return false;
 }
 
-function isInside(target: string, scope: string): boolean {
-  const rel = relative(scope, target);
-  return rel.length === 0 || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 function resultIsError(block: Json): boolean {
   if (block.is_error === true || block.is_error === 'true') return true;
   const content = block.content;
@@ -241,7 +237,7 @@ function shellEvidence(command: string, word: string, target: string, cwd: strin
       continue;
     }
     const scopes = paths.length === 0 ? [cwd] : paths.map((p) => resolve(cwd, globBase(p)));
-    consider(scopes.some((scope) => isInside(target, scope)) ? 'credit' : 'out-of-scope');
+    consider(scopes.some((scope) => isInsideDir(target, scope)) ? 'credit' : 'out-of-scope');
   }
   return best;
 }
@@ -268,7 +264,7 @@ function searchEvidence(name: string, input: Json, word: string, target: string,
   const scopeText = text(input.path);
   if (!containsWholeWord(`${pattern} ${scopeText}`.toLowerCase(), word)) return 'no-mention';
   const scope = scopeText.length > 0 ? resolve(cwd, scopeText) : cwd;
-  if (!isInside(target, scope)) return 'out-of-scope';
+  if (!isInsideDir(target, scope)) return 'out-of-scope';
   if (name === 'Grep') {
     const include = text(input.glob).toLowerCase();
     if (include.startsWith('!')) return 'excluded';
