@@ -143,8 +143,12 @@ function serialise(state: GateState): string {
 /** The largest state file read: far above what 500 checked paths and 50 directory gates take. */
 export const MAX_STATE_BYTES = 4 * 1024 * 1024;
 
-/** Read a session's state. A missing, unreadable or malformed file is a fresh state; an expired one is deleted. */
-export function loadState(location: StateLocation, now: number): GateState {
+/**
+ * Read a session's state. A missing, unreadable or malformed file is a fresh state. An expired one is
+ * a fresh state too, and is deleted when `holdingLock` (without the lock, the delete could remove a
+ * state another call has just written).
+ */
+export function loadState(location: StateLocation, now: number, holdingLock = false): GateState {
   // A FIFO, device, link or huge file put in place of the state reads as no state (the next save
   // replaces it), never as a hang or as another file's content.
   const bytes = readGuarded(location.file, MAX_STATE_BYTES);
@@ -157,7 +161,7 @@ export function loadState(location: StateLocation, now: number): GateState {
   }
   const state = validateState(parsed, now);
   if (now - state.lastActive > location.idleMs) {
-    rmSync(location.file, { force: true });
+    if (holdingLock) rmSync(location.file, { force: true });
     return emptyState(now);
   }
   return state;
@@ -216,7 +220,7 @@ export function updateState<T>(
   }
   if (lock === null) return { ok: false, why: 'locked' };
   try {
-    const state = loadState(location, now);
+    const state = loadState(location, now, true);
     const { value, changed } = update(state);
     if (changed) writeState(location, state, now);
     return { ok: true, value, state };

@@ -11,6 +11,8 @@ import { isInsideDir } from './classify.js';
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
 export const TRANSCRIPT_MAX_LINES = 2000;
 export const MAX_SHELL_EVIDENCE = 8192;
+/** The longest Grep include glob judged (gate-reference §8). */
+export const MAX_INCLUDE_GLOB = 256;
 const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS', 'Bash', 'PowerShell']);
 const GENERIC_STEMS = new Set([
   'index', 'main', 'init', '__init__', 'utils', 'util', 'types', 'readme', 'test', 'tests', 'config', 'mod', 'lib',
@@ -267,7 +269,8 @@ function searchEvidence(name: string, input: Json, word: string, target: string,
   if (!isInsideDir(target, scope)) return 'out-of-scope';
   if (name === 'Grep') {
     const include = text(input.glob).toLowerCase();
-    if (include.startsWith('!')) return 'excluded';
+    // a filter too long to judge cheaply may exclude the target: it never credits
+    if (include.startsWith('!') || include.length > MAX_INCLUDE_GLOB) return 'excluded';
     const base = target.slice(target.lastIndexOf('/') + 1).toLowerCase();
     if (include.length > 0 && !globMatches(include.includes('/') ? include : `**/${include}`, relative(scope, target).toLowerCase().replaceAll('\\', '/')) && !globMatches(include, base)) return 'excluded';
   }

@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runGate } from '../../src/gate/gate.js';
+import { findCredit, type Turn } from '../../src/gate/transcript.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'jscr');
@@ -71,10 +72,6 @@ function setConfig(text: string | null): void {
   const file = join(repo.root, '.jscr.toml');
   rmSync(file, { force: true });
   if (text !== null) writeFileSync(file, text);
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true }).map(String);
 }
 
 beforeAll(() => {
@@ -344,5 +341,24 @@ describe('a hostile transcript', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('already covers');
     expect(result.ms).toBeLessThan(5000);
+  });
+});
+
+describe('a hostile search in the transcript', () => {
+  const turnWithGrep = (glob: string): Turn => ({
+    id: 'p1',
+    records: [
+      { type: 'assistant', message: { id: 'm1', content: [{ type: 'tool_use', id: 't1', name: 'Grep', input: { pattern: 'app_core', path: 'src', glob } }] } },
+      { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'src/app_core.py' }] } },
+      { type: 'assistant', message: { id: 'm2', content: [{ type: 'tool_use', id: 't2', name: 'Edit', input: {} }] } },
+    ],
+  });
+  const target = '/work/project/src/app_core.py';
+
+  it('an include glob too long to judge never credits, and costs no time', () => {
+    expect(findCredit(turnWithGrep('*.py'), target, false, '/work/project', 't2')).not.toBeNull();
+    const started = Date.now();
+    expect(findCredit(turnWithGrep(`${'*a'.repeat(100_000)}*.py`), target, false, '/work/project', 't2')).toBeNull();
+    expect(Date.now() - started).toBeLessThan(200);
   });
 });
