@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { sanitisePath } from './messages.js';
 import { readGuarded } from './saferead.js';
 import { chooseStateDir } from './statedir.js';
 
@@ -106,7 +107,7 @@ export function readGateTable(toml: string): { values: Map<string, TableValue>; 
     const key = eq < 0 ? '' : line.slice(0, eq).trim();
     const value = eq < 0 ? null : parseValue(line.slice(eq + 1).trim());
     if (!(key in SETTING_KEYS) || value === null) {
-      problems.push(`[gate] entry not understood: ${key.length > 0 ? key : line.slice(0, 40)}`);
+      problems.push(`[gate] entry not understood: ${cut(key.length > 0 ? key : line, 40)}`);
       continue;
     }
     values.set(key, value);
@@ -123,14 +124,13 @@ export function parseCount(text: string): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
+/** Text from the repository or the environment made fit for one stderr line. */
 function cut(text: string, max: number): string {
-  let clean = '';
-  for (const ch of text) {
-    const code = ch.codePointAt(0) ?? 0;
-    clean += code < 0x20 || code === 0x7f ? '?' : ch;
-  }
-  return clean.length > max ? clean.slice(0, max) : clean;
+  return sanitisePath(text.slice(0, 4 * max)).slice(0, max);
 }
+
+/** The most exempt globs used. */
+export const MAX_EXEMPT_GLOBS = 256;
 
 /** The largest .jscr.toml the gate reads. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -149,7 +149,9 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
   if (Buffer.isBuffer(config)) {
     const read = readGateTable(config.toString('utf8'));
     table = read.values;
-    warnings.push(...read.problems.map((p) => `jscr gate: .jscr.toml ${p}`));
+    // one line however many entries are wrong: a hostile file must not flood the agent's stderr
+    const [first] = read.problems;
+    if (first !== undefined) warnings.push(`jscr gate: .jscr.toml ${first}${read.problems.length > 1 ? ` (and ${read.problems.length - 1} more)` : ''}`);
   } else if (config !== 'missing') warnings.push(`jscr gate: .jscr.toml ${CONFIG_REFUSALS[config]}; its [gate] table is ignored`);
   const pick = (key: keyof typeof SETTING_KEYS): TableValue | undefined => {
     const fromEnv = env[SETTING_KEYS[key]];
@@ -168,10 +170,13 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
   const stateDir = stateDirChoice.dir;
 
   const globsValue = asText(pick('exempt_globs')) ?? '';
-  const exemptGlobs = globsValue
+  const allGlobs = globsValue
     .split(',')
     .map((g) => g.trim().toLowerCase().replaceAll('\\', '/'))
     .filter((g) => g.length > 0 && g.length <= 256);
+  // every target is matched against every glob: a list this long is a hostile file, not a setting
+  if (allGlobs.length > MAX_EXEMPT_GLOBS) warnings.push(`jscr gate: ${SETTING_KEYS.exempt_globs} has ${allGlobs.length} globs; only the first ${MAX_EXEMPT_GLOBS} are used`);
+  const exemptGlobs = allGlobs.slice(0, MAX_EXEMPT_GLOBS);
 
   let fullDenials = 3;
   const fullValue = asText(pick('full_denials'));

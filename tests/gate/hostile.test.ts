@@ -283,6 +283,23 @@ describe('a hostile .jscr.toml', () => {
     }
   });
 
+  it('a flood of bad entries gives one clean warning line, and a flood of globs is cut, quickly', () => {
+    const junk = `[gate]\n${'\u001b[2J\u202eevil = ???\n'.repeat(20_000)}exempt_globs = [${'"nothing/*",'.repeat(20_000)}]\n`;
+    setConfig(junk);
+    try {
+      const started = Date.now();
+      const result = gate(payload(nextSession()), baseEnv({ JSCR_GATE_STATE_DIR: join(temp, 'toml-flood') }));
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(result.decision).toBe('deny');
+      expect(result.stderr, result.stderr.join('\n').slice(0, 300)).toHaveLength(2);
+      expect(result.stderr[0]).toContain('and 19999 more');
+      expect(result.stderr[1]).toContain('only the first 256');
+      expect(result.stderr.join('')).not.toMatch(/[\u0000-\u001f\u202e]/);
+    } finally {
+      setConfig(null);
+    }
+  });
+
   it('a link to a device does not hang or fill memory', () => {
     symlinkSync('/dev/zero', join(repo.root, '.jscr.toml'));
     try {
