@@ -31,8 +31,7 @@ function defaultStateDir(env: NodeJS.ProcessEnv): string {
 
 function exists(path: string): boolean {
   try {
-    lstatSync(path);
-    return true;
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -51,22 +50,34 @@ function insideGitRepository(dir: string): boolean {
   }
 }
 
-/** Why an existing directory is not one the gate may take over, or null when it may. */
-function notOursReason(dir: string): string | null {
+/**
+ * Why an existing directory is not this user's own real directory, or null when it is (or is not there
+ * yet: the gate then creates it, private to this user). A link or another user's directory in a shared
+ * place such as /tmp would let someone else choose where the gate writes.
+ */
+function notOwnDirReason(dir: string): string | null {
   let stat;
   try {
     stat = lstatSync(dir);
   } catch {
-    return null; // not there yet: the gate creates it, private to this user
+    return null; // not there, or not reachable: creating it will tell
   }
   if (stat.isSymbolicLink()) return 'is a symbolic link';
-  if (!stat.isDirectory()) return 'is not a directory';
   if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'belongs to another user';
+  return null;
+}
+
+/** Why an existing directory is not one the gate may take over, or null when it may. */
+function notOursReason(dir: string): string | null {
+  const own = notOwnDirReason(dir);
+  if (own !== null) return own;
   let names: string[];
   try {
+    if (!lstatSync(dir).isDirectory()) return 'is not a directory';
     names = readdirSync(dir);
-  } catch {
-    return 'cannot be listed';
+  } catch (error) {
+    // not there yet: the gate creates it, private to this user
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : 'cannot be listed';
   }
   if (names.length > MAX_LISTED || names.some((name) => !GATE_FILE.test(name))) return 'holds files that are not gate state';
   return null;
@@ -87,7 +98,8 @@ function refusalOf(value: string, projectRoot: string): string | null {
 
 /**
  * Choose the state directory: `fromEnv` (the user's JSCR_GATE_STATE_DIR) wins and needs only to be
- * absolute; `fromConfig` (the repository's `state_dir`) must pass every check above.
+ * absolute and, if it exists, this user's real directory; `fromConfig` (the repository's `state_dir`)
+ * must pass every check above.
  */
 export function chooseStateDir(fromEnv: string | undefined, fromConfig: string | undefined, projectRoot: string, env: NodeJS.ProcessEnv): StateDirChoice {
   const fallback = (what: string, why: string): StateDirChoice => {
@@ -97,7 +109,10 @@ export function chooseStateDir(fromEnv: string | undefined, fromConfig: string |
   if (fromEnv !== undefined) {
     const envValue = fromEnv.trim();
     if (envValue.length === 0) return { dir: defaultStateDir(env), warning: null };
-    return isAbsolute(envValue) ? { dir: resolve(envValue), warning: null } : fallback('JSCR_GATE_STATE_DIR', 'is not an absolute path');
+    if (!isAbsolute(envValue)) return fallback('JSCR_GATE_STATE_DIR', 'is not an absolute path');
+    const dir = resolve(envValue);
+    const refusal = notOwnDirReason(dir);
+    return refusal === null ? { dir, warning: null } : fallback('JSCR_GATE_STATE_DIR', refusal);
   }
   const configValue = fromConfig?.trim() ?? '';
   if (configValue.length === 0) return { dir: defaultStateDir(env), warning: null };

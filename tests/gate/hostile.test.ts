@@ -179,6 +179,19 @@ describe('state_dir from the repository', () => {
     expect(existsSync(defaultDir)).toBe(false);
   });
 
+  it('a JSCR_GATE_STATE_DIR that is a symbolic link (someone else could have placed it in /tmp) is not written through', () => {
+    const target = join(temp, 'link-target');
+    mkdirSync(target, { recursive: true });
+    const link = join(temp, 'shared-tmp-gate');
+    symlinkSync(target, link);
+    const result = gate(payload(nextSession()), baseEnv({ JSCR_GATE_STATE_DIR: link }));
+    expect(result.decision).toBe('deny');
+    expect(result.stderr).toHaveLength(1);
+    expect(result.stderr[0]).toContain('symbolic link');
+    expect(readdirSync(target)).toEqual([]);
+    expect(existsSync(defaultDir)).toBe(true);
+  });
+
   it('the environment still wins, but a relative JSCR_GATE_STATE_DIR is refused too', () => {
     setConfig(`[gate]\nstate_dir = "gate-state"\n`);
     const chosen = join(temp, 'env-state');
