@@ -33,8 +33,8 @@ export const MAX_INPUT_BYTES = 1024 * 1024;
 export const SIBLING_NO_TURN_WINDOW_MS = 120_000;
 /** A checked lookup refreshes the state when its last write is older than this. */
 export const HEARTBEAT_MS = 60_000;
-/** The heartbeat is a courtesy: it waits for the lock only briefly and gives up quietly. */
-const HEARTBEAT_LOCK_WAIT_MS = 50;
+/** Updates that decide nothing (the heartbeat, the trivial-pass counter) wait for the lock only briefly and give up quietly. */
+const COURTESY_LOCK_WAIT_MS = 50;
 
 /** What the command prints and returns. */
 export interface GateOutcome {
@@ -285,7 +285,8 @@ class GateRun {
     const known = this.loadedState();
     if (!subagent && known.checked.includes(target.key)) {
       if (this.context.now - known.lastActive > HEARTBEAT_MS) {
-        updateState(this.location, this.settings.stateDir, this.context.now, () => ({ value: null, changed: true }), HEARTBEAT_LOCK_WAIT_MS);
+        const refreshed = updateState(this.location, this.settings.stateDir, this.context.now, () => ({ value: null, changed: true }), COURTESY_LOCK_WAIT_MS);
+        if (refreshed.ok) this.state = refreshed.state;
       }
       return pass('pass-checked', 'checked', targetClass);
     }
@@ -301,6 +302,7 @@ class GateRun {
     if (subagent) {
       if (note === null) return pass('pass-subagent', 'subagent', targetClass);
       const subagentKey = `__subagent__${sha256Hex(target.key).slice(0, 16)}`;
+      if (known.checked.includes(subagentKey) || known.checked.includes(target.key)) return checkedPass.verdict;
       const failed = { targetClass, questions: null, sensitive: true, profile: null };
       return this.settle(failed, (state) =>
         state.checked.includes(subagentKey) || state.checked.includes(target.key)
@@ -338,10 +340,16 @@ class GateRun {
     const trivialEligible = (this.tool === 'Edit' || this.tool === 'MultiEdit') && (targetClass === 'code' || targetClass === 'test' || targetClass === 'prose');
     if (trivialEligible && profile !== null && profile.known && profile.trivial) {
       // a lost counter is harmless: the target is not marked checked either way
-      updateState(this.location, this.settings.stateDir, this.context.now, (state) => {
-        state.counters.trivial_allows++;
-        return { value: null, changed: true };
-      });
+      updateState(
+        this.location,
+        this.settings.stateDir,
+        this.context.now,
+        (state) => {
+          state.counters.trivial_allows++;
+          return { value: null, changed: true };
+        },
+        COURTESY_LOCK_WAIT_MS,
+      );
       return pass('trivial', 'comment-whitespace', targetClass, trivialNote(displayPath), { profile });
     }
 

@@ -99,6 +99,26 @@ describe('concurrent gate calls in one session', () => {
     for (const file of files.slice(0, 3)) expect(gateSync(editPayload(session, file), envFor(stateDir)).stdout).toBe('');
   }, 60_000);
 
+  it('one file edited by 12 calls at once is denied exactly once; the others see it checked', async () => {
+    const stateDir = join(temp, 'state-same');
+    const results = await Promise.all(Array.from({ length: 12 }, () => gateAsync(editPayload('same', 'src/mod7.py'), envFor(stateDir))));
+    expect(results.filter((r) => r.stdout.includes('"deny"'))).toHaveLength(1);
+    expect(results.filter((r) => r.stdout === '' && r.stderr === '')).toHaveLength(11);
+    expect(savedState(stateDir, 'same').counters.denials).toBe(1);
+  }, 60_000);
+
+  it('the denial cap holds under a burst: with a cap of 5, 20 calls at once give exactly 5 denials', async () => {
+    const stateDir = join(temp, 'state-cap');
+    const files = Array.from({ length: 20 }, (_, i) => `src/mod${i}.py`);
+    const env = { ...envFor(stateDir), JSCR_GATE_MAX_DENIALS: '5' };
+    const results = await Promise.all(files.map((file) => gateAsync(editPayload('cap', file), env)));
+    expect(results.filter((r) => r.stdout.includes('"deny"'))).toHaveLength(5);
+    expect(results.filter((r) => r.stdout === '' && r.stderr === '')).toHaveLength(15);
+    const state = savedState(stateDir, 'cap') as SavedState & { counters: { cap_allows: number } };
+    expect(state.counters).toMatchObject({ denials: 5, cap_allows: 15 });
+    expect(state.checked).toHaveLength(20);
+  }, 60_000);
+
   it('a lock left by a killed call does not block the next call', () => {
     const stateDir = join(temp, 'state-killed');
     mkdirSync(stateDir, { recursive: true });
