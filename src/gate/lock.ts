@@ -9,8 +9,14 @@ import { closeSync, constants, lstatSync, linkSync, openSync, renameSync, rmSync
 import { readGuarded } from './saferead.js';
 import { randomSuffix } from './hash.js';
 
-/** How long a call waits for the lock before failing open. */
+/** How long a call waits for one holder to release the lock before failing open. */
 export const LOCK_WAIT_MS = 2000;
+/**
+ * While the lock keeps changing hands (a burst of calls queued behind each other on a loaded machine,
+ * where fifty calls can take seconds just to start) a call waits on, but never longer than this many
+ * times the wait for one holder in all.
+ */
+export const LOCK_WAIT_ROUNDS = 4;
 /** A lock older than this is left over (the hold is a few milliseconds), whoever its owner claims to be. */
 export const LOCK_STALE_MS = 5000;
 
@@ -53,6 +59,13 @@ function ownerIsGone(text: string): boolean {
  * took a fresh one in between), it is put back.
  */
 function breakLock(path: string, judged: { ino: number; text: string | null }): void {
+  // Look once more right before moving it: the lock judged may have been released and a fresh one
+  // taken since (its owner then exited, which is what made it look abandoned).
+  try {
+    if (lstatSync(path).ino !== judged.ino || readLockText(path) !== judged.text) return;
+  } catch {
+    return;
+  }
   const aside = `${path}.stale.${process.pid}.${randomSuffix()}`;
   try {
     renameSync(path, aside);
@@ -79,10 +92,15 @@ function breakLock(path: string, judged: { ino: number; text: string | null }): 
   }
 }
 
-/** Take the lock, waiting at most `waitMs`; null when it could not be had in time. */
+/**
+ * Take the lock; null when one holder kept it for `waitMs`, or when it was not had within
+ * LOCK_WAIT_ROUNDS × `waitMs` in all.
+ */
 export function acquireLock(path: string, waitMs = LOCK_WAIT_MS): HeldLock | null {
   const token = `${process.pid} ${randomSuffix()}\n`;
-  const deadline = Date.now() + waitMs;
+  const started = Date.now();
+  let holder: string | null = null;
+  let holderSeen = started;
   let pause = 1;
   for (;;) {
     try {
@@ -103,6 +121,11 @@ export function acquireLock(path: string, waitMs = LOCK_WAIT_MS): HeldLock | nul
     try {
       const stat = lstatSync(path);
       const text = stat.isFile() ? readLockText(path) : null;
+      const seen = `${stat.ino}:${text ?? ''}`;
+      if (seen !== holder) {
+        holder = seen;
+        holderSeen = Date.now();
+      }
       const age = Math.abs(Date.now() - stat.mtimeMs);
       if (!stat.isFile() || age > LOCK_STALE_MS || (text !== null && ownerIsGone(text))) {
         breakLock(path, { ino: stat.ino, text });
@@ -111,8 +134,9 @@ export function acquireLock(path: string, waitMs = LOCK_WAIT_MS): HeldLock | nul
     } catch {
       retryNow = true; // released between our open and our look
     }
-    // every path back to the top passes the deadline: a lock that cannot be broken never hangs the call
-    if (Date.now() >= deadline) return null;
+    // every path back to the top passes the deadlines: a lock that cannot be broken never hangs the call
+    const now = Date.now();
+    if (now - holderSeen >= waitMs || now - started >= LOCK_WAIT_ROUNDS * waitMs) return null;
     if (retryNow) continue;
     // jitter keeps a crowd of waiters from waking in step
     sleep(pause + Math.random() * pause);
@@ -120,9 +144,14 @@ export function acquireLock(path: string, waitMs = LOCK_WAIT_MS): HeldLock | nul
   }
 }
 
+/** Is the lock still ours? (Checked before the state is written: a lock broken as stale is not.) */
+export function stillHeld(lock: HeldLock): boolean {
+  return readLockText(lock.path) === lock.token;
+}
+
 /** Release a lock we hold; a lock that is no longer ours (broken as stale) is left alone. */
 export function releaseLock(lock: HeldLock): void {
-  if (readLockText(lock.path) !== lock.token) return;
+  if (!stillHeld(lock)) return;
   try {
     unlinkSync(lock.path);
   } catch {

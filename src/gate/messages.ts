@@ -109,7 +109,7 @@ export const STATE_WARNING =
   'jscr gate: the gate state could not be saved, so this edit passes unchecked rather than looping on retries; check JSCR_GATE_STATE_DIR and its permissions.';
 
 export const LOCK_WARNING =
-  'jscr gate: the gate state stayed locked by another gate call for 2 s, so this edit passes unchecked rather than waiting longer; a lock left by a killed call clears itself.';
+  'jscr gate: the gate state stayed locked by other gate calls for too long, so this edit passes unchecked rather than waiting longer; a lock left by a killed call clears itself.';
 
 /** The reverse maps a test (or a reader of metrics) uses to recover ids from text. */
 export function questionIdsInDenial(reason: string): QuestionId[] {

@@ -4,7 +4,7 @@
  * (temp file + rename).
  */
 import { randomSuffix, sha256Hex } from './hash.js';
-import { acquireLock, LOCK_WAIT_MS, lockPathFor, releaseLock, type HeldLock } from './lock.js';
+import { acquireLock, LOCK_WAIT_MS, lockPathFor, releaseLock, stillHeld, type HeldLock } from './lock.js';
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readGuarded } from './saferead.js';
 import { join } from 'node:path';
@@ -211,24 +211,34 @@ export function updateState<T>(
   update: (state: GateState) => { value: T; changed: boolean },
   waitMs = LOCK_WAIT_MS,
 ): StateUpdate<T> {
-  let lock: HeldLock | null;
   try {
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    lock = acquireLock(lockPathFor(location.file), waitMs);
   } catch {
     return { ok: false, why: 'unwritable' };
   }
-  if (lock === null) return { ok: false, why: 'locked' };
-  try {
-    const state = loadState(location, now, true);
-    const { value, changed } = update(state);
-    if (changed) writeState(location, state, now);
-    return { ok: true, value, state };
-  } catch {
-    return { ok: false, why: 'unwritable' };
-  } finally {
-    releaseLock(lock);
+  // A lock broken under us (judged stale by a caller that saw its owner slow to start) is noticed
+  // before the write; the update is then done again on the state as the new holder leaves it.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let lock: HeldLock | null;
+    try {
+      lock = acquireLock(lockPathFor(location.file), waitMs);
+    } catch {
+      return { ok: false, why: 'unwritable' };
+    }
+    if (lock === null) return { ok: false, why: 'locked' };
+    try {
+      const state = loadState(location, now, true);
+      const { value, changed } = update(state);
+      if (!stillHeld(lock)) continue;
+      if (changed) writeState(location, state, now);
+      return { ok: true, value, state };
+    } catch {
+      return { ok: false, why: 'unwritable' };
+    } finally {
+      releaseLock(lock);
+    }
   }
+  return { ok: false, why: 'locked' };
 }
 
 /**

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_WAIT_MS } from '../../src/gate/lock.js';
+import { LOCK_WAIT_MS, lockPathFor } from '../../src/gate/lock.js';
+import { loadState, stateLocation, updateState } from '../../src/gate/state.js';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const bin = join(repoRoot, 'bin', 'jscr');
@@ -177,4 +178,24 @@ describe('concurrent gate calls in one session', () => {
     // the other call's lock is left alone
     expect(readFileSync(lock, 'utf8')).toBe(`${process.pid} live\n`);
   }, 20_000);
+
+  it('an update whose lock was broken under it is not written; it is done again on the fresh state', () => {
+    const stateDir = join(temp, 'state-broken');
+    mkdirSync(stateDir, { recursive: true });
+    const location = stateLocation(stateDir, 'broken', null, project);
+    // the pid of a process that has exited: the lock written with it is left over
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    let calls = 0;
+    const result = updateState(location, stateDir, Date.now(), (state) => {
+      calls++;
+      // the first time, another caller breaks our lock and takes it (then dies holding it)
+      if (calls === 1) writeFileSync(lockPathFor(location.file), `${gone} theirs\n`);
+      state.counters.denials++;
+      return { value: state.counters.denials, changed: true };
+    });
+    expect(calls).toBe(2);
+    expect(result).toMatchObject({ ok: true, value: 1 });
+    expect(loadState(location, Date.now()).counters.denials).toBe(1);
+    expect(existsSync(lockPathFor(location.file))).toBe(false);
+  });
 });
