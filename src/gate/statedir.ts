@@ -18,6 +18,8 @@ export interface StateDirChoice {
 
 /** Names the gate itself creates in its state directory. */
 const GATE_FILE = /^(state-[A-Za-z0-9_-]+\.json(\.tmp\..+|\.lock(\.stale\..+)?)?|metrics\.jsonl(\.1)?)$/;
+/** The longest path a system takes (PATH_MAX). */
+const MAX_PATH_LENGTH = 4096;
 /** A directory listing this long is not a gate directory worth reading through. */
 const MAX_LISTED = 10_000;
 
@@ -86,6 +88,8 @@ function notOursReason(dir: string): string | null {
 /** Why a state directory named by the repository's configuration is refused, or null when it is fine. */
 function refusalOf(value: string, projectRoot: string): string | null {
   if (!isAbsolute(value)) return 'is not an absolute path';
+  // every component is looked at below: a path past the system's limit is refused before that work
+  if (value.length > MAX_PATH_LENGTH) return 'is too long';
   for (const ch of value) if ((ch.codePointAt(0) ?? 0) < 0x20) return 'holds control characters';
   const dir = resolve(value);
   const real = realLocation(dir);

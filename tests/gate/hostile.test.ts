@@ -96,6 +96,7 @@ describe('state_dir from the repository', () => {
     ['an absolute path inside the repository', () => join(repo.root, '.cache', 'gate')],
     ['a path that climbs back into the repository', () => `${repo.root}/../${basename(repo.root)}/state`],
     ['inside the repository .git folder', () => join(repo.root, '.git', 'gate')],
+    ['a path of a hundred thousand components', () => `${temp}${'/x'.repeat(100_000)}`],
   ];
 
   it.each(refusedCases)('refuses %s and keeps state in the default place', (_name, value) => {
