@@ -132,6 +132,12 @@ export function classPathOf(absolutePath: string, projectRoot: string): string {
   return path.toLowerCase();
 }
 
+/** Is `path` the directory `dir` or below it (both absolute)? */
+export function isInsideDir(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel.length === 0 || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
 /** The canonical key of a target: the absolute path with `/` separators. */
 export function canonicalKey(absolutePath: string): string {
   return toSlashes(resolve(absolutePath));

@@ -20,10 +20,10 @@ import {
   realLocation,
 } from './classify.js';
 import { globMatches } from './glob.js';
-import { condensedDenial, creditNote, fullDenial, sanitisePath, siblingNote, STATE_WARNING, trivialNote, type TargetNote } from './messages.js';
+import { condensedDenial, creditNote, fullDenial, LOCK_WARNING, sanitisePath, siblingNote, STATE_WARNING, trivialNote, type TargetNote } from './messages.js';
 import { appendMetrics, type DecisionRecord } from './metrics.js';
 import { loadSettings, type GateSettings } from './settings.js';
-import { loadState, pruneStale, saveState, stateLocation, type GateState, type StateLocation } from './state.js';
+import { loadState, pruneStale, stateLocation, updateState, type GateState, type StateLocation } from './state.js';
 import { sha256Hex } from './hash.js';
 import { currentTurn, findCredit, findNearMiss, readTranscriptTail, type NearMiss, type Turn } from './transcript.js';
 
@@ -33,6 +33,8 @@ export const MAX_INPUT_BYTES = 1024 * 1024;
 export const SIBLING_NO_TURN_WINDOW_MS = 120_000;
 /** A checked lookup refreshes the state when its last write is older than this. */
 export const HEARTBEAT_MS = 60_000;
+/** Updates that decide nothing (the heartbeat, the trivial-pass counter) wait for the lock only briefly and give up quietly. */
+const COURTESY_LOCK_WAIT_MS = 50;
 
 /** What the command prints and returns. */
 export interface GateOutcome {
@@ -54,10 +56,31 @@ interface Target {
   key: string;
 }
 
+/** Everything a denial needs that is known before the state is locked. */
+interface Denial {
+  targetClass: TargetClass;
+  displayPath: string;
+  isWrite: boolean;
+  note: TargetNote;
+  profile: ChangeProfile | null;
+  /** The key the denial marks checked (the file's, or a subagent's own). */
+  checkedKey: string;
+  /** The metrics reason when there is no near miss. */
+  reason: string;
+  nearMiss: NearMiss | null;
+  siblingKey: string | null;
+}
+
 type Verdict =
   | { kind: 'pass'; note: string | null; record: Omit<DecisionRecord, 'tool'> }
   | { kind: 'deny'; reason: string; record: Omit<DecisionRecord, 'tool'> }
-  | { kind: 'state-error'; record: Omit<DecisionRecord, 'tool'> };
+  | { kind: 'state-error'; warning: string; record: Omit<DecisionRecord, 'tool'> };
+
+/** A verdict reached on the state under its lock, and whether the state changed. */
+interface Settled {
+  verdict: Verdict;
+  changed: boolean;
+}
 
 function firstString(...values: unknown[]): string | null {
   for (const value of values) if (typeof value === 'string' && value.length > 0) return value;
@@ -138,25 +161,40 @@ class GateRun {
     return firstString(this.payload.agent_id, this.payload.agentId, this.payload.parent_tool_use_id, this.payload.parentToolUseId) !== null;
   }
 
+  /** The state as last read, without the lock: enough to pass a target already checked. */
   private loadedState(): GateState {
     this.state ??= loadState(this.location, this.context.now);
     return this.state;
   }
 
-  private save(): boolean {
-    try {
-      saveState(this.location, this.loadedState(), this.context.now, this.settings.stateDir);
-    } catch {
-      return false;
+  /**
+   * Reach a decision on the freshest state, under the session's lock: `onState` reads and changes the
+   * state and says what it decided. When the lock cannot be had in time or the state cannot be written,
+   * the call passes with a one-line warning (`failed` says which record to keep for metrics).
+   */
+  private settle(failed: Omit<DecisionRecord, 'tool' | 'decision' | 'reason'>, onState: (state: GateState) => Settled): Verdict {
+    const result = updateState(this.location, this.settings.stateDir, this.context.now, (state) => {
+      const settled = onState(state);
+      return { value: settled, changed: settled.changed };
+    });
+    if (!result.ok) {
+      return { kind: 'state-error', warning: result.why === 'locked' ? LOCK_WARNING : STATE_WARNING, record: { ...failed, decision: 'pass', reason: 'state-error' } };
     }
-    // Stale sessions are swept only by a call that writes anyway, so a pass of a checked target
-    // (most calls) costs no directory listing.
+    this.state = result.state;
+    if (result.value.changed) this.sweep();
+    return result.value.verdict;
+  }
+
+  /**
+   * Stale sessions are swept only by a call that wrote state anyway, so a pass of a checked target
+   * (most calls) costs no directory listing.
+   */
+  private sweep(): void {
     try {
       pruneStale(this.settings.stateDir, readdirSync(this.settings.stateDir), this.context.now);
     } catch {
       // another hook swept it first
     }
-    return true;
   }
 
   /** The current human turn from the transcript: undefined when there is no transcript path. */
@@ -201,7 +239,7 @@ class GateRun {
       const verdict = this.decide(target);
       this.records.push({ tool: this.tool, ...verdict.record });
       if (verdict.kind === 'state-error') {
-        outcome = { stdout: '', stderr: [STATE_WARNING], exitCode: 0 };
+        outcome = { stdout: '', stderr: [verdict.warning], exitCode: 0 };
         break;
       }
       if (verdict.kind === 'deny') {
@@ -241,11 +279,15 @@ class GateRun {
       return pass('pass-exempt', 'exempt-glob', null);
     }
     const targetClass = classifyTarget(classPath);
-    const state = this.loadedState();
     const subagent = this.isSubagent();
-    // The usual call retries or revisits a checked target: answer it before any path resolution or stat.
-    if (!subagent && state.checked.includes(target.key)) {
-      if (this.context.now - state.lastActive > HEARTBEAT_MS) this.save();
+    // The usual call retries or revisits a checked target: answer it from the state as read, before
+    // any path resolution, stat or lock.
+    const known = this.loadedState();
+    if (!subagent && known.checked.includes(target.key)) {
+      if (this.context.now - known.lastActive > HEARTBEAT_MS) {
+        const refreshed = updateState(this.location, this.settings.stateDir, this.context.now, () => ({ value: null, changed: true }), COURTESY_LOCK_WAIT_MS);
+        if (refreshed.ok) this.state = refreshed.state;
+      }
       return pass('pass-checked', 'checked', targetClass);
     }
     const real = realLocation(target.absolute);
@@ -254,43 +296,69 @@ class GateRun {
     const note: TargetNote = sensitive ? 'sensitive' : hardLinked ? 'hard-linked' : null;
     const isWrite = this.tool === 'Write';
     const displayPath = sanitisePath(target.rawPath);
+    const checkedPass: Settled = { verdict: pass('pass-checked', 'checked', targetClass), changed: false };
+    const denial = { targetClass, displayPath, isWrite, note };
 
     if (subagent) {
       if (note === null) return pass('pass-subagent', 'subagent', targetClass);
       const subagentKey = `__subagent__${sha256Hex(target.key).slice(0, 16)}`;
-      if (state.checked.includes(subagentKey) || state.checked.includes(target.key)) return pass('pass-checked', 'checked', targetClass);
-      return this.deny(target, targetClass, null, subagentKey, displayPath, isWrite, note, `subagent-${note}`);
+      if (known.checked.includes(subagentKey) || known.checked.includes(target.key)) return checkedPass.verdict;
+      const failed = { targetClass, questions: null, sensitive: true, profile: null };
+      return this.settle(failed, (state) =>
+        state.checked.includes(subagentKey) || state.checked.includes(target.key)
+          ? checkedPass
+          : this.deny(state, { ...denial, profile: null, checkedKey: subagentKey, reason: `subagent-${note}`, nearMiss: null, siblingKey: null }),
+      );
     }
 
-    if (note !== null) return this.deny(target, targetClass, null, target.key, displayPath, isWrite, note, note);
+    if (note !== null) {
+      const failed = { targetClass, questions: null, sensitive: true, profile: null };
+      return this.settle(failed, (state) =>
+        state.checked.includes(target.key) ? checkedPass : this.deny(state, { ...denial, profile: null, checkedKey: target.key, reason: note, nearMiss: null, siblingKey: null }),
+      );
+    }
 
     const profile = this.profileFor(target, targetClass);
     const turn = this.turn();
+    const failed = { targetClass, questions: null, sensitive: false, profile };
 
     // A transcript with no human-turn boundary in reach has no current turn, so nothing in it credits.
     if (turn && turn.id !== null) {
       const toolUseId = firstString(this.payload.tool_use_id);
       const credit = findCredit(turn, target.key, targetClass === 'test', this.base, toolUseId);
       if (credit !== null) {
-        state.checked.push(target.key);
-        state.counters.credited++;
-        state.creditedByClass[targetClass] = (state.creditedByClass[targetClass] ?? 0) + 1;
-        if (!this.save()) return { kind: 'state-error', record: { targetClass, decision: 'pass', reason: 'state-error', questions: null, sensitive: false, profile } };
-        return pass('credit', 'prior-search', targetClass, creditNote(displayPath, credit.tool, credit.detail, credit.callsAgo), { profile });
+        return this.settle(failed, (state) => {
+          if (state.checked.includes(target.key)) return checkedPass;
+          state.checked.push(target.key);
+          state.counters.credited++;
+          state.creditedByClass[targetClass] = (state.creditedByClass[targetClass] ?? 0) + 1;
+          return { verdict: pass('credit', 'prior-search', targetClass, creditNote(displayPath, credit.tool, credit.detail, credit.callsAgo), { profile }), changed: true };
+        });
       }
     }
 
     const trivialEligible = (this.tool === 'Edit' || this.tool === 'MultiEdit') && (targetClass === 'code' || targetClass === 'test' || targetClass === 'prose');
     if (trivialEligible && profile !== null && profile.known && profile.trivial) {
-      state.counters.trivial_allows++;
-      this.save(); // a lost counter is harmless: the target is not marked checked either way
+      // a lost counter is harmless: the target is not marked checked either way
+      updateState(
+        this.location,
+        this.settings.stateDir,
+        this.context.now,
+        (state) => {
+          state.counters.trivial_allows++;
+          return { value: null, changed: true };
+        },
+        COURTESY_LOCK_WAIT_MS,
+      );
       return pass('trivial', 'comment-whitespace', targetClass, trivialNote(displayPath), { profile });
     }
 
     const siblingKey = this.siblingKey(target, targetClass, classPath, isWrite);
-    if (siblingKey !== null) {
-      const gate = state.dirGates[siblingKey];
-      const turnId = turn === undefined ? null : (turn?.id ?? undefined);
+    const turnId = turn === undefined ? null : (turn?.id ?? undefined);
+    const nearMiss = this.nearMiss(target, targetClass);
+    return this.settle(failed, (state) => {
+      if (state.checked.includes(target.key)) return checkedPass;
+      const gate = siblingKey === null ? undefined : state.dirGates[siblingKey];
       const sameBatch =
         gate !== undefined &&
         gate.at <= this.context.now &&
@@ -300,19 +368,16 @@ class GateRun {
       if (sameBatch) {
         state.checked.push(target.key);
         state.counters.sibling_allows++;
-        if (!this.save()) return { kind: 'state-error', record: { targetClass, decision: 'pass', reason: 'state-error', questions: null, sensitive: false, profile } };
-        return pass('sibling', 'same-turn-dir', targetClass, siblingNote(gate.first, gate.ordinal), { profile });
+        return { verdict: pass('sibling', 'same-turn-dir', targetClass, siblingNote(gate.first, gate.ordinal), { profile }), changed: true };
       }
-    }
-
-    if (this.settings.maxDenials !== null && state.counters.denials >= this.settings.maxDenials) {
-      state.checked.push(target.key);
-      state.counters.cap_allows++;
-      if (!this.save()) return { kind: 'state-error', record: { targetClass, decision: 'pass', reason: 'state-error', questions: null, sensitive: false, profile } };
-      return pass('cap', 'max-denials', targetClass, null, { profile });
-    }
-
-    return this.deny(target, targetClass, profile, target.key, displayPath, isWrite, null, 'first-touch', siblingKey);
+      // the cap is judged on the same fresh count the denial would raise
+      if (this.settings.maxDenials !== null && state.counters.denials >= this.settings.maxDenials) {
+        state.checked.push(target.key);
+        state.counters.cap_allows++;
+        return { verdict: pass('cap', 'max-denials', targetClass, null, { profile }), changed: true };
+      }
+      return this.deny(state, { ...denial, profile, checkedKey: target.key, reason: 'first-touch', nearMiss, siblingKey });
+    });
   }
 
   /**
@@ -336,37 +401,24 @@ class GateRun {
     return `${targetClass}\u0000${realDir}`;
   }
 
-  private deny(
-    target: Target,
-    targetClass: TargetClass,
-    profile: ChangeProfile | null,
-    checkedKey: string,
-    displayPath: string,
-    isWrite: boolean,
-    note: TargetNote,
-    reason: string,
-    siblingKey: string | null = null,
-  ): Verdict {
-    const state = this.loadedState();
-    const questions: QuestionId[] = questionIdsFor(targetClass, isWrite, profile, { externalContract: this.settings.externalContract });
-    state.checked.push(checkedKey);
+  /** Count a denial on the (locked, fresh) state and build its message with the ordinal it got. */
+  private deny(state: GateState, d: Denial): Settled {
+    const questions: QuestionId[] = questionIdsFor(d.targetClass, d.isWrite, d.profile, { externalContract: this.settings.externalContract });
+    state.checked.push(d.checkedKey);
     state.counters.denials++;
-    state.denialsByClass[targetClass] = (state.denialsByClass[targetClass] ?? 0) + 1;
+    state.denialsByClass[d.targetClass] = (state.denialsByClass[d.targetClass] ?? 0) + 1;
     const ordinal = state.counters.denials;
-    if (siblingKey !== null) {
+    if (d.siblingKey !== null) {
       const turn = this.turn();
       const turnId = turn === undefined ? null : (turn?.id ?? null);
-      state.dirGates[siblingKey] = { turn: turnId, at: this.context.now, first: displayPath, ordinal };
+      state.dirGates[d.siblingKey] = { turn: turnId, at: this.context.now, first: d.displayPath, ordinal };
     }
-    const record = { targetClass, questions, sensitive: note !== null, profile };
-    if (!this.save()) return { kind: 'state-error', record: { ...record, decision: 'pass', reason: 'state-error' } };
-    const shownOrdinal = Math.max(ordinal, state.counters.denials);
-    const nearMiss = note === null && !this.isSubagent() ? this.nearMiss(target, targetClass) : null;
     const message =
-      shownOrdinal > this.settings.fullDenials
-        ? condensedDenial(displayPath, isWrite, shownOrdinal, questions, note, nearMiss)
-        : fullDenial(displayPath, isWrite, questions, note, nearMiss);
-    return { kind: 'deny', reason: message, record: { ...record, decision: 'deny', reason: nearMiss === null ? reason : `near-miss:${nearMiss.why}` } };
+      ordinal > this.settings.fullDenials
+        ? condensedDenial(d.displayPath, d.isWrite, ordinal, questions, d.note, d.nearMiss)
+        : fullDenial(d.displayPath, d.isWrite, questions, d.note, d.nearMiss);
+    const record = { targetClass: d.targetClass, questions, sensitive: d.note !== null, profile: d.profile };
+    return { verdict: { kind: 'deny', reason: message, record: { ...record, decision: 'deny', reason: d.nearMiss === null ? d.reason : `near-miss:${d.nearMiss.why}` } }, changed: true };
   }
 
   /** For an ordinary denial: the search of this turn that named the target but did not count. */

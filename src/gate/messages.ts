@@ -108,6 +108,9 @@ export function siblingNote(first: string, ordinal: number): string {
 export const STATE_WARNING =
   'jscr gate: the gate state could not be saved, so this edit passes unchecked rather than looping on retries; check JSCR_GATE_STATE_DIR and its permissions.';
 
+export const LOCK_WARNING =
+  'jscr gate: the gate state stayed locked by other gate calls for too long, so this edit passes unchecked rather than waiting longer; a lock left by a killed call clears itself.';
+
 /** The reverse maps a test (or a reader of metrics) uses to recover ids from text. */
 export function questionIdsInDenial(reason: string): QuestionId[] {
   const ids: QuestionId[] = [];

@@ -2,8 +2,11 @@
  * The gate's settings: environment variables, then a `[gate]` table of `<root>/.jscr.toml` read by a
  * tiny reader for that one table (the gate's bundle carries no TOML parser). The environment wins.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { sanitisePath } from './messages.js';
+import { readGuarded } from './saferead.js';
+import { chooseStateDir } from './statedir.js';
 
 /** Every setting the gate reads, after validation. */
 export interface GateSettings {
@@ -104,7 +107,7 @@ export function readGateTable(toml: string): { values: Map<string, TableValue>; 
     const key = eq < 0 ? '' : line.slice(0, eq).trim();
     const value = eq < 0 ? null : parseValue(line.slice(eq + 1).trim());
     if (!(key in SETTING_KEYS) || value === null) {
-      problems.push(`[gate] entry not understood: ${key.length > 0 ? key : line.slice(0, 40)}`);
+      problems.push(`[gate] entry not understood: ${cut(key.length > 0 ? key : line, 40)}`);
       continue;
     }
     values.set(key, value);
@@ -121,38 +124,35 @@ export function parseCount(text: string): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
-function defaultStateDir(env: NodeJS.ProcessEnv): string {
-  const xdg = env.XDG_STATE_HOME;
-  if (xdg !== undefined && xdg.length > 0 && xdg.startsWith('/')) return join(xdg, 'jscr', 'gate');
-  // node:os is loaded only when HOME is unset: loading it costs every call a couple of milliseconds
-  const home = env.HOME !== undefined && env.HOME.length > 0 ? env.HOME : process.getBuiltinModule('node:os').homedir();
-  return join(home, '.local', 'state', 'jscr', 'gate');
+/** Text from the repository or the environment made fit for one stderr line. */
+function cut(text: string, max: number): string {
+  return sanitisePath(text.slice(0, 4 * max)).slice(0, max);
 }
 
-function cut(text: string, max: number): string {
-  let clean = '';
-  for (const ch of text) {
-    const code = ch.codePointAt(0) ?? 0;
-    clean += code < 0x20 || code === 0x7f ? '?' : ch;
-  }
-  return clean.length > max ? clean.slice(0, max) : clean;
-}
+/** The most exempt globs used. */
+export const MAX_EXEMPT_GLOBS = 256;
+
+/** The largest .jscr.toml the gate reads. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Why a .jscr.toml that is there was not read (never through a link, from a FIFO, or over 1 MiB). */
+const CONFIG_REFUSALS = { 'not-regular': 'is a symbolic link or not a regular file', 'too-large': 'is larger than 1 MiB', unreadable: 'cannot be read' } as const;
 
 /** Resolve the settings from the environment and the project's `.jscr.toml` (if any). */
 export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateSettings {
   const warnings: string[] = [];
   let table = new Map<string, TableValue>();
-  try {
-    // existsSync first: a missing file (the usual case) then costs no thrown error with its stack
-    const file = join(projectRoot, '.jscr.toml');
-    if (!existsSync(file)) throw new Error('no .jscr.toml');
-    const text = readFileSync(file, 'utf8');
-    const read = readGateTable(text);
+  // existsSync first: a missing file (the usual case) then costs no thrown error with its stack.
+  // A symbolic link could lead out of the repository or to a device: it is not followed.
+  const file = join(projectRoot, '.jscr.toml');
+  const config = existsSync(file) ? readGuarded(file, MAX_CONFIG_BYTES) : 'missing';
+  if (Buffer.isBuffer(config)) {
+    const read = readGateTable(config.toString('utf8'));
     table = read.values;
-    warnings.push(...read.problems.map((p) => `jscr gate: .jscr.toml ${p}`));
-  } catch {
-    // no file, or unreadable: the environment alone decides
-  }
+    // one line however many entries are wrong: a hostile file must not flood the agent's stderr
+    const [first] = read.problems;
+    if (first !== undefined) warnings.push(`jscr gate: .jscr.toml ${first}${read.problems.length > 1 ? ` (and ${read.problems.length - 1} more)` : ''}`);
+  } else if (config !== 'missing') warnings.push(`jscr gate: .jscr.toml ${CONFIG_REFUSALS[config]}; its [gate] table is ignored`);
   const pick = (key: keyof typeof SETTING_KEYS): TableValue | undefined => {
     const fromEnv = env[SETTING_KEYS[key]];
     if (fromEnv !== undefined) return fromEnv;
@@ -164,14 +164,19 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
   const enabledValue = asText(pick('enabled'));
   const enabled = enabledValue === undefined || !OFF_WORDS.has(enabledValue.trim().toLowerCase());
 
-  const stateDirValue = asText(pick('state_dir'));
-  const stateDir = stateDirValue !== undefined && stateDirValue.trim().length > 0 ? stateDirValue.trim() : defaultStateDir(env);
+  const configStateDir = table.get('state_dir');
+  const stateDirChoice = chooseStateDir(env[SETTING_KEYS.state_dir], configStateDir === undefined ? undefined : asText(configStateDir), projectRoot, env);
+  if (stateDirChoice.warning !== null) warnings.push(stateDirChoice.warning);
+  const stateDir = stateDirChoice.dir;
 
   const globsValue = asText(pick('exempt_globs')) ?? '';
-  const exemptGlobs = globsValue
+  const allGlobs = globsValue
     .split(',')
     .map((g) => g.trim().toLowerCase().replaceAll('\\', '/'))
     .filter((g) => g.length > 0 && g.length <= 256);
+  // every target is matched against every glob: a list this long is a hostile file, not a setting
+  if (allGlobs.length > MAX_EXEMPT_GLOBS) warnings.push(`jscr gate: ${SETTING_KEYS.exempt_globs} has ${allGlobs.length} globs; only the first ${MAX_EXEMPT_GLOBS} are used`);
+  const exemptGlobs = allGlobs.slice(0, MAX_EXEMPT_GLOBS);
 
   let fullDenials = 3;
   const fullValue = asText(pick('full_denials'));

@@ -1,9 +1,12 @@
 /**
  * Per-session gate state (gate-reference §3): kept outside the repository, read as untrusted input,
- * written atomically (temp file + rename) and merged with whatever a concurrent writer saved.
+ * changed only under the session's lock (so concurrent hook calls lose nothing) and written atomically
+ * (temp file + rename).
  */
 import { randomSuffix, sha256Hex } from './hash.js';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { acquireLock, LOCK_WAIT_MS, lockPathFor, releaseLock, stillHeld, type HeldLock } from './lock.js';
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readGuarded } from './saferead.js';
 import { join } from 'node:path';
 
 /** A directory gate opened by a denied new-file Write, for sibling collapse. */
@@ -18,7 +21,7 @@ export interface DirGate {
   ordinal: number;
 }
 
-/** Counters kept per session; merged by maximum. */
+/** Counters kept per session. */
 export const COUNTERS = ['denials', 'credited', 'sibling_allows', 'cap_allows', 'trivial_allows'] as const;
 export type Counter = (typeof COUNTERS)[number];
 
@@ -137,23 +140,28 @@ function serialise(state: GateState): string {
   )}\n`;
 }
 
-/** Read a session's state. A missing, unreadable or malformed file is a fresh state; an expired one is deleted. */
-export function loadState(location: StateLocation, now: number): GateState {
-  let text: string;
-  try {
-    text = readFileSync(location.file, 'utf8');
-  } catch {
-    return emptyState(now);
-  }
+/** The largest state file read: far above what 500 checked paths and 50 directory gates take. */
+export const MAX_STATE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Read a session's state. A missing, unreadable or malformed file is a fresh state. An expired one is
+ * a fresh state too, and is deleted when `holdingLock` (without the lock, the delete could remove a
+ * state another call has just written).
+ */
+export function loadState(location: StateLocation, now: number, holdingLock = false): GateState {
+  // A FIFO, device, link or huge file put in place of the state reads as no state (the next save
+  // replaces it), never as a hang or as another file's content.
+  const bytes = readGuarded(location.file, MAX_STATE_BYTES);
+  if (!Buffer.isBuffer(bytes)) return emptyState(now);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
     return emptyState(now);
   }
   const state = validateState(parsed, now);
   if (now - state.lastActive > location.idleMs) {
-    rmSync(location.file, { force: true });
+    if (holdingLock) rmSync(location.file, { force: true });
     return emptyState(now);
   }
   return state;
@@ -166,62 +174,86 @@ function pruneChecked(keys: string[]): string[] {
   return [...special, ...files.slice(-(MAX_CHECKED_ENTRIES - special.length))];
 }
 
-/** Merge two states: checked is the union, counters the maximum, dir gates the newest. */
-export function mergeStates(mine: GateState, theirs: GateState): GateState {
-  const merged = emptyState(Math.max(mine.lastActive, theirs.lastActive));
-  const checked = new Set(theirs.checked);
-  for (const key of mine.checked) {
-    checked.delete(key);
-    checked.add(key);
+/** Write a state atomically: a new temp file (O_EXCL, so never through a planted link) renamed over the old. */
+function writeState(location: StateLocation, state: GateState, now: number): void {
+  state.lastActive = now;
+  state.checked = pruneChecked(state.checked);
+  const gates = Object.entries(state.dirGates).sort((x, y) => y[1].at - x[1].at);
+  if (gates.length > MAX_DIR_GATES) {
+    state.dirGates = Object.create(null) as Record<string, DirGate>;
+    for (const [key, gate] of gates.slice(0, MAX_DIR_GATES)) state.dirGates[key] = gate;
   }
-  merged.checked = pruneChecked([...checked]);
-  for (const name of COUNTERS) merged.counters[name] = Math.max(mine.counters[name], theirs.counters[name]);
-  for (const [target, a, b] of [
-    [merged.denialsByClass, mine.denialsByClass, theirs.denialsByClass],
-    [merged.creditedByClass, mine.creditedByClass, theirs.creditedByClass],
-  ] as const) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) target[key] = Math.max(a[key] ?? 0, b[key] ?? 0);
-  }
-  const gates = Object.entries({ ...theirs.dirGates }).concat(Object.entries(mine.dirGates));
-  const newest = new Map<string, DirGate>();
-  for (const [key, gate] of gates) {
-    const seen = newest.get(key);
-    if (seen === undefined || gate.at >= seen.at) newest.set(key, gate);
-  }
-  const kept = [...newest.entries()].sort((x, y) => y[1].at - x[1].at).slice(0, MAX_DIR_GATES);
-  for (const [key, gate] of kept) merged.dirGates[key] = gate;
-  return merged;
-}
-
-/**
- * Save atomically, merged with the copy on disk (a concurrent hook may have written since we read).
- * Throws when the directory or file cannot be written; the caller fails open.
- */
-export function saveState(location: StateLocation, state: GateState, now: number, stateDir: string): void {
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const onDisk = loadState(location, now);
-  const merged = mergeStates({ ...state, lastActive: now }, onDisk);
-  merged.lastActive = now;
   const temp = `${location.file}.tmp.${process.pid}.${randomSuffix()}`;
   try {
-    writeFileSync(temp, serialise(merged), { mode: 0o600, flag: 'wx' });
+    writeFileSync(temp, serialise(state), { mode: 0o600, flag: 'wx' });
     renameSync(temp, location.file);
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
   }
-  Object.assign(state, merged);
 }
 
-/** Remove state files idle for more than twice their window, and temp files older than 30 minutes. */
+/** What an update under the lock came to. */
+export type StateUpdate<T> =
+  | { ok: true; value: T; state: GateState }
+  /** `locked`: another call held the lock for the whole wait; `unwritable`: the directory or file could not be written. */
+  | { ok: false; why: 'locked' | 'unwritable' };
+
+/**
+ * Read-modify-write of a session's state under its lock: `update` sees the freshest state on disk and
+ * changes it in place; it returns its value and whether anything changed (only then is the file
+ * written). Concurrent calls are serialised, so no update is lost. Never throws.
+ */
+export function updateState<T>(
+  location: StateLocation,
+  stateDir: string,
+  now: number,
+  update: (state: GateState) => { value: T; changed: boolean },
+  waitMs = LOCK_WAIT_MS,
+): StateUpdate<T> {
+  try {
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  } catch {
+    return { ok: false, why: 'unwritable' };
+  }
+  // A lock broken under us (judged stale by a caller that saw its owner slow to start) is noticed
+  // before the write; the update is then done again on the state as the new holder leaves it.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let lock: HeldLock | null;
+    try {
+      lock = acquireLock(lockPathFor(location.file), waitMs);
+    } catch {
+      return { ok: false, why: 'unwritable' };
+    }
+    if (lock === null) return { ok: false, why: 'locked' };
+    try {
+      const state = loadState(location, now, true);
+      const { value, changed } = update(state);
+      if (!stillHeld(lock)) continue;
+      if (changed) writeState(location, state, now);
+      return { ok: true, value, state };
+    } catch {
+      return { ok: false, why: 'unwritable' };
+    } finally {
+      releaseLock(lock);
+    }
+  }
+  return { ok: false, why: 'locked' };
+}
+
+/**
+ * Remove state files idle for more than twice their window, and temp files, left-over locks and broken
+ * locks older than 30 minutes (a live lock is held for milliseconds).
+ */
 export function pruneStale(stateDir: string, files: readonly string[], now: number): void {
   for (const name of files) {
-    const isTemp = name.includes('.tmp.');
-    if (!name.startsWith('state-') || (!isTemp && !name.endsWith('.json'))) continue;
-    const window = isTemp ? PROJECT_IDLE_MS : name.startsWith('state-proj-') ? 2 * PROJECT_IDLE_MS : 2 * SESSION_IDLE_MS;
+    const isLeftover = name.includes('.tmp.') || name.endsWith('.json.lock') || name.includes('.json.lock.stale.');
+    if (!name.startsWith('state-') || (!isLeftover && !name.endsWith('.json'))) continue;
+    const window = isLeftover ? PROJECT_IDLE_MS : name.startsWith('state-proj-') ? 2 * PROJECT_IDLE_MS : 2 * SESSION_IDLE_MS;
     try {
       const path = join(stateDir, name);
-      if (now - statSync(path).mtimeMs > window) rmSync(path, { force: true });
+      const stat = lstatSync(path);
+      if (!stat.isDirectory() && now - stat.mtimeMs > window) rmSync(path, { force: true });
     } catch {
       // another hook removed it first
     }

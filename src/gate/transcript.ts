@@ -4,12 +4,15 @@
  */
 import { sha256Hex } from './hash.js';
 import { closeSync, fstatSync, openSync, readSync, constants } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { globMatches } from './glob.js';
+import { isInsideDir } from './classify.js';
 
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
 export const TRANSCRIPT_MAX_LINES = 2000;
 export const MAX_SHELL_EVIDENCE = 8192;
+/** The longest Grep include glob judged (gate-reference §8). */
+export const MAX_INCLUDE_GLOB = 256;
 const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS', 'Bash', 'PowerShell']);
 const GENERIC_STEMS = new Set([
   'index', 'main', 'init', '__init__', 'utils', 'util', 'types', 'readme', 'test', 'tests', 'config', 'mod', 'lib',
@@ -136,11 +139,6 @@ function containsWholeWord(haystack: string, word: string): boolean {
   return false;
 }
 
-function isInside(target: string, scope: string): boolean {
-  const rel = relative(scope, target);
-  return rel.length === 0 || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 function resultIsError(block: Json): boolean {
   if (block.is_error === true || block.is_error === 'true') return true;
   const content = block.content;
@@ -241,7 +239,7 @@ function shellEvidence(command: string, word: string, target: string, cwd: strin
       continue;
     }
     const scopes = paths.length === 0 ? [cwd] : paths.map((p) => resolve(cwd, globBase(p)));
-    consider(scopes.some((scope) => isInside(target, scope)) ? 'credit' : 'out-of-scope');
+    consider(scopes.some((scope) => isInsideDir(target, scope)) ? 'credit' : 'out-of-scope');
   }
   return best;
 }
@@ -268,10 +266,11 @@ function searchEvidence(name: string, input: Json, word: string, target: string,
   const scopeText = text(input.path);
   if (!containsWholeWord(`${pattern} ${scopeText}`.toLowerCase(), word)) return 'no-mention';
   const scope = scopeText.length > 0 ? resolve(cwd, scopeText) : cwd;
-  if (!isInside(target, scope)) return 'out-of-scope';
+  if (!isInsideDir(target, scope)) return 'out-of-scope';
   if (name === 'Grep') {
     const include = text(input.glob).toLowerCase();
-    if (include.startsWith('!')) return 'excluded';
+    // a filter too long to judge cheaply may exclude the target: it never credits
+    if (include.startsWith('!') || include.length > MAX_INCLUDE_GLOB) return 'excluded';
     const base = target.slice(target.lastIndexOf('/') + 1).toLowerCase();
     if (include.length > 0 && !globMatches(include.includes('/') ? include : `**/${include}`, relative(scope, target).toLowerCase().replaceAll('\\', '/')) && !globMatches(include, base)) return 'excluded';
   }
