@@ -12,10 +12,10 @@ import { parseUnifiedDiff, changedLineNumbers, addedLines, touchedLines, touches
 import { proveFromReader } from '../prover/source.js';
 import { toReviewFinding } from '../prover/render.js';
 import { openBoundary } from '../policy/paths.js';
-import { injectionFindings } from './injection.js';
+import { scanInjection } from './injection.js';
 import { redactionStep } from '../redact/index.js';
 import { secretFindings } from '../redact/index.js';
-import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
+import { loadBuiltinRules, runRules, fileKind, MAX_HITS_PER_RULE_PER_FILE } from '../rules/engine.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
@@ -25,7 +25,8 @@ import { createSourceReader } from '../git/sources.js';
 import { assembleMaterial } from './material.js';
 import { findImporters, profileChangedFiles, type ProfiledFile } from './profile-step.js';
 import { StepLog } from './steps.js';
-import { buildIR, type FileIR } from '../syntax/ir.js';
+import { unfinishedDetail } from './deadline.js';
+import { buildIR, parseWasStopped, type FileIR } from '../syntax/ir.js';
 import { loadGrammars } from '../syntax/parser.js';
 import { languageForPath } from '../syntax/languages.js';
 import { makeFinding } from '../report/fingerprint.js';
@@ -144,14 +145,25 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
       const langs = new Set(readable.map((f) => languageForPath(f.diff.path)).filter((l) => l !== null));
       await loadGrammars(langs);
       let degraded = 0;
+      const unfinished: string[] = [];
       for (const file of readable) {
         const language = languageForPath(file.diff.path);
         if (!language) continue;
-        const ir = await buildIR(file.diff.path, language, file.text);
+        if (steps.expired()) {
+          unfinished.push(file.diff.path);
+          continue;
+        }
+        const ir = await buildIR(file.diff.path, language, file.text, { stopAt: Date.now() + steps.remainingMs() });
+        if (parseWasStopped(ir)) {
+          unfinished.push(file.diff.path);
+          continue; // a half-built IR is not passed on as if it were the file
+        }
         if (ir.degradations.length > 0 || ir.hasErrors) degraded++;
         out.set(file.diff.path, ir);
       }
-      steps.record('syntax', 'ran', `${out.size} file(s) parsed${degraded ? `, ${degraded} with parse errors or degradations` : ''}`);
+      const detail = `${out.size - unfinished.length} file(s) parsed${degraded ? `, ${degraded} with parse errors or degradations` : ''}`;
+      if (unfinished.length > 0) steps.incomplete('syntax', 'failed', `${detail}; ${unfinishedDetail('parsing', unfinished)}`);
+      else steps.record('syntax', 'ran', detail);
       return out;
     },
     new Map<string, FileIR>(),
@@ -165,10 +177,13 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   const profiles = await steps.run(
     'profile',
     async () => {
-      const out = await profileChangedFiles(readable, baseReader);
+      const { profiled: out, unfinished } = await profileChangedFiles(readable, baseReader, steps.deadline);
       const trivial = out.filter((p) => p.profile.known && p.profile.trivial).length;
       const surface = out.filter((p) => p.profile.known && p.profile.touchesPublicSurface).length;
-      steps.record('profile', 'ran', `${out.length} file(s): ${trivial} trivial (comments or whitespace only), ${surface} touching public surface`);
+      const detail = `${out.length} file(s): ${trivial} trivial (comments or whitespace only), ${surface} touching public surface`;
+      // A file left unprofiled is simply not trivial: it keeps its context and its place in the material.
+      if (unfinished.length > 0) steps.incomplete('profile', 'failed', `${detail}; ${unfinishedDetail('the change profile', unfinished)}`);
+      else steps.record('profile', 'ran', detail);
       return out;
     },
     [] as ProfiledFile[],
@@ -217,6 +232,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
 
   // Step 5: deterministic scanners. The built-in rules and the secret detector always run.
   let ruleMeta: RuleMeta[] = [];
+  const ruleLimits: string[] = [];
   await steps.run(
     'rules',
     async () => {
@@ -231,10 +247,23 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
           text: f.text,
           scanLines: scanLinesFor(f),
         }));
-      const ruleFindings = await runRules({ files: targets, rules });
-      const secrets = secretFindings(targets.map((t) => ({ path: t.path, text: t.text, scanLines: t.scanLines })));
-      findings.push(...ruleFindings, ...secrets);
-      steps.record('rules', 'ran', `${rules.length} built-in rules and the secret detector over ${targets.length} file(s)`);
+      const ruleRun = await runRules({ files: targets, rules, limits: steps.deadline });
+      // One file at a time, so the deadline stops the secret detector between files too.
+      const secretsUnfinished: string[] = [];
+      for (const t of targets) {
+        if (steps.expired()) secretsUnfinished.push(t.path);
+        else findings.push(...secretFindings([{ path: t.path, text: t.text, scanLines: t.scanLines }]));
+      }
+      findings.push(...ruleRun.findings);
+      if (ruleRun.capped.length > 0) ruleLimits.push(`rules: at most ${MAX_HITS_PER_RULE_PER_FILE} lines per rule per file (${ruleRun.capped.slice(0, 5).join('; ')}${ruleRun.capped.length > 5 ? '; ...' : ''})`);
+      const detail = `${rules.length} built-in rules and the secret detector over ${targets.length} file(s)`;
+      const problems = [
+        ...ruleRun.unfinished.map((u) => `${u.path} (${u.reason})`),
+        ...(secretsUnfinished.length > 0 ? [unfinishedDetail('the secret detector', secretsUnfinished)] : []),
+      ];
+      if (problems.length > 0) {
+        steps.incomplete('rules', 'failed', `${detail}; not finished: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? '; ...' : ''}`);
+      } else steps.record('rules', 'ran', detail);
     },
     undefined,
   );
@@ -269,7 +298,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
         return;
       }
       const touched = readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff) }));
-      const outcome = await proveFromReader({ root, reader, touched, maxDepth: config.prover.max_depth, fanOut: config.prover.fan_out, irs });
+      const outcome = await proveFromReader({ root, reader, touched, maxDepth: config.prover.max_depth, fanOut: config.prover.fan_out, irs, deadline: steps.deadline });
       findings.push(...outcome.result.findings.map(toReviewFinding));
       const c = outcome.result.coverage;
       const detail = `${outcome.fileCount} file(s) read, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)`;
@@ -283,11 +312,14 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
   await steps.run(
     'injection',
     async () => {
-      const found = injectionFindings(
+      const scan = scanInjection(
         readable.map((f) => ({ path: f.diff.path, addedLines: addedLines(f.diff) })),
+        steps.deadline,
       );
-      findings.push(...found);
-      steps.record('injection', 'ran', `${found.length} attempt(s) found`);
+      findings.push(...scan.findings);
+      const detail = `${scan.findings.length} attempt(s) found`;
+      if (scan.unfinished.length > 0) steps.incomplete('injection', 'failed', `${detail}; ${unfinishedDetail('the injection check', scan.unfinished)}`);
+      else steps.record('injection', 'ran', detail);
     },
     undefined,
   );
@@ -375,7 +407,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     minConfidence: config.review.min_confidence,
     maxFindings: config.review.max_findings,
   });
-  const limitsReached = [...context.limitsReached];
+  const limitsReached = [...context.limitsReached, ...ruleLimits];
   if (ordered.truncated > 0) limitsReached.push('review.max_findings');
   steps.record('report', 'ran', `${ordered.findings.length} finding(s)${ordered.truncated ? `, ${ordered.truncated} cut by review.max_findings` : ''}`);
 
@@ -416,6 +448,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
     ...(modelUsage === null ? {} : { model: { usage: modelUsage } }),
   };
   report.exit_code = exitCodeFor(report, failOn);
+  steps.deadline.dispose();
   return { report, config, rules: ruleMeta };
 }
 

@@ -224,10 +224,31 @@ export interface InjectionScanFile {
 
 /** Findings for text on added lines that addresses a reviewer or a model. One finding per line. */
 export function injectionFindings(files: InjectionScanFile[]): Finding[] {
+  return scanInjection(files, { expired: () => false }).findings;
+}
+
+/** Lines between two looks at the clock: each line costs time linear in its length. */
+const CLOCK_EVERY = 256;
+
+/**
+ * `injectionFindings` under a deadline, asked between files and every CLOCK_EVERY lines; files it did
+ * not finish are listed (a finding on one of their lines may still be reported).
+ */
+export function scanInjection(files: InjectionScanFile[], deadline: { expired(): boolean }): { findings: Finding[]; unfinished: string[] } {
   const findings: Finding[] = [];
+  const unfinished: string[] = [];
   for (const file of files) {
+    if (deadline.expired()) {
+      unfinished.push(file.path);
+      continue;
+    }
     const lines = [...file.addedLines.entries()].sort((a, b) => a[0] - b[0]);
+    let seen = 0;
     for (const [lineNumber, text] of lines) {
+      if (++seen % CLOCK_EVERY === 0 && deadline.expired()) {
+        unfinished.push(file.path);
+        break;
+      }
       const { hits, decoded } = signalsOf(text, lineNumber === 1);
       if (hits.length === 0) continue;
       const revealed = revealInvisible(text.trim());
@@ -255,5 +276,5 @@ export function injectionFindings(files: InjectionScanFile[]): Finding[] {
       );
     }
   }
-  return findings;
+  return { findings, unfinished };
 }

@@ -3,27 +3,29 @@
  * their status here; only the engine decides what that means for completeness and the exit code.
  */
 import type { StepRecord, StepStatus } from '../report/finding.js';
+import { Deadline } from './deadline.js';
 
 export class StepLog {
   readonly records: StepRecord[] = [];
   readonly incompleteReasons: string[] = [];
-  private readonly deadlineAt: number;
+  /** Passed into the steps that do long work, so they stop inside the step, not only before it. */
+  readonly deadline: Deadline;
 
   constructor(
     deadlineSeconds: number,
     private readonly onStep: (name: string) => void = () => {},
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
-    this.deadlineAt = this.now() + deadlineSeconds * 1000;
+    this.deadline = new Deadline(deadlineSeconds, now);
   }
 
   /** Milliseconds left before the deadline (never negative). */
   remainingMs(): number {
-    return Math.max(0, this.deadlineAt - this.now());
+    return this.deadline.remainingMs();
   }
 
   expired(): boolean {
-    return this.remainingMs() === 0;
+    return this.deadline.expired();
   }
 
   record(name: string, status: StepStatus, detail: string): void {

@@ -7,7 +7,7 @@
  */
 import type { Language as TSLanguage, Node, Tree, TreeCursor } from 'web-tree-sitter';
 import type { Language } from './languages.js';
-import { parse } from './parser.js';
+import { parse, ParseStopped } from './parser.js';
 import type { ClassIR, FileIR, FunctionIR, ImportIR } from './ir-types.js';
 import type { Binding, LanguageRules, ReadContext } from './ir-rules/rules.js';
 import { rulesFor } from './ir-rules/index.js';
@@ -27,6 +27,15 @@ const MAX_DEPTH_REPORTS = 10;
 export interface BuildOptions {
   /** Depth limit of the walk (default DEFAULT_MAX_DEPTH). */
   maxDepth?: number;
+  /** Epoch ms at which parsing is cancelled: the IR is then empty, with a `parse_stopped` degradation. */
+  stopAt?: number;
+}
+
+const PARSE_STOPPED = 'parse_stopped';
+
+/** Whether `ir` is empty because its parse was cancelled at its time limit (not a fact about the file). */
+export function parseWasStopped(ir: FileIR): boolean {
+  return ir.degradations.some((d) => d.startsWith(`${PARSE_STOPPED}:`));
 }
 
 /**
@@ -36,11 +45,11 @@ export interface BuildOptions {
 export async function buildIR(path: string, language: Language, text: string, options: BuildOptions = {}): Promise<FileIR> {
   let tree: Tree;
   try {
-    tree = await parse(language, text);
+    tree = await parse(language, text, options.stopAt === undefined ? {} : { stopAt: options.stopAt });
   } catch (error) {
     const ir = emptyIR(path, language);
     ir.hasErrors = true;
-    ir.degradations.push(`parse_failed: ${error instanceof Error ? error.message : String(error)}`);
+    ir.degradations.push(`${error instanceof ParseStopped ? PARSE_STOPPED : 'parse_failed'}: ${error instanceof Error ? error.message : String(error)}`);
     return ir;
   }
   try {
