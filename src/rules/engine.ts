@@ -237,7 +237,8 @@ export interface RuleRun {
  * is every file after the time left ran out. Findings come back per file in input order, then by line.
  */
 export async function runRules(input: { files: readonly RuleTarget[]; rules: readonly Rule[]; limits?: RuleRunLimits }): Promise<RuleRun> {
-  const remainingMs = input.limits?.remainingMs ?? (() => Number.MAX_SAFE_INTEGER);
+  const limits = input.limits;
+  const remainingMs = (): number => (limits === undefined ? Number.MAX_SAFE_INTEGER : limits.remainingMs());
   const queryLanguages = new Set<Language>();
   for (const rule of input.rules) {
     if (rule.matcher.kind === 'query') for (const language of rule.matcher.languages) queryLanguages.add(language);

@@ -32,6 +32,8 @@ export interface BuildOptions {
 }
 
 const PARSE_STOPPED = 'parse_stopped';
+/** Nodes walked between two looks at the clock. */
+const WALK_CLOCK_EVERY = 4096;
 
 /** Whether `ir` is empty because its parse was cancelled at its time limit (not a fact about the file). */
 export function parseWasStopped(ir: FileIR): boolean {
@@ -66,7 +68,12 @@ export function buildIRFromTree(path: string, language: Language, text: string, 
   const cursor = tree.walk();
   try {
     const rules = rulesFor(language);
-    new Walk(typeTable(tree.language, rules), rules, text, ir, options.maxDepth ?? DEFAULT_MAX_DEPTH).run(cursor);
+    const stopAt = options.stopAt ?? Infinity;
+    if (!new Walk(typeTable(tree.language, rules), rules, text, ir, options.maxDepth ?? DEFAULT_MAX_DEPTH).run(cursor, stopAt)) {
+      const stopped = emptyIR(path, language);
+      stopped.degradations.push(`${PARSE_STOPPED}: reading the parse tree stopped at its time limit`);
+      return stopped;
+    }
   } finally {
     cursor.delete();
   }
@@ -169,9 +176,11 @@ class Walk {
     };
   }
 
-  run(cursor: TreeCursor): void {
+  /** Walks the tree; false when `stopAt` passed first (the IR is then only part of the file). */
+  run(cursor: TreeCursor, stopAt: number): boolean {
     let depth = 0;
-    for (;;) {
+    for (let visited = 1; ; visited++) {
+      if (visited % WALK_CLOCK_EVERY === 0 && Date.now() >= stopAt) return false;
       this.visit(cursor, depth);
       if (depth < this.maxDepth) {
         if (cursor.gotoFirstChild()) {
@@ -188,7 +197,7 @@ class Walk {
         if (cursor.gotoNextSibling()) break;
         if (!cursor.gotoParent()) {
           this.finish();
-          return;
+          return true;
         }
         depth--;
       }
