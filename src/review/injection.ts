@@ -187,6 +187,8 @@ interface Hit {
 }
 
 const MAX_EVIDENCE = 500;
+/** The hidden text decoded from tag characters, as shown in the finding: enough to read, never the file. */
+const MAX_DECODED = 2000;
 
 /** The signals present on one added line. `atFileStart` allows a byte-order mark there. */
 function signalsOf(line: string, atFileStart: boolean): { hits: Hit[]; decoded: string } {
@@ -251,7 +253,8 @@ export function scanInjection(files: InjectionScanFile[], deadline: { expired():
       }
       const { hits, decoded } = signalsOf(text, lineNumber === 1);
       if (hits.length === 0) continue;
-      const revealed = revealInvisible(text.trim());
+      // Only what is shown is revealed: a 2 MB line is not copied ten times over to quote 500 characters.
+      const revealed = revealInvisible(text.trim().slice(0, MAX_EVIDENCE + 1));
       const evidence = revealed.length > MAX_EVIDENCE ? `${revealed.slice(0, MAX_EVIDENCE)}…` : revealed;
       const hidden = decoded
         ? ` The hidden tag characters decode to: "${revealInvisible(decoded).slice(0, 300)}".`
@@ -271,7 +274,7 @@ export function scanInjection(files: InjectionScanFile[], deadline: { expired():
             'jscr reports such text and never follows it; find out who added it and why.',
           evidence,
           cwe: 'CWE-1427',
-          extra: { signals: hits.map((hit) => hit.id), ...(decoded ? { decoded_hidden_text: decoded } : {}) },
+          extra: { signals: hits.map((hit) => hit.id), ...(decoded ? { decoded_hidden_text: decoded.slice(0, MAX_DECODED) } : {}) },
         }),
       );
     }
