@@ -32,10 +32,13 @@ export interface RuleTarget {
 }
 
 /**
- * Files with a scanned line longer than this are matched on a worker thread under a hard time and
- * memory limit; shorter lines keep every regex test short enough for the clock checks between lines.
+ * Files with a scanned line longer than this, or larger than WORKER_FILE_BYTES, are matched on a
+ * worker thread under a hard time and memory limit. In a smaller file every regex test is short (a
+ * near-miss costs at worst the square of the line length), so the clock checks between lines keep
+ * it within its budget.
  */
-const LONG_LINE = 4000;
+const LONG_LINE = 1000;
+const WORKER_FILE_BYTES = 256 * 1024;
 /** A pattern rule reports at most this many lines per file; more are listed in `capped`. */
 export const MAX_HITS_PER_RULE_PER_FILE = 200;
 /** No file's rule matching takes longer than this, whatever the deadline leaves. */
@@ -273,7 +276,7 @@ export async function runRules(input: { files: readonly RuleTarget[]; rules: rea
         stopAt,
       };
       let matched: BoundedMatch;
-      if (hasLongLine(lines, scan)) matched = await (worker ??= new MatchWorker(patterns.jobs)).match(request);
+      if (target.text.length > WORKER_FILE_BYTES || hasLongLine(lines, scan)) matched = await (worker ??= new MatchWorker(patterns.jobs)).match(request);
       else matched = { kind: 'done', result: patterns.local(request) };
       const fileFindings: Finding[] = [];
       if (matched.kind === 'stopped') run.unfinished.push({ path: target.path, reason: `pattern rules: ${matched.reason}` });

@@ -58,6 +58,14 @@ describe('bounded work per file', () => {
     expect(run.unfinished[0]?.reason).toMatch(/pattern rules/);
   });
 
+  it('a file of many shorter near-miss lines also stops at its budget, matched in this thread', async () => {
+    // 900-character lines stay below the worker's threshold; each costs the quadratic rules a little.
+    const text = `${'curl '.repeat(180)}\n`.repeat(250);
+    expect(text.length).toBeLessThan(256 * 1024);
+    const run = await runRules({ files: [target('scripts/fetch.sh', text)], rules, limits: { remainingMs: () => 50 } });
+    expect(run.unfinished).toEqual([{ path: 'scripts/fetch.sh', reason: 'pattern rules: the time for the file ran out' }]);
+  });
+
   it('files after the time left ran out are listed, not passed over', async () => {
     let calls = 0;
     const limits = { remainingMs: () => (calls++ === 0 ? 60_000 : 0) };
