@@ -258,10 +258,11 @@ export async function runRules(input: { files: readonly RuleTarget[]; rules: rea
       if (target.scanLines !== 'all' && target.scanLines.size === 0) continue;
       const left = remainingMs();
       if (left === 0) {
-        run.unfinished.push({ path: target.path, reason: 'the review deadline passed before its rules ran' });
+        run.unfinished.push({ path: target.path, reason: 'the review deadline (review.deadline_s) passed before its rules ran' });
         continue;
       }
       const stopAt = Date.now() + Math.min(left, MAX_FILE_MATCH_MS);
+      const limit = left <= MAX_FILE_MATCH_MS ? 'the review deadline (review.deadline_s) passed' : `the ${MAX_FILE_MATCH_MS / 1000} s allowed per file ran out`;
       const lines = splitLines(target.text);
       const scan = linesToScan(target, lines.length);
       const applicable = input.rules.filter((rule) => appliesTo(rule, target));
@@ -279,21 +280,21 @@ export async function runRules(input: { files: readonly RuleTarget[]; rules: rea
       if (target.text.length > WORKER_FILE_BYTES || hasLongLine(lines, scan)) matched = await (worker ??= new MatchWorker(patterns.jobs)).match(request);
       else matched = { kind: 'done', result: patterns.local(request) };
       const fileFindings: Finding[] = [];
-      if (matched.kind === 'stopped') run.unfinished.push({ path: target.path, reason: `pattern rules: ${matched.reason}` });
+      if (matched.kind === 'stopped') run.unfinished.push({ path: target.path, reason: `pattern rules: ${matched.reason}; ${limit}` });
       else {
         for (const [index, line] of matched.result.hits) {
           const rule = patterns.rules[index];
           if (rule) fileFindings.push(finding(rule, target, lines, line, line));
         }
         for (const index of matched.result.capped) run.capped.push(`${patterns.rules[index]?.id ?? '?'} in ${target.path}`);
-        if (!matched.result.finished) run.unfinished.push({ path: target.path, reason: 'pattern rules: the time for the file ran out' });
+        if (!matched.result.finished) run.unfinished.push({ path: target.path, reason: `pattern rules: ${limit}` });
       }
       const queryRules = applicable.flatMap((rule) => (rule.matcher.kind === 'query' ? [{ rule, matcher: rule.matcher }] : []));
       if (queryRules.length > 0 && target.language !== null && matched.kind === 'done' && matched.result.finished) {
         const queried = await runQueryRules(queryRules, { ...target, language: target.language }, lines, stopAt);
         fileFindings.push(...queried.findings);
         run.capped.push(...queried.capped);
-        if (!queried.finished) run.unfinished.push({ path: target.path, reason: 'query rules: the time for the file ran out' });
+        if (!queried.finished) run.unfinished.push({ path: target.path, reason: `query rules: ${limit}` });
       }
       fileFindings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
       run.findings.push(...fileFindings);

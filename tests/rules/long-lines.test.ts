@@ -63,7 +63,7 @@ describe('bounded work per file', () => {
     const text = `${'curl '.repeat(180)}\n`.repeat(250);
     expect(text.length).toBeLessThan(256 * 1024);
     const run = await runRules({ files: [target('scripts/fetch.sh', text)], rules, limits: { remainingMs: () => 50 } });
-    expect(run.unfinished).toEqual([{ path: 'scripts/fetch.sh', reason: 'pattern rules: the time for the file ran out' }]);
+    expect(run.unfinished).toEqual([{ path: 'scripts/fetch.sh', reason: 'pattern rules: the review deadline (review.deadline_s) passed' }]);
   });
 
   it('files after the time left ran out are listed, not passed over', async () => {
