@@ -205,6 +205,7 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
       const surface = profiles.filter((x) => x.profile.known && x.profile.touchesPublicSurface).slice(0, MAX_IMPORTER_SEARCHES);
       const repositoryFiles = surface.length > 0 ? new Set(await reader.listFiles()) : new Set<string>();
       for (const p of surface) {
+        if (steps.expired()) break; // later steps are then not run, and the review says so
         const importers = await findImporters(p.path, reader, repositoryFiles);
         if (importers.length > 0) publicSurfaceChanged.set(p.path, importers);
       }
