@@ -6,7 +6,7 @@
  * file is recorded as `error:<ClassName>` and the other files are still proved.
  */
 import { loadGrammars } from '../syntax/parser.js';
-import { buildIR, parseWasStopped, type FileIR } from '../syntax/ir.js';
+import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { checkObligations, siteKey } from './check.js';
 import { witnesses } from './enforcement.js';
@@ -107,7 +107,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
     try {
       const ir = input.irs?.get(source.path) ?? (await buildIR(source.path, source.language, source.text, left === undefined ? {} : { stopAt: Date.now() + left }));
       if (parseWasStopped(ir)) {
-        degradations.push(`error: ${source.path}: the review deadline passed while it was parsed`);
+        degradations.push(`error: ${source.path}: parsing stopped at its time limit (the review deadline or ${MAX_FILE_PARSE_MS / 1000} s per file)`);
         continue;
       }
       if (ir.hasErrors) {

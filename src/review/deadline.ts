@@ -55,7 +55,7 @@ export class Deadline {
 }
 
 /** The detail line for work a deadline cut short: what was not finished, named. */
-export function unfinishedDetail(what: string, unfinished: readonly string[]): string {
+export function unfinishedDetail(what: string, unfinished: readonly string[], cause = 'the review deadline (review.deadline_s) passed'): string {
   const shown = unfinished.slice(0, 5).join(', ');
-  return `the review deadline (review.deadline_s) passed; ${what} not finished for ${unfinished.length} file(s): ${shown}${unfinished.length > 5 ? ', ...' : ''}`;
+  return `${cause}; ${what} not finished for ${unfinished.length} file(s): ${shown}${unfinished.length > 5 ? ', ...' : ''}`;
 }

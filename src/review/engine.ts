@@ -26,7 +26,7 @@ import { assembleMaterial } from './material.js';
 import { findImporters, profileChangedFiles, type ProfiledFile } from './profile-step.js';
 import { StepLog } from './steps.js';
 import { unfinishedDetail } from './deadline.js';
-import { buildIR, parseWasStopped, type FileIR } from '../syntax/ir.js';
+import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
 import { loadGrammars } from '../syntax/parser.js';
 import { languageForPath } from '../syntax/languages.js';
 import { makeFinding } from '../report/fingerprint.js';
@@ -161,9 +161,11 @@ export async function review(request: ReviewRequest): Promise<ReviewOutcome> {
         if (ir.degradations.length > 0 || ir.hasErrors) degraded++;
         out.set(file.diff.path, ir);
       }
-      const detail = `${out.size - unfinished.length} file(s) parsed${degraded ? `, ${degraded} with parse errors or degradations` : ''}`;
-      if (unfinished.length > 0) steps.incomplete('syntax', 'failed', `${detail}; ${unfinishedDetail('parsing', unfinished)}`);
-      else steps.record('syntax', 'ran', detail);
+      const detail = `${out.size} file(s) parsed${degraded ? `, ${degraded} with parse errors or degradations` : ''}`;
+      if (unfinished.length > 0) {
+        const cause = steps.expired() ? undefined : `parsing a file reached its limit of ${MAX_FILE_PARSE_MS / 1000} s`;
+        steps.incomplete('syntax', 'failed', `${detail}; ${unfinishedDetail('parsing', unfinished, cause)}`);
+      } else steps.record('syntax', 'ran', detail);
       return out;
     },
     new Map<string, FileIR>(),

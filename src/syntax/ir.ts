@@ -27,9 +27,15 @@ const MAX_DEPTH_REPORTS = 10;
 export interface BuildOptions {
   /** Depth limit of the walk (default DEFAULT_MAX_DEPTH). */
   maxDepth?: number;
-  /** Epoch ms at which parsing is cancelled: the IR is then empty, with a `parse_stopped` degradation. */
+  /**
+   * Epoch ms at which parsing is cancelled: the IR is then empty, with a `parse_stopped` degradation.
+   * Never later than MAX_FILE_PARSE_MS from the start, whatever is asked.
+   */
   stopAt?: number;
 }
+
+/** No file's parse and walk take longer than this (a crafted 2 MB file can take minutes). */
+export const MAX_FILE_PARSE_MS = 20_000;
 
 const PARSE_STOPPED = 'parse_stopped';
 /** Nodes walked between two looks at the clock. */
@@ -45,9 +51,11 @@ export function parseWasStopped(ir: FileIR): boolean {
  * `hasErrors` and a `parse_failed` degradation. The tree is always deleted.
  */
 export async function buildIR(path: string, language: Language, text: string, options: BuildOptions = {}): Promise<FileIR> {
+  const stopAt = Math.min(options.stopAt ?? Infinity, Date.now() + MAX_FILE_PARSE_MS);
+  options = { ...options, stopAt };
   let tree: Tree;
   try {
-    tree = await parse(language, text, options.stopAt === undefined ? {} : { stopAt: options.stopAt });
+    tree = await parse(language, text, { stopAt });
   } catch (error) {
     const ir = emptyIR(path, language);
     ir.hasErrors = true;
