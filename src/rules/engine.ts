@@ -280,7 +280,7 @@ export async function runRules(input: { files: readonly RuleTarget[]; rules: rea
       if (target.text.length > WORKER_FILE_BYTES || hasLongLine(lines, scan)) matched = await (worker ??= new MatchWorker(patterns.jobs)).match(request);
       else matched = { kind: 'done', result: patterns.local(request) };
       const fileFindings: Finding[] = [];
-      if (matched.kind === 'stopped') run.unfinished.push({ path: target.path, reason: `pattern rules: ${matched.reason}; ${limit}` });
+      if (matched.kind === 'stopped') run.unfinished.push({ path: target.path, reason: `pattern rules: ${matched.reason}${matched.outOfTime ? `; ${limit}` : ''}` });
       else {
         for (const [index, line] of matched.result.hits) {
           const rule = patterns.rules[index];

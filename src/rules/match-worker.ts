@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { createLineMatcher, type MatchRequest, type MatchResult, type PatternJob } from './line-match.js';
 
-export type BoundedMatch = { kind: 'done'; result: MatchResult } | { kind: 'stopped'; reason: string };
+export type BoundedMatch = { kind: 'done'; result: MatchResult } | { kind: 'stopped'; reason: string; outOfTime: boolean };
 
 /** Heap for one file's matching: far above what a 2 MiB file needs, far below the machine. */
 const WORKER_HEAP_MB = 256;
@@ -20,6 +20,8 @@ function workerSource(): string {
   return [
     "'use strict';",
     "const { parentPort, workerData } = require('node:worker_threads');",
+    // Transpilers that keep function names (tsx, esbuild's keepNames) wrap them in this helper.
+    'const __name = (target) => target;',
     `const match = (${createLineMatcher.toString()})(workerData.jobs);`,
     "parentPort.on('message', (request) => parentPort.postMessage(match(request)));",
   ].join('\n');
@@ -48,10 +50,17 @@ export class MatchWorker {
       };
       const onMessage = (result: MatchResult): void => finish({ kind: 'done', result }, false);
       const onError = (error: Error & { code?: string }): void =>
-        finish({ kind: 'stopped', reason: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `matching needed more than ${WORKER_HEAP_MB} MB` : `the matcher failed: ${error.message}` }, true);
-      const onExit = (): void => finish({ kind: 'stopped', reason: 'the matcher stopped unexpectedly' }, true);
+        finish(
+          {
+            kind: 'stopped',
+            reason: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `matching needed more than ${WORKER_HEAP_MB} MB` : `the matcher failed: ${error.message}`,
+            outOfTime: false,
+          },
+          true,
+        );
+      const onExit = (): void => finish({ kind: 'stopped', reason: 'the matcher stopped unexpectedly', outOfTime: false }, true);
       const timer = setTimeout(
-        () => finish({ kind: 'stopped', reason: 'one line took longer to match than the time left for the file' }, true),
+        () => finish({ kind: 'stopped', reason: 'one line took longer to match than the time left for the file', outOfTime: true }, true),
         Math.max(0, request.stopAt - Date.now()) + GRACE_MS,
       );
       worker.on('message', onMessage);
