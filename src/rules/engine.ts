@@ -195,7 +195,6 @@ async function runQueryRules(
   try {
     for (const { rule, matcher } of rules) {
       if (!matcher.languages.includes(target.language)) continue;
-      if (rule.requiresInFile !== null && !rule.requiresInFile.test(target.text)) continue;
       const query = await queryFor(rule.id, matcher, target.language);
       const reported = new Set<number>();
       const captures = query.captures(tree.rootNode, { progressCallback });
@@ -289,7 +288,10 @@ export async function runRules(input: { files: readonly RuleTarget[]; rules: rea
         for (const index of matched.result.capped) run.capped.push(`${patterns.rules[index]?.id ?? '?'} in ${target.path}`);
         if (!matched.result.finished) run.unfinished.push({ path: target.path, reason: `pattern rules: ${limit}` });
       }
-      const queryRules = applicable.flatMap((rule) => (rule.matcher.kind === 'query' ? [{ rule, matcher: rule.matcher }] : []));
+      // A query rule whose file condition fails costs no parse (the pattern rules test theirs in the matcher).
+      const queryRules = applicable.flatMap((rule) =>
+        rule.matcher.kind === 'query' && (rule.requiresInFile === null || rule.requiresInFile.test(target.text)) ? [{ rule, matcher: rule.matcher }] : [],
+      );
       if (queryRules.length > 0 && target.language !== null && matched.kind === 'done' && matched.result.finished) {
         const queried = await runQueryRules(queryRules, { ...target, language: target.language }, lines, stopAt);
         fileFindings.push(...queried.findings);
