@@ -57,6 +57,20 @@ describe('a review past its deadline', () => {
   }, 60_000);
 });
 
+describe('every format says a review past its deadline is incomplete', () => {
+  it.each([
+    ['sarif', (out: string) => (JSON.parse(out) as { runs: { invocations: { executionSuccessful: boolean }[] }[] }).runs[0]?.invocations[0]?.executionSuccessful === false],
+    ['markdown', (out: string) => out.includes('INCOMPLETE') && out.includes('review.deadline\\_s')],
+  ])('%s', async (format, saysIncomplete) => {
+    const repo = makeRepo({ '.jscr.toml': '[review]\ndeadline_s = 0.001\n', 'README.md': 'base\n' });
+    repos.push(repo);
+    repo.commit({ 'app/run.py': 'import os\nos.system("rm -rf " + y)\n' });
+    const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', format, '--no-model'], repo.root);
+    expect(run.code).toBe(3);
+    expect(saysIncomplete(run.stdout)).toBe(true);
+  }, 60_000);
+});
+
 describe('Deadline', () => {
   it('counts down on its clock, reports expiry, and aborts its signal when it passes', async () => {
     let now = 1_000;
