@@ -25,8 +25,12 @@ export function buildCallerIndex(program: Program): CallerIndex {
   const index: CallerIndex = { callers: new Map(), callees: new Map(), unresolved: {} };
   const seen = new Set<string>();
   for (const file of program.files) {
+    // Calls on one line share their enclosing function: looked up once per line, not once per call
+    // (a minified file has every call on line 1, and each lookup scans the file's functions).
+    const callerByLine = new Map<number, ReturnType<typeof nodeAt>>();
     for (const call of file.ir.calls) {
-      const caller = nodeAt(program, file.ir, call.line);
+      let caller = callerByLine.get(call.line);
+      if (caller === undefined) callerByLine.set(call.line, (caller = nodeAt(program, file.ir, call.line)));
       if (!caller) continue;
       // Prefilter: a name no repository function carries cannot reach one.
       if (call.kind !== 'new' && !program.byName.has(call.callee)) continue;

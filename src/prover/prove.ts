@@ -6,7 +6,7 @@
  * file is recorded as `error:<ClassName>` and the other files are still proved.
  */
 import { loadGrammars } from '../syntax/parser.js';
-import { buildIR, type FileIR } from '../syntax/ir.js';
+import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { checkObligations, siteKey } from './check.js';
 import { witnesses } from './enforcement.js';
@@ -32,6 +32,8 @@ export interface ProveInput {
   downDepth?: number;
   /** IRs the caller already built (the review parses changed files once), by path; reused as they are. */
   irs?: ReadonlyMap<string, FileIR>;
+  /** The review's deadline: files not parsed before it passes are errors (the proof is incomplete). */
+  deadline?: { remainingMs(): number };
 }
 
 /** Build output, dependencies and generated code: never proved (their owners prove them). */
@@ -97,8 +99,17 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   await loadGrammars(new Set(sources.map((s) => s.language)));
   const files: ProgramFile[] = [];
   for (const source of sources) {
+    const left = input.deadline?.remainingMs();
+    if (left === 0) {
+      degradations.push(`error: ${source.path}: the review deadline passed before it was parsed`);
+      continue;
+    }
     try {
-      const ir = input.irs?.get(source.path) ?? (await buildIR(source.path, source.language, source.text));
+      const ir = input.irs?.get(source.path) ?? (await buildIR(source.path, source.language, source.text, left === undefined ? {} : { stopAt: Date.now() + left }));
+      if (parseWasStopped(ir)) {
+        degradations.push(`error: ${source.path}: parsing stopped at its time limit (the review deadline or ${MAX_FILE_PARSE_MS / 1000} s per file)`);
+        continue;
+      }
       if (ir.hasErrors) {
         bump(reasons, 'parse_error');
         degradations.push(`parse_error ${source.path}: the parse had errors; what parsed is still proved`);

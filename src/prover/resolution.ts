@@ -77,14 +77,21 @@ export function buildProgram(files: ProgramFile[]): Program {
         push(inFile, fn.name, ref);
       }
     }
-    // An anonymous lambda belongs to the innermost named function around it.
+    // An anonymous lambda belongs to the innermost named function around it. The owner depends only
+    // on the lambda's lines, so it is found once per line span (a minified file has all on line 1).
+    const ownerBySpan = new Map<string, FunctionRef | null>();
     for (const fn of file.ir.functions) {
       if (!isAnonymous(fn)) continue;
-      let owner: FunctionRef | null = null;
-      for (const ref of named) {
-        if (ref.fn.startLine <= fn.startLine && ref.fn.endLine >= fn.endLine && ref.fn !== fn) {
-          if (!owner || ref.fn.startLine >= owner.fn.startLine) owner = ref;
+      const span = `${fn.startLine}:${fn.endLine}`;
+      let owner = ownerBySpan.get(span);
+      if (owner === undefined) {
+        owner = null;
+        for (const ref of named) {
+          if (ref.fn.startLine <= fn.startLine && ref.fn.endLine >= fn.endLine) {
+            if (!owner || ref.fn.startLine >= owner.fn.startLine) owner = ref;
+          }
         }
+        ownerBySpan.set(span, owner);
       }
       if (owner) program.nodeOf.set(fn, owner);
     }

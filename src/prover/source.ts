@@ -18,6 +18,8 @@ export interface ProveFromReaderInput {
   fanOut: number;
   /** IRs already built for some files (the review's changed files). */
   irs?: ReadonlyMap<string, FileIR>;
+  /** The review's deadline, checked between files. */
+  deadline?: { remainingMs(): number };
 }
 
 export interface ProveFromReaderOutcome {
@@ -51,7 +53,7 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
       readProblems.push(`unreadable ${path}: ${read.detail}`);
     } else readProblems.push(`skipped_${read.reason} ${path}: ${read.detail}`);
   }
-  const result = await proveChange({ root: input.root, files, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, ...(input.irs ? { irs: input.irs } : {}) });
+  const result = await proveChange({ root: input.root, files, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}) });
   result.degradations.unshift(...readProblems);
   if (result.degradations.some((d) => d.startsWith('error:'))) incomplete = true;
   return { result, fileCount: files.length, incomplete };

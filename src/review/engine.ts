@@ -9,9 +9,9 @@ import { parseUnifiedDiff, changedLineNumbers, addedLines, touchedLines, touches
 import { proveFromReader } from '../prover/source.js';
 import { toReviewFinding } from '../prover/render.js';
 import { openBoundary } from '../policy/paths.js';
-import { injectionFindings } from './injection.js';
+import { scanInjection } from './injection.js';
 import { maskError, maskFinding, maskReport, redactionStep, secretFindings, SecretBook } from '../redact/index.js';
-import { loadBuiltinRules, runRules, fileKind } from '../rules/engine.js';
+import { loadBuiltinRules, runRules, fileKind, MAX_HITS_PER_RULE_PER_FILE } from '../rules/engine.js';
 import { builtinCheckMeta } from '../rules/checks.js';
 import { SCANNERS } from './scanners/index.js';
 import { jscrBinDirs } from './scanners/common.js';
@@ -25,7 +25,8 @@ import { decideCoverage, skippedFiles, type CoveredFile } from './coverage.js';
 import { assembleMaterial, materialSources } from './material.js';
 import { findImporters, profileChangedFiles, type ProfiledFile } from './profile-step.js';
 import { StepLog } from './steps.js';
-import { buildIR, type FileIR } from '../syntax/ir.js';
+import { unfinishedDetail } from './deadline.js';
+import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
 import { loadGrammars } from '../syntax/parser.js';
 import { languageForPath } from '../syntax/languages.js';
 import { makeFinding } from '../report/fingerprint.js';
@@ -165,14 +166,27 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
       const langs = new Set(readable.map((f) => languageForPath(f.diff.path)).filter((l) => l !== null));
       await loadGrammars(langs);
       let degraded = 0;
+      const unfinished: string[] = [];
       for (const file of readable) {
         const language = languageForPath(file.diff.path);
         if (!language) continue;
-        const ir = await buildIR(file.diff.path, language, file.text);
+        if (steps.expired()) {
+          unfinished.push(file.diff.path);
+          continue;
+        }
+        const ir = await buildIR(file.diff.path, language, file.text, { stopAt: Date.now() + steps.remainingMs() });
+        if (parseWasStopped(ir)) {
+          unfinished.push(file.diff.path);
+          continue; // a half-built IR is not passed on as if it were the file
+        }
         if (ir.degradations.length > 0 || ir.hasErrors) degraded++;
         out.set(file.diff.path, ir);
       }
-      steps.record('syntax', 'ran', `${out.size} file(s) parsed${degraded ? `, ${degraded} with parse errors or degradations` : ''}`);
+      const detail = `${out.size} file(s) parsed${degraded ? `, ${degraded} with parse errors or degradations` : ''}`;
+      if (unfinished.length > 0) {
+        const cause = steps.expired() ? undefined : `parsing a file reached its limit of ${MAX_FILE_PARSE_MS / 1000} s`;
+        steps.incomplete('syntax', 'failed', `${detail}; ${unfinishedDetail('parsing', unfinished, cause)}`);
+      } else steps.record('syntax', 'ran', detail);
       return out;
     },
     new Map<string, FileIR>(),
@@ -182,10 +196,13 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
   const profiles = await steps.run(
     'profile',
     async () => {
-      const out = await profileChangedFiles(readable, baseReader);
+      const { profiled: out, unfinished } = await profileChangedFiles(readable, baseReader, steps.deadline);
       const trivial = out.filter((p) => p.profile.known && p.profile.trivial).length;
       const surface = out.filter((p) => p.profile.known && p.profile.touchesPublicSurface).length;
-      steps.record('profile', 'ran', `${out.length} file(s): ${trivial} trivial (comments or whitespace only), ${surface} touching public surface`);
+      const detail = `${out.length} file(s): ${trivial} trivial (comments or whitespace only), ${surface} touching public surface`;
+      // A file left unprofiled is simply not trivial: it keeps its context and its place in the material.
+      if (unfinished.length > 0) steps.incomplete('profile', 'failed', `${detail}; ${unfinishedDetail('the change profile', unfinished)}`);
+      else steps.record('profile', 'ran', detail);
       return out;
     },
     [] as ProfiledFile[],
@@ -207,6 +224,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
       const surface = profiles.filter((x) => x.profile.known && x.profile.touchesPublicSurface).slice(0, MAX_IMPORTER_SEARCHES);
       const repositoryFiles = surface.length > 0 ? new Set(await reader.listFiles()) : new Set<string>();
       for (const p of surface) {
+        if (steps.expired()) break; // later steps are then not run, and the review says so
         const importers = await findImporters(p.path, reader, repositoryFiles);
         if (importers.length > 0) publicSurfaceChanged.set(p.path, importers);
       }
@@ -234,6 +252,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
 
   // Step 5: deterministic scanners. The built-in rules and the secret detector always run.
   let ruleMeta: RuleMeta[] = [];
+  const ruleLimits: string[] = [];
   await steps.run(
     'rules',
     async () => {
@@ -248,10 +267,23 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
           text: f.text,
           scanLines: scanLinesFor(f),
         }));
-      const ruleFindings = await runRules({ files: targets, rules });
-      const secrets = secretFindings(targets.map((t) => ({ path: t.path, text: t.text, scanLines: t.scanLines })), book);
-      findings.push(...ruleFindings, ...secrets);
-      steps.record('rules', 'ran', `${rules.length} built-in rules and the secret detector over ${targets.length} file(s)`);
+      const ruleRun = await runRules({ files: targets, rules, limits: steps.deadline });
+      // One file at a time, so the deadline stops the secret detector between files too.
+      const secretsUnfinished: string[] = [];
+      for (const t of targets) {
+        if (steps.expired()) secretsUnfinished.push(t.path);
+        else findings.push(...secretFindings([{ path: t.path, text: t.text, scanLines: t.scanLines }], book));
+      }
+      findings.push(...ruleRun.findings);
+      if (ruleRun.capped.length > 0) ruleLimits.push(`rules: at most ${MAX_HITS_PER_RULE_PER_FILE} lines per rule per file (${ruleRun.capped.slice(0, 5).join('; ')}${ruleRun.capped.length > 5 ? '; ...' : ''})`);
+      const detail = `${rules.length} built-in rules and the secret detector over ${targets.length} file(s)`;
+      const problems = [
+        ...ruleRun.unfinished.map((u) => `${u.path} (${u.reason})`),
+        ...(secretsUnfinished.length > 0 ? [unfinishedDetail('the secret detector', secretsUnfinished)] : []),
+      ];
+      if (problems.length > 0) {
+        steps.incomplete('rules', 'failed', `${detail}; not finished: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? '; ...' : ''}`);
+      } else steps.record('rules', 'ran', detail);
     },
     undefined,
   );
@@ -286,7 +318,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
         return;
       }
       const touched = readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff) }));
-      const outcome = await proveFromReader({ root, reader, touched, maxDepth: config.prover.max_depth, fanOut: config.prover.fan_out, irs });
+      const outcome = await proveFromReader({ root, reader, touched, maxDepth: config.prover.max_depth, fanOut: config.prover.fan_out, irs, deadline: steps.deadline });
       findings.push(...outcome.result.findings.map(toReviewFinding));
       const c = outcome.result.coverage;
       const detail = `${outcome.fileCount} file(s) read, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)`;
@@ -300,11 +332,14 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
   await steps.run(
     'injection',
     async () => {
-      const found = injectionFindings(
+      const scan = scanInjection(
         readable.map((f) => ({ path: f.diff.path, addedLines: addedLines(f.diff) })),
+        steps.deadline,
       );
-      findings.push(...found);
-      steps.record('injection', 'ran', `${found.length} attempt(s) found`);
+      findings.push(...scan.findings);
+      const detail = `${scan.findings.length} attempt(s) found`;
+      if (scan.unfinished.length > 0) steps.incomplete('injection', 'failed', `${detail}; ${unfinishedDetail('the injection check', scan.unfinished)}`);
+      else steps.record('injection', 'ran', detail);
     },
     undefined,
   );
@@ -399,7 +434,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
     minConfidence: config.review.min_confidence,
     maxFindings: config.review.max_findings,
   });
-  const limitsReached = [...context.limitsReached, ...book.limitsReached()];
+  const limitsReached = [...context.limitsReached, ...ruleLimits, ...book.limitsReached()];
   if (ordered.truncated > 0) limitsReached.push('review.max_findings');
   steps.record('report', 'ran', `${ordered.findings.length} finding(s)${ordered.truncated ? `, ${ordered.truncated} cut by review.max_findings` : ''}`);
 
@@ -440,6 +475,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
     ...(modelUsage === null ? {} : { model: { usage: modelUsage } }),
   };
   report.exit_code = exitCodeFor(report, failOn);
+  steps.deadline.dispose();
   return { report, config, rules: ruleMeta };
 }
 

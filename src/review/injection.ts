@@ -187,6 +187,8 @@ interface Hit {
 }
 
 const MAX_EVIDENCE = 500;
+/** The hidden text decoded from tag characters, as shown in the finding: enough to read, never the file. */
+const MAX_DECODED = 2000;
 
 /** The signals present on one added line. `atFileStart` allows a byte-order mark there. */
 function signalsOf(line: string, atFileStart: boolean): { hits: Hit[]; decoded: string } {
@@ -224,13 +226,35 @@ export interface InjectionScanFile {
 
 /** Findings for text on added lines that addresses a reviewer or a model. One finding per line. */
 export function injectionFindings(files: InjectionScanFile[]): Finding[] {
+  return scanInjection(files, { expired: () => false }).findings;
+}
+
+/** Lines between two looks at the clock: each line costs time linear in its length. */
+const CLOCK_EVERY = 256;
+
+/**
+ * `injectionFindings` under a deadline, asked between files and every CLOCK_EVERY lines; files it did
+ * not finish are listed (a finding on one of their lines may still be reported).
+ */
+export function scanInjection(files: InjectionScanFile[], deadline: { expired(): boolean }): { findings: Finding[]; unfinished: string[] } {
   const findings: Finding[] = [];
+  const unfinished: string[] = [];
   for (const file of files) {
+    if (deadline.expired()) {
+      unfinished.push(file.path);
+      continue;
+    }
     const lines = [...file.addedLines.entries()].sort((a, b) => a[0] - b[0]);
+    let seen = 0;
     for (const [lineNumber, text] of lines) {
+      if (++seen % CLOCK_EVERY === 0 && deadline.expired()) {
+        unfinished.push(file.path);
+        break;
+      }
       const { hits, decoded } = signalsOf(text, lineNumber === 1);
       if (hits.length === 0) continue;
-      const revealed = revealInvisible(text.trim());
+      // Only what is shown is revealed: a 2 MB line is not copied ten times over to quote 500 characters.
+      const revealed = revealInvisible(text.trim().slice(0, MAX_EVIDENCE + 1));
       const evidence = revealed.length > MAX_EVIDENCE ? `${revealed.slice(0, MAX_EVIDENCE)}…` : revealed;
       const hidden = decoded
         ? ` The hidden tag characters decode to: "${revealInvisible(decoded).slice(0, 300)}".`
@@ -250,10 +274,10 @@ export function injectionFindings(files: InjectionScanFile[]): Finding[] {
             'jscr reports such text and never follows it; find out who added it and why.',
           evidence,
           cwe: 'CWE-1427',
-          extra: { signals: hits.map((hit) => hit.id), ...(decoded ? { decoded_hidden_text: decoded } : {}) },
+          extra: { signals: hits.map((hit) => hit.id), ...(decoded ? { decoded_hidden_text: decoded.slice(0, MAX_DECODED) } : {}) },
         }),
       );
     }
   }
-  return findings;
+  return { findings, unfinished };
 }

@@ -36,19 +36,30 @@ export function hunksAsEdits(diff: DiffFile): { oldString: string; newString: st
  * Profile every readable changed file against its base text. A file with no base (added) is profiled
  * as a whole-file write, which is never trivial; anything the lexer is unsure of comes back unknown.
  */
-export async function profileChangedFiles(files: { diff: DiffFile; text: string }[], base: SourceReader | null): Promise<ProfiledFile[]> {
+export async function profileChangedFiles(
+  files: { diff: DiffFile; text: string }[],
+  base: SourceReader | null,
+  deadline: { expired(): boolean },
+): Promise<{ profiled: ProfiledFile[]; unfinished: string[] }> {
   const withBase = files.filter((f) => f.diff.status !== 'added' && base !== null);
   const oldPaths = withBase.map((f) => f.diff.oldPath ?? f.diff.path);
   const reads = base === null ? new Map<string, SourceRead>() : await base.readMany(oldPaths);
-  return files.map((file) => {
+  const profiled: ProfiledFile[] = [];
+  const unfinished: string[] = [];
+  for (const file of files) {
+    if (deadline.expired()) {
+      unfinished.push(file.diff.path);
+      continue;
+    }
     const read = reads.get(file.diff.oldPath ?? file.diff.path);
     const oldText = read && read.ok ? read.text.replaceAll('\r\n', '\n') : null;
     const profile =
       oldText === null || file.diff.status === 'added'
         ? profileChange({ kind: 'write', path: file.diff.path, content: file.text })
         : profileChange({ kind: 'edit', path: file.diff.path, edits: hunksAsEdits(file.diff), fileText: oldText });
-    return { path: file.diff.path, profile };
-  });
+    profiled.push({ path: file.diff.path, profile });
+  }
+  return { profiled, unfinished };
 }
 
 /** The name other files use to import this one (a module or class name), or null for languages we skip. */

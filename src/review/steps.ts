@@ -3,11 +3,13 @@
  * their status here; only the engine decides what that means for completeness and the exit code.
  */
 import type { StepRecord, StepStatus } from '../report/finding.js';
+import { Deadline } from './deadline.js';
 
 export class StepLog {
   readonly records: StepRecord[] = [];
   readonly incompleteReasons: string[] = [];
-  private readonly deadlineAt: number;
+  /** Passed into the steps that do long work, so they stop inside the step, not only before it. */
+  readonly deadline: Deadline;
   /** When the step being recorded began: the previous record, or the start of the log. */
   private lastMark: number;
   private readonly recordListeners: ((record: StepRecord) => void)[] = [];
@@ -17,7 +19,7 @@ export class StepLog {
     private readonly onStep: (name: string) => void = () => {},
     private readonly now: () => number = Date.now,
   ) {
-    this.deadlineAt = this.now() + deadlineSeconds * 1000;
+    this.deadline = new Deadline(deadlineSeconds, now);
     this.lastMark = this.now();
   }
 
@@ -28,11 +30,11 @@ export class StepLog {
 
   /** Milliseconds left before the deadline (never negative). */
   remainingMs(): number {
-    return Math.max(0, this.deadlineAt - this.now());
+    return this.deadline.remainingMs();
   }
 
   expired(): boolean {
-    return this.remainingMs() === 0;
+    return this.deadline.expired();
   }
 
   /**

@@ -5,9 +5,11 @@
 import { packageDirectoryFiles, packageFileText, packagePath } from '../package-root.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
-import { loadGrammars, parse } from '../syntax/parser.js';
+import { loadGrammars, parse, ParseStopped } from '../syntax/parser.js';
 import type { Language } from '../syntax/languages.js';
 import { loadRuleSources, queryFor } from './load.js';
+import { createLineMatcher, type LineMatcher, type MatchRequest, type PatternJob, type RegexSource } from './line-match.js';
+import { MatchWorker, type BoundedMatch } from './match-worker.js';
 import type { PatternMatcher, QueryMatcher, Rule } from './rule.js';
 import type { FileKind } from './schema.js';
 
@@ -27,9 +29,18 @@ export interface RuleTarget {
   scanLines: Set<number> | 'all';
 }
 
-/** Long lines (minified code) are tested in overlapping windows so a regex never sees more than this. */
-const WINDOW = 4000;
-const WINDOW_OVERLAP = 400;
+/**
+ * Files with a scanned line longer than this, or larger than WORKER_FILE_BYTES, are matched on a
+ * worker thread under a hard time and memory limit. In a smaller file every regex test is short (a
+ * near-miss costs at worst the square of the line length), so the clock checks between lines keep
+ * it within its budget.
+ */
+const LONG_LINE = 1000;
+const WORKER_FILE_BYTES = 256 * 1024;
+/** A pattern rule reports at most this many lines per file; more are listed in `capped`. */
+export const MAX_HITS_PER_RULE_PER_FILE = 200;
+/** No file's rule matching takes longer than this, whatever the deadline leaves. */
+export const MAX_FILE_MATCH_MS = 20_000;
 /** Evidence is quoted, not dumped: longer lines are cut. */
 const MAX_EVIDENCE_LINE = 400;
 const MAX_EVIDENCE_LINES = 5;
@@ -79,7 +90,7 @@ function appliesTo(rule: Rule, target: RuleTarget): boolean {
     languages.includes('any') ||
     (target.language !== null && languages.includes(target.language)) ||
     (target.kind !== null && languages.includes(target.kind));
-  return byLanguage && rule.appliesToPath(target.path) && (rule.requiresInFile === null || rule.requiresInFile.test(target.text));
+  return byLanguage && rule.appliesToPath(target.path);
 }
 
 /** Split like git does: on \n, with a trailing \r kept off the line. Index 0 is line 1. */
@@ -87,34 +98,6 @@ function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
-}
-
-function testLine(regex: RegExp, line: string): boolean {
-  if (line.length <= WINDOW) return regex.test(line);
-  for (let start = 0; start < line.length; start += WINDOW - WINDOW_OVERLAP) {
-    if (regex.test(line.slice(start, start + WINDOW))) return true;
-  }
-  return false;
-}
-
-function indentOf(line: string): number {
-  return line.length - line.trimStart().length;
-}
-
-/** Whether line `index` matches `block` or sits, by indentation, under a line that does. */
-function insideBlock(lines: readonly string[], index: number, block: RegExp): boolean {
-  const line = lines[index] ?? '';
-  if (block.test(line)) return true;
-  let indent = indentOf(line);
-  for (let i = index - 1; i >= 0 && indent > 0; i--) {
-    const candidate = lines[i] ?? '';
-    if (candidate.trim() === '') continue;
-    const candidateIndent = indentOf(candidate);
-    if (candidateIndent >= indent) continue;
-    if (block.test(candidate)) return true;
-    indent = candidateIndent;
-  }
-  return false;
 }
 
 function evidence(lines: readonly string[], first: number, last: number): string {
@@ -143,44 +126,85 @@ function finding(rule: Rule, target: RuleTarget, lines: readonly string[], line:
   });
 }
 
-function linesToScan(target: RuleTarget, lineCount: number): number[] {
-  if (target.scanLines === 'all') return Array.from({ length: lineCount }, (_, i) => i + 1);
+function linesToScan(target: RuleTarget, lineCount: number): number[] | null {
+  if (target.scanLines === 'all') return null;
   return [...target.scanLines].filter((line) => line >= 1 && line <= lineCount).sort((a, b) => a - b);
 }
 
-function runPatternRule(rule: Rule, matcher: PatternMatcher, target: RuleTarget, lines: readonly string[], scan: readonly number[]): Finding[] {
-  const found: Finding[] = [];
-  for (const lineNumber of scan) {
-    const text = lines[lineNumber - 1] ?? '';
-    if (!testLine(matcher.pattern, text)) continue;
-    if (matcher.notPattern && testLine(matcher.notPattern, text)) continue;
-    if (matcher.insideBlock && !insideBlock(lines, lineNumber - 1, matcher.insideBlock)) continue;
-    if (matcher.unlessLater) {
-      const later = matcher.unlessLater;
-      if (lines.slice(lineNumber).some((next) => testLine(later, next))) continue;
-    }
-    found.push(finding(rule, target, lines, lineNumber, lineNumber));
-  }
-  return found;
+function regexSource(regex: RegExp | null): RegexSource | null {
+  return regex === null ? null : { source: regex.source, flags: regex.flags };
 }
 
+/** The pattern rules of one rule list as data for the matcher, with each rule's index. */
+interface PatternSet {
+  rules: Rule[];
+  jobs: PatternJob[];
+  indexOf: Map<Rule, number>;
+  local: LineMatcher;
+}
+
+const patternSets = new WeakMap<readonly Rule[], PatternSet>();
+
+function patternSetOf(rules: readonly Rule[]): PatternSet {
+  const known = patternSets.get(rules);
+  if (known) return known;
+  const patternRules = rules.filter((rule) => rule.matcher.kind === 'pattern');
+  const jobs = patternRules.map((rule) => {
+    const matcher = rule.matcher as PatternMatcher;
+    return {
+      pattern: regexSource(matcher.pattern) as RegexSource,
+      notPattern: regexSource(matcher.notPattern),
+      unlessLater: regexSource(matcher.unlessLater),
+      insideBlock: regexSource(matcher.insideBlock),
+      requiresInFile: regexSource(rule.requiresInFile),
+    };
+  });
+  const set = { rules: patternRules, jobs, indexOf: new Map(patternRules.map((rule, index) => [rule, index])), local: createLineMatcher(jobs) };
+  patternSets.set(rules, set);
+  return set;
+}
+
+function hasLongLine(lines: readonly string[], scan: readonly number[] | null): boolean {
+  if (scan === null) return lines.some((line) => line.length > LONG_LINE);
+  return scan.some((line) => (lines[line - 1]?.length ?? 0) > LONG_LINE);
+}
+
+/** Query rules over one parse of the file; false in `finished` when `stopAt` cut parsing or a query short. */
 async function runQueryRules(
   rules: readonly { rule: Rule; matcher: QueryMatcher }[],
   target: RuleTarget & { language: Language },
   lines: readonly string[],
-): Promise<Finding[]> {
+  stopAt: number,
+): Promise<{ findings: Finding[]; finished: boolean; capped: string[] }> {
   const found: Finding[] = [];
-  const tree = await parse(target.language, target.text);
+  let stopped = false;
+  // tree-sitter asks this while a query runs; true cancels it.
+  const progressCallback = (): boolean => (stopped ||= Date.now() >= stopAt);
+  let tree: Awaited<ReturnType<typeof parse>>;
+  try {
+    tree = await parse(target.language, target.text, { stopAt });
+  } catch (error) {
+    if (error instanceof ParseStopped) return { findings: [], finished: false, capped: [] };
+    throw error;
+  }
+  const capped: string[] = [];
   try {
     for (const { rule, matcher } of rules) {
       if (!matcher.languages.includes(target.language)) continue;
       const query = await queryFor(rule.id, matcher, target.language);
       const reported = new Set<number>();
-      for (const capture of query.captures(tree.rootNode)) {
+      const captures = query.captures(tree.rootNode, { progressCallback });
+      // A cancelled query returns no captures, which would read as "nothing found".
+      if (stopped) return { findings: found, finished: false, capped };
+      for (const capture of captures) {
         if (capture.name !== 'match') continue;
         const line = capture.node.startPosition.row + 1;
         if (reported.has(line)) continue;
         if (target.scanLines !== 'all' && !target.scanLines.has(line)) continue;
+        if (reported.size === MAX_HITS_PER_RULE_PER_FILE) {
+          capped.push(`${rule.id} in ${target.path}`);
+          break;
+        }
         reported.add(line);
         found.push(finding(rule, target, lines, line, capture.node.endPosition.row + 1));
       }
@@ -188,15 +212,31 @@ async function runQueryRules(
   } finally {
     tree.delete();
   }
-  return found;
+  return { findings: found, finished: true, capped };
+}
+
+/** What bounds a run of the rules: the time left (the review's deadline), asked per file. */
+export interface RuleRunLimits {
+  remainingMs: () => number;
+}
+
+export interface RuleRun {
+  findings: Finding[];
+  /** Files whose rules did not all run to the end, with why: the review of them is incomplete. */
+  unfinished: { path: string; reason: string }[];
+  /** `rule in path` for each rule that reached MAX_HITS_PER_RULE_PER_FILE in a file. */
+  capped: string[];
 }
 
 /**
- * Run `rules` over `files`. Pattern rules test only the scanned lines; query rules parse a file once
- * and report only matches starting on a scanned line. Findings come back per file in input order,
- * then by line.
+ * Run `rules` over `files`. Pattern rules test only the scanned lines, each line whole; query rules
+ * parse a file once and report only matches starting on a scanned line. Each file gets at most
+ * MAX_FILE_MATCH_MS and never more than the time left; a file not finished in it is listed, and so
+ * is every file after the time left ran out. Findings come back per file in input order, then by line.
  */
-export async function runRules(input: { files: readonly RuleTarget[]; rules: readonly Rule[] }): Promise<Finding[]> {
+export async function runRules(input: { files: readonly RuleTarget[]; rules: readonly Rule[]; limits?: RuleRunLimits }): Promise<RuleRun> {
+  const limits = input.limits;
+  const remainingMs = (): number => (limits === undefined ? Number.MAX_SAFE_INTEGER : limits.remainingMs());
   const queryLanguages = new Set<Language>();
   for (const rule of input.rules) {
     if (rule.matcher.kind === 'query') for (const language of rule.matcher.languages) queryLanguages.add(language);
@@ -205,23 +245,60 @@ export async function runRules(input: { files: readonly RuleTarget[]; rules: rea
   // Every grammar before the first parse: a grammar loaded after parsing has begun loads slowly.
   await loadGrammars(parsedLanguages);
 
-  const findings: Finding[] = [];
-  for (const target of input.files) {
-    if (target.scanLines !== 'all' && target.scanLines.size === 0) continue;
-    const lines = splitLines(target.text);
-    const scan = linesToScan(target, lines.length);
-    const fileFindings: Finding[] = [];
-    const queryRules: { rule: Rule; matcher: QueryMatcher }[] = [];
-    for (const rule of input.rules) {
-      if (!appliesTo(rule, target)) continue;
-      if (rule.matcher.kind === 'pattern') fileFindings.push(...runPatternRule(rule, rule.matcher, target, lines, scan));
-      else queryRules.push({ rule, matcher: rule.matcher });
+  const patterns = patternSetOf(input.rules);
+  let worker: MatchWorker | null = null;
+  const run: RuleRun = { findings: [], unfinished: [], capped: [] };
+  try {
+    for (const target of input.files) {
+      if (target.scanLines !== 'all' && target.scanLines.size === 0) continue;
+      const left = remainingMs();
+      if (left === 0) {
+        run.unfinished.push({ path: target.path, reason: 'the review deadline (review.deadline_s) passed before its rules ran' });
+        continue;
+      }
+      const stopAt = Date.now() + Math.min(left, MAX_FILE_MATCH_MS);
+      const limit = left <= MAX_FILE_MATCH_MS ? 'the review deadline (review.deadline_s) passed' : `the ${MAX_FILE_MATCH_MS / 1000} s allowed per file ran out`;
+      const lines = splitLines(target.text);
+      const scan = linesToScan(target, lines.length);
+      const applicable = input.rules.filter((rule) => appliesTo(rule, target));
+      const request: MatchRequest = {
+        text: target.text,
+        ruleIndexes: applicable.flatMap((rule) => {
+          const index = patterns.indexOf.get(rule);
+          return index === undefined ? [] : [index];
+        }),
+        scan,
+        maxHitsPerRule: MAX_HITS_PER_RULE_PER_FILE,
+        stopAt,
+      };
+      let matched: BoundedMatch;
+      if (target.text.length > WORKER_FILE_BYTES || hasLongLine(lines, scan)) matched = await (worker ??= new MatchWorker(patterns.jobs)).match(request);
+      else matched = { kind: 'done', result: patterns.local(request) };
+      const fileFindings: Finding[] = [];
+      if (matched.kind === 'stopped') run.unfinished.push({ path: target.path, reason: `pattern rules: ${matched.reason}${matched.outOfTime ? `; ${limit}` : ''}` });
+      else {
+        for (const [index, line] of matched.result.hits) {
+          const rule = patterns.rules[index];
+          if (rule) fileFindings.push(finding(rule, target, lines, line, line));
+        }
+        for (const index of matched.result.capped) run.capped.push(`${patterns.rules[index]?.id ?? '?'} in ${target.path}`);
+        if (!matched.result.finished) run.unfinished.push({ path: target.path, reason: `pattern rules: ${limit}` });
+      }
+      // A query rule whose file condition fails costs no parse (the pattern rules test theirs in the matcher).
+      const queryRules = applicable.flatMap((rule) =>
+        rule.matcher.kind === 'query' && (rule.requiresInFile === null || rule.requiresInFile.test(target.text)) ? [{ rule, matcher: rule.matcher }] : [],
+      );
+      if (queryRules.length > 0 && target.language !== null && matched.kind === 'done' && matched.result.finished) {
+        const queried = await runQueryRules(queryRules, { ...target, language: target.language }, lines, stopAt);
+        fileFindings.push(...queried.findings);
+        run.capped.push(...queried.capped);
+        if (!queried.finished) run.unfinished.push({ path: target.path, reason: `query rules: ${limit}` });
+      }
+      fileFindings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+      run.findings.push(...fileFindings);
     }
-    if (queryRules.length > 0 && target.language !== null) {
-      fileFindings.push(...(await runQueryRules(queryRules, { ...target, language: target.language }, lines)));
-    }
-    fileFindings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
-    findings.push(...fileFindings);
+  } finally {
+    await worker?.close();
   }
-  return findings;
+  return run;
 }

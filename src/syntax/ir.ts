@@ -7,7 +7,7 @@
  */
 import type { Language as TSLanguage, Node, Tree, TreeCursor } from 'web-tree-sitter';
 import type { Language } from './languages.js';
-import { parse } from './parser.js';
+import { parse, ParseStopped } from './parser.js';
 import type { ClassIR, FileIR, FunctionIR, ImportIR } from './ir-types.js';
 import type { Binding, LanguageRules, ReadContext } from './ir-rules/rules.js';
 import { rulesFor } from './ir-rules/index.js';
@@ -27,6 +27,23 @@ const MAX_DEPTH_REPORTS = 10;
 export interface BuildOptions {
   /** Depth limit of the walk (default DEFAULT_MAX_DEPTH). */
   maxDepth?: number;
+  /**
+   * Epoch ms at which parsing is cancelled: the IR is then empty, with a `parse_stopped` degradation.
+   * Never later than MAX_FILE_PARSE_MS from the start, whatever is asked.
+   */
+  stopAt?: number;
+}
+
+/** No file's parse and walk take longer than this (a crafted 2 MB file can take minutes). */
+export const MAX_FILE_PARSE_MS = 20_000;
+
+const PARSE_STOPPED = 'parse_stopped';
+/** Nodes walked between two looks at the clock. */
+const WALK_CLOCK_EVERY = 4096;
+
+/** Whether `ir` is empty because its parse was cancelled at its time limit (not a fact about the file). */
+export function parseWasStopped(ir: FileIR): boolean {
+  return ir.degradations.some((d) => d.startsWith(`${PARSE_STOPPED}:`));
 }
 
 /**
@@ -34,13 +51,15 @@ export interface BuildOptions {
  * `hasErrors` and a `parse_failed` degradation. The tree is always deleted.
  */
 export async function buildIR(path: string, language: Language, text: string, options: BuildOptions = {}): Promise<FileIR> {
+  const stopAt = Math.min(options.stopAt ?? Infinity, Date.now() + MAX_FILE_PARSE_MS);
+  options = { ...options, stopAt };
   let tree: Tree;
   try {
-    tree = await parse(language, text);
+    tree = await parse(language, text, { stopAt });
   } catch (error) {
     const ir = emptyIR(path, language);
     ir.hasErrors = true;
-    ir.degradations.push(`parse_failed: ${error instanceof Error ? error.message : String(error)}`);
+    ir.degradations.push(`${error instanceof ParseStopped ? PARSE_STOPPED : 'parse_failed'}: ${error instanceof Error ? error.message : String(error)}`);
     return ir;
   }
   try {
@@ -57,7 +76,12 @@ export function buildIRFromTree(path: string, language: Language, text: string, 
   const cursor = tree.walk();
   try {
     const rules = rulesFor(language);
-    new Walk(typeTable(tree.language, rules), rules, text, ir, options.maxDepth ?? DEFAULT_MAX_DEPTH).run(cursor);
+    const stopAt = options.stopAt ?? Infinity;
+    if (!new Walk(typeTable(tree.language, rules), rules, text, ir, options.maxDepth ?? DEFAULT_MAX_DEPTH).run(cursor, stopAt)) {
+      const stopped = emptyIR(path, language);
+      stopped.degradations.push(`${PARSE_STOPPED}: reading the parse tree stopped at its time limit`);
+      return stopped;
+    }
   } finally {
     cursor.delete();
   }
@@ -160,9 +184,11 @@ class Walk {
     };
   }
 
-  run(cursor: TreeCursor): void {
+  /** Walks the tree; false when `stopAt` passed first (the IR is then only part of the file). */
+  run(cursor: TreeCursor, stopAt: number): boolean {
     let depth = 0;
-    for (;;) {
+    for (let visited = 1; ; visited++) {
+      if (visited % WALK_CLOCK_EVERY === 0 && Date.now() >= stopAt) return false;
       this.visit(cursor, depth);
       if (depth < this.maxDepth) {
         if (cursor.gotoFirstChild()) {
@@ -179,7 +205,7 @@ class Walk {
         if (cursor.gotoNextSibling()) break;
         if (!cursor.gotoParent()) {
           this.finish();
-          return;
+          return true;
         }
         depth--;
       }

@@ -85,11 +85,30 @@ export async function treeSitter(): Promise<typeof WebTreeSitter> {
  * Parse text. The caller owns the returned tree and must call `tree.delete()` when done
  * (trees live in wasm memory, not the JS heap).
  */
-export async function parse(language: Language, text: string): Promise<Tree> {
+export async function parse(language: Language, text: string, options: ParseLimits = {}): Promise<Tree> {
   const lang = await grammar(language);
   const rt = await runtime!; // set by grammar()
   rt.parser.setLanguage(lang);
-  const tree = rt.parser.parse(text);
-  if (!tree) throw new Error(`tree-sitter returned no tree for ${language}`);
+  let cancelled = false;
+  const stopAt = options.stopAt;
+  const tree = rt.parser.parse(
+    text,
+    null,
+    stopAt === undefined ? {} : { progressCallback: () => (cancelled ||= Date.now() >= stopAt) },
+  );
+  if (!tree) throw cancelled ? new ParseStopped(language) : new Error(`tree-sitter returned no tree for ${language}`);
   return tree;
+}
+
+/** How long a parse may take: it is cancelled at `stopAt` (epoch ms), with ParseStopped. */
+export interface ParseLimits {
+  stopAt?: number;
+}
+
+/** A parse cancelled at its time limit: the file was not (fully) looked at. */
+export class ParseStopped extends Error {
+  constructor(language: string) {
+    super(`parsing ${language} stopped at its time limit`);
+    this.name = 'ParseStopped';
+  }
 }

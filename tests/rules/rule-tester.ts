@@ -48,7 +48,7 @@ export function checkTable(table: readonly RuleCases[], knownIds: ReadonlySet<st
 
 /** The lines on which `rule` fires for one file, every line scanned. */
 export async function linesReported(rules: readonly Rule[], ruleId: string, path: string, code: string): Promise<number[]> {
-  const findings = await runRules({
+  const { findings } = await runRules({
     files: [{ path, language: languageForPath(path), kind: fileKind(path, code), text: code, scanLines: 'all' }],
     rules,
   });
