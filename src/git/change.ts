@@ -351,13 +351,14 @@ export async function committedFiles(root: string): Promise<string[]> {
   const head = await headOrNull(root);
   if (head === null) return [];
   const listing = await runGit(root, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', head]);
-  return splitNulRecords(listing.stdout).map(pathKeyFromBytes);
+  // The names as they are (not path keys): init writes globs that match them.
+  return splitNulRecords(listing.stdout).map((name) => name.toString('utf8'));
 }
 
 /** Where this repository keeps its hooks (core.hooksPath honoured) and its common git directory, absolute. */
 export async function hookLocations(root: string): Promise<{ hooksDir: string; commonDir: string }> {
   // rev-parse only reads configuration to answer; it starts nothing the configuration names
-  const [hooks = '', common = ''] = (await git(root, ['rev-parse', '--git-path', 'hooks', '--git-common-dir'])).split('\n');
+  const [hooks = '', common = ''] = (await gitText(root, ['rev-parse', '--git-path', 'hooks', '--git-common-dir'], { revealHooksPath: true })).split('\n');
   if (hooks === '' || common === '') throw new GitError('git did not say where the hooks directory is');
   return { hooksDir: resolve(root, hooks), commonDir: resolve(root, common) };
 }

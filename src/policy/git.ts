@@ -40,6 +40,11 @@ export interface GitCall {
   settings?: readonly (readonly [string, string])[];
   /** Take output cut at `maxOutputBytes` as its first bytes (a caller that wants only a file's head). */
   acceptCut?: boolean;
+  /**
+   * Leave the repository's own `core.hooksPath` in force, so `rev-parse --git-path hooks` says where its
+   * hooks live (`jscr init --pre-push`). Only for `rev-parse`, which never runs a hook.
+   */
+  revealHooksPath?: boolean;
 }
 
 export interface GitOutput {
@@ -247,7 +252,9 @@ export async function runGit(cwd: string, args: readonly string[], call: GitCall
   const at = refuseWrites(args);
   const subcommand = args[at] as string;
   const env = baseEnvironment(process.env);
-  const overrides = [...(call.settings ?? []), ...(await overridesFor(executable, cwd, env))];
+  if (call.revealHooksPath === true && subcommand !== 'rev-parse') throw new GitError('jscr reveals core.hooksPath only to git rev-parse');
+  const neutralising = (await overridesFor(executable, cwd, env)).filter(([key]) => call.revealHooksPath !== true || key !== 'core.hooksPath');
+  const overrides = [...(call.settings ?? []), ...neutralising];
   const flags = FORCED_FLAGS.get(subcommand) ?? [];
   const argv = ['--no-pager', ...args.slice(0, at + 1), ...flags, ...args.slice(at + 1)];
   const index = subcommand === 'diff' ? await privateIndex(executable, cwd, withOverrides(env, overrides)) : null;
