@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { GitError, UsageError } from '../errors.js';
 import { GIT_MISSING, gitText, runGit } from '../policy/git.js';
 import { isWithin } from '../policy/paths.js';
-import { pathKeyFromBytes, pathKeyToBytes, splitNulRecords } from '../policy/repo-path.js';
+import { pathKeyFromBytes, pathKeyToBytes, splitNulRecords } from '../repo-path.js';
 import type { ChangeSummary } from '../report/finding.js';
 /** Which change to review (SPEC 2: `--range`, `--staged`, `--commit`, or none = the working tree). */
 export type ChangeSpec =

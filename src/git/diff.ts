@@ -9,7 +9,7 @@
  */
 import parseDiff from 'parse-diff';
 import type { FileStatus } from '../report/finding.js';
-import { pathKeyFromBytes } from '../policy/repo-path.js';
+import { pathKeyFromBytes } from '../repo-path.js';
 
 /** One line of a hunk. */
 export interface DiffLine {
@@ -63,7 +63,7 @@ const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 1
 
 /**
  * Decode one git C-quoted string (`"caf\303\251/a\tb"`) starting at `start` (the opening quote).
- * Returns the path key (src/policy/repo-path.ts) and the index just past the closing quote. Octal
+ * Returns the path key (src/repo-path.ts) and the index just past the closing quote. Octal
  * escapes are raw bytes: they are collected as bytes, so a name that is not UTF-8 keeps every byte.
  */
 export function unquoteCPath(text: string, start = 0): { value: string; end: number } {

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { runGit } from '../policy/git.js';
 import { BINARY_SNIFF_BYTES, decodeText, isBinaryContent, type RepoBoundary } from '../policy/paths.js';
-import { hasNonUtf8Bytes, pathKeyFromBytes, splitNulRecords, unsafePathReason } from '../policy/repo-path.js';
+import { hasNonUtf8Bytes, pathKeyFromBytes, splitNulRecords, unsafePathReason } from '../repo-path.js';
 
 export type SourceRead =
   | { ok: true; path: string; text: string }

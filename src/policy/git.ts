@@ -18,7 +18,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { GitError, oneLine } from '../errors.js';
 import { removeOnExit } from './cleanup.js';
 import { locateProgram, runGitExecutable } from './process.js';
-import { splitNulRecords } from './repo-path.js';
+import { splitNulRecords } from '../repo-path.js';
 
 /** The message SPEC's fault table expects when git cannot be started. */
 export const GIT_MISSING = 'git is not installed or not on PATH';

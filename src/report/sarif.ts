@@ -3,7 +3,7 @@
  * absolute paths (locations are relative to `%SRCROOT%`), rules sorted by id, results in report order.
  */
 import { PACKAGE_PAGE } from '../distribution.js';
-import { pathKeyToBytes } from '../policy/repo-path.js';
+import { pathKeyToBytes } from '../repo-path.js';
 import { escapeJsonText } from './escape.js';
 import { severityRank, type Finding, type FlowStep, type ReviewReport, type Severity } from './finding.js';
 import type { RenderOptions, RuleMeta } from './options.js';
@@ -43,7 +43,7 @@ const URI_PLAIN = /^[A-Za-z0-9\-_.!~*'()/]$/;
 
 /**
  * A repository-relative path key as a URI reference, percent-encoded from the path's bytes
- * (src/policy/repo-path.ts), so a name that is not UTF-8 gets `%E9`, never the encoding of U+FFFD.
+ * (src/repo-path.ts), so a name that is not UTF-8 gets `%E9`, never the encoding of U+FFFD.
  */
 export function pathToUri(path: string): string {
   let uri = '';

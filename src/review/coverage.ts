@@ -5,7 +5,7 @@
  * content rule applied by jscr to the bytes, and a file git's diff called binary whose content is text
  * is diffed again as text, so its added lines are known.
  */
-import { unsafePathReason } from '../policy/repo-path.js';
+import { unsafePathReason } from '../repo-path.js';
 import picomatch from 'picomatch';
 import type { RawChange } from '../git/change.js';
 import type { DiffFile } from '../git/diff.js';

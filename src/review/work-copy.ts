@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { BoundaryError } from '../errors.js';
 import { removeOnExit } from '../policy/cleanup.js';
 import { isWithin } from '../policy/paths.js';
-import { unsafePathReason } from '../policy/repo-path.js';
+import { unsafePathReason } from '../repo-path.js';
 
 export interface WorkCopy {
   /** The copy's root; file `p` of the change is at `join(dir, p)` (the path key itself is the name). */

@@ -80,7 +80,7 @@ describe('parseUnifiedDiff on real git output', () => {
   it('decodes C-quoted paths: tab, double quote, backslash, non-ASCII UTF-8', () => {
     expect(file('tab\there.txt').status).toBe('added');
     expect(file('say "hi".txt').status).toBe('added');
-    // A backslash is escaped in the path key (src/policy/repo-path.ts), so it cannot forge a `\xNN` byte.
+    // A backslash is escaped in the path key (src/repo-path.ts), so it cannot forge a `\xNN` byte.
     expect(file('back\\\\slash.txt').status).toBe('added');
     const french = file('café/naïve.py');
     expect(french.status).toBe('added');

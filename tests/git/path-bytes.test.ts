@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { hasNonUtf8Bytes, pathKeyFromBytes, pathKeyToBytes, unsafePathReason } from '../../src/policy/repo-path.js';
+import { hasNonUtf8Bytes, pathKeyFromBytes, pathKeyToBytes, unsafePathReason } from '../../src/repo-path.js';
 import { pathToUri } from '../../src/report/sarif.js';
 import { unquoteCPath } from '../../src/git/diff.js';
 import { runJscr } from '../helpers/cli.js';
