@@ -4,11 +4,10 @@
  * rules/checks/built-in-checks.toml. Reports describe these rules from here, never from the text of
  * one of their findings.
  */
-import { readFileSync } from 'node:fs';
 import TOML from '@iarna/toml';
 import { z } from 'zod';
 import { RuleFileError } from '../errors.js';
-import { packagePath } from '../package-root.js';
+import { packageFileText } from '../package-root.js';
 import { SEVERITIES } from '../report/finding.js';
 import type { RuleMeta } from '../report/options.js';
 
@@ -47,7 +46,7 @@ let cached: BuiltinCheck[] | null = null;
 
 /** The built-in checks, read once per process. */
 export function builtinChecks(): BuiltinCheck[] {
-  cached ??= parseChecks(readFileSync(packagePath('rules', 'checks', 'built-in-checks.toml'), 'utf8'));
+  cached ??= parseChecks(packageFileText('rules', 'checks', 'built-in-checks.toml'));
   return cached;
 }
 
