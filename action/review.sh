@@ -35,6 +35,7 @@ jscr=(node "${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}/bin/jscr")
 cd "${GITHUB_WORKSPACE:-.}" || fail_setup "the workspace ${GITHUB_WORKSPACE:-.} does not exist"
 
 range="${INPUT_RANGE:-}"
+commit=''
 if [ -z "$range" ]; then
   case "${GITHUB_EVENT_NAME:-}" in
     pull_request | pull_request_target)
@@ -52,13 +53,15 @@ if [ -z "$range" ]; then
       after="$(event after)"
       [ -n "$after" ] || after="${GITHUB_SHA:-HEAD}"
       if [ -z "$before" ] || [ -z "${before//0/}" ]; then
-        range="$after~1..$after" # a new branch: its last commit
+        # A new branch: its last commit (--commit, so that a repository's first commit, which has no
+        # parent, is reviewed against the empty tree instead of failing as a bad range).
+        commit="$after"
       else
         fetch_if_missing "$before" "$before"
         range="$before..$after"
       fi
       ;;
-    *) range="HEAD~1..HEAD" ;;
+    *) commit=HEAD ;; # the last commit, a first commit included
   esac
 fi
 
@@ -86,7 +89,13 @@ case "$format" in
   sarif | json | markdown | text) ;;
   *) fail_setup "the format input must be sarif, json, markdown or text (got: $format)" ;;
 esac
-common=(--range "$range")
+if [ -n "$commit" ]; then
+  change="commit $commit"
+  common=(--commit "$commit")
+else
+  change="$range"
+  common=(--range "$range")
+fi
 [ -z "${INPUT_FAIL_ON:-}" ] || common+=(--fail-on "$INPUT_FAIL_ON")
 [ -z "${INPUT_CONFIG:-}" ] || common+=(--config "$INPUT_CONFIG")
 
@@ -94,7 +103,7 @@ out="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/jscr-report"
 mkdir -p "$out"
 report="$out/report.$([ "$format" = markdown ] && echo md || echo "$format")"
 
-say "jscr: reviewing $range"
+say "jscr: reviewing $change"
 "${jscr[@]}" review "${common[@]}" --format github
 code=$?
 output exit-code "$code"

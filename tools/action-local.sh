@@ -5,7 +5,9 @@
 # scripts run. The SARIF upload step cannot run off GitHub; the script says whether it would.
 #
 #   tools/action-local.sh [--event pull_request|push] [--base BRANCH] [--head BRANCH] [--fork]
-#                         [--input NAME=VALUE]... REPOSITORY
+#                         [--new-branch] [--input NAME=VALUE]... REPOSITORY
+#
+# --new-branch makes the push event that of a branch's first push (GitHub sends "before" as zeros).
 #
 # JSCR_ACTION_PATH=dir reuses an Action copy installed by an earlier run. The run's files are left in
 # the folder printed at the end (JSCR_ACTION_WORK=dir chooses it).
@@ -16,6 +18,7 @@ event=pull_request
 base=main
 head=''
 fork=false
+new_branch=false
 inputs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -23,6 +26,7 @@ while [ $# -gt 0 ]; do
     --base) base="$2"; shift 2 ;;
     --head) head="$2"; shift 2 ;;
     --fork) fork=true; shift ;;
+    --new-branch) new_branch=true; shift ;;
     --input) inputs+=("$2"); shift 2 ;;
     -*) echo "action-local: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -56,7 +60,8 @@ if [ "$event" = pull_request ]; then
   [ "$fork" = false ] || head_repo=stranger/app
   printf '{"pull_request":{"base":{"ref":"%s"},"head":{"repo":{"full_name":"%s"}}},"repository":{"full_name":"acme/app"}}\n' "$base" "$head_repo" >"$work/event.json"
 else
-  before="$(git -C "$workspace" rev-parse "$base")"
+  before=0000000000000000000000000000000000000000
+  [ "$new_branch" = true ] || before="$(git -C "$workspace" rev-parse "$base")"
   printf '{"before":"%s","after":"%s","repository":{"full_name":"acme/app"}}\n' "$before" "$after" >"$work/event.json"
 fi
 : >"$work/summary.md"

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { InputError, oneLine } from '../errors.js';
 import type { CommandIO, ExitCode } from '../io.js';
 import { applyInit, filesToWrite, planInit, type InitPlan } from '../init/init.js';
+import { runsEmbedded } from '../package-root.js';
 import { escapeOneLine } from '../report/escape.js';
 
 export interface InitOptions {
@@ -19,9 +20,9 @@ export interface InitOptions {
  * The absolute command that runs this jscr: the single executable alone, or node and the launcher
  * script. Hooks run exactly this, never a jscr found on PATH or in the repository's node_modules.
  */
-async function selfCommand(): Promise<string[]> {
-  const sea = await import('node:sea').catch(() => null);
-  if (sea?.isSea() === true) return [process.execPath];
+function selfCommand(): string[] {
+  // Inside the single executable argv[1] is the executable again, so it alone is the command.
+  if (runsEmbedded()) return [process.execPath];
   const script = process.argv[1];
   return script === undefined ? [process.execPath] : [process.execPath, realpathSync(script)];
 }
@@ -42,7 +43,7 @@ export async function initCommand(options: InitOptions, io: CommandIO): Promise<
     claude: options.claude === true,
     prePush: options.prePush === true,
     force: options.force === true,
-    jscr: await selfCommand(),
+    jscr: selfCommand(),
   });
   const conflicts = plan.files.filter((f) => f.action === 'conflict');
   const pending = filesToWrite(plan);

@@ -53,7 +53,7 @@ export function starterConfig(guesses: readonly ExcludeGuess[], leftOut: number)
   return `${out.join('\n')}\n`;
 }
 
-/** The pull-request workflow: the jscr Action at its pinned major version, SARIF to code scanning. */
+/** The pull-request workflow: the jscr Action at its pinned major version, with the Action's own defaults. */
 export function workflowFile(): string {
   return [
     '# Written by `jscr init --github`: a security review of every pull request by jscr.',
@@ -66,6 +66,7 @@ export function workflowFile(): string {
     '  # to upload SARIF to code scanning; on pull requests from forks the token is read-only and the',
     '  # Action keeps to annotations and the step summary, and says so',
     '  security-events: write',
+    '  actions: read # needed by that upload in a private repository',
     'jobs:',
     '  review:',
     '    runs-on: ubuntu-latest',
@@ -75,9 +76,11 @@ export function workflowFile(): string {
     '          fetch-depth: 0',
     '          persist-credentials: false',
     `      - uses: ${ACTION_REF}`,
-    '        with:',
-    '          fail-on: low',
-    '          sarif: true',
+    // No inputs set: fail_on comes from .jscr.toml, and sarif stays auto so that a fork's read-only
+    // token falls back to annotations instead of a failing upload.
+    '        # with:',
+    '        #   fail-on: high     # default: review.fail_on from .jscr.toml',
+    '        #   sarif: auto       # auto skips the upload where the token is read-only (forks)',
     '',
   ].join('\n');
 }

@@ -27,13 +27,13 @@ interface ActionRun {
 }
 
 /** One local run of the Action's steps; the first one installs the Action copy, later ones reuse it. */
-function runAction(args: string[]): ActionRun {
+function runAction(args: string[], target: TestRepo = repo): ActionRun {
   const work = join(temp, `run-${++runs}`);
   mkdirSync(work);
   const env: NodeJS.ProcessEnv = { ...process.env, JSCR_ACTION_WORK: work };
   delete env.GITHUB_STEP_SUMMARY; // this test may itself run in GitHub Actions
   if (action) env.JSCR_ACTION_PATH = action;
-  const run = spawnSync('bash', [join(CHECKOUT, 'tools', 'action-local.sh'), ...args, repo.root], { env, encoding: 'utf8', timeout: 240_000 });
+  const run = spawnSync('bash', [join(CHECKOUT, 'tools', 'action-local.sh'), ...args, target.root], { env, encoding: 'utf8', timeout: 240_000 });
   if (!action) action = join(work, 'action');
   const outputs = Object.fromEntries(
     readFileSync(join(work, 'output.txt'), 'utf8')
@@ -90,6 +90,19 @@ describe('the Action, run locally', () => {
     const report = JSON.parse(readFileSync(run.outputs['report-file'] ?? '', 'utf8')) as { change: { range: string; files: { path: string }[] }; findings: unknown[] };
     expect(report.change.files.map((f) => f.path)).toEqual(['README.md']);
     expect(report.findings).toEqual([]);
+  });
+
+  it("on a new repository's first push: reviews its one commit against the empty tree", () => {
+    const first = makeRepo({ 'app.py': 'import os\n\ndef run(name):\n    os.system("run " + name)\n' });
+    try {
+      const run = runAction(['--event', 'push', '--new-branch'], first);
+      // A root commit has no parent: a range from its parent would be exit 2, never the review.
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/^::error file=app\.py,line=4,.*python-os-system-non-literal/m);
+      expect(run.outputs['exit-code']).toBe('1');
+    } finally {
+      first.cleanup();
+    }
   });
 
   it('takes inputs as data: a range that looks like shell code is only a bad range (exit 2)', () => {

@@ -4,7 +4,7 @@
  * the npm-installed scanners are found on PATH or reported not run.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +135,33 @@ describe('the single executable, alone, under env -i', () => {
     const help = both(['gate', '--help'], repo.root);
     expect(help.binary.code).toBe(0);
     expect(help.binary).toEqual(help.node);
+  });
+});
+
+describe('jscr init from the single executable', () => {
+  it('writes an agent hook and a pre-push hook that run the executable alone, and both work', () => {
+    const target = makeRepo({ 'svc/app.py': 'def run(name):\n    return name\n' });
+    try {
+      target.git('checkout', '-q', '-b', 'feature');
+      target.commit({ 'svc/app.py': 'import os\n\ndef run(name):\n    os.system("report " + name)\n' });
+      const home = join(temp, 'home-binary');
+      const init = clean([binary, 'init', '--claude', '--pre-push', '--write'], target.root, home);
+      expect(init.code, init.stderr).toBe(0);
+      const settings = JSON.parse(readFileSync(join(target.root, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+      const command = settings.hooks.PreToolUse[0]?.hooks[0]?.command ?? '';
+      // argv[1] of a single executable is the executable again: it must not be passed as an argument.
+      expect(command).toBe(`'${binary}' gate`);
+      const payload = JSON.stringify({ session_id: 'binary-init', cwd: target.root, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: 'svc/app.py', old_string: 'name', new_string: 'who' } });
+      const gate = clean(['/bin/sh', '-c', command], target.root, home, payload);
+      expect(gate.code, gate.stderr).toBe(0);
+      expect(JSON.parse(gate.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+      // No upstream yet: the hook reviews the branch against main and stops the push on the finding.
+      const push = clean(['/bin/sh', join(target.root, '.git', 'hooks', 'pre-push'), 'origin', 'unused'], target.root, home);
+      expect(push.code, push.stderr).toBe(1);
+      expect(push.stdout).toContain('jscr/python-os-system-non-literal');
+    } finally {
+      target.cleanup();
+    }
   });
 });
 

@@ -4,7 +4,7 @@
  * bare PATH. The scanners jscr adapts come with it and run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,10 @@ describe('the npm package', () => {
     expect(tarball).toMatch(/jscr-cli-\d+\.\d+\.\d+\.tgz$/);
     expect(packed).toEqual(expect.arrayContaining(['bin/jscr', 'dist/jscr.mjs', 'dist/gate.cjs', 'dist/wasm/tree-sitter-python.wasm', 'rules/python.toml', 'ruleset/secrets.toml', 'ruleset/obligations/java.toml', 'schema/jscr-config.schema.json', 'package.json', 'README.md']));
     expect(packed.filter((path) => /^(src|tests|tools|fixtures|node_modules)\/|^dist\/(sea\/|jscr-linux)/.test(path))).toEqual([]);
+    // The README and the .jscr.toml that init writes send readers to docs/: those pages ship too.
+    const named = new Set([...readFileSync(join(CHECKOUT, 'README.md'), 'utf8').matchAll(/\bdocs\/[\w/-]+\.md\b/g)].map((match) => match[0]));
+    expect(named.has('docs/configuration.md') && named.has('docs/rules.md')).toBe(true);
+    expect([...named].filter((path) => !packed.includes(path))).toEqual([]);
   });
 
   it('installs globally into a prefix and reviews a repository from another folder, scanners included', () => {

@@ -10,6 +10,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runJscr, type CliRun } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
 import { startServer, type ScriptedProposal, type ScriptedServer } from '../model/server.js';
+import { testNeedingAll } from '../helpers/programs.js';
+
+// The guard's compile check (word 13) starts python3; the README promises only Node and git.
+const itPython = testNeedingAll(['python3'], 'the tests of Python fixes');
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIXTURE = join(HERE, '..', '..', 'fixtures', 'fix', 'python-sql-lookup');
@@ -98,7 +102,7 @@ function fileText(repo: TestRepo): string {
 }
 
 describe('jscr fix', () => {
-  it('--accept-model --verify: an accepted proposal is written, verified and recorded; exit 0', async () => {
+  itPython('--accept-model --verify: an accepted proposal is written, verified and recorded; exit 0', async () => {
     const repo = fixtureRepo({ extra: { 'checks/uses_parameters.py': `import sys\nsys.exit(0 if "(name,)" in open("${TARGET}").read() else 1)\n` } });
     server.propose = [{ proposal: goodProposal() }];
     const out = join(scratch('jscr-fix-out-'), 'run');
@@ -121,7 +125,7 @@ describe('jscr fix', () => {
     expect(server.requests[0]?.raw).toMatch(/<<<BEGIN JSCR-DATA-[0-9a-f]+ path=\\"app\/users.py\\" kind=\\"file-lines\\">>>/);
   });
 
-  it('two files, two languages: each finding gets its own question, both are written; exit 0', async () => {
+  itPython('two files, two languages: each finding gets its own question, both are written; exit 0', async () => {
     const repo = fixtureRepo();
     repo.commit({ [JS_TARGET]: readFileSync(join(HERE, '..', '..', 'fixtures', 'fix', 'js-eval-config', JS_TARGET), 'utf8') }, 'add the config reader');
     const jsProposal: ScriptedProposal = {
@@ -145,7 +149,7 @@ describe('jscr fix', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('a refused proposal is not written: the file keeps its bytes, the row names the word, exit 1', async () => {
+  itPython('a refused proposal is not written: the file keeps its bytes, the row names the word, exit 1', async () => {
     const repo = fixtureRepo();
     const before = readFileSync(join(repo.root, TARGET));
     server.propose = [{ proposal: goodProposal({ replacement: '    import os\n    os.system("rm -rf /")\n' }) }];
@@ -160,7 +164,7 @@ describe('jscr fix', () => {
     expect(summary.refusals_by_word).toEqual({ import_outside_the_target: 1 });
   });
 
-  it('a --verify program that cannot start restores the file and makes the run incomplete (exit 3)', async () => {
+  itPython('a --verify program that cannot start restores the file and makes the run incomplete (exit 3)', async () => {
     const repo = fixtureRepo();
     const before = readFileSync(join(repo.root, TARGET));
     server.propose = [{ proposal: goodProposal() }];
@@ -172,7 +176,7 @@ describe('jscr fix', () => {
     expect(row?.outcome).toBe('verify_failed');
   });
 
-  it('a proposal whose --verify fails is rolled back byte for byte; exit 1', async () => {
+  itPython('a proposal whose --verify fails is rolled back byte for byte; exit 1', async () => {
     const repo = fixtureRepo();
     const before = readFileSync(join(repo.root, TARGET));
     server.propose = [{ proposal: goodProposal() }];
@@ -197,7 +201,7 @@ describe('jscr fix', () => {
     expect(readRows(out)[0]?.outcome).toBe('refused:file_changed_since_read');
   });
 
-  it('a file changed after the guard accepted and before the write is refused at write time', async () => {
+  itPython('a file changed after the guard accepted and before the write is refused at write time', async () => {
     const repo = fixtureRepo();
     // The guard compiles Python with the python3 on PATH; this one changes the file first, so the
     // change lands after the guard's own hash check (word 4) and before the guarded write.
@@ -217,7 +221,7 @@ describe('jscr fix', () => {
     expect(fileText(repo).endsWith(marker)).toBe(true);
   });
 
-  it('without --accept-model nothing is written and the accepted proposal is printed as a diff; exit 1', async () => {
+  itPython('without --accept-model nothing is written and the accepted proposal is printed as a diff; exit 1', async () => {
     const repo = fixtureRepo();
     const before = readFileSync(join(repo.root, TARGET));
     server.propose = [{ proposal: goodProposal() }];

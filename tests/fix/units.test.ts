@@ -103,9 +103,10 @@ describe('chooseRunFolder', () => {
 
 describe('runUserCommand', () => {
   it('runs the named program with its argument vector and no shell', async () => {
-    const result = await runUserCommand(['python3', '-c', 'import sys; print(sys.argv[1:])', '$(id)', 'a b'], { cwd: tmpdir(), timeoutMs: 20_000 });
+    // Node itself as the program: the README promises a machine with only Node and git.
+    const result = await runUserCommand([process.execPath, '-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '$(id)', 'a b'], { cwd: tmpdir(), timeoutMs: 20_000 });
     expect(result.code).toBe(0);
-    expect(result.stdout.trim()).toBe("['$(id)', 'a b']");
+    expect(result.stdout.trim()).toBe('["$(id)","a b"]');
   });
   it('refuses an empty vector', () => {
     expect(() => runUserCommand([], { cwd: tmpdir(), timeoutMs: 1000 })).toThrow(/empty command/);

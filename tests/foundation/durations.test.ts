@@ -13,6 +13,10 @@ import { ConfigError } from '../../src/errors.js';
 import { MAX_TIMER_MS, timerDelay } from '../../src/io.js';
 import { egressDecision } from '../../src/policy/egress.js';
 import { runProgram } from '../../src/policy/process.js';
+import { testNeedingAll } from '../helpers/programs.js';
+
+// python3 is the allowlisted program the timer test starts (git starts only through its runner).
+const itPython = testNeedingAll(['python3'], 'the long process timer test');
 
 const DURATION_KEYS: [table: string, key: string, max: number][] = [
   ['review', 'deadline_s', MAX_DEADLINE_S],
@@ -77,7 +81,7 @@ describe('timers never overflow', () => {
     expect(reply.text).toBe('{"ok":true}');
   });
 
-  it('a process with a timeout past the limit runs to its end', async () => {
+  itPython('a process with a timeout past the limit runs to its end', async () => {
     const result = await runProgram('python3', ['-c', 'pass'], { cwd: process.cwd(), timeoutMs: 3e9 });
     expect(result.timedOut).toBe(false);
     expect(result.code).toBe(0);

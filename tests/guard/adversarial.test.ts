@@ -8,6 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { check } from '../../src/guard/check.js';
 import type { Consultation, Proposal } from '../../src/guard/shapes.js';
 import { consult, fixture, propose, tempRepo } from './helpers.js';
+import { testNeedingAll } from '../helpers/programs.js';
+
+// The guard's compile check (word 13) starts python3; the README promises only Node and git.
+const itPython = testNeedingAll(['python3'], 'the Python cases past the compile check');
 
 const PY = 'sql-lookup.py';
 const JS = 'shell-run.js';
@@ -31,7 +35,7 @@ async function jsVerdict(replacement: string, start = 4, end = 4) {
 }
 
 describe('Python: smuggled imports and names', () => {
-  it.each([
+  itPython.each([
     ['__import__ with a concatenated name', '    mod = __import__("o" + "s")\n', 'import_outside_the_target'],
     ['an importlib alias', '    import importlib as il\n    il.import_module("os")\n', 'import_outside_the_target'],
     ['import_module kept in a variable', '    load = user_id.import_module\n    load("os")\n', 'import_outside_the_target'],
@@ -47,7 +51,7 @@ describe('Python: smuggled imports and names', () => {
     expect((await pyVerdict(replacement)).refusal).toBe(word);
   });
 
-  it('accepts a fullwidth spelling of a name the replaced lines hold (NFKC: the same name)', async () => {
+  itPython('accepts a fullwidth spelling of a name the replaced lines hold (NFKC: the same name)', async () => {
     expect((await pyVerdict('    cursor.execute("SELECT 1 WHERE id = %s", (\uff55ser_id,))\n')).refusal).toBeNull();
   });
 });
@@ -156,7 +160,7 @@ describe('ranges and paths', () => {
 });
 
 describe('line endings and deletions', () => {
-  it('keeps CRLF line endings in a CRLF file', async () => {
+  itPython('keeps CRLF line endings in a CRLF file', async () => {
     const root = tempRepo({ 'crlf.py': 'def f(x):\r\n    y = x\r\n    return y\r\n' });
     const question = consult(root, 'crlf.py', { start: 1, end: 3, line: 2, symbol: 'f' });
     const result = await check(question, propose(question, 2, 2, '    y = int(x)\n    y = abs(y)\n'), root);
@@ -164,7 +168,7 @@ describe('line endings and deletions', () => {
     expect(result.resultBytes?.toString()).toBe('def f(x):\r\n    y = int(x)\r\n    y = abs(y)\r\n    return y\r\n');
   });
 
-  it('keeps a missing final line break missing', async () => {
+  itPython('keeps a missing final line break missing', async () => {
     const root = tempRepo({ 'tail.py': 'def f(x):\n    return x' });
     const question = consult(root, 'tail.py', { start: 1, end: 2, line: 2, symbol: 'f' });
     const result = await check(question, propose(question, 2, 2, '    return abs(x)\n'), root);
@@ -172,7 +176,7 @@ describe('line endings and deletions', () => {
     expect(result.resultBytes?.toString()).toBe('def f(x):\n    return abs(x)');
   });
 
-  it('accepts a deletion (empty replacement) that leaves valid code, and splices only its range', async () => {
+  itPython('accepts a deletion (empty replacement) that leaves valid code, and splices only its range', async () => {
     const root = tempRepo({ 'del.py': 'def f(x):\n    y = x\n    print(y)\n    return x\n' });
     const question = consult(root, 'del.py', { start: 1, end: 4, line: 3, symbol: 'f' });
     const result = await check(question, propose(question, 3, 3, ''), root);

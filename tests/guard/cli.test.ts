@@ -4,6 +4,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consult, fixture, propose, tempRepo } from './helpers.js';
+import { testNeedingAll } from '../helpers/programs.js';
+
+// The guard's compile check (word 13) starts python3; the README promises only Node and git.
+const itPython = testNeedingAll(['python3'], 'the guard CLI cases on a Python file');
 
 const MAIN = join(import.meta.dirname, '..', '..');
 
@@ -27,7 +31,7 @@ function files(replacement: string, consultationText?: string) {
 }
 
 describe('jscr guard', () => {
-  it('prints an accepted Checked and exits 0', () => {
+  itPython('prints an accepted Checked and exits 0', () => {
     const run = jscr(files('    cursor.execute("SELECT * FROM users WHERE id = %s", (user_id,))\n'));
     expect(run.status, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout) as { refusal: string | null; result_sha256: string | null };
@@ -35,7 +39,7 @@ describe('jscr guard', () => {
     expect(out.result_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('prints the refusal word and exits 1', () => {
+  itPython('prints the refusal word and exits 1', () => {
     const run = jscr(files('    import os\n    os.system(user_id)\n'));
     expect(run.status).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ refusal: 'import_outside_the_target', result_sha256: null });

@@ -4,10 +4,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { check } from '../../src/guard/check.js';
 import { splitLines } from '../../src/guard/lines.js';
 import { consult, propose, tempRepo } from './helpers.js';
+import { testNeedingAll } from '../helpers/programs.js';
+
+// The property compiles every accepted proposal with python3; the README promises only Node and git.
+const itPython = testNeedingAll(['python3'], 'the property of accepted Python proposals');
 
 const names = ['alpha', 'beta', 'gamma'];
 const fileLine = fc.oneof(
@@ -26,7 +30,7 @@ function compiles(bytes: Buffer): boolean {
 }
 
 describe('property: accepted proposals', () => {
-  it('compile under python3 and change only the lines of their range', async () => {
+  itPython('compile under python3 and change only the lines of their range', async () => {
     let accepted = 0;
     await fc.assert(
       fc.asyncProperty(

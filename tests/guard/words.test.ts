@@ -10,6 +10,10 @@ import { check, CHECK_ORDER } from '../../src/guard/check.js';
 import { REFUSAL_WORDS } from '../../src/guard/vocabulary.js';
 import type { Consultation } from '../../src/guard/shapes.js';
 import { consult, fixture, propose, tempRepo } from './helpers.js';
+import { testNeedingAll } from '../helpers/programs.js';
+
+// The guard's compile check (word 13) starts python3; the README promises only Node and git.
+const itPython = testNeedingAll(['python3'], 'the Python cases past the compile check');
 
 const PY = 'sql-lookup.py';
 const GOOD = '    cursor.execute("SELECT * FROM users WHERE id = %s", (user_id,))\n';
@@ -33,7 +37,7 @@ describe('the vocabulary and the order', () => {
     expect(CHECK_ORDER).toEqual(REFUSAL_WORDS);
   });
 
-  it('accepts a good proposal and returns the spliced bytes', async () => {
+  itPython('accepts a good proposal and returns the spliced bytes', async () => {
     const result = await verdict();
     expect(result.refusal).toBeNull();
     const text = result.resultBytes?.toString('utf8') ?? '';
@@ -112,7 +116,7 @@ describe('4 file_changed_since_read', () => {
 });
 
 describe('5 outside_the_context', () => {
-  it('accepts the context edges and refuses one line past them', async () => {
+  itPython('accepts the context edges and refuses one line past them', async () => {
     expect((await verdict(propose(question, 4, 7, 'def lookup(cursor, user_id):\n' + GOOD + '    return cursor.fetchone()\n'))).refusal).toBeNull();
     expect((await verdict({ ...propose(question, 5, 6, GOOD), start_line: 3 })).refusal).toBe('outside_the_context');
     expect((await verdict({ ...propose(question, 5, 6, GOOD), end_line: 8 })).refusal).toBe('outside_the_context');
@@ -136,7 +140,7 @@ describe('7 symbol_mismatch', () => {
 });
 
 describe('8 replaced_text_differs', () => {
-  it('ignores trailing whitespace and trailing blank lines, not indentation', async () => {
+  itPython('ignores trailing whitespace and trailing blank lines, not indentation', async () => {
     const base = propose(question, 5, 6, GOOD);
     const relaxed = base.replaces.replace(/\n/g, '   \n').replace(/\n$/, '') + '\n\n\n';
     expect((await verdict({ ...base, replaces: relaxed })).refusal).toBeNull();
@@ -160,7 +164,7 @@ describe('8 replaced_text_differs', () => {
 
 describe('9 replacement_too_large', () => {
   const lines = (n: number) => Array.from({ length: n }, (_, k) => `    value_${k} = ${k}\n`).join('');
-  it.each([
+  itPython.each([
     [79, null],
     [80, null],
     [81, 'replacement_too_large'],
@@ -168,7 +172,7 @@ describe('9 replacement_too_large', () => {
     expect((await verdict(propose(question, 5, 6, lines(n)))).refusal).toBe(word);
   });
 
-  it.each([
+  itPython.each([
     [81_920, null],
     [81_921, 'replacement_too_large'],
   ])('%i bytes → %s', async (bytes, word) => {
@@ -178,7 +182,7 @@ describe('9 replacement_too_large', () => {
     expect((await verdict(propose(question, 5, 6, replacement))).refusal).toBe(word);
   });
 
-  it.each([
+  itPython.each([
     [500, null],
     [501, 'replacement_too_large'],
   ])('a statement of %i tokens → %s', async (tokens, word) => {
@@ -190,7 +194,7 @@ describe('9 replacement_too_large', () => {
 });
 
 describe('10 replacement_not_displayable', () => {
-  it('allows a tab and refuses an escape', async () => {
+  itPython('allows a tab and refuses an escape', async () => {
     expect((await verdict(propose(question, 5, 6, GOOD.replace('\n', '\t# bound parameter\n')))).refusal).toBeNull();
     const escape = await verdict(propose(question, 5, 6, '    cursor.execute("\u001b[2J", (user_id,))\n'));
     expect(escape).toMatchObject({ refusal: 'replacement_not_displayable', detail: expect.stringContaining('U+001B') });
@@ -208,7 +212,7 @@ describe('11 replacement_carries_redaction', () => {
     expect(result.refusal).toBe('replacement_carries_redaction');
   });
 
-  it('allows a marker the replaced lines already hold on disk', async () => {
+  itPython('allows a marker the replaced lines already hold on disk', async () => {
     const text = 'def lookup(cursor, user_id):\n    label = "[REDACTED]"\n    return label\n';
     const repo = tempRepo({ 'label.py': text });
     const asked = consult(repo, 'label.py', { start: 1, end: 3, line: 2, symbol: 'lookup' });
@@ -220,7 +224,7 @@ describe('11 replacement_carries_redaction', () => {
 describe('12 replacement_not_encodable', () => {
   const latin1 = Buffer.from('# -*- coding: latin-1 -*-\ndef greet(name):\n    return "caf\u00e9 " + name\n', 'latin1');
 
-  it('refuses a character the file\'s declared encoding lacks, and writes latin-1 bytes otherwise', async () => {
+  itPython('refuses a character the file\'s declared encoding lacks, and writes latin-1 bytes otherwise', async () => {
     const repo = tempRepo({ 'greet.py': latin1 });
     const asked = consult(repo, 'greet.py', { start: 2, end: 3, line: 3, symbol: 'greet' });
     const euro = await check(asked, propose(asked, 3, 3, '    return "\u20ac " + name\n'), repo);
@@ -230,7 +234,7 @@ describe('12 replacement_not_encodable', () => {
     expect(accented.resultBytes?.includes(Buffer.from([0x6e, 0x61, 0xef, 0x76]))).toBe(true);
   });
 
-  it('keeps a UTF-8 byte order mark', async () => {
+  itPython('keeps a UTF-8 byte order mark', async () => {
     const repo = tempRepo({ 'bom.py': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('def f(x):\n    return x\n')]) });
     const asked = consult(repo, 'bom.py', { start: 1, end: 2, line: 2, symbol: 'f' });
     const result = await check(asked, propose(asked, 2, 2, '    return len(x)\n'), repo);
@@ -246,7 +250,7 @@ describe('12 replacement_not_encodable', () => {
 });
 
 describe('13 output_does_not_compile', () => {
-  it('refuses a Python syntax error from python3 compile()', async () => {
+  itPython('refuses a Python syntax error from python3 compile()', async () => {
     const result = await verdict(propose(question, 5, 6, '    cursor.execute(query))\n'));
     expect(result).toMatchObject({ refusal: 'output_does_not_compile', detail: expect.stringContaining('SyntaxError') });
   });
@@ -270,7 +274,7 @@ describe('14 output_does_not_parse', () => {
     expect(result).toMatchObject({ refusal: 'output_does_not_parse', detail: expect.stringContaining('syntax error') });
   });
 
-  it('refuses a result nested deeper than the IR reads (an and-chain compile() holds flat)', async () => {
+  itPython('refuses a result nested deeper than the IR reads (an and-chain compile() holds flat)', async () => {
     const chain = `ready = ${Array.from({ length: 2500 }, () => 'flag').join(' and ')}\n`;
     const repo = tempRepo({ 'deep.py': `flag = True\n${chain}def f(x):\n    return x\n` });
     const asked = consult(repo, 'deep.py', { start: 3, end: 4, line: 4, symbol: 'f' });
@@ -280,12 +284,12 @@ describe('14 output_does_not_parse', () => {
 });
 
 describe('15 replacement_runs_past_its_range', () => {
-  it('refuses a trailing backslash that joins the next line', async () => {
+  itPython('refuses a trailing backslash that joins the next line', async () => {
     const result = await verdict(propose(question, 5, 5, '    query = user_id + \\\n'));
     expect(result).toMatchObject({ refusal: 'replacement_runs_past_its_range', detail: expect.stringContaining('backslash') });
   });
 
-  it('refuses a dangling decorator', async () => {
+  itPython('refuses a dangling decorator', async () => {
     const repo = tempRepo({ 'deco.py': 'def helper(value):\n    return value\n\n\ndef handler(value):\n    return helper(value)\n' });
     const asked = consult(repo, 'deco.py', { start: 1, end: 3, line: 2, symbol: 'helper' });
     const result = await check(asked, propose(asked, 2, 3, '    return value\n@helper\n'), repo);
@@ -300,7 +304,7 @@ describe('15 replacement_runs_past_its_range', () => {
 });
 
 describe('16 import_outside_the_target', () => {
-  it.each([
+  itPython.each([
     ['    import os\n    os.system(user_id)\n', '"os"'],
     ['    from . import helpers\n', 'relative'],
     ['    mod = __import__(user_id)\n', 'not a literal'],
@@ -311,7 +315,7 @@ describe('16 import_outside_the_target', () => {
     expect(result).toMatchObject({ refusal: 'import_outside_the_target', detail: expect.stringContaining(detail) });
   });
 
-  it('accepts a licensed module and one under it', async () => {
+  itPython('accepts a licensed module and one under it', async () => {
     expect((await verdict(propose(question, 5, 6, '    import shlex\n    cursor.execute(shlex.quote(user_id))\n'))).refusal).toBeNull();
     const under = consult(root, PY, { start: 4, end: 7, line: 5, symbol: 'lookup', toModules: ['os'] });
     expect((await verdict(propose(under, 5, 6, '    from os.path import basename\n    cursor.execute(basename(user_id))\n'), under)).refusal).toBeNull();
@@ -325,7 +329,7 @@ describe('16 import_outside_the_target', () => {
 });
 
 describe('17 name_outside_the_question', () => {
-  it.each([
+  itPython.each([
     ['    eval(user_id)\n', '"eval"'],
     ['    open(user_id).read()\n', '"open"'],
     ['    __builtins__.len(user_id)\n', 'dunder'],
@@ -335,7 +339,7 @@ describe('17 name_outside_the_question', () => {
     expect(result).toMatchObject({ refusal: 'name_outside_the_question', detail: expect.stringContaining(detail) });
   });
 
-  it('accepts names from the replaced lines, the replacement itself and pure builtins', async () => {
+  itPython('accepts names from the replaced lines, the replacement itself and pure builtins', async () => {
     const replacement = '    safe_id = int(user_id)\n    cursor.execute("SELECT * FROM users WHERE id = %s", (safe_id,))\n';
     expect((await verdict(propose(question, 5, 6, replacement))).refusal).toBeNull();
   });

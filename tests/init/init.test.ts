@@ -173,6 +173,9 @@ describe('jscr init --github', () => {
     const workflow = readFileSync(join(r.root, '.github/workflows/jscr.yml'), 'utf8');
     expect(workflow).toContain(`uses: ${ACTION_REF}`);
     expect(workflow).toContain('persist-credentials: false');
+    // The Action's defaults hold: .jscr.toml decides fail_on, and SARIF upload stays auto, which skips
+    // it on a fork's read-only token (sarif: true would make that upload fail instead).
+    expect(workflow).not.toMatch(/^\s+(sarif|fail-on):/m);
 
     const other = repo({ 'a.py': '1\n', '.github/workflows/jscr.yml': 'name: mine\n' });
     const before = snapshot(other.root);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJscr } from '../helpers/cli.js';
+import { testNeedingAll } from '../helpers/programs.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
 import { fakeProgram } from '../scanners/harness.js';
 
@@ -17,6 +18,7 @@ const CODE = 'import os\n\ndef run(y):\n    os.system("rm -rf " + y)\n';
 
 let repo: TestRepo;
 let sandbox: string;
+const itWithScanners = testNeedingAll(['bandit', 'shellcheck'], 'the hostile-path test with the real scanners');
 
 /** `git mktree` from `mode type oid name` lines; returns the tree id. */
 function mktree(entries: string[]): string {
@@ -86,7 +88,7 @@ interface Report {
 }
 
 describe('a tree whose paths leave the root', () => {
-  it('writes nothing outside the work copy with the real bandit and shellcheck, and lists every such file as not reviewed', async () => {
+  itWithScanners('writes nothing outside the work copy with the real bandit and shellcheck, and lists every such file as not reviewed', async () => {
     const { outer, tmp } = privateTmp('real');
     const result = await runJscr(['review', '--no-model', '--format', 'json', '--range', 'main..hostile'], repo.root, { TMPDIR: tmp });
     expect(result.stderr).not.toMatch(/internal error/);

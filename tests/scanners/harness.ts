@@ -3,9 +3,9 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { it } from 'vitest';
-import { locateProgram, type AllowedProgram } from '../../src/policy/process.js';
-import { jscrBinDirs } from '../../src/review/scanners/common.js';
+import type { it } from 'vitest';
+import type { AllowedProgram } from '../../src/policy/process.js';
+import { testsNeeding } from '../helpers/programs.js';
 import type { ScannerAdapter, ScannerOutcome } from '../../src/review/scanners/types.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'scanners');
@@ -54,18 +54,7 @@ export async function fakeProgram(program: string, script: string): Promise<{ di
 /** An environment whose PATH finds no scanner (but keeps /bin for the fake scripts' /bin/sh). */
 export const EMPTY_PATH_ENV: NodeJS.ProcessEnv = { ...process.env, PATH: '/nonexistent-jscr-bin' };
 
-/**
- * Test functions for tests that run a real external scanner, one per program: `it` when the scanner is
- * installed (on PATH, or in jscr's own node_modules for the npm ones), `it.skip` when it is not, after
- * one printed line naming what is missing. With JSCR_REQUIRE_SCANNERS=1 (set by .ci/run after
- * installing them) nothing is skipped: a missing scanner fails its tests.
- */
+/** Test functions for tests that run a real external scanner, one per program (see testsNeeding). */
 export function realScannerTests<P extends AllowedProgram>(programs: readonly P[]): Record<P, typeof it> {
-  const missing = programs.filter((program) => locateProgram(program, process.env, jscrBinDirs()) === null);
-  const required = process.env.JSCR_REQUIRE_SCANNERS === '1';
-  if (missing.length > 0) {
-    const consequence = required ? 'their tests fail (JSCR_REQUIRE_SCANNERS=1)' : 'their tests are skipped; set JSCR_REQUIRE_SCANNERS=1 to require them';
-    process.stderr.write(`jscr tests: not installed: ${missing.join(', ')}; ${consequence}\n`);
-  }
-  return Object.fromEntries(programs.map((program) => [program, missing.includes(program) && !required ? it.skip : it])) as Record<P, typeof it>;
+  return testsNeeding(programs);
 }
