@@ -8,7 +8,7 @@
 import { unsafePathReason } from '../repo-path.js';
 import picomatch from 'picomatch';
 import type { RawChange } from '../git/change.js';
-import type { DiffFile } from '../git/diff.js';
+import { asWholeAddition, type DiffFile } from '../git/diff.js';
 import { diffAgainAsText } from '../git/text-diff.js';
 import { decodeSource, type BytesRead, type SourceReader } from '../git/sources.js';
 import { isBinaryContent } from '../policy/paths.js';
@@ -35,6 +35,8 @@ export interface CoverageInput {
   diffFiles: DiffFile[];
   /** Reads the new side of the change. */
   reader: SourceReader;
+  /** Reads the base side (null when there is no base commit: every file is new anyway). */
+  baseReader: SourceReader | null;
   /** `review.exclude` and `review.max_file_bytes` of the configuration in force (the base's). */
   exclude: readonly string[];
   maxFileBytes: number;
@@ -53,6 +55,11 @@ export const DATA_MAX_BYTES = 100 * 1024 * 1024;
 export const EXCLUDE_HINT = 'to exclude vendored or generated paths, set review.exclude = ["public/build/**"] in .jscr.toml on the base branch';
 
 const SYMLINK_MODE = '120000';
+
+interface ExcludeGlob {
+  glob: string;
+  test: (path: string) => boolean;
+}
 
 /** Decide every changed file's state; the returned diff files replace the given ones (some diffed again as text). */
 export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[]> {
@@ -85,7 +92,32 @@ export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[
       redone === null ? { ...covered, class: 'not_reviewed', text: null, reason: 'unreadable: git would not show the changes of this text file' } : { ...covered, diff: redone },
     );
   }
+  await reviewUnreviewedBaseInFull(input, excludeGlobs, decided);
   return input.diffFiles.map((d) => decided.get(d) as CoveredFile);
+}
+
+/**
+ * A reviewed file whose base side the review never read line by line (excluded by the base
+ * configuration, binary, minified, too large, data, unreadable) has no reviewed "unchanged" lines: a
+ * rename out of `vendor/` or a NUL byte removed from a binary file would otherwise pass its old content
+ * as context. Such a file is reviewed as if the change added all of it.
+ */
+async function reviewUnreviewedBaseInFull(input: CoverageInput, excludeGlobs: ExcludeGlob[], decided: Map<DiffFile, CoveredFile>): Promise<void> {
+  const withBase = [...decided.entries()].filter(([, f]) => f.class === 'reviewed' && f.text !== null && hasBaseSide(f.diff));
+  if (withBase.length === 0) return;
+  const basePath = (f: CoveredFile): string => f.diff.oldPath ?? f.diff.path;
+  const reads = input.baseReader === null ? new Map<string, BytesRead>() : await input.baseReader.readBytes(withBase.map(([, f]) => basePath(f)), () => input.maxFileBytes);
+  for (const [key, file] of withBase) {
+    const path = basePath(file);
+    const baseDiff: DiffFile = { ...file.diff, path, oldPath: null, newMode: file.diff.oldMode };
+    const baseState = withoutReading(baseDiff, excludeGlobs, input.marks) ?? fromContent(baseDiff, reads.get(path), input.maxFileBytes);
+    if (baseState.class !== 'reviewed') decided.set(key, { ...file, diff: asWholeAddition(file.diff, file.text as string) });
+  }
+}
+
+/** True when git compared the file with a base version (not an added file). */
+function hasBaseSide(diff: DiffFile): boolean {
+  return diff.status !== 'added' && diff.statusBehindBinary !== 'added';
 }
 
 function covered(diff: DiffFile, cls: CoverageClass, reason: string | null, kind: DataKind | null = null, text: string | null = null): CoveredFile {
@@ -93,7 +125,7 @@ function covered(diff: DiffFile, cls: CoverageClass, reason: string | null, kind
 }
 
 /** The files whose state is known from the change and the base configuration alone. */
-function withoutReading(diff: DiffFile, excludeGlobs: { glob: string; test: (path: string) => boolean }[], marks: LinguistMarks): CoveredFile | null {
+function withoutReading(diff: DiffFile, excludeGlobs: ExcludeGlob[], marks: LinguistMarks): CoveredFile | null {
   // A name that is not a plain relative path is data, never joined to a folder: not reviewed.
   const unsafe = unsafePathReason(diff.path) ?? (diff.oldPath === null ? null : unsafePathReason(diff.oldPath));
   if (unsafe !== null) return covered(diff, 'not_reviewed', `unsafe_path: ${unsafe}`);

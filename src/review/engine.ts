@@ -139,6 +139,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
     change: raw,
     diffFiles: parsedDiff,
     reader,
+    baseReader,
     exclude: config.review.exclude,
     maxFileBytes,
     marks: await readLinguistMarks(baseReader),
