@@ -321,4 +321,28 @@ describe('a partial clone never fetches on jscr behalf', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^jscr: git .* failed: an object is missing from this partial clone, and jscr never fetches/);
   }, 60_000);
+  it('does not run an ext:: transport that a per-protocol policy allows (it beats protocol.allow)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jscr-partial-ext-'));
+    made.push(dir);
+    const server = makeRepo({ 'app.py': 'x = 1\n' });
+    made.push(server.root);
+    server.commit({ 'app.py': 'import os\nos.system("rm -rf " + y)\n' }, 'head');
+    server.git('config', 'uploadpack.allowFilter', 'true');
+    const clone = join(dir, 'clone');
+    execFileSync('git', ['clone', '-q', '--filter=blob:none', '--no-checkout', `file://${server.root}`, clone], { env: GIT_ENV });
+    const marker = join(dir, 'ext-ran');
+    // ext:: runs its command through no shell; `%` escapes a space.
+    execFileSync('git', ['config', 'remote.origin.url', `ext::touch ${marker}`], { cwd: clone, env: GIT_ENV });
+    execFileSync('git', ['config', 'protocol.ext.allow', 'always'], { cwd: clone, env: GIT_ENV });
+    try {
+      execFileSync('git', ['cat-file', '-p', 'HEAD:app.py'], { cwd: clone, env: GIT_ENV, stdio: 'ignore', timeout: 10_000 });
+    } catch {
+      // touch speaks no protocol
+    }
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    const result = await runJscr(['review', '--no-model', '--commit', 'HEAD'], clone, { HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: '1' });
+    expect(existsSync(marker)).toBe(false);
+    expect(result.code).toBe(2);
+  }, 60_000);
 });
