@@ -7,7 +7,7 @@
  */
 import { unsafePathReason } from '../repo-path.js';
 import picomatch from 'picomatch';
-import type { RawChange } from '../git/change.js';
+import type { HiddenByIndex, RawChange } from '../git/change.js';
 import { asWholeAddition, type DiffFile } from '../git/diff.js';
 import { diffAgainAsText } from '../git/text-diff.js';
 import { decodeSource, type BytesRead, type SourceReader } from '../git/sources.js';
@@ -42,6 +42,8 @@ export interface CoverageInput {
   maxFileBytes: number;
   /** linguist marks of the base revision's `.gitattributes`. */
   marks: LinguistMarks;
+  /** Working-tree files git's diff passes over on the index's word (assume-unchanged, skip-worktree). */
+  hiddenByIndex: readonly HiddenByIndex[];
 }
 
 /**
@@ -66,8 +68,11 @@ export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[
   const excludeGlobs = input.exclude.map((glob) => ({ glob, test: picomatch(glob, { dot: true }) }));
   const decided = new Map<DiffFile, CoveredFile>();
   const toRead: DiffFile[] = [];
-  for (const diff of input.diffFiles) {
-    const early = withoutReading(diff, excludeGlobs, input.marks);
+  const hiddenPaths = new Map(input.hiddenByIndex.map((h) => [h.path, h.reason]));
+  const diffFiles = [...input.diffFiles, ...input.hiddenByIndex.filter((h) => !input.diffFiles.some((d) => d.path === h.path)).map((h) => unseenFile(h.path))];
+  for (const diff of diffFiles) {
+    const hiddenReason = hiddenPaths.get(diff.path);
+    const early = hiddenReason === undefined ? withoutReading(diff, excludeGlobs, input.marks) : covered(diff, 'not_reviewed', hiddenReason);
     if (early !== null) decided.set(diff, early);
     else toRead.push(diff);
   }
@@ -93,7 +98,12 @@ export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[
     );
   }
   await reviewUnreviewedBaseInFull(input, excludeGlobs, decided);
-  return input.diffFiles.map((d) => decided.get(d) as CoveredFile);
+  return diffFiles.map((d) => decided.get(d) as CoveredFile);
+}
+
+/** A changed file git's diff did not show at all (no hunks to go by). */
+function unseenFile(path: string): DiffFile {
+  return { path, oldPath: null, status: 'modified', statusBehindBinary: null, isSubmodule: false, oldMode: null, newMode: null, hunks: [], similarity: null };
 }
 
 /**

@@ -84,3 +84,23 @@ describe('a base file that was binary and becomes text is reviewed in full', () 
     expect(found(report, 'tool.py')).toBe(true);
   });
 });
+
+describe('index bits that make git skip a working-tree file never hide its edits', () => {
+  it.each(['--assume-unchanged', '--skip-worktree'])('%s on an edited file: not reviewed, exit 3', (flag) => {
+    const r = repo({ 'app.py': 'x = 1\n' });
+    r.git('update-index', flag, 'app.py');
+    const { code, report } = reviewChange(r, () => undefined, { 'app.py': HOSTILE_PY }, 'working-tree');
+    expect(code).toBe(3);
+    expect(report.skipped_files.find((s) => s.path === 'app.py')).toMatchObject({ class: 'not_reviewed' });
+  });
+
+  it('the same bits on a file left as the index has it change nothing: exit 0', () => {
+    const r = repo({ 'app.py': 'x = 1\n', 'gone.py': 'y = 2\n' });
+    r.git('update-index', '--assume-unchanged', 'app.py');
+    r.git('update-index', '--skip-worktree', 'gone.py');
+    // A sparse checkout leaves skip-worktree files out of the working tree.
+    const { code, report } = reviewChange(r, () => undefined, { 'gone.py': null }, 'working-tree');
+    expect(code).toBe(0);
+    expect(report.skipped_files).toEqual([]);
+  });
+});
