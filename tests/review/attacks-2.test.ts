@@ -104,3 +104,25 @@ describe('index bits that make git skip a working-tree file never hide its edits
     expect(report.skipped_files).toEqual([]);
   });
 });
+
+describe('a query rule match spanning lines', () => {
+  it('is the change\'s when the change rewrote a line below its first: exit 1', () => {
+    const r = repo({ 'app.py': 'import os\n\ndef wipe(y):\n    os.system(\n        "ls")\n', 'app.js': 'eval(\n  "1");\n' });
+    const { code, report } = reviewChange(r, () => undefined, { 'app.py': 'import os\n\ndef wipe(y):\n    os.system(\n        "rm -rf " + y)\n', 'app.js': 'eval(\n  req.query.code);\n' }, 'range');
+    expect(code).toBe(1);
+    expect(report.findings.find((f) => f.rule === OS_SYSTEM)).toMatchObject({ path: 'app.py', line: 4 });
+    expect(report.findings.some((f) => f.rule === 'jscr/js-eval-dynamic' && f.path === 'app.js')).toBe(true);
+  });
+
+  it('still finds a call whose first argument is preceded by a comment (Python #, JavaScript /* */)', () => {
+    const r = repo({ 'keep.txt': 'x\n' });
+    const files = {
+      'app.py': 'import os\n\ndef wipe(y):\n    os.system(  # é note\n        "rm -rf " + y)\n',
+      'app.js': 'eval(/* é😀 */ req.query.code);\nconst cp = require("child_process");\ncp.exec(/* x */ "ls " + req.query.d);\n',
+    };
+    const { code, report } = reviewChange(r, () => undefined, files, 'range');
+    expect(code).toBe(1);
+    expect(found(report, 'app.py')).toBe(true);
+    expect(report.findings.filter((f) => f.path === 'app.js').map((f) => f.line)).toEqual(expect.arrayContaining([1, 3]));
+  });
+});
