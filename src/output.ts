@@ -54,6 +54,7 @@ export async function planOutput(target: string, given: string, repository: Repo
     throw new UsageError(`--output ${given}: ${why}`);
   };
   if (inGitFolder(target)) refuse('is inside a .git folder; jscr never writes there');
+  await refuseLinksInRepository(target, repository, refuse);
   const own = await lstat(target).catch((error: unknown) => errnoCode(error));
   if (typeof own === 'string') {
     if (own !== 'ENOENT') refuse(`cannot be written (${own})`);
@@ -111,6 +112,26 @@ export async function writeOutput(plan: OutputPlan, text: string, standard: Stan
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/**
+ * A symbolic link that lies inside the reviewed repository is the change's content (a pull request can
+ * commit `report.json -> /home/runner/.bashrc`, or a folder link), so no component of the path may be
+ * one; links elsewhere (`/dev/stdout`, a user's own folders) are the user's and stay allowed.
+ */
+async function refuseLinksInRepository(target: string, repository: RepositoryFacts | null, refuse: (why: string) => never): Promise<void> {
+  if (repository === null) return;
+  const parts = target.split(sep);
+  for (let count = 2; count <= parts.length; count++) {
+    const prefix = parts.slice(0, count).join(sep);
+    const info = await lstat(prefix).catch(() => null);
+    if (info === null) return;
+    if (!info.isSymbolicLink()) continue;
+    const where = join(await realpath(dirname(prefix)), basename(prefix));
+    if (isInside(repository.root, where)) {
+      refuse(`goes through ${relative(repository.root, where).split(sep).join('/')}, a symbolic link inside the repository; the reviewed change can place links there, so jscr does not write through them`);
+    }
   }
 }
 

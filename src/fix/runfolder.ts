@@ -25,7 +25,9 @@ export async function chooseRunFolder(request: RunFolderRequest): Promise<string
   const given = request.out !== undefined;
   const folder = given ? resolve(request.cwd, request.out ?? '') : join(stateHome(request.env), 'jscr', 'runs', runName(request.now));
   const real = await realNearest(folder);
-  if (isWithin(request.root, real)) {
+  // Spelled inside the repository is inside it, even when a link there leads out: the change can commit
+  // that link, and so choose where the run folder goes.
+  if (isWithin(request.root, real) || isWithin(request.root, folder)) {
     throw new UsageError(`${given ? '--out' : 'the run folder'} ${folder} is inside the repository; choose a folder outside it`);
   }
   if (given) {

@@ -120,6 +120,12 @@ function splitPattern(line: string): { pattern: string; rest: string } | null {
   return space < 0 ? null : { pattern: line.slice(0, space), rest: line.slice(space + 1).trim() };
 }
 
+/**
+ * picomatch set to git's wildmatch: braces (`*.{a,b}`) and extglobs (`@(x)`) are literal text to git, so
+ * reading them as alternatives would mark files git (and GitHub's linguist) never marks.
+ */
+const WILDMATCH = { dot: true, nobrace: true, noextglob: true } as const;
+
 /** A matcher of repository-relative file paths for one pattern of the file in `dir`; null when it can match no file. */
 function patternMatcher(dir: string, pattern: string): ((path: string) => boolean) | null {
   // Negative patterns are forbidden in attributes files, and a folder pattern never reaches the files in it.
@@ -127,10 +133,10 @@ function patternMatcher(dir: string, pattern: string): ((path: string) => boolea
   const prefix = dir === '.' ? '' : `${dir}/`;
   const below = (path: string): string | null => (path.startsWith(prefix) ? path.slice(prefix.length) : null);
   if (!pattern.includes('/')) {
-    const name = picomatch(pattern, { dot: true });
+    const name = picomatch(pattern, WILDMATCH);
     return (path) => below(path) !== null && name(posix.basename(path));
   }
-  const anchored = picomatch(pattern.replace(/^\//, ''), { dot: true });
+  const anchored = picomatch(pattern.replace(/^\//, ''), WILDMATCH);
   return (path) => {
     const rest = below(path);
     return rest !== null && anchored(rest);

@@ -5,12 +5,12 @@
  * Revisions are resolved to object ids before any diff runs, so a revision is never read as an option
  * or a path, and a bad one fails with one line naming it.
  */
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { GitError, UsageError } from '../errors.js';
 import { GIT_MISSING, gitText, runGit } from '../policy/git.js';
 import { isWithin } from '../policy/paths.js';
-import { pathKeyFromBytes, pathKeyToBytes, splitNulRecords } from '../repo-path.js';
+import { hasNonUtf8Bytes, pathKeyFromBytes, pathKeyToBytes, splitNulRecords, unsafePathReason } from '../repo-path.js';
 import type { ChangeSummary } from '../report/finding.js';
 /** Which change to review (SPEC 2: `--range`, `--staged`, `--commit`, or none = the working tree). */
 export type ChangeSpec =
@@ -361,4 +361,61 @@ export async function hookLocations(root: string): Promise<{ hooksDir: string; c
   const [hooks = '', common = ''] = (await gitText(root, ['rev-parse', '--git-path', 'hooks', '--git-common-dir'], { revealHooksPath: true })).split('\n');
   if (hooks === '' || common === '') throw new GitError('git did not say where the hooks directory is');
   return { hooksDir: resolve(root, hooks), commonDir: resolve(root, common) };
+}
+
+/** A tracked file whose working-tree content `git diff` does not look at, and why. */
+export interface HiddenByIndex {
+  path: string;
+  reason: string;
+}
+
+/**
+ * Tracked files that `git diff HEAD` takes as unchanged on the index's word alone: entries marked
+ * assume-unchanged (`git update-index --assume-unchanged`) or skip-worktree, whose file on disk holds
+ * something other than the index's blob. Git never compares them, so their edits would pass unseen.
+ * Compared here without filters (a CRLF conversion counts as a difference: listed, never waved through).
+ */
+export async function filesHiddenByIndexFlags(root: string): Promise<HiddenByIndex[]> {
+  const listing = await runGit(root, ['ls-files', '-v', '-s', '-z', '--full-name', '--', ':/']);
+  const flagged: { path: string; oid: string; flag: string }[] = [];
+  for (const record of splitNulRecords(listing.stdout)) {
+    const tab = record.indexOf(0x09);
+    const [tag = '', , oid = ''] = record.subarray(0, tab).toString('latin1').split(' ');
+    // `ls-files -v`: a lowercase tag is assume-unchanged, S (or s) skip-worktree.
+    const flag = tag.toLowerCase() === 's' ? 'skip-worktree' : tag !== tag.toUpperCase() ? 'assume-unchanged' : null;
+    if (flag !== null) flagged.push({ path: pathKeyFromBytes(record.subarray(tab + 1)), oid, flag });
+  }
+  const hidden: HiddenByIndex[] = [];
+  const toHash: { path: string; oid: string; flag: string }[] = [];
+  for (const entry of flagged) {
+    const disk = await diskState(root, entry.path);
+    if (disk === 'absent') continue; // a sparse checkout leaves skip-worktree files out: nothing there to hide
+    if (disk === 'file') toHash.push(entry);
+    else hidden.push({ path: entry.path, reason: hiddenReason(entry.flag, 'is not a plain file inside the repository') });
+  }
+  if (toHash.length > 0) {
+    const hashes = (await gitText(root, ['hash-object', '--no-filters', '--', ...toHash.map((e) => pathKeyToBytes(e.path).toString('utf8'))])).split('\n');
+    toHash.forEach((entry, i) => {
+      if (hashes[i] !== entry.oid) hidden.push({ path: entry.path, reason: hiddenReason(entry.flag, 'differs from the index') });
+    });
+  }
+  return hidden.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function hiddenReason(flag: string, what: string): string {
+  return `hidden_by_index: the index marks it ${flag}, so git does not compare it, and the file on disk ${what}; clear the mark (git update-index --no-${flag} <path>) to review it`;
+}
+
+/** What is on disk at a path key: nothing, a regular file that is really below the root, or something else. */
+async function diskState(root: string, path: string): Promise<'absent' | 'file' | 'other'> {
+  if (unsafePathReason(path) !== null || hasNonUtf8Bytes(path)) return 'other';
+  const abs = resolve(root, pathKeyToBytes(path).toString('utf8'));
+  try {
+    const info = await lstat(abs);
+    if (!info.isFile()) return 'other';
+    // A folder on the way may be a link out of the repository: hash-object would read through it.
+    return isWithin(root, await realpath(abs)) ? 'file' : 'other';
+  } catch {
+    return 'absent';
+  }
 }

@@ -424,3 +424,22 @@ export function touchesChangedLines(file: DiffFile, start: number, end: number):
   for (const line of changedLineNumbers(file)) if (line >= start && line <= last) return true;
   return false;
 }
+
+/**
+ * The file as if the change added every line of `text`: for a file whose base side was never reviewed
+ * (excluded, binary, minified), so lines git shows as unchanged context are new to the review.
+ */
+export function asWholeAddition(file: DiffFile, text: string): DiffFile {
+  const lines = text.split('\n');
+  const endsWithNewline = lines.length > 1 && lines[lines.length - 1] === '';
+  if (endsWithNewline) lines.pop();
+  const added: DiffLine[] = lines.map((line, i) => ({
+    kind: 'add',
+    text: line,
+    oldLine: null,
+    newLine: i + 1,
+    noNewlineAtEnd: !endsWithNewline && i === lines.length - 1,
+  }));
+  const hunk: Hunk = { oldStart: 0, oldLines: 0, newStart: 1, newLines: added.length, header: `@@ -0,0 +1,${added.length} @@`, lines: added };
+  return { ...file, hunks: added.length === 0 ? [] : [hunk] };
+}

@@ -70,6 +70,8 @@ const FIXED_OVERRIDES: readonly (readonly [string, string])[] = [
   ['core.hooksPath', '/dev/null'],
   // No transport at all, so a partial clone's lazy fetch cannot start ssh, upload-pack or a remote helper.
   ['protocol.allow', 'never'],
+  // The caller's global config may allow these by name (a per-protocol policy beats protocol.allow).
+  ...['ext', 'fd', 'file', 'git', 'ssh', 'http', 'https'].map((name): [string, string] => [`protocol.${name}.allow`, 'never']),
   ['core.sshCommand', ''],
   ['core.askPass', ''],
   ['credential.helper', ''],
@@ -100,6 +102,9 @@ const PER_SUBSECTION: readonly { pattern: RegExp; overrides: (subsection: string
   { pattern: /^merge\.(.+)\.driver$/s, overrides: (d) => [[`merge.${d}.driver`, '']] },
   { pattern: /^credential\.(.+)\.helper$/s, overrides: (u) => [[`credential.${u}.helper`, '']] },
   { pattern: /^gpg\.(.+)\.program$/s, overrides: (f) => [[`gpg.${f}.program`, '']] },
+  // A per-protocol policy beats protocol.allow, so `protocol.ext.allow=always` would let a lazy fetch run
+  // the `ext::` transport's shell command; each named protocol is banned again by name.
+  { pattern: /^protocol\.(.+)\.allow$/s, overrides: (p) => [[`protocol.${p}.allow`, 'never']] },
 ];
 
 /** The caller's variables git would read; everything else of the environment passes unchanged. */

@@ -7,8 +7,8 @@
  */
 import { unsafePathReason } from '../repo-path.js';
 import picomatch from 'picomatch';
-import type { RawChange } from '../git/change.js';
-import type { DiffFile } from '../git/diff.js';
+import type { HiddenByIndex, RawChange } from '../git/change.js';
+import { asWholeAddition, type DiffFile } from '../git/diff.js';
 import { diffAgainAsText } from '../git/text-diff.js';
 import { decodeSource, type BytesRead, type SourceReader } from '../git/sources.js';
 import { isBinaryContent } from '../policy/paths.js';
@@ -35,11 +35,15 @@ export interface CoverageInput {
   diffFiles: DiffFile[];
   /** Reads the new side of the change. */
   reader: SourceReader;
+  /** Reads the base side (null when there is no base commit: every file is new anyway). */
+  baseReader: SourceReader | null;
   /** `review.exclude` and `review.max_file_bytes` of the configuration in force (the base's). */
   exclude: readonly string[];
   maxFileBytes: number;
   /** linguist marks of the base revision's `.gitattributes`. */
   marks: LinguistMarks;
+  /** Working-tree files git's diff passes over on the index's word (assume-unchanged, skip-worktree). */
+  hiddenByIndex: readonly HiddenByIndex[];
 }
 
 /**
@@ -53,14 +57,23 @@ export const DATA_MAX_BYTES = 100 * 1024 * 1024;
 export const EXCLUDE_HINT = 'to exclude vendored or generated paths, set review.exclude = ["public/build/**"] in .jscr.toml on the base branch';
 
 const SYMLINK_MODE = '120000';
+const EXECUTABLE_MODE = '100755';
+
+interface ExcludeGlob {
+  glob: string;
+  test: (path: string) => boolean;
+}
 
 /** Decide every changed file's state; the returned diff files replace the given ones (some diffed again as text). */
 export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[]> {
   const excludeGlobs = input.exclude.map((glob) => ({ glob, test: picomatch(glob, { dot: true }) }));
   const decided = new Map<DiffFile, CoveredFile>();
   const toRead: DiffFile[] = [];
-  for (const diff of input.diffFiles) {
-    const early = withoutReading(diff, excludeGlobs, input.marks);
+  const hiddenPaths = new Map(input.hiddenByIndex.map((h) => [h.path, h.reason]));
+  const diffFiles = [...input.diffFiles, ...input.hiddenByIndex.filter((h) => !input.diffFiles.some((d) => d.path === h.path)).map((h) => unseenFile(h.path))];
+  for (const diff of diffFiles) {
+    const hiddenReason = hiddenPaths.get(diff.path);
+    const early = hiddenReason === undefined ? withoutReading(diff, excludeGlobs, input.marks) : covered(diff, 'not_reviewed', hiddenReason);
     if (early !== null) decided.set(diff, early);
     else toRead.push(diff);
   }
@@ -85,7 +98,37 @@ export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[
       redone === null ? { ...covered, class: 'not_reviewed', text: null, reason: 'unreadable: git would not show the changes of this text file' } : { ...covered, diff: redone },
     );
   }
-  return input.diffFiles.map((d) => decided.get(d) as CoveredFile);
+  await reviewUnreviewedBaseInFull(input, excludeGlobs, decided);
+  return diffFiles.map((d) => decided.get(d) as CoveredFile);
+}
+
+/** A changed file git's diff did not show at all (no hunks to go by). */
+function unseenFile(path: string): DiffFile {
+  return { path, oldPath: null, status: 'modified', statusBehindBinary: null, isSubmodule: false, oldMode: null, newMode: null, hunks: [], similarity: null };
+}
+
+/**
+ * A reviewed file whose base side the review never read line by line (excluded by the base
+ * configuration, binary, minified, too large, data, unreadable) has no reviewed "unchanged" lines: a
+ * rename out of `vendor/` or a NUL byte removed from a binary file would otherwise pass its old content
+ * as context. Such a file is reviewed as if the change added all of it.
+ */
+async function reviewUnreviewedBaseInFull(input: CoverageInput, excludeGlobs: ExcludeGlob[], decided: Map<DiffFile, CoveredFile>): Promise<void> {
+  const withBase = [...decided.entries()].filter(([, f]) => f.class === 'reviewed' && f.text !== null && hasBaseSide(f.diff));
+  if (withBase.length === 0) return;
+  const basePath = (f: CoveredFile): string => f.diff.oldPath ?? f.diff.path;
+  const reads = input.baseReader === null ? new Map<string, BytesRead>() : await input.baseReader.readBytes(withBase.map(([, f]) => basePath(f)), () => input.maxFileBytes);
+  for (const [key, file] of withBase) {
+    const path = basePath(file);
+    const baseDiff: DiffFile = { ...file.diff, path, oldPath: null, newMode: file.diff.oldMode };
+    const baseState = withoutReading(baseDiff, excludeGlobs, input.marks) ?? fromContent(baseDiff, reads.get(path), input.maxFileBytes);
+    if (baseState.class !== 'reviewed') decided.set(key, { ...file, diff: asWholeAddition(file.diff, file.text as string) });
+  }
+}
+
+/** True when git compared the file with a base version (not an added file). */
+function hasBaseSide(diff: DiffFile): boolean {
+  return diff.status !== 'added' && diff.statusBehindBinary !== 'added';
 }
 
 function covered(diff: DiffFile, cls: CoverageClass, reason: string | null, kind: DataKind | null = null, text: string | null = null): CoveredFile {
@@ -93,7 +136,7 @@ function covered(diff: DiffFile, cls: CoverageClass, reason: string | null, kind
 }
 
 /** The files whose state is known from the change and the base configuration alone. */
-function withoutReading(diff: DiffFile, excludeGlobs: { glob: string; test: (path: string) => boolean }[], marks: LinguistMarks): CoveredFile | null {
+function withoutReading(diff: DiffFile, excludeGlobs: ExcludeGlob[], marks: LinguistMarks): CoveredFile | null {
   // A name that is not a plain relative path is data, never joined to a folder: not reviewed.
   const unsafe = unsafePathReason(diff.path) ?? (diff.oldPath === null ? null : unsafePathReason(diff.oldPath));
   if (unsafe !== null) return covered(diff, 'not_reviewed', `unsafe_path: ${unsafe}`);
@@ -112,11 +155,12 @@ function fromContent(diff: DiffFile, read: BytesRead | undefined, maxFileBytes: 
   if (read === undefined) return covered(diff, 'not_reviewed', 'unreadable: not read');
   if (!read.ok && read.reason !== 'too_large') return covered(diff, 'not_reviewed', `${read.reason}: ${read.detail}`);
   const head = read.ok ? read.bytes : read.head;
-  // A script with a `#!` line is code whatever its name (a shell runs it past a NUL on a later line).
-  const code = isCodePath(diff.path) || (head[0] === 0x23 && head[1] === 0x21);
+  // A script with a `#!` line is code whatever its name (a shell runs it past a NUL on a later line), and
+  // so is an executable file: bash runs one without a `#!` line as a script when only a later line has a NUL.
+  const code = isCodePath(diff.path) || diff.newMode === EXECUTABLE_MODE || (head[0] === 0x23 && head[1] === 0x21);
   if (!read.ok && head.length === 0) return covered(diff, 'not_reviewed', `unreadable: the start of a ${read.size}-byte file could not be read`);
   if (isBinaryContent(head)) {
-    if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes under a source-code name (git's rule: a NUL in the first 8,000 bytes); ${EXCLUDE_HINT}`);
+    if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes in a code file (a source-code name, the executable mode or a #! line; git's rule: a NUL in the first 8,000 bytes); ${EXCLUDE_HINT}`);
     const { kind, format } = binaryKind(head);
     return covered(diff, 'data', format === null ? 'binary content: nothing to review line by line' : `${kind} (${format}): nothing to review line by line`, kind);
   }

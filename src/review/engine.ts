@@ -4,7 +4,7 @@
  */
 import { loadConfig, parseConfigText, type JscrConfig } from '../config/index.js';
 import { configTextAtRevision } from '../git/config-at-revision.js';
-import { readChange, resolveRepository, untrackedFiles, type ChangeSpec, type RawChange } from '../git/change.js';
+import { readChange, resolveRepository, untrackedFiles, filesHiddenByIndexFlags, type ChangeSpec, type RawChange } from '../git/change.js';
 import { parseUnifiedDiff, changedLineNumbers, addedLines, touchedLines, touchesChangedLines, type DiffFile } from '../git/diff.js';
 import { proveFromReader } from '../prover/source.js';
 import { toReviewFinding } from '../prover/render.js';
@@ -139,9 +139,11 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
     change: raw,
     diffFiles: parsedDiff,
     reader,
+    baseReader,
     exclude: config.review.exclude,
     maxFileBytes,
     marks: await readLinguistMarks(baseReader),
+    hiddenByIndex: raw.kind === 'working-tree' ? await filesHiddenByIndexFlags(root) : [],
   });
   const diffFiles = changedFiles.map((f) => f.diff);
   const unread = changedFiles.filter((f) => f.class === 'not_reviewed');

@@ -5,7 +5,7 @@
 import { packageDirectoryFiles, packageFileText, packagePath } from '../package-root.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
-import { loadGrammars, parse, ParseStopped } from '../syntax/parser.js';
+import { loadGrammars, parseForQueries, ParseStopped } from '../syntax/parser.js';
 import type { Language } from '../syntax/languages.js';
 import { loadRuleSources, queryFor } from './load.js';
 import { createLineMatcher, type LineMatcher, type MatchRequest, type PatternJob, type RegexSource } from './line-match.js';
@@ -126,6 +126,12 @@ function finding(rule: Rule, target: RuleTarget, lines: readonly string[], line:
   });
 }
 
+function spansScannedLine(scanLines: Set<number> | 'all', line: number, endLine: number): boolean {
+  if (scanLines === 'all') return true;
+  for (let at = line; at <= endLine; at++) if (scanLines.has(at)) return true;
+  return false;
+}
+
 function linesToScan(target: RuleTarget, lineCount: number): number[] | null {
   if (target.scanLines === 'all') return null;
   return [...target.scanLines].filter((line) => line >= 1 && line <= lineCount).sort((a, b) => a - b);
@@ -180,9 +186,9 @@ async function runQueryRules(
   let stopped = false;
   // tree-sitter asks this while a query runs; true cancels it.
   const progressCallback = (): boolean => (stopped ||= Date.now() >= stopAt);
-  let tree: Awaited<ReturnType<typeof parse>>;
+  let tree: Awaited<ReturnType<typeof parseForQueries>>;
   try {
-    tree = await parse(target.language, target.text, { stopAt });
+    tree = await parseForQueries(target.language, target.text, { stopAt });
   } catch (error) {
     if (error instanceof ParseStopped) return { findings: [], finished: false, capped: [] };
     throw error;
@@ -199,14 +205,17 @@ async function runQueryRules(
       for (const capture of captures) {
         if (capture.name !== 'match') continue;
         const line = capture.node.startPosition.row + 1;
+        const endLine = capture.node.endPosition.row + 1;
         if (reported.has(line)) continue;
-        if (target.scanLines !== 'all' && !target.scanLines.has(line)) continue;
+        // A match spanning lines is the change's when any of its lines is: a rewritten argument on the
+        // line below `os.system(` makes the call new, though its first line is unchanged.
+        if (!spansScannedLine(target.scanLines, line, endLine)) continue;
         if (reported.size === MAX_HITS_PER_RULE_PER_FILE) {
           capped.push(`${rule.id} in ${target.path}`);
           break;
         }
         reported.add(line);
-        found.push(finding(rule, target, lines, line, capture.node.endPosition.row + 1));
+        found.push(finding(rule, target, lines, line, endLine));
       }
     }
   } finally {

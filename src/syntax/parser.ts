@@ -112,3 +112,25 @@ export class ParseStopped extends Error {
     this.name = 'ParseStopped';
   }
 }
+
+/** Node types the grammars jscr loads give comments. */
+const COMMENT_TYPES = ['comment', 'line_comment', 'block_comment'];
+
+/**
+ * Parse `text` as query rules see it: comments inside an argument list are blanked (spaces, newlines
+ * kept, so every row and column stays) and the text parsed again. A comment is a node of its own, so
+ * `os.system(  # note` would make the comment the call's first argument and an anchored pattern
+ * (`(argument_list . (binary_operator))`) would miss the real one.
+ */
+export async function parseForQueries(language: Language, text: string, options: ParseLimits = {}): Promise<Tree> {
+  const tree = await parse(language, text, options);
+  const inArguments = tree.rootNode.descendantsOfType(COMMENT_TYPES).filter((node) => node !== null && /argument/.test(node.parent?.type ?? ''));
+  if (inArguments.length === 0) return tree;
+  const chars = text.split('');
+  for (const node of inArguments) {
+    if (node === null) continue;
+    for (let at = node.startIndex; at < node.endIndex; at++) if (chars[at] !== '\n' && chars[at] !== '\r') chars[at] = ' ';
+  }
+  tree.delete();
+  return parse(language, chars.join(''), options);
+}

@@ -1,5 +1,5 @@
 /** The fix command's small parts: --verify splitting, the diff, the context window, --finding selection. */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,11 @@ describe('chooseRunFolder', () => {
   it('refuses --out inside the repository, also through a path that does not exist yet', async () => {
     await expect(chooseRunFolder({ out: 'sub/runs/new', cwd: root, env: {}, root, now })).rejects.toThrow(UsageError);
     await expect(chooseRunFolder({ out: root, cwd: base, env: {}, root, now })).rejects.toThrow(UsageError);
+  });
+  it('refuses --out through a link inside the repository that leads out of it', async () => {
+    mkdirSync(join(base, 'elsewhere'));
+    symlinkSync(join(base, 'elsewhere'), join(root, 'reports'));
+    await expect(chooseRunFolder({ out: 'reports/run', cwd: root, env: {}, root, now })).rejects.toThrow(/inside the repository/);
   });
   it('refuses a non-empty --out, accepts an empty one', async () => {
     mkdirSync(join(base, 'full'));

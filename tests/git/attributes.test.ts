@@ -28,7 +28,9 @@ function gitSays(r: TestRepo, mark: string, path: string): string {
 
 describe('linguist marks of a revision', () => {
   const tree: FileMap = {
-    '.gitattributes': 'vendor/** linguist-vendored\n*.pb.go linguist-generated=true\nvendor/keep/** -linguist-vendored\ndocs/ linguist-vendored\n"with space/*" linguist-vendored\n',
+    '.gitattributes': 'vendor/** linguist-vendored\n*.pb.go linguist-generated=true\nvendor/keep/** -linguist-vendored\ndocs/ linguist-vendored\n"with space/*" linguist-vendored\n' +
+      // Braces and extglobs are literal to git's wildmatch, never alternatives.
+      '*.{gen,pb}.py linguist-generated\n@(gen)/** linguist-vendored\n+(lib)/*.js linguist-vendored\n',
     'web/.gitattributes': 'dist/** linguist-generated\n*.js linguist-vendored=false\n',
     'a.py': 'x = 1\n',
   };
@@ -43,6 +45,10 @@ describe('linguist marks of a revision', () => {
     'dist/app.js',
     'web/src/vendor/d.js',
     'a.py',
+    'x.gen.py',
+    'a.{gen,pb}.py',
+    'gen/y.py',
+    'lib/z.js',
   ];
 
   it.each(paths)('%s: the same verdict as git check-attr', async (path) => {

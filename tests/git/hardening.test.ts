@@ -296,7 +296,8 @@ describe('a program-naming key jscr cannot override', () => {
 });
 
 describe('a partial clone never fetches on jscr behalf', () => {
-  it('does not start the remote upload-pack program for a missing blob', async () => {
+  /** A blob-less clone of a repository whose HEAD holds hostile code, configured by `configure`. */
+  function partialClone(configure: (clone: string, dir: string) => string): { clone: string; marker: string } {
     const dir = mkdtempSync(join(tmpdir(), 'jscr-partial-'));
     made.push(dir);
     const server = makeRepo({ 'app.py': 'x = 1\n' });
@@ -305,20 +306,41 @@ describe('a partial clone never fetches on jscr behalf', () => {
     server.git('config', 'uploadpack.allowFilter', 'true');
     const clone = join(dir, 'clone');
     execFileSync('git', ['clone', '-q', '--filter=blob:none', '--no-checkout', `file://${server.root}`, clone], { env: GIT_ENV });
-    const { script, marker } = markerScript(dir, 'upload-pack', false);
-    execFileSync('git', ['config', 'remote.origin.uploadpack', script], { cwd: clone, env: GIT_ENV });
+    const marker = configure(clone, dir);
     // Control: plain git lazily fetches the blob through the configured program.
     try {
       execFileSync('git', ['cat-file', '-p', 'HEAD:app.py'], { cwd: clone, env: GIT_ENV, stdio: 'ignore', timeout: 10_000 });
     } catch {
-      // the fake upload-pack speaks no protocol
+      // the planted program speaks no protocol
     }
     expect(existsSync(marker)).toBe(true);
     rmSync(marker);
+    return { clone, marker };
+  }
+
+  it('does not start the remote upload-pack program for a missing blob', async () => {
+    const { clone, marker } = partialClone((cloned, dir) => {
+      const { script, marker: made } = markerScript(dir, 'upload-pack', false);
+      execFileSync('git', ['config', 'remote.origin.uploadpack', script], { cwd: cloned, env: GIT_ENV });
+      return made;
+    });
     const result = await runJscr(['review', '--no-model', '--commit', 'HEAD'], clone, { HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: '1' });
     expect(existsSync(marker)).toBe(false);
     // The blob could not be read: never a clean review.
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^jscr: git .* failed: an object is missing from this partial clone, and jscr never fetches/);
+  }, 60_000);
+
+  it('does not run an ext:: transport that a per-protocol policy allows (it beats protocol.allow)', async () => {
+    const { clone, marker } = partialClone((cloned, dir) => {
+      const made = join(dir, 'ext-ran');
+      // ext:: runs its command through no shell
+      execFileSync('git', ['config', 'remote.origin.url', `ext::touch ${made}`], { cwd: cloned, env: GIT_ENV });
+      execFileSync('git', ['config', 'protocol.ext.allow', 'always'], { cwd: cloned, env: GIT_ENV });
+      return made;
+    });
+    const result = await runJscr(['review', '--no-model', '--commit', 'HEAD'], clone, { HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: '1' });
+    expect(existsSync(marker)).toBe(false);
+    expect(result.code).toBe(2);
   }, 60_000);
 });

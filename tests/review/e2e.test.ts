@@ -254,7 +254,7 @@ describe('jscr review: every failure has its exit code and its reason', () => {
   it.each([
     ['a changed file over review.max_file_bytes', { 'big.py': `${'x = 1\n'.repeat(400_000)}` }, /big\.py \(too_large: \d+ bytes, over review\.max_file_bytes/],
     ['minified code under a plain name', { 'util.js': `${'var a=function(b){return b};'.repeat(200)}\n` }, /util\.js \(minified/],
-    ['binary content under a source-code name', { 'run.py': Buffer.from('#\0\nimport os\n') }, /run\.py \(binary: content with NUL bytes under a source-code name/],
+    ['binary content under a source-code name', { 'run.py': Buffer.from('#\0\nimport os\n') }, /run\.py \(binary: content with NUL bytes in a code file/],
     ['a lock file name on content that is not a lock file, over the limit', { 'yarn.lock': `${'x = 1;\n'.repeat(400_000)}` }, /yarn\.lock \(too_large/],
   ])('%s: exit 3, listed as not reviewed with how to exclude vendored paths', (_name, files, reason) => {
     const r = repo({ 'calc.py': SAFE_PY });

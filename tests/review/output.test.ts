@@ -184,6 +184,24 @@ describe('the repository is never written', () => {
     expect(existsSync(join(r.root, '.git', 'new-file'))).toBe(false);
   });
 
+  it('a link the repository holds, as the file or as a folder on the way, is never written through', () => {
+    const r = repo();
+    const dir = tempDir();
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    // What a pull request can commit: the report name CI writes to, and a folder, as links out.
+    symlinkSync(victim, join(r.root, 'jscr-report.json'));
+    symlinkSync(dir, join(r.root, 'reports'));
+    r.git('add', 'jscr-report.json', 'reports');
+    r.git('commit', '-q', '-m', 'links');
+    symlinkSync(victim, join(r.root, 'untracked.json'));
+    expectRefused(review(r, 'jscr-report.json'), /goes through jscr-report\.json, a symbolic link inside the repository/);
+    expectRefused(review(r, 'reports/new.json'), /goes through reports, a symbolic link inside the repository/);
+    expectRefused(review(r, 'untracked.json'), /goes through untracked\.json, a symbolic link inside the repository/);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(readdirSync(dir).sort()).toEqual(['victim.txt']);
+  });
+
   it('a git directory that is not named .git is refused too', () => {
     const dir = tempDir();
     const gitDir = join(dir, 'separate-git-dir');
