@@ -141,12 +141,16 @@ function withoutReading(diff: DiffFile, excludeGlobs: ExcludeGlob[], marks: Ling
   const unsafe = unsafePathReason(diff.path) ?? (diff.oldPath === null ? null : unsafePathReason(diff.oldPath));
   if (unsafe !== null) return covered(diff, 'not_reviewed', `unsafe_path: ${unsafe}`);
   if (diff.status === 'deleted' || diff.statusBehindBinary === 'deleted') return covered(diff, 'no_content', 'deleted');
-  if (diff.isSubmodule) return covered(diff, 'no_content', 'submodule');
   if (diff.newMode === SYMLINK_MODE) return covered(diff, 'no_content', 'a symlink: never read or followed');
   const glob = excludeGlobs.find((g) => g.test(diff.path));
   if (glob !== undefined) return covered(diff, 'excluded', `excluded: review.exclude "${glob.glob}" of the base configuration`);
   const mark = marks.markOf(diff.path);
   if (mark !== null) return covered(diff, 'excluded', `excluded: ${mark.mark} in the base revision's ${mark.file}`);
+  // A submodule pointer moved: the code it now names lives in another repository, which this review
+  // cannot read. That is code not looked at, unless the base configuration excludes the path.
+  if (diff.isSubmodule) {
+    return covered(diff, 'not_reviewed', `submodule: the commit it now points at is another repository's code, not reviewed here; to accept submodule bumps, set review.exclude = ["${diff.path}"] in .jscr.toml on the base branch`);
+  }
   return null;
 }
 

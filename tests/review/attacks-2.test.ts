@@ -145,3 +145,25 @@ describe('an executable file with a NUL byte after its first line', () => {
     expect(report.skipped_files.find((s) => s.path === 'tool')).toMatchObject({ class: 'not_reviewed' });
   });
 });
+
+describe('a submodule pointer the change moves', () => {
+  /** Commit a gitlink to a commit id (git needs no submodule repository to record one), then review it. */
+  function bumpAndReview(r: TestRepo, sha: string): { code: number; report: Report } {
+    r.git('update-index', '--add', '--cacheinfo', `160000,${sha},lib/dep`);
+    r.git('commit', '-q', '-m', 'bump');
+    const out = runJscr(['review', '--no-model', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root, timeoutMs: 120_000 });
+    return { code: out.code, report: JSON.parse(out.stdout) as Report };
+  }
+
+  it('is code this review cannot read: not reviewed, exit 3', () => {
+    const { code, report } = bumpAndReview(repo({ 'keep.txt': 'x\n' }), '1'.repeat(40));
+    expect(code).toBe(3);
+    expect(report.skipped_files.find((s) => s.path === 'lib/dep')).toMatchObject({ class: 'not_reviewed' });
+  });
+
+  it('is excluded, exit 0, when the base configuration excludes its path', () => {
+    const { code, report } = bumpAndReview(repo({ '.jscr.toml': '[review]\nexclude = ["lib/dep"]\n' }), '2'.repeat(40));
+    expect(code).toBe(0);
+    expect(report.skipped_files.find((s) => s.path === 'lib/dep')).toMatchObject({ class: 'excluded' });
+  });
+});
