@@ -77,6 +77,31 @@ describe('a secret is never printed', () => {
     expect(command?.evidence).toContain('[github-token, 40 chars]');
   });
 
+  it('tokens of providers secretlint knows, a password in a URL, and a token written encoded are masked in every format', async () => {
+    const password = `Qz8${body(14, 77)}`;
+    // Each value is put together here so that no token-shaped literal sits in this file.
+    const values = [
+      ['SG.', body(22, 51), '.', body(43, 52)].join(''),
+      ['shp', 'at_', body(32, 53)].join(''),
+      ['hf', '_', body(34, 54)].join(''),
+      ['lin', '_api_', body(40, 55)].join(''),
+      ['ops', '_eyJ', body(120, 56)].join(''),
+      Buffer.from(TOKEN).toString('base64'),
+      Buffer.from(TOKEN).toString('base64url'),
+      Buffer.from(TOKEN).toString('hex'),
+      Buffer.from(Buffer.from(TOKEN).toString('hex')).toString('base64'),
+      encodeURIComponent(TOKEN).replace('_', '%5F'),
+      Array.from(TOKEN, (ch) => `\\x${ch.charCodeAt(0).toString(16)}`).join(''),
+    ];
+    const lines = [...values.map((value) => `    os.system("echo ${value} " + x)`), `    os.system("curl https://deploy:${password}@example.org/a " + x)`];
+    const repo = repoWithChange({ 'app.py': 'import os\n' }, { 'app.py': `import os\n\ndef run(x):\n${lines.join('\n')}\n` });
+    for (const run of await allFormats(repo)) {
+      expect(run.code, run.format).toBe(1);
+      for (const value of values) expect(run.output, `${run.format}: ${value}`).not.toContain(value.slice(4, 24));
+      expect(run.output, run.format).not.toContain(password);
+    }
+  });
+
   it('a finding whose evidence was masked can still be fixed: the consultation matches the disk line and masks the token', async () => {
     const line = `    os.system("curl -H 'Authorization: token ${TOKEN}' " + x)`;
     const repo = repoWithChange({ 'app.py': 'import os\n' }, { 'app.py': `import os\n\ndef run(x):\n${line}\n` });
