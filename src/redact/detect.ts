@@ -232,6 +232,8 @@ interface Decoder {
   marker: RegExp;
   /** For escape decoders: the characters a run of escapes and plain token text is made of. */
   widenOver?: RegExp;
+  /** A character every run holds: a text without it has no run, and is not searched. */
+  cue?: string;
   /** The run's decoded text, or null when this decoder does not apply to it. */
   decode: (run: string) => string | null;
 }
@@ -247,23 +249,32 @@ const DECODERS: readonly Decoder[] = [
   },
   {
     marker: /%[0-9A-Fa-f]{2}/g,
+    cue: '%',
     widenOver: /[A-Za-z0-9_.~+%-]/,
     // `unescape` reads `%XX` as one character each (no UTF-8 step that could throw), natively.
     decode: (run) => unescape(run),
   },
   {
     marker: /\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})/g,
+    cue: '\\',
     widenOver: /[A-Za-z0-9_\\-]/,
     decode: (run) => run.replace(/\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4}))/g, (_m, x?: string, u?: string) => String.fromCharCode(parseInt(x ?? u ?? '0', 16))),
   },
 ];
 
+/** Each escape decoder's widening set as a table of ASCII codes: one lookup per character, no regex call. */
+const WIDEN_TABLES = new Map(
+  DECODERS.flatMap((decoder) => {
+    const over = decoder.widenOver;
+    return over ? [[decoder, Array.from({ length: 128 }, (_v, code) => over.test(String.fromCharCode(code)))] as const] : [];
+  }),
+);
+
 /** The encoded runs of `text` for one decoder: whole base64 runs, or each escape widened over its token text. */
 function encodedRuns(text: string, decoder: Decoder): { start: number; end: number }[] {
   const runs: { start: number; end: number }[] = [];
-  const over = decoder.widenOver;
-  // The widening set as a table of ASCII codes: one lookup per character, no regex call.
-  const table = over ? Array.from({ length: 128 }, (_v, code) => over.test(String.fromCharCode(code))) : null;
+  const table = WIDEN_TABLES.get(decoder) ?? null;
+  if (decoder.cue !== undefined && !text.includes(decoder.cue)) return runs;
   const widen = (at: number): boolean => table?.[text.charCodeAt(at)] === true;
   decoder.marker.lastIndex = 0;
   for (let m = decoder.marker.exec(text); m; m = decoder.marker.exec(text)) {
