@@ -391,6 +391,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
           config,
           env: request.env,
           redaction,
+          book,
           segments: material,
           deterministicFindings: findings,
           remainingMs: steps.remainingMs(),

@@ -188,6 +188,26 @@ describe('a secret is never sent to the model', () => {
     await server.close();
   });
 
+  it('a token in a file name, a token written as base64 or hex, and a SendGrid key reach the server masked', async () => {
+    server = await startServer();
+    server.review = [{ findings: [] }];
+    const toml = [
+      '[egress]', 'enabled = true', '[net]', `connect = ["${server.hostPort}"]`, '[redaction]', 'block_on_secret = false',
+      '[model]', 'provider = "openai"', `base_url = "${server.base}/v1"`, 'name = "scripted-model"', `api_key_env = "${API_KEY_ENV}"`, 'timeout_s = 5', '',
+    ].join('\n');
+    const hidden = [Buffer.from(TOKEN).toString('base64'), Buffer.from(TOKEN).toString('hex'), ['SG.', body(22, 61), '.', body(43, 62)].join('')];
+    const code = `import os\n\ndef run(x):\n${hidden.map((h) => `    os.system("send ${h} " + x)\n`).join('')}`;
+    const repo = repoWithChange({ '.jscr.toml': toml, 'README.md': 'base\n' }, { [`app/${TOKEN}.py`]: code });
+    const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root, { [API_KEY_ENV]: API_KEY });
+    const sent = server.requests.filter((r) => r.kind === 'findings');
+    expect(sent.length, run.stderr).toBeGreaterThan(0);
+    const raw = sent.map((r) => r.raw).join('\n');
+    for (const value of [TOKEN, ...hidden]) {
+      expect(raw).not.toContain(value.slice(4, 24));
+      expect(run.stdout).not.toContain(value.slice(4, 24));
+    }
+  });
+
   it('a PEM key edited in its middle (body lines 14-15 of 27) reaches the server masked, old and new lines alike', async () => {
     server = await startServer();
     server.review = [{ findings: [] }];
