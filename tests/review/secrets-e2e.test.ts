@@ -188,13 +188,18 @@ describe('a secret is never sent to the model', () => {
     await server.close();
   });
 
-  it('a token in a file name, a token written as base64 or hex, and a SendGrid key reach the server masked', async () => {
+  /** Starts the scripted model (it finds nothing) and returns a .jscr.toml that sends to it. */
+  async function startModel(): Promise<string> {
     server = await startServer();
     server.review = [{ findings: [] }];
-    const toml = [
+    return [
       '[egress]', 'enabled = true', '[net]', `connect = ["${server.hostPort}"]`, '[redaction]', 'block_on_secret = false',
       '[model]', 'provider = "openai"', `base_url = "${server.base}/v1"`, 'name = "scripted-model"', `api_key_env = "${API_KEY_ENV}"`, 'timeout_s = 5', '',
     ].join('\n');
+  }
+
+  it('a token in a file name, a token written as base64 or hex, and a SendGrid key reach the server masked', async () => {
+    const toml = await startModel();
     const hidden = [Buffer.from(TOKEN).toString('base64'), Buffer.from(TOKEN).toString('hex'), ['SG.', body(22, 61), '.', body(43, 62)].join('')];
     const code = `import os\n\ndef run(x):\n${hidden.map((h) => `    os.system("send ${h} " + x)\n`).join('')}`;
     const repo = repoWithChange({ '.jscr.toml': toml, 'README.md': 'base\n' }, { [`app/${TOKEN}.py`]: code });
@@ -209,12 +214,7 @@ describe('a secret is never sent to the model', () => {
   });
 
   it('a PEM key edited in its middle (body lines 14-15 of 27) reaches the server masked, old and new lines alike', async () => {
-    server = await startServer();
-    server.review = [{ findings: [] }];
-    const toml = [
-      '[egress]', 'enabled = true', '[net]', `connect = ["${server.hostPort}"]`, '[redaction]', 'block_on_secret = false',
-      '[model]', 'provider = "openai"', `base_url = "${server.base}/v1"`, 'name = "scripted-model"', `api_key_env = "${API_KEY_ENV}"`, 'timeout_s = 5', '',
-    ].join('\n');
+    const toml = await startModel();
     const keyText = (lines: string[]): string => `def load():\n    return KEY\n\nKEY = """\n-----BEGIN RSA PRIVATE KEY-----\n${lines.join('\n')}\n-----END RSA PRIVATE KEY-----\n"""\n`;
     const edited = KEY_LINES.map((line, i) => (i === 13 || i === 14 ? body(64, 900 + i) : line));
     const repo = repoWithChange({ '.jscr.toml': toml, 'deploy/key.py': keyText(KEY_LINES) }, { 'deploy/key.py': keyText(edited) });
