@@ -225,3 +225,12 @@ describe('encoded values', () => {
     }
   });
 });
+
+describe('passwords in URLs of any scheme', () => {
+  it('finds the password of https and ftp URLs, never a template or the word itself', () => {
+    expect(detectSecrets('fetch("https://deploy:Qz8mWv2Lr7Tn@example.org/a")').map((m) => m.rule)).toEqual(['url-password']);
+    expect(detectSecrets('ftp://backup:hJ4kL9pQ2x@files.internal/x').map((m) => m.rule)).toEqual(['url-password']);
+    expect(detectSecrets('fetch(`https://deploy:${PASSWORD}@example.org/a`)')).toEqual([]);
+    expect(detectSecrets('http://user:pass@localhost/')).toEqual([]);
+  });
+});
