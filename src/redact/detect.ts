@@ -222,13 +222,115 @@ function collectBlocks(rule: SecretRule, matcher: BlockMatcher, priority: number
   }
 }
 
+/**
+ * A value written encoded (base64, hex, percent-escapes, `\\x` / `\\u` escapes) reaches a log as
+ * unreadable text that any reader decodes again. Each decoder names the runs it can read and how;
+ * one level inside another (base64 of a hex string) is decoded too, never deeper.
+ */
+interface Decoder {
+  /** Where an encoded run may be: base64 matches whole runs; the escapes mark a run to widen. */
+  marker: RegExp;
+  /** For escape decoders: the characters a run of escapes and plain token text is made of. */
+  widenOver?: RegExp;
+  /** A character every run holds: a text without it has no run, and is not searched. */
+  cue?: string;
+  /** The run's decoded text, or null when this decoder does not apply to it. */
+  decode: (run: string) => string | null;
+}
+
+const MAX_DECODE_DEPTH = 2;
+
+const DECODERS: readonly Decoder[] = [
+  {
+    // Base64 and base64url; an even run of hex digits is hex, not base64.
+    marker: /[A-Za-z0-9+/_-]{24,}={0,2}/g,
+    decode: (run) =>
+      /^[0-9A-Fa-f]+$/.test(run) ? (run.length % 2 === 0 ? Buffer.from(run, 'hex').toString('latin1') : null) : Buffer.from(run, 'base64').toString('latin1'),
+  },
+  {
+    marker: /%[0-9A-Fa-f]{2}/g,
+    cue: '%',
+    widenOver: /[A-Za-z0-9_.~+%-]/,
+    // `unescape` reads `%XX` as one character each (no UTF-8 step that could throw), natively.
+    decode: (run) => unescape(run),
+  },
+  {
+    marker: /\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})/g,
+    cue: '\\',
+    widenOver: /[A-Za-z0-9_\\-]/,
+    decode: (run) => run.replace(/\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4}))/g, (_m, x?: string, u?: string) => String.fromCharCode(parseInt(x ?? u ?? '0', 16))),
+  },
+];
+
+/** Each escape decoder's widening set as a table of ASCII codes: one lookup per character, no regex call. */
+const WIDEN_TABLES = new Map(
+  DECODERS.flatMap((decoder) => {
+    const over = decoder.widenOver;
+    return over ? [[decoder, Array.from({ length: 128 }, (_v, code) => over.test(String.fromCharCode(code)))] as const] : [];
+  }),
+);
+
+/** The encoded runs of `text` for one decoder: whole base64 runs, or each escape widened over its token text. */
+function encodedRuns(text: string, decoder: Decoder): { start: number; end: number }[] {
+  const runs: { start: number; end: number }[] = [];
+  const table = WIDEN_TABLES.get(decoder) ?? null;
+  if (decoder.cue !== undefined && !text.includes(decoder.cue)) return runs;
+  const widen = (at: number): boolean => table?.[text.charCodeAt(at)] === true;
+  decoder.marker.lastIndex = 0;
+  for (let m = decoder.marker.exec(text); m; m = decoder.marker.exec(text)) {
+    let start = m.index;
+    let end = m.index + m[0].length;
+    if (table) {
+      // One pass each way; the next search starts past the run, so every character is widened over once.
+      while (start > 0 && (runs.length === 0 || start > (runs[runs.length - 1] as { end: number }).end) && widen(start - 1)) start -= 1;
+      while (end < text.length && widen(end)) end += 1;
+      decoder.marker.lastIndex = end;
+    }
+    runs.push({ start, end });
+  }
+  return runs;
+}
+
+/**
+ * Runs of encoded text whose decoding holds a secret: the whole run is the value. The decoded runs of
+ * one decoder are scanned together as one text (a line each), so the cost stays linear in the text.
+ * True when the decoded text reached the match cap.
+ */
+function collectEncoded(text: string, rules: SecretRuleSet, depth: number, into: Candidate[]): boolean {
+  let capped = false;
+  for (const decoder of DECODERS) {
+    const runs: { start: number; end: number }[] = [];
+    const decoded: string[] = [];
+    for (const run of encodedRuns(text, decoder)) {
+      const plain = decoder.decode(text.slice(run.start, run.end));
+      if (plain === null || plain.length === 0) continue;
+      runs.push(run);
+      decoded.push(plain.replace(/[\n\r]/g, ' '));
+    }
+    if (runs.length === 0) continue;
+    const joined = decoded.join('\n');
+    const scan = scanSecrets(joined, rules, depth + 1);
+    capped ||= scan.capped;
+    const starts = lineStarts(joined);
+    let last = -1;
+    for (const found of scan.matches) {
+      const index = lineAt(starts, found.start) - 1;
+      if (index === last) continue;
+      last = index;
+      const run = runs[index] as { start: number; end: number };
+      into.push({ rule: found.rule, priority: rules.rules.length, start: run.start, end: run.end, bare: false });
+    }
+  }
+  return capped;
+}
+
 /** Find every secret value in `text`. Overlapping candidates resolve to the earliest, longest, then first rule. */
 export function detectSecrets(text: string, rules: SecretRuleSet = builtInSecretRules()): SecretMatch[] {
   return scanSecrets(text, rules).matches;
 }
 
 /** `detectSecrets`, saying also whether the per-file match cap was reached. */
-export function scanSecrets(text: string, rules: SecretRuleSet = builtInSecretRules()): SecretScan {
+export function scanSecrets(text: string, rules: SecretRuleSet = builtInSecretRules(), depth = 0): SecretScan {
   const starts = lineStarts(text);
   const lower = asciiLower(text);
   const candidates: Candidate[] = [];
@@ -277,6 +379,8 @@ export function scanSecrets(text: string, rules: SecretRuleSet = builtInSecretRu
     }
     capped ||= collector.full;
   });
+
+  if (depth < MAX_DECODE_DEPTH) capped = collectEncoded(text, rules, depth, candidates) || capped;
 
   candidates.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start) || a.priority - b.priority);
   const matches: SecretMatch[] = [];

@@ -106,7 +106,8 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
     baseText: raw.baseRev === null ? null : await configTextAtRevision(root, raw.baseRev),
   });
   const boundary = await openBoundary(root, { followSymlinks: config.repository.follow_symlinks });
-  const steps = new StepLog(config.review.deadline_s, request.onStep);
+  // The deadline counts from the start of the run: reading and parsing a huge diff use it up too.
+  const steps = new StepLog(config.review.deadline_s - (Date.now() - startedAt) / 1000, request.onStep);
   if (request.onStepRecorded !== undefined) steps.onRecord(request.onStepRecorded);
   // the first three steps ran before the log could exist (its deadline comes from the configuration)
   steps.record('boundary', 'ran', `root .; symlinks ${config.repository.follow_symlinks ? 'followed inside the root' : 'refused'}`, Date.now() - parsedAt);
@@ -392,6 +393,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
           config,
           env: request.env,
           redaction,
+          book,
           segments: material,
           deterministicFindings: findings,
           remainingMs: steps.remainingMs(),

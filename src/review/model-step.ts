@@ -25,7 +25,7 @@ import {
   type TokenUsage,
 } from '../model/index.js';
 import { scrubDeep } from '../model/scrub.js';
-import type { RedactionOutcome } from '../redact/index.js';
+import { redact, RedactionCounter, type RedactionOutcome, type SecretBook } from '../redact/index.js';
 import type { Finding, RejectedFinding, StepStatus } from '../report/finding.js';
 import type { MaterialSegment } from './material.js';
 
@@ -36,6 +36,11 @@ export interface ModelStepsInput {
   env: NodeJS.ProcessEnv;
   /** The redaction step's outcome: blocked means nothing is sent. */
   redaction: RedactionOutcome;
+  /**
+   * The review's secrets. The material was redacted with it already; every prompt is redacted once
+   * more on its way out, since paths and quoted findings reach the prompt besides the material.
+   */
+  book: SecretBook;
   /** The unredacted segments, in the same order as `redaction.material`, for path, line and kind; the text sent is the redacted one. */
   segments: readonly MaterialSegment[];
   /** Rule, scanner and injection findings; summaries of those on the material's paths are shown to the model. */
@@ -74,6 +79,9 @@ interface Anchored {
 
 export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsOutcome> {
   const { config } = input;
+  const counter = new RedactionCounter();
+  const send = (target: CallTarget, prompt: Parameters<typeof callModel>[1]): ReturnType<typeof callModel> =>
+    callModel(target, { ...prompt, system: redact(prompt.system, counter, input.book).text, user: redact(prompt.user, counter, input.book).text });
   const usage = { calls: 0, input_tokens: 0, output_tokens: 0 };
   const provider = config.model.provider;
   const result = (model: ModelStepRecord, rest: Partial<ModelStepsOutcome> = {}): ModelStepsOutcome => ({
@@ -129,7 +137,7 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsO
     const system = reviewSystemPrompt(fence);
     const user = reviewUserPrompt(chunk, input.deterministicFindings, fence, { index: index + 1, count: chunks.length });
     input.stderr.write(`jscr: model: ${part}sending about ${estimateTokens(system, user)} input tokens to ${where}\n`);
-    const call = await callModel(target, { model: modelName, system, user, kind: 'findings', maxOutputTokens: config.model.max_output_tokens });
+    const call = await send(target, { model: modelName, system, user, kind: 'findings', maxOutputTokens: config.model.max_output_tokens });
     if (!call.delivered) {
       failures.push(`${part}${call.reason}`);
       continue;
@@ -173,7 +181,7 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsO
   }
 
   // Step 10: verification.
-  const verified = await verify(input, anchored, rejected, { target, modelName, addUsage, where, deadlineAt });
+  const verified = await verify(input, anchored, rejected, { send: (prompt) => send(target, prompt), modelName, addUsage, where, deadlineAt });
   steps.push(verified.step);
   // Model-written text (titles, quotes, reasons) passes the same scrub: a server that echoes the key
   // must not get it into the report.
@@ -181,7 +189,8 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsO
 }
 
 interface VerifyContext {
-  target: CallTarget;
+  /** Sends one call, its prompt redacted on the way out. */
+  send: (prompt: Parameters<typeof callModel>[1]) => ReturnType<typeof callModel>;
   modelName: string;
   addUsage: (u: TokenUsage) => void;
   where: string;
@@ -224,7 +233,7 @@ async function verify(
       standUnverified('the review deadline passed before verification');
       continue;
     }
-    const call = await callModel(ctx.target, { model: ctx.modelName, system: prompt.system, user: prompt.user, kind: 'verdict', maxOutputTokens: input.config.model.max_output_tokens });
+    const call = await ctx.send({ model: ctx.modelName, system: prompt.system, user: prompt.user, kind: 'verdict', maxOutputTokens: input.config.model.max_output_tokens });
     if (!call.delivered) {
       unreachable.push(call.reason);
       standUnverified(`the verifier did not answer: ${call.reason}`);

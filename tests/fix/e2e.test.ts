@@ -234,6 +234,24 @@ describe('jscr fix', () => {
     expect(readRows(out)[0]?.outcome).toBe('needs_review');
   });
 
+  it('a token in the file name never reaches the model, the output or the run folder: the finding is left for review', async () => {
+    // Put together here so that no token-shaped literal sits in this file.
+    const token = ['gh', 'p_', 'Rk4Tq9Xw2Lm7Vb3Nz8Hc5Jd1Fs6Gy0Pa2We7Uo'].join('');
+    const repo = makeRepo({ '.jscr.toml': configToml() });
+    cleanups.push(() => repo.cleanup());
+    const path = `app/${token}.py`;
+    repo.commit({ [path]: readFileSync(join(FIXTURE, TARGET), 'utf8') }, 'add the user lookup');
+    server.propose = [{ proposal: goodProposal({ path }) }];
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--out', out], repo.root);
+    // The review's report masks the path, so the finding names a file that cannot be read: it is left for review.
+    expect(run.stdout).toContain('needs_review');
+    const written = readdirSync(out).map((name) => readFileSync(join(out, name), 'utf8')).join('\n');
+    for (const [where, text] of [['model', server.requests.map((r) => r.raw).join('\n')], ['stdout', run.stdout], ['stderr', run.stderr], ['run folder', written]] as const) {
+      expect(text, where).not.toContain(token.slice(4, 24));
+    }
+  });
+
   it('no model configured: every row is model_failed, nothing is sent, exit 3', async () => {
     const repo = fixtureRepo({ model: false });
     const out = join(scratch('jscr-fix-out-'), 'run');

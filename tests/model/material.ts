@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { parseConfigText, type JscrConfig } from '../../src/config/index.js';
-import { redactionStep } from '../../src/redact/index.js';
+import { redactionStep, SecretBook } from '../../src/redact/index.js';
 import type { Finding } from '../../src/report/finding.js';
 import { makeFinding } from '../../src/report/fingerprint.js';
 import type { MaterialSegment } from '../../src/review/material.js';
@@ -121,12 +121,14 @@ export interface RunResult {
 /** The real redaction step, then the model steps, as the engine runs them. */
 export async function runSteps(config: JscrConfig, opts: RunOptions = {}): Promise<RunResult> {
   const segments = opts.segments ?? routeSegments();
-  const redaction = redactionStep({ material: segments.map((s) => ({ path: s.path, text: s.text })), blockOnSecret: config.redaction.block_on_secret, modelConfigured: true });
+  const book = new SecretBook();
+  const redaction = redactionStep({ material: segments.map((s) => ({ path: s.path, text: s.text })), blockOnSecret: config.redaction.block_on_secret, modelConfigured: true }, book);
   const err = captureStream();
   const outcome = await runModelSteps({
     config,
     env: opts.env ?? { [API_KEY_ENV]: API_KEY },
     redaction,
+    book,
     segments,
     deterministicFindings: opts.deterministic ?? [],
     remainingMs: opts.remainingMs ?? 60_000,

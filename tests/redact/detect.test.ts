@@ -197,3 +197,40 @@ describe('detectSecrets: structure', () => {
     expect(shannonEntropy('')).toBe(0);
   });
 });
+
+describe('encoded values', () => {
+  const token = ['gh', 'p_', 'Zq8R2mXv7Lp3Wn9Tb4Ks6Hd1Fg5Jc0Ya2Ue7Io'].join('');
+
+  it('finds a token written as base64, hex, percent-escapes or \\x escapes, the whole encoded run as the value', () => {
+    const encodings = [
+      Buffer.from(token).toString('base64'),
+      Buffer.from(token).toString('hex'),
+      Buffer.from(Buffer.from(token).toString('hex')).toString('base64'),
+      encodeURIComponent(token).replace('_', '%5F'),
+      Array.from(token, (ch) => `\\x${ch.charCodeAt(0).toString(16)}`).join(''),
+    ];
+    for (const encoded of encodings) {
+      const text = `send("${encoded}")`;
+      const [match] = detectSecrets(text);
+      expect(match?.rule, encoded).toBe('github-token');
+      expect(text.slice(match?.start, match?.end)).toBe(encoded);
+    }
+  });
+
+  it('stays linear on 2 MB of text that is all encoded runs with nothing inside', () => {
+    for (const text of ['%41'.repeat(700_000), '\\x41'.repeat(500_000), `${'QUJDREVGR0hJSktMTU5PUFFSU1RVVldY'}\n`.repeat(60_000), 'a'.repeat(2_000_000)]) {
+      const started = Date.now();
+      expect(detectSecrets(text)).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+  });
+});
+
+describe('passwords in URLs of any scheme', () => {
+  it('finds the password of https and ftp URLs, never a template or the word itself', () => {
+    expect(detectSecrets('fetch("https://deploy:Qz8mWv2Lr7Tn@example.org/a")').map((m) => m.rule)).toEqual(['url-password']);
+    expect(detectSecrets('ftp://backup:hJ4kL9pQ2x@files.internal/x').map((m) => m.rule)).toEqual(['url-password']);
+    expect(detectSecrets('fetch(`https://deploy:${PASSWORD}@example.org/a`)')).toEqual([]);
+    expect(detectSecrets('http://user:pass@localhost/')).toEqual([]);
+  });
+});

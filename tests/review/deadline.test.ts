@@ -54,6 +54,21 @@ describe('a review past its deadline', () => {
     expect(report.steps.find((s) => s.name === 'injection')?.status).toBe('not_run');
   }, 60_000);
 
+  it('counts from the start of the run: when reading and parsing a huge diff use it up, no step starts after it', async () => {
+    // Millions of deleted empty lines: each is a line of the diff to read and parse before any step
+    // starts, while the steps themselves have only one small file to look at.
+    const blanks = Array.from({ length: 4 }, (_, i) => `app/blank${i}.py`);
+    const repo = makeRepo({ '.jscr.toml': '[review]\ndeadline_s = 1\n', ...Object.fromEntries(blanks.map((p) => [p, '\n'.repeat(1_500_000)])) });
+    repos.push(repo);
+    repo.commit({ ...Object.fromEntries(blanks.map((p) => [p, null])), 'app/run.py': 'import os\nos.system("rm -rf " + y)\n' });
+    const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json', '--no-model'], repo.root);
+    expect(run.code).toBe(3);
+    const report = JSON.parse(run.stdout) as Report;
+    const later = report.steps.filter((s) => ['syntax', 'profile', 'context', 'rules', 'prover', 'injection', 'redaction'].includes(s.name));
+    expect(later.map((s) => `${s.name} ${s.status}`)).toEqual(later.map((s) => `${s.name} not_run`));
+    expect(report.incomplete_reasons.join(' ')).toContain('review.deadline_s');
+  }, 120_000);
+
   it('writes a text report that says it is incomplete and why', async () => {
     const repo = makeRepo({ '.jscr.toml': '[review]\ndeadline_s = 0.001\n', 'README.md': 'base\n' });
     repos.push(repo);

@@ -77,6 +77,31 @@ describe('a secret is never printed', () => {
     expect(command?.evidence).toContain('[github-token, 40 chars]');
   });
 
+  it('tokens of providers secretlint knows, a password in a URL, and a token written encoded are masked in every format', async () => {
+    const password = `Qz8${body(14, 77)}`;
+    // Each value is put together here so that no token-shaped literal sits in this file.
+    const values = [
+      ['SG.', body(22, 51), '.', body(43, 52)].join(''),
+      ['shp', 'at_', body(32, 53)].join(''),
+      ['hf', '_', body(34, 54)].join(''),
+      ['lin', '_api_', body(40, 55)].join(''),
+      ['ops', '_eyJ', body(120, 56)].join(''),
+      Buffer.from(TOKEN).toString('base64'),
+      Buffer.from(TOKEN).toString('base64url'),
+      Buffer.from(TOKEN).toString('hex'),
+      Buffer.from(Buffer.from(TOKEN).toString('hex')).toString('base64'),
+      encodeURIComponent(TOKEN).replace('_', '%5F'),
+      Array.from(TOKEN, (ch) => `\\x${ch.charCodeAt(0).toString(16)}`).join(''),
+    ];
+    const lines = [...values.map((value) => `    os.system("echo ${value} " + x)`), `    os.system("curl https://deploy:${password}@example.org/a " + x)`];
+    const repo = repoWithChange({ 'app.py': 'import os\n' }, { 'app.py': `import os\n\ndef run(x):\n${lines.join('\n')}\n` });
+    for (const run of await allFormats(repo)) {
+      expect(run.code, run.format).toBe(1);
+      for (const value of values) expect(run.output, `${run.format}: ${value}`).not.toContain(value.slice(4, 24));
+      expect(run.output, run.format).not.toContain(password);
+    }
+  });
+
   it('a finding whose evidence was masked can still be fixed: the consultation matches the disk line and masks the token', async () => {
     const line = `    os.system("curl -H 'Authorization: token ${TOKEN}' " + x)`;
     const repo = repoWithChange({ 'app.py': 'import os\n' }, { 'app.py': `import os\n\ndef run(x):\n${line}\n` });
@@ -163,13 +188,33 @@ describe('a secret is never sent to the model', () => {
     await server.close();
   });
 
-  it('a PEM key edited in its middle (body lines 14-15 of 27) reaches the server masked, old and new lines alike', async () => {
+  /** Starts the scripted model (it finds nothing) and returns a .jscr.toml that sends to it. */
+  async function startModel(): Promise<string> {
     server = await startServer();
     server.review = [{ findings: [] }];
-    const toml = [
+    return [
       '[egress]', 'enabled = true', '[net]', `connect = ["${server.hostPort}"]`, '[redaction]', 'block_on_secret = false',
       '[model]', 'provider = "openai"', `base_url = "${server.base}/v1"`, 'name = "scripted-model"', `api_key_env = "${API_KEY_ENV}"`, 'timeout_s = 5', '',
     ].join('\n');
+  }
+
+  it('a token in a file name, a token written as base64 or hex, and a SendGrid key reach the server masked', async () => {
+    const toml = await startModel();
+    const hidden = [Buffer.from(TOKEN).toString('base64'), Buffer.from(TOKEN).toString('hex'), ['SG.', body(22, 61), '.', body(43, 62)].join('')];
+    const code = `import os\n\ndef run(x):\n${hidden.map((h) => `    os.system("send ${h} " + x)\n`).join('')}`;
+    const repo = repoWithChange({ '.jscr.toml': toml, 'README.md': 'base\n' }, { [`app/${TOKEN}.py`]: code });
+    const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root, { [API_KEY_ENV]: API_KEY });
+    const sent = server.requests.filter((r) => r.kind === 'findings');
+    expect(sent.length, run.stderr).toBeGreaterThan(0);
+    const raw = sent.map((r) => r.raw).join('\n');
+    for (const value of [TOKEN, ...hidden]) {
+      expect(raw).not.toContain(value.slice(4, 24));
+      expect(run.stdout).not.toContain(value.slice(4, 24));
+    }
+  });
+
+  it('a PEM key edited in its middle (body lines 14-15 of 27) reaches the server masked, old and new lines alike', async () => {
+    const toml = await startModel();
     const keyText = (lines: string[]): string => `def load():\n    return KEY\n\nKEY = """\n-----BEGIN RSA PRIVATE KEY-----\n${lines.join('\n')}\n-----END RSA PRIVATE KEY-----\n"""\n`;
     const edited = KEY_LINES.map((line, i) => (i === 13 || i === 14 ? body(64, 900 + i) : line));
     const repo = repoWithChange({ '.jscr.toml': toml, 'deploy/key.py': keyText(KEY_LINES) }, { 'deploy/key.py': keyText(edited) });
