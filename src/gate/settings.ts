@@ -4,7 +4,6 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { sanitisePath } from './messages.js';
 import { readGuarded } from './saferead.js';
 import { chooseStateDir } from './statedir.js';
 
@@ -96,7 +95,7 @@ export function readGateTable(toml: string): { values: Map<string, TableValue>; 
   const values = new Map<string, TableValue>();
   const problems: string[] = [];
   let inGate = false;
-  for (const rawLine of toml.split('\n')) {
+  for (const [index, rawLine] of toml.split('\n').entries()) {
     const line = rawLine.trim();
     if (line.startsWith('[')) {
       inGate = line === '[gate]' || line.startsWith('[gate]') && line.slice(6).trim().startsWith('#');
@@ -107,7 +106,9 @@ export function readGateTable(toml: string): { values: Map<string, TableValue>; 
     const key = eq < 0 ? '' : line.slice(0, eq).trim();
     const value = eq < 0 ? null : parseValue(line.slice(eq + 1).trim());
     if (!(key in SETTING_KEYS) || value === null) {
-      problems.push(`[gate] entry not understood: ${cut(key.length > 0 ? key : line, 40)}`);
+      // Named by its key only when that reads as a setting's name: any other text of the line (a
+      // pasted token, say) is the repository's and is never echoed.
+      problems.push(`[gate] entry not understood: ${/^[a-z][a-z0-9_]{0,39}$/.test(key) ? key : `line ${index + 1} of .jscr.toml`}`);
       continue;
     }
     values.set(key, value);
@@ -124,9 +125,12 @@ export function parseCount(text: string): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
-/** Text from the repository or the environment made fit for one stderr line. */
-function cut(text: string, max: number): string {
-  return sanitisePath(text.slice(0, 4 * max)).slice(0, max);
+/**
+ * A malformed setting's value as a warning shows it: quoted when it is short and plain (a typo such as
+ * "3x"), otherwise only its length, so a token pasted into the wrong place is never echoed.
+ */
+function shownValue(text: string): string {
+  return /^[\w.+-]{1,12}$/.test(text) ? `"${text}"` : `(a value of ${text.length} characters)`;
 }
 
 /** The most exempt globs used. */
@@ -182,7 +186,7 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
   const fullValue = asText(pick('full_denials'));
   if (fullValue !== undefined) {
     const parsed = parseCount(fullValue);
-    if (parsed === null) warnings.push(`jscr gate: ${SETTING_KEYS.full_denials}="${cut(fullValue, 64)}" is not a whole number; using 3`);
+    if (parsed === null) warnings.push(`jscr gate: ${SETTING_KEYS.full_denials}=${shownValue(fullValue)} is not a whole number; using 3`);
     else fullDenials = parsed;
   }
 
@@ -190,7 +194,7 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
   const maxValue = asText(pick('max_denials'));
   if (maxValue !== undefined) {
     maxDenials = parseCount(maxValue);
-    if (maxDenials === null) warnings.push(`jscr gate: ${SETTING_KEYS.max_denials}="${cut(maxValue, 64)}" is not a whole number; denials are not capped`);
+    if (maxDenials === null) warnings.push(`jscr gate: ${SETTING_KEYS.max_denials}=${shownValue(maxValue)} is not a whole number; denials are not capped`);
   }
 
   const truthy = (value: TableValue | undefined): boolean => {
