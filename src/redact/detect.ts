@@ -236,6 +236,38 @@ interface Decoder {
   cue?: string;
   /** The run's decoded text, or null when this decoder does not apply to it. */
   decode: (run: string) => string | null;
+  /**
+   * For whole-run decoders (base64): the run's characters, its least length and the padding that may
+   * end it. Found by one table-driven pass; the equivalent regex retries every start inside each short
+   * run of word characters, which is most of the cost on ordinary code.
+   */
+  runOf?: { table: readonly boolean[]; minLength: number; pad: number };
+}
+
+/** Which ASCII codes are in `chars` (a character class regex), as a lookup table. */
+export function asciiTable(chars: RegExp): boolean[] {
+  return Array.from({ length: 128 }, (_v, code) => chars.test(String.fromCharCode(code)));
+}
+
+/** Maximal runs of `runOf.table` characters at least `minLength` long, each with up to `pad` `=` after it. */
+export function wholeRuns(text: string, runOf: NonNullable<Decoder['runOf']>): { start: number; end: number }[] {
+  const runs: { start: number; end: number }[] = [];
+  let start = -1;
+  for (let at = 0; at <= text.length; at++) {
+    const inRun = at < text.length && runOf.table[text.charCodeAt(at)] === true;
+    if (inRun) {
+      if (start < 0) start = at;
+      continue;
+    }
+    if (start >= 0 && at - start >= runOf.minLength) {
+      let end = at;
+      while (end < text.length && end - at < runOf.pad && text.charCodeAt(end) === 0x3d) end += 1;
+      runs.push({ start, end });
+      at = end - 1;
+    }
+    start = -1;
+  }
+  return runs;
 }
 
 const MAX_DECODE_DEPTH = 2;
@@ -244,6 +276,7 @@ const DECODERS: readonly Decoder[] = [
   {
     // Base64 and base64url; an even run of hex digits is hex, not base64.
     marker: /[A-Za-z0-9+/_-]{24,}={0,2}/g,
+    runOf: { table: asciiTable(/[A-Za-z0-9+/_-]/), minLength: 24, pad: 2 },
     decode: (run) =>
       /^[0-9A-Fa-f]+$/.test(run) ? (run.length % 2 === 0 ? Buffer.from(run, 'hex').toString('latin1') : null) : Buffer.from(run, 'base64').toString('latin1'),
   },
@@ -275,6 +308,7 @@ function encodedRuns(text: string, decoder: Decoder): { start: number; end: numb
   const runs: { start: number; end: number }[] = [];
   const table = WIDEN_TABLES.get(decoder) ?? null;
   if (decoder.cue !== undefined && !text.includes(decoder.cue)) return runs;
+  if (decoder.runOf !== undefined) return wholeRuns(text, decoder.runOf);
   const widen = (at: number): boolean => table?.[text.charCodeAt(at)] === true;
   decoder.marker.lastIndex = 0;
   for (let m = decoder.marker.exec(text); m; m = decoder.marker.exec(text)) {

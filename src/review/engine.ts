@@ -427,7 +427,8 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
     findings: findings.map((finding) => maskFinding(finding, book)),
     fileTexts: new Map(readable.map((f) => [f.diff.path, f.text])),
     addedLines: new Map(readable.map((f) => [f.diff.path, f.changedLines])),
-    baseLines: await baseLinesOf(baseReader, readable, findings),
+    // Only a fingerprint entry asks whether a line existed at the base: read the base files just then.
+    baseLines: config.suppress.some((entry) => entry.fingerprint !== undefined) ? await baseLinesOf(baseReader, readable, findings) : new Map<string, Map<string, number>>(),
     configEntries: config.suppress.map(toSuppressEntry),
     entriesAddedByChange: suppressEntriesAddedByChange(config, readableByPath.get(CONFIG_FILE)),
     today: request.today,

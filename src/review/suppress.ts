@@ -175,6 +175,16 @@ function addedInSpan(input: SuppressionInput, finding: Finding): number[] {
   return out;
 }
 
+/** The new file's line counts, worked out once per file of one suppression pass (not once per finding). */
+const countsByInput = new WeakMap<SuppressionInput, Map<string, Map<string, number>>>();
+function lineCountsOf(input: SuppressionInput, path: string, text: string): Map<string, number> {
+  let byPath = countsByInput.get(input);
+  if (byPath === undefined) countsByInput.set(input, (byPath = new Map<string, Map<string, number>>()));
+  let counts = byPath.get(path);
+  if (counts === undefined) byPath.set(path, (counts = baseLineCounts(text)));
+  return counts;
+}
+
 /**
  * True when every added line the finding spans holds content the base already had, as many times as
  * the new file has it: what a fingerprint was written for. A rewritten line, or one more copy of
@@ -187,7 +197,7 @@ function contentExistedAtBase(input: SuppressionInput, finding: Finding): boolea
   const text = input.fileTexts.get(finding.path);
   if (base === undefined || text === undefined) return false;
   const lines = text.split('\n');
-  const now = baseLineCounts(text);
+  const now = lineCountsOf(input, finding.path, text);
   return added.every((line) => {
     const content = normaliseEvidence(lines[line - 1] ?? '');
     return (base.get(content) ?? 0) >= (now.get(content) ?? 0);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { detectSecrets, shannonEntropy } from '../../src/redact/index.js';
 import { fakes, pem } from './fakes.js';
+import fc from 'fast-check';
+import { asciiTable, wholeRuns } from '../../src/redact/detect.js';
 
 /** A line of code and the one secret rule expected to fire on it, with the value it must cover. */
 interface Positive {
@@ -232,5 +234,20 @@ describe('passwords in URLs of any scheme', () => {
     expect(detectSecrets('ftp://backup:hJ4kL9pQ2x@files.internal/x').map((m) => m.rule)).toEqual(['url-password']);
     expect(detectSecrets('fetch(`https://deploy:${PASSWORD}@example.org/a`)')).toEqual([]);
     expect(detectSecrets('http://user:pass@localhost/')).toEqual([]);
+  });
+});
+
+describe('base64 runs found in one pass', () => {
+  it('are the runs the equivalent regex finds, on any text', () => {
+    const runOf = { table: asciiTable(/[A-Za-z0-9+/_-]/), minLength: 24, pad: 2 };
+    const alphabet = fc.constantFrom('a', 'Z', '9', '+', '/', '_', '-', '=', ' ', '.', '"', '\n', 'é');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(alphabet, fc.constant('A'.repeat(23)), fc.constant('b'.repeat(25))), { maxLength: 60 }), (parts) => {
+        const text = parts.join('');
+        const expected = [...text.matchAll(/[A-Za-z0-9+/_-]{24,}={0,2}/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+        expect(wholeRuns(text, runOf)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
