@@ -3,7 +3,7 @@
  * the core never calls process.exit or console and the tests can capture everything; and the one way
  * to read a file the user names on the command line.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 export interface CommandIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -63,28 +63,39 @@ export function describeFileKind(info: Stats): string {
   return 'not a regular file';
 }
 
-/** The bytes of a regular file, or why it was not read (one phrase, to follow the path in a message). */
-export type RegularFileRead = { ok: true; bytes: Buffer } | { ok: false; problem: string };
+/** Why a bounded read found no bytes: the code for callers that branch, the phrase for messages. */
+export type ReadRefusal = 'missing' | 'not-regular' | 'too-large' | 'unreadable';
+
+/** The bytes of a regular file, or why it was not read (`problem` is one phrase, to follow the path in a message). */
+export type RegularFileRead = { ok: true; bytes: Buffer } | { ok: false; reason: ReadRefusal; problem: string };
 
 /**
- * Read a file named by the user (`--config`, `guard` inputs, `--file-text`): a regular file of at most
+ * The one reader of files jscr does not trust to be what they claim: a regular file of at most
  * `maxBytes`, nothing else. A FIFO would block forever and `/dev/zero` never ends, so the kind is
  * checked before opening (opening some devices has effects of its own) and again on the descriptor,
- * which is opened non-blocking so a FIFO swapped in between cannot hang the read either.
+ * which is opened non-blocking so a FIFO swapped in between cannot hang the read either. With
+ * `followLinks: false` a symbolic link is refused as not regular (O_NOFOLLOW), never followed.
  */
-export function readRegularFile(path: string, maxBytes: number): RegularFileRead {
+export function readBoundedFile(path: string, maxBytes: number, options: { followLinks: boolean }): RegularFileRead {
+  const refuse = (reason: ReadRefusal, problem: string): RegularFileRead => ({ ok: false, reason, problem });
+  const kindRefusal = (info: Stats): RegularFileRead => refuse('not-regular', `is ${info.isSymbolicLink() ? 'a symbolic link' : describeFileKind(info)}, not a regular file`);
+  const failed = (error: unknown): RegularFileRead => {
+    const code = errnoCode(error);
+    const reason = code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : code === 'ELOOP' ? 'not-regular' : 'unreadable';
+    return refuse(reason, `cannot be read (${code})`);
+  };
   let fd: number;
   try {
-    const before = statSync(path);
-    if (!before.isFile()) return { ok: false, problem: `is ${describeFileKind(before)}, not a regular file` };
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const before = options.followLinks ? statSync(path) : lstatSync(path);
+    if (!before.isFile()) return kindRefusal(before);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (options.followLinks ? 0 : constants.O_NOFOLLOW));
   } catch (error) {
-    return { ok: false, problem: `cannot be read (${errnoCode(error)})` };
+    return failed(error);
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) return { ok: false, problem: `is ${describeFileKind(info)}, not a regular file` };
-    if (info.size > maxBytes) return { ok: false, problem: `is larger than ${maxBytes} bytes` };
+    if (!info.isFile()) return kindRefusal(info);
+    if (info.size > maxBytes) return refuse('too-large', `is larger than ${maxBytes} bytes`);
     // Read to the end rather than trusting the size: /proc files say 0, a file may grow while read.
     const chunks: Buffer[] = [];
     let total = 0;
@@ -93,15 +104,20 @@ export function readRegularFile(path: string, maxBytes: number): RegularFileRead
       const read = readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
       total += read;
-      if (total > maxBytes) return { ok: false, problem: `is larger than ${maxBytes} bytes` };
+      if (total > maxBytes) return refuse('too-large', `is larger than ${maxBytes} bytes`);
       chunks.push(chunk.subarray(0, read));
     }
     return { ok: true, bytes: Buffer.concat(chunks, total) };
   } catch (error) {
-    return { ok: false, problem: `cannot be read (${errnoCode(error)})` };
+    return failed(error);
   } finally {
     closeSync(fd);
   }
+}
+
+/** A file the user names on the command line (`--config`, `guard` inputs, `--file-text`); links are followed. */
+export function readRegularFile(path: string, maxBytes: number): RegularFileRead {
+  return readBoundedFile(path, maxBytes, { followLinks: true });
 }
 
 /** `ENOENT`, `EACCES`...: the errno name of a failed system call, or its message. */

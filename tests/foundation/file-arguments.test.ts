@@ -77,11 +77,11 @@ describe('readRegularFile', () => {
   it('refuses a file over the limit, whatever its stat size says', () => {
     const file = join(dir, 'big.toml');
     writeFileSync(file, 'x'.repeat(2000));
-    expect(readRegularFile(file, 1000)).toEqual({ ok: false, problem: 'is larger than 1000 bytes' });
+    expect(readRegularFile(file, 1000)).toEqual({ ok: false, reason: 'too-large', problem: 'is larger than 1000 bytes' });
     expect(readRegularFile('/proc/self/maps', 10).ok).toBe(false);
   });
   it('names a missing file by its errno', () => {
-    expect(readRegularFile(join(dir, 'missing'), 10)).toEqual({ ok: false, problem: 'cannot be read (ENOENT)' });
+    expect(readRegularFile(join(dir, 'missing'), 10)).toEqual({ ok: false, reason: 'missing', problem: 'cannot be read (ENOENT)' });
   });
 });
 
