@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportError } from './errors.js';
-import { processIO, type CommandIO, type ExitCode } from './io.js';
+import type { CommandIO, ExitCode } from './io.js';
 import type { InitOptions } from './commands/init.js';
 import type { FixOptions } from './fix/command.js';
 import type { GuardOptions } from './guard/command.js';
@@ -173,9 +173,3 @@ async function maskedText(text: string): Promise<string> {
     return text;
   }
 }
-
-// No top-level await: the single executable bundles this module as CommonJS, which cannot hold one.
-void main(process.argv.slice(2), processIO()).then((code) => {
-  // Let stdout drain before exiting (a large JSON report piped to another program).
-  process.stdout.write('', () => process.exit(code));
-});

@@ -78,7 +78,7 @@ function bundle(entry, outfile, plugins) {
 
 // The full CLI, an asset run on demand. TypeScript's compiler (9 MB, only for the guard's compile
 // check) is another asset, run on the guard's first use.
-await bundle("require('./src/cli.ts');", join(work, 'cli.cjs'), [
+await bundle("require('./src/bin.ts');", join(work, 'cli.cjs'), [
   virtualModule('typescript', `${RUN_ASSET}\nmodule.exports = runAsset('typescript.js');`),
 ]);
 writeFileSync(join(work, 'cli.cache'), new vm.Script(wrap(readFileSync(join(work, 'cli.cjs'), 'utf8')), { filename: 'cli.cjs' }).createCachedData());

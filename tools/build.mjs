@@ -25,7 +25,7 @@ const common = {
   external: ['typescript'],
 };
 
-await build({ ...common, entryPoints: ['src/cli.ts'], outfile: join(out, 'jscr.mjs') });
+await build({ ...common, entryPoints: ['src/bin.ts'], outfile: join(out, 'jscr.mjs') });
 // The gate bundle is CommonJS: loading it skips Node's ES-module loader (about 20 ms per call).
 await build({ ...common, format: 'cjs', banner: {}, minify: true, entryPoints: ['src/gate/main.ts'], outfile: join(out, 'gate.cjs') });
 

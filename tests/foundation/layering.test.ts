@@ -43,7 +43,7 @@ describe('the layering checker', () => {
   it('refuses a library importing the review engine or the CLI', () => {
     expect(checkLayering([mod('prover/prove.ts', 'review/engine.ts', 'cli.ts')])).toEqual([
       'prover/prove.ts:1: imports review/engine.ts; only src/cli.ts and src/fix/ may import the review engine',
-      'prover/prove.ts:2: imports src/cli.ts; nothing may import the CLI',
+      'prover/prove.ts:2: imports src/cli.ts; only the entry point src/bin.ts may import the CLI',
     ]);
   });
 
