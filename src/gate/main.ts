@@ -5,7 +5,7 @@
  * streams costs several milliseconds on every call.
  */
 import { readSync, writeSync } from 'node:fs';
-import { decideGate } from './command.js';
+import { decideGate } from './decide.js';
 import { MAX_INPUT_BYTES } from './gate.js';
 
 /** Read all of stdin, refusing more than `max` bytes. */
