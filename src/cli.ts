@@ -6,11 +6,11 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { reportError } from './errors.js';
 import type { CommandIO, ExitCode } from './io.js';
 import type { InitOptions } from './commands/init.js';
-import type { FixOptions } from './fix/command.js';
-import type { GuardOptions } from './guard/command.js';
-import type { ProfileOptions } from './profile/command.js';
-import type { ProveOptions } from './prover/command.js';
-import type { ReviewOptions } from './review/command.js';
+import type { FixOptions } from './commands/fix.js';
+import type { GuardOptions } from './commands/guard.js';
+import type { ProfileOptions } from './commands/profile.js';
+import type { ProveOptions } from './commands/prove.js';
+import type { ReviewOptions } from './commands/review.js';
 import { VERSION } from './version.js';
 
 const FORMATS_REVIEW = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
@@ -56,7 +56,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1').choices(FAIL_ON))
     .option('--no-model', 'do not call a model even if one is configured')
     .option('--quiet', 'no progress on stderr')
-    .action((opts: ReviewOptions) => run(async () => (await import('./review/command.js')).reviewCommand(opts, io)));
+    .action((opts: ReviewOptions) => run(async () => (await import('./commands/review.js')).reviewCommand(opts, io)));
 
   program
     .command('prove')
@@ -66,14 +66,14 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .option('--head <rev>', 'the head revision (default: HEAD)')
     .addOption(new Option('--format <format>', 'report format').choices(FORMATS_PROVE).default('text'))
     .option('--max-depth <n>', 'how many calls deep a path may be (0 to 10)', wholeNumber)
-    .action((opts: ProveOptions) => run(async () => (await import('./prover/command.js')).proveCommand(opts, io)));
+    .action((opts: ProveOptions) => run(async () => (await import('./commands/prove.js')).proveCommand(opts, io)));
 
   changeFlags(program.command('fix').description('ask the model for fixes and write the ones the guard accepts'))
     .option('--finding <fingerprint>', 'fix only this finding (repeatable)', collect, [])
     .option('--accept-model', 'write accepted proposals (without it, print them as diffs)')
     .option('--verify <cmd>', 'a command to run after each write; a failure restores the file')
     .option('--out <dir>', 'the run folder (default: under $XDG_STATE_HOME/jscr/runs)')
-    .action((opts: FixOptions) => run(async () => (await import('./fix/command.js')).fixCommand(opts, io)));
+    .action((opts: FixOptions) => run(async () => (await import('./commands/fix.js')).fixCommand(opts, io)));
 
   program
     .command('guard')
@@ -81,18 +81,18 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .requiredOption('--repo <dir>', 'the repository root')
     .requiredOption('--consultation <file>', 'the consultation JSON')
     .requiredOption('--proposal <file>', 'the proposal JSON')
-    .action((opts: GuardOptions) => run(async () => (await import('./guard/command.js')).guardCommand(opts, io)));
+    .action((opts: GuardOptions) => run(async () => (await import('./commands/guard.js')).guardCommand(opts, io)));
 
   program
     .command('profile')
     .description('print the change profile of a PreToolUse payload read from stdin')
     .option('--file-text <file>', 'the current text of the target file')
-    .action((opts: ProfileOptions) => run(async () => (await import('./profile/command.js')).profileCommand(opts, io)));
+    .action((opts: ProfileOptions) => run(async () => (await import('./commands/profile.js')).profileCommand(opts, io)));
 
   program
     .command('gate')
     .description('the coding-agent edit gate (a PreToolUse hook; payload on stdin)')
-    .action(() => run(async () => (await import('./gate/command.js')).gateCommand(io)));
+    .action(() => run(async () => (await import('./commands/gate.js')).gateCommand(io)));
 
   program
     .command('rules')
@@ -100,7 +100,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .command('list')
     .description('list the built-in rules with id, severity and CWE')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json'] as const).default('text'))
-    .action((opts: { format: 'text' | 'json' }) => run(async () => (await import('./rules/command.js')).rulesListCommand(io, opts.format)));
+    .action((opts: { format: 'text' | 'json' }) => run(async () => (await import('./commands/rules.js')).rulesListCommand(io, opts.format)));
 
   program
     .command('init')

@@ -25,7 +25,7 @@ describe('import layering of src/', () => {
 
   it('reads real imports, dynamic ones included', () => {
     const cli = collectImports(srcDir).find((m) => m.module === 'cli.ts');
-    expect(cli?.imports.some((edge) => edge.target === 'review/command.ts' && edge.kind === 'internal')).toBe(true);
+    expect(cli?.imports.some((edge) => edge.target === 'commands/review.ts' && edge.kind === 'internal')).toBe(true);
   });
 });
 
@@ -42,7 +42,7 @@ describe('the layering checker', () => {
 
   it('refuses a library importing the review engine or the CLI', () => {
     expect(checkLayering([mod('prover/prove.ts', 'review/engine.ts', 'cli.ts')])).toEqual([
-      'prover/prove.ts:1: imports review/engine.ts; only src/cli.ts and src/fix/ may import the review engine',
+      'prover/prove.ts:1: imports review/engine.ts; only src/cli.ts, src/commands/ and src/fix/ may import the review engine',
       'prover/prove.ts:2: imports src/cli.ts; only the entry point src/bin.ts may import the CLI',
     ]);
   });

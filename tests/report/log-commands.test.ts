@@ -8,7 +8,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InputError, reportError } from '../../src/errors.js';
-import { renderFixText } from '../../src/fix/command.js';
+import { renderFixText } from '../../src/commands/fix.js';
 import type { FixOutcome } from '../../src/fix/fix.js';
 import { proveJson, proveText } from '../../src/prover/render.js';
 import type { ProveResult } from '../../src/prover/types.js';

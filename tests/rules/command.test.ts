@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CommandIO } from '../../src/io.js';
-import { rulesListCommand } from '../../src/rules/command.js';
+import { rulesListCommand } from '../../src/commands/rules.js';
 import { builtinChecks } from '../../src/rules/checks.js';
 import { loadBuiltinRules } from '../../src/rules/engine.js';
 import { rulesJsonSchemaText } from '../../src/rules/schema.js';

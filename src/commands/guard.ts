@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { readRegularFile, type CommandIO, type ExitCode } from '../io.js';
 import { escapeJsonText } from '../report/escape.js';
-import { check, checkedToJson } from './check.js';
-import { ConsultationSchema, ProposalSchema } from './shapes.js';
+import { check, checkedToJson } from '../guard/check.js';
+import { ConsultationSchema, ProposalSchema } from '../guard/shapes.js';
 
 export interface GuardOptions {
   repo: string;

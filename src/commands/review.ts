@@ -8,7 +8,7 @@ import { planOutput, writeOutput, type RepositoryFacts } from '../output.js';
 import { escapeJsonText } from '../report/escape.js';
 import { render, githubStepSummary } from '../report/render.js';
 import { createProgress, stepLine, wantsStepLines } from '../report/progress.js';
-import { review, type FailOn } from './engine.js';
+import { review, type FailOn } from '../review/engine.js';
 import { maskReport, SecretBook } from '../redact/index.js';
 
 export interface ReviewOptions {

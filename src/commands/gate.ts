@@ -1,6 +1,6 @@
 import { readAll, type CommandIO, type ExitCode } from '../io.js';
-import { decideGate } from './decide.js';
-import { MAX_INPUT_BYTES } from './gate.js';
+import { decideGate } from '../gate/decide.js';
+import { MAX_INPUT_BYTES } from '../gate/gate.js';
 
 /** `jscr gate`: the PreToolUse edit gate. Reads the hook payload on stdin. */
 export async function gateCommand(io: CommandIO): Promise<ExitCode> {

@@ -1,10 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { readAll, type CommandIO, type ExitCode } from '../io.js';
-import { readTargetFile, readTargetText } from './filetext.js';
-import { changeInputFor, editToolOf, isRecord } from './payload.js';
-import { profileChange, UNKNOWN_PROFILE } from './profile.js';
-import { questionIdsFor } from './questions.js';
+import { readTargetFile, readTargetText } from '../profile/filetext.js';
+import { changeInputFor, editToolOf, isRecord } from '../profile/payload.js';
+import { profileChange, UNKNOWN_PROFILE } from '../profile/profile.js';
+import { questionIdsFor } from '../profile/questions.js';
 
 export interface ProfileOptions {
   /** A file holding the target's current text; otherwise the target itself is read. */

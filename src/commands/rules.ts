@@ -1,6 +1,6 @@
 import type { CommandIO, ExitCode } from '../io.js';
-import { builtinChecks } from './checks.js';
-import { loadBuiltinRules } from './engine.js';
+import { builtinChecks } from '../rules/checks.js';
+import { loadBuiltinRules } from '../rules/engine.js';
 
 /** One line of the list: a rule from rules/*.toml, or a check jscr makes in code. */
 interface ListedRule {

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { CommandIO, ExitCode } from '../io.js';
 import { escapeControls } from '../report/escape.js';
-import { changeSpecFrom } from '../review/command.js';
-import { runFix, type FixOutcome } from './fix.js';
-import { splitCommand } from './shellwords.js';
+import { changeSpecFrom } from './review.js';
+import { runFix, type FixOutcome } from '../fix/fix.js';
+import { splitCommand } from '../fix/shellwords.js';
 import { SecretBook } from '../redact/index.js';
 
 export interface FixOptions {

@@ -15,11 +15,11 @@ import { configTextAtRevision } from '../git/config-at-revision.js';
 import { parseUnifiedDiff, touchedLines } from '../git/diff.js';
 import { diffAgainAsText } from '../git/text-diff.js';
 import { languageForPath } from '../syntax/languages.js';
-import { proveFromReader } from './source.js';
+import { proveFromReader } from '../prover/source.js';
 import { createSourceReader } from '../git/sources.js';
 import { openBoundary } from '../policy/paths.js';
 import { loadConfig } from '../config/index.js';
-import { proveJson, proveSarif, proveText, type ProveRunInfo } from './render.js';
+import { proveJson, proveSarif, proveText, type ProveRunInfo } from '../prover/render.js';
 import { maskReport, SecretBook } from '../redact/index.js';
 
 export interface ProveOptions {
