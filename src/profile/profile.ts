@@ -3,13 +3,13 @@
  * drop questions that do not apply and to let comment-only edits through. It only ever removes
  * questions, so anything uncertain yields the unknown profile.
  */
-import { editsAreTrivial, type EditEntry } from './context.js';
+import { editsAreTrivial, type EditEntry } from './edit-window.js';
 import { touchesData } from './data.js';
 import { profileLanguageFor, type ProfileLanguage } from './languages.js';
 import { enclosingOpenerMakesSurface, isAllSurfaceFile, MAX_OPENER_SCAN, snippetTouchesSurface, type ScanBudget } from './surface.js';
 import { utf8Length } from './text.js';
 
-export type { EditEntry } from './context.js';
+export type { EditEntry } from './edit-window.js';
 export type { ProfileLanguage } from './languages.js';
 
 /** What the profile says about one change to one file. */

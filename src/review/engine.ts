@@ -18,7 +18,7 @@ import { jscrBinDirs } from './scanners/common.js';
 import { createWorkCopy } from './work-copy.js';
 import { ALLOWED_PROGRAMS, locateProgram, type AllowedProgram } from '../policy/process.js';
 import { applySuppressions, baseLineCounts } from './suppress.js';
-import { buildContext, type ChangedSource, type ContextBundle } from './context.js';
+import { buildContext, type ChangedSource, type ContextBundle } from './context-bundle.js';
 import { createSourceReader, type SourceReader } from '../git/sources.js';
 import { readLinguistMarks } from '../git/attributes.js';
 import { decideCoverage, skippedFiles, type CoveredFile } from './coverage.js';

@@ -5,7 +5,7 @@
  */
 import type { DiffFile } from '../git/diff.js';
 import type { SourceReader } from '../git/sources.js';
-import type { ContextBundle } from './context.js';
+import type { ContextBundle } from './context-bundle.js';
 
 export interface MaterialSegment {
   path: string;

@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import type { DiffFile } from '../git/diff.js';
 import { profileChange, type ChangeProfile } from '../profile/profile.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
-import { importCandidates, importLines } from './context.js';
+import { importCandidates, importLines } from './context-bundle.js';
 import type { SourceRead, SourceReader } from '../git/sources.js';
 
 export interface ProfiledFile {

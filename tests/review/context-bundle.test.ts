@@ -3,7 +3,7 @@
  * hard limits, read only through the source reader of the reviewed revision.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildContext, changedSpans, importCandidates, schemaReferences, testCandidates, type ChangedSource } from '../../src/review/context.js';
+import { buildContext, changedSpans, importCandidates, schemaReferences, testCandidates, type ChangedSource } from '../../src/review/context-bundle.js';
 import { createSourceReader } from '../../src/git/sources.js';
 import { openBoundary } from '../../src/policy/paths.js';
 import { buildIR } from '../../src/syntax/ir.js';
