@@ -10,7 +10,7 @@ import { sha256 } from '../guard/fsutil.js';
 import { guardLanguageForPath } from '../guard/languages.js';
 import { lineBody, splitLines } from '../guard/lines.js';
 import type { Consultation } from '../guard/shapes.js';
-import { CONTEXT_LINE_LIMIT } from '../guard/vocabulary.js';
+import { CONTEXT_LINE_LIMIT } from '../guard/refusal-words.js';
 import type { RepoBoundary } from '../policy/paths.js';
 import { redact, RedactionCounter, SecretBook } from '../redact/index.js';
 import type { Finding } from '../report/finding.js';

@@ -13,7 +13,7 @@ import { check, checkedToJson } from '../guard/check.js';
 import { decodeStrict, withoutBom, type SupportedEncoding } from '../guard/encoding.js';
 import { guardedApply } from '../guard/fsutil.js';
 import type { Checked, Consultation, Proposal } from '../guard/shapes.js';
-import type { RefusalWord } from '../guard/vocabulary.js';
+import type { RefusalWord } from '../guard/refusal-words.js';
 import { scrubDeep } from '../model/scrub.js';
 import { openBoundary, type RepoBoundary } from '../policy/paths.js';
 import { runUserCommand, type RunResult } from '../policy/process.js';

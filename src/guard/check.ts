@@ -26,7 +26,7 @@ import {
   REPLACEMENT_STATEMENT_TOKENS,
   SYNTAX_DEPTH_LIMIT,
   type RefusalWord,
-} from './vocabulary.js';
+} from './refusal-words.js';
 
 export { splitLines } from './lines.js';
 

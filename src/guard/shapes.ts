@@ -3,7 +3,7 @@
  * these records are written to run folders and read back as they are.
  */
 import { z } from 'zod';
-import type { RefusalWord } from './vocabulary.js';
+import type { RefusalWord } from './refusal-words.js';
 
 const lineNumber = z.number().int().min(1);
 

@@ -6,7 +6,7 @@
  */
 import { makeFinding } from '../report/fingerprint.js';
 import type { Finding, RejectedFinding } from '../report/finding.js';
-import type { MaterialLine, NumberedSegment } from './material.js';
+import type { MaterialLine, NumberedSegment } from './numbered-material.js';
 import type { ModelFinding } from './schemas.js';
 
 /** The rule id of every model finding: stable across runs, whatever title the model chose. */

@@ -15,7 +15,7 @@ export {
   type RequestAdjustments,
 } from './providers.js';
 export { callModel, retryAfterMs, retryWaitMs, MAX_RETRY_WAIT_MS, DEFAULT_RETRY_WAIT_MS, MAX_SHAPE_ADJUSTMENTS, type CallOutcome, type CallTarget } from './client.js';
-export { numberSegment, chunkMaterial, type ModelSegment, type MaterialLine, type NumberedSegment, type MaterialChunk } from './material.js';
+export { numberSegment, chunkMaterial, type ModelSegment, type MaterialLine, type NumberedSegment, type MaterialChunk } from './numbered-material.js';
 export { chooseFence, renderLine, reviewSystemPrompt, reviewUserPrompt, verifySystemPrompt, verifyUserPrompt, fixSystemPrompt, fixUserPrompt, estimateTokens, type VerifyFinding, type FixQuestion } from './prompt.js';
 export { anchorFinding, contextAround, foldWhitespace, normaliseCwe, MODEL_FINDING_RULE, type AnchorResult } from './anchor.js';
 export {

@@ -6,7 +6,7 @@
  * markers are. No commit message, branch name or pull-request text is ever part of a prompt.
  */
 import { randomBytes } from 'node:crypto';
-import type { MaterialChunk, MaterialLine, NumberedSegment } from './material.js';
+import type { MaterialChunk, MaterialLine, NumberedSegment } from './numbered-material.js';
 import type { Finding } from '../report/finding.js';
 
 /** A random fence that does not occur in any of `texts`. */

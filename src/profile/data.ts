@@ -7,7 +7,7 @@ import {
   POWERSHELL_DATA_CMDLETS,
   SHELL_DATA_TOOLS,
   SQL_PAIRS,
-} from './vocabulary.js';
+} from './word-lists.js';
 
 const dataWords = new Set(DATA_WORDS);
 const shellTools = new Set(SHELL_DATA_TOOLS);

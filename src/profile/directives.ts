@@ -1,6 +1,6 @@
 /** Directive comments: comments a compiler, build or tool reads, so their text is code (seed: "Directive comments"). */
 import type { ProfileLanguage } from './languages.js';
-import { DIRECTIVE_FIRST_PREFIXES, DIRECTIVE_FIRST_WORDS, DIRECTIVE_IMMEDIATE_PREFIXES, DIRECTIVE_WORDS } from './vocabulary.js';
+import { DIRECTIVE_FIRST_PREFIXES, DIRECTIVE_FIRST_WORDS, DIRECTIVE_IMMEDIATE_PREFIXES, DIRECTIVE_WORDS } from './word-lists.js';
 
 /**
  * Is a comment a directive? `marker` is how it opened (`//`, `/*`, `#`, `<#`, `rem`); `body` is the

@@ -22,7 +22,7 @@ import { buildContext, type ChangedSource, type ContextBundle } from './context-
 import { createSourceReader, type SourceReader } from '../git/sources.js';
 import { readLinguistMarks } from '../git/attributes.js';
 import { decideCoverage, skippedFiles, type CoveredFile } from './coverage.js';
-import { assembleMaterial, materialSources } from './material.js';
+import { assembleMaterial, materialSources } from './material-segments.js';
 import { findImporters, profileChangedFiles, type ProfiledFile } from './profile-step.js';
 import { StepLog } from './steps.js';
 import { unfinishedDetail } from './deadline.js';

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { check, CHECK_ORDER } from '../../src/guard/check.js';
-import { REFUSAL_WORDS } from '../../src/guard/vocabulary.js';
+import { REFUSAL_WORDS } from '../../src/guard/refusal-words.js';
 import type { Consultation } from '../../src/guard/shapes.js';
 import { consult, fixture, propose, tempRepo } from './helpers.js';
 import { testNeedingAll } from '../helpers/programs.js';

@@ -8,7 +8,7 @@ import { parseConfigText, type JscrConfig } from '../../src/config/index.js';
 import { redactionStep, SecretBook } from '../../src/redact/index.js';
 import type { Finding } from '../../src/report/finding.js';
 import { makeFinding } from '../../src/report/fingerprint.js';
-import type { MaterialSegment } from '../../src/review/material.js';
+import type { MaterialSegment } from '../../src/review/material-segments.js';
 import { runModelSteps, type ModelStepsOutcome } from '../../src/review/model-step.js';
 import type { ScriptedServer } from './server.js';
 
