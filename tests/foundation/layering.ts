@@ -1,146 +1,57 @@
 /**
- * The import-layering check (SPEC 1, STYLE 2): libraries never import the review engine or the CLI, the
- * gate stays light, and the top-level folders of src/ form no cycle. Imports are read with the
- * TypeScript parser; the checker itself works on plain data so it can be tested on synthetic modules.
+ * The import-layering check (SPEC 1, STYLE 2, docs/adr/0017-layering.md): the rules are data in
+ * .dependency-cruiser.cjs at the repository root; this runs dependency-cruiser with them over a tree
+ * and lists every violation as one line, so a test can hold the real tree to them and show that a
+ * planted violation is caught.
  */
-import { builtinModules } from 'node:module';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative, sep } from 'node:path';
-import ts from 'typescript';
+import { join } from 'node:path';
+import { cruise, type ICruiseResult, type IViolation } from 'dependency-cruiser';
+import extractDepcruiseConfig from 'dependency-cruiser/config-utl/extract-depcruise-config';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
-/** One import of one module. */
-export interface ImportEdge {
-  /** A module path relative to src/ (`review/engine.ts`), a built-in (`node:fs`) or a package name. */
-  target: string;
-  kind: 'internal' | 'builtin' | 'package' | 'outside';
-  /** `import type` / `export type`: erased at compile time. */
-  typeOnly: boolean;
-  line: number;
+/** The rules file, read from jscr's own repository whatever tree is checked. */
+export const LAYERING_RULES = join(import.meta.dirname, '..', '..', '.dependency-cruiser.cjs');
+
+export interface LayeringResult {
+  /** One line a violation: `rule: from → to`, or the modules or folders of a cycle or a path. */
+  violations: string[];
+  /** The names of the rules, in the order of the rules file. */
+  rules: string[];
+  /** The graph the tool saw: each module of the tree with the modules it imports and how. */
+  modules: { source: string; imports: { resolved: string; types: string[] }[] }[];
 }
 
-export interface ModuleImports {
-  /** Path relative to src/, `/`-separated. */
-  module: string;
-  imports: ImportEdge[];
-}
-
-const BUILTINS = new Set(builtinModules);
-
-/** Parse every .ts module under `srcDir` and list its imports. */
-export function collectImports(srcDir: string): ModuleImports[] {
-  const modules: ModuleImports[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile() && entry.name.endsWith('.ts')) modules.push(importsOf(srcDir, path));
-    }
+/** Cruise `root`/src (with `root`/tsconfig.json) against the layering rules. */
+export async function checkLayering(root: string): Promise<LayeringResult> {
+  const config = await extractDepcruiseConfig(LAYERING_RULES);
+  const forbidden = config.forbidden ?? [];
+  const result = await cruise(
+    ['src'],
+    { ...config.options, baseDir: root, validate: true, ruleSet: { forbidden } },
+    {},
+    { tsConfig: extractTSConfig(join(root, 'tsconfig.json')) },
+  );
+  if (typeof result.output === 'string') throw new Error('dependency-cruiser returned a report, not a cruise result');
+  const output: ICruiseResult = result.output;
+  return {
+    violations: output.summary.violations.map(describe).sort(),
+    rules: forbidden.map((rule) => rule.name ?? '(unnamed rule)'),
+    modules: output.modules.map((module) => ({
+      source: module.source,
+      imports: module.dependencies.map((dependency) => ({ resolved: dependency.resolved, types: [...dependency.dependencyTypes] })),
+    })),
   };
-  walk(srcDir);
-  return modules.sort((a, b) => (a.module < b.module ? -1 : 1));
 }
 
-function importsOf(srcDir: string, file: string): ModuleImports {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
-  const module = toPosix(relative(srcDir, file));
-  const imports: ImportEdge[] = [];
-  const add = (specifier: string, node: ts.Node, typeOnly: boolean): void => {
-    const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-    imports.push({ ...classify(srcDir, file, specifier), typeOnly, line });
-  };
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier.text, node, node.importClause?.isTypeOnly === true);
-    else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier.text, node, node.isTypeOnly);
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node.argument.literal.text, node, true);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      const argument = node.arguments[0];
-      if (argument !== undefined && ts.isStringLiteralLike(argument)) add(argument.text, node, false);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return { module, imports };
+function describe(violation: IViolation): string {
+  const name = violation.rule.name;
+  if (violation.cycle !== undefined) return `${name}: ${[violation.from, ...violation.cycle.map((step) => step.name)].map(shown).join(' → ')}`;
+  if (violation.via !== undefined) return `${name}: ${[violation.from, ...violation.via.map((step) => step.name)].map(shown).join(' → ')}`;
+  return violation.from === violation.to ? `${name}: ${violation.from}` : `${name}: ${violation.from} → ${shown(violation.to)}`;
 }
 
-function classify(srcDir: string, file: string, specifier: string): Pick<ImportEdge, 'target' | 'kind'> {
-  if (specifier.startsWith('.')) {
-    const resolved = normalize(join(dirname(file), specifier)).replace(/\.js$/, '.ts');
-    const rel = relative(srcDir, resolved);
-    if (rel.startsWith('..')) return { target: toPosix(rel), kind: 'outside' };
-    return { target: toPosix(rel), kind: 'internal' };
-  }
-  if (specifier.startsWith('node:') || BUILTINS.has(specifier)) return { target: specifier, kind: 'builtin' };
-  return { target: specifier, kind: 'package' };
-}
-
-/** The top-level part of src/ a module belongs to: its folder, or the file itself at the top. */
-export function unitOf(module: string): string {
-  const slash = module.indexOf('/');
-  return slash === -1 ? module : module.slice(0, slash);
-}
-
-const REVIEW_IMPORTERS = new Set(['cli.ts', 'commands', 'fix', 'review']);
-const GATE_MAY_IMPORT = new Set(['gate', 'profile', 'errors.ts', 'io.ts']);
-
-/** Every broken layering rule, one line each (empty when the layering holds). */
-export function checkLayering(modules: readonly ModuleImports[]): string[] {
-  const problems: string[] = [];
-  for (const { module, imports } of modules) {
-    const unit = unitOf(module);
-    for (const edge of imports) {
-      const where = `${module}:${edge.line}`;
-      if (edge.kind === 'internal' && edge.target === 'cli.ts' && module !== 'bin.ts') problems.push(`${where}: imports src/cli.ts; only the entry point src/bin.ts may import the CLI`);
-      if (edge.kind === 'internal' && unitOf(edge.target) === 'review' && !REVIEW_IMPORTERS.has(unit)) {
-        problems.push(`${where}: imports ${edge.target}; only src/cli.ts, src/commands/ and src/fix/ may import the review engine`);
-      }
-      if (unit === 'gate' && !edge.typeOnly) {
-        const allowed = edge.kind === 'builtin' || (edge.kind === 'internal' && GATE_MAY_IMPORT.has(unitOf(edge.target)));
-        if (!allowed) problems.push(`${where}: the gate imports ${edge.target}; it may import only src/gate, src/profile, src/errors.ts, src/io.ts and node built-ins`);
-      }
-    }
-  }
-  const cycle = findUnitCycle(modules);
-  if (cycle !== null) problems.push(`import cycle between top-level parts of src/: ${cycle.join(' → ')}`);
-  return problems;
-}
-
-/** A cycle in the graph of top-level units, as a path that ends where it starts, or null. */
-export function findUnitCycle(modules: readonly ModuleImports[]): string[] | null {
-  const graph = new Map<string, Set<string>>();
-  for (const { module, imports } of modules) {
-    const from = unitOf(module);
-    const targets = graph.get(from) ?? new Set<string>();
-    graph.set(from, targets);
-    for (const edge of imports) {
-      const to = unitOf(edge.target);
-      if (edge.kind === 'internal' && to !== from) targets.add(to);
-    }
-  }
-  const state = new Map<string, 'active' | 'done'>();
-  const stack: string[] = [];
-  const visit = (unit: string): string[] | null => {
-    state.set(unit, 'active');
-    stack.push(unit);
-    for (const next of [...(graph.get(unit) ?? [])].sort()) {
-      if (state.get(next) === 'active') return [...stack.slice(stack.indexOf(next)), next];
-      if (state.get(next) === undefined) {
-        const found = visit(next);
-        if (found !== null) return found;
-      }
-    }
-    stack.pop();
-    state.set(unit, 'done');
-    return null;
-  };
-  for (const unit of [...graph.keys()].sort()) {
-    if (state.get(unit) === undefined) {
-      const found = visit(unit);
-      if (found !== null) return found;
-    }
-  }
-  return null;
-}
-
-function toPosix(path: string): string {
-  return sep === '/' ? path : path.split(sep).join('/');
+/** A package's file as `node_modules/...`, wherever the install is (a worktree may link it from elsewhere). */
+function shown(path: string): string {
+  const at = path.lastIndexOf('node_modules/');
+  return at === -1 ? path : path.slice(at);
 }
