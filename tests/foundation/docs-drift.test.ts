@@ -2,7 +2,8 @@
  * The generated references match their sources: docs/configuration.md the zod schema of `.jscr.toml`,
  * docs/rules.md the rule files. Each is regenerated in memory and compared with the committed file.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configReference } from '../../src/config/reference.js';
 import { builtinChecks } from '../../src/rules/checks.js';
@@ -46,5 +47,96 @@ describe('the configuration reference', () => {
     expect(keys).toContain('review.exclude');
     expect(keys).toContain('suppress.reason');
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+/**
+ * Every path of this repository a document names exists, so a move or a rename cannot leave the docs
+ * pointing at nothing. A path is a token that starts with one of the repository's own top-level folders
+ * (`src/`, `tools/`, `docs/adr/0007` ...); `*`, `<name>` and `{a,b}` in it must match at least one file.
+ */
+const repoRoot = join(import.meta.dirname, '..', '..');
+/** Top-level folders whose paths are not this repository's files: build output and installs. */
+const NOT_OURS = new Set(['dist', 'node_modules']);
+/** Paths that name another repository's files (the trial of docs/precision.md), by document. */
+const OTHER_REPOSITORIES: Readonly<Record<string, readonly string[]>> = {
+  'docs/precision.md': ['src/app/routes/auth/auth.service.ts'],
+};
+
+function documents(): string[] {
+  const found = ['README.md'];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(join(repoRoot, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (/\.md$/.test(entry.name) || dir === 'tools') found.push(path);
+    }
+  };
+  walk('docs');
+  walk('tools');
+  return found.sort();
+}
+
+/** The repository paths `text` names, with the line each is on. */
+function namedPaths(text: string, folders: readonly string[]): { path: string; line: number }[] {
+  const token = new RegExp(`(?<![\\w./@$-])((?:${folders.join('|')})/[\\w./<>*{},-]*[\\w*>}])`, 'g');
+  return text.split('\n').flatMap((line, index) => [...line.matchAll(token)].map((m) => ({ path: m[1] ?? '', line: index + 1 })));
+}
+
+/** Whether a named path (a file, a folder, a prefix of an ADR's name, or a pattern) matches something. */
+function pathExists(named: string): boolean {
+  const braces = /\{([^{}]*)\}/.exec(named);
+  if (braces) return (braces[1] ?? '').split(',').some((choice) => pathExists(named.replace(braces[0], choice)));
+  const segments = named.replace(/<[^<>]*>/g, '*').split('/');
+  const matchIn = (dir: string, rest: readonly string[]): boolean => {
+    const [segment, ...tail] = rest;
+    if (segment === undefined) return true;
+    const pattern = new RegExp(`^${segment.replace(/[.+?^$()[\]\\|]/g, '\\$&').replace(/\*/g, '.*')}${tail.length === 0 ? '' : '$'}`);
+    let entries: string[];
+    try {
+      entries = readdirSync(join(repoRoot, dir));
+    } catch {
+      return false;
+    }
+    return entries.some((entry) => pattern.test(entry) && (tail.length === 0 ? entry === segment || segment.includes('*') || /^\d{4}$/.test(segment) : matchIn(join(dir, entry), tail)));
+  };
+  return matchIn('.', segments);
+}
+
+describe('paths named in the docs', () => {
+  const folders = readdirSync(repoRoot, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !NOT_OURS.has(entry.name))
+    .map((entry) => entry.name);
+
+  it('all exist', () => {
+    const missing: string[] = [];
+    for (const doc of documents()) {
+      const others = OTHER_REPOSITORIES[doc] ?? [];
+      for (const { path, line } of namedPaths(readFileSync(join(repoRoot, doc), 'utf8'), folders)) {
+        if (!others.includes(path) && !pathExists(path)) missing.push(`${doc}:${line}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('are found in prose, tables and code spans, and a missing one is caught', () => {
+    const text = 'See `src/review/engine.ts:85`, (tools/egress-audit.ts) and | src/nowhere.ts | but not dist/gate.cjs, a@src/x or "$dir/src/y".';
+    const named = namedPaths(text, folders).map((n) => n.path);
+    expect(named).toEqual(['src/review/engine.ts', 'tools/egress-audit.ts', 'src/nowhere.ts']);
+    expect(named.map(pathExists)).toEqual([true, true, false]);
+  });
+
+  it('match patterns, folders and ADRs by number, and nothing else', () => {
+    expect(pathExists('ruleset/obligations/{java,php}.toml')).toBe(true);
+    expect(pathExists('ruleset/obligations/{java,cobol}.toml')).toBe(true);
+    expect(pathExists('ruleset/obligations/{cobol,fortran}.toml')).toBe(false);
+    expect(pathExists('ruleset/obligations/<language>.toml')).toBe(true);
+    expect(pathExists('rules/*.toml')).toBe(true);
+    expect(pathExists('rules/*.yaml')).toBe(false);
+    expect(pathExists('src/profile')).toBe(true);
+    expect(pathExists('docs/adr/0001')).toBe(true);
+    expect(pathExists('docs/adr/0999')).toBe(false);
+    expect(pathExists('src/review/engin')).toBe(false);
+    expect(pathExists('src/review/engine.ts/x')).toBe(false);
   });
 });
