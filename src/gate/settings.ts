@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { CONFIG_FILE_NAME } from '../config-file.js';
 import { readGuarded } from './saferead.js';
 import { chooseStateDir } from './statedir.js';
 
@@ -148,7 +149,7 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
   let table = new Map<string, TableValue>();
   // existsSync first: a missing file (the usual case) then costs no thrown error with its stack.
   // A symbolic link could lead out of the repository or to a device: it is not followed.
-  const file = join(projectRoot, '.jscr.toml');
+  const file = join(projectRoot, CONFIG_FILE_NAME);
   const config = existsSync(file) ? readGuarded(file, MAX_CONFIG_BYTES) : 'missing';
   if (Buffer.isBuffer(config)) {
     const read = readGateTable(config.toString('utf8'));
