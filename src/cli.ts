@@ -12,9 +12,9 @@ import type { ProfileOptions } from './profile/command.js';
 import type { ProveOptions } from './prover/command.js';
 import type { ReviewOptions } from './review/command.js';
 import { FAIL_ON_LEVELS } from './report/exit.js';
+import { REPORT_FORMATS } from './report/options.js';
 import { VERSION } from './version.js';
 
-const FORMATS_REVIEW = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
 const FORMATS_PROVE = ['text', 'json', 'sarif'] as const;
 
 /** A whole number for an option; commander prints the one-line error and we exit 2. */
@@ -51,7 +51,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
       .option('--config <file>', 'a .jscr.toml to use instead of the repository one');
 
   changeFlags(program.command('review').description('review a change (default: the working tree against HEAD)'))
-    .addOption(new Option('--format <format>', 'report format').choices(FORMATS_REVIEW).default('text'))
+    .addOption(new Option('--format <format>', 'report format').choices(REPORT_FORMATS).default('text'))
     .option('--output <file>', 'write the report to a file instead of stdout')
     .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1').choices(FAIL_ON_LEVELS))
     .option('--no-model', 'do not call a model even if one is configured')

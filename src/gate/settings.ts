@@ -33,6 +33,11 @@ type TableValue = string | number | boolean | string[];
 const TRUE_WORDS = new Set(['1', 'true', 'on', 'enabled', 'enable', 'yes']);
 const OFF_WORDS = new Set(['0', 'false', 'off', 'disabled', 'disable']);
 
+/** True for the words that switch the gate off, in `[gate] enabled` and in JSCR_GATE alike. */
+export function isOffWord(value: string): boolean {
+  return OFF_WORDS.has(value.trim().toLowerCase());
+}
+
 /** The `[gate]` table's keys and the environment variables that override them. */
 export const SETTING_KEYS = {
   enabled: 'JSCR_GATE',
@@ -167,7 +172,7 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
     value === undefined ? undefined : Array.isArray(value) ? value.join(',') : String(value);
 
   const enabledValue = asText(pick('enabled'));
-  const enabled = enabledValue === undefined || !OFF_WORDS.has(enabledValue.trim().toLowerCase());
+  const enabled = enabledValue === undefined || !isOffWord(enabledValue);
 
   const configStateDir = table.get('state_dir');
   const stateDirChoice = chooseStateDir(env[SETTING_KEYS.state_dir], configStateDir === undefined ? undefined : asText(configStateDir), projectRoot, env);

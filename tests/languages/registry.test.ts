@@ -3,6 +3,7 @@
  * chooses by file name, read through that part's own function, in any letter case.
  */
 import { describe, expect, it } from 'vitest';
+import { classifyTarget } from '../../src/gate/classify.js';
 import { guardLanguageForPath, GUARD_EXTENSIONS } from '../../src/guard/languages.js';
 import { buildFileTypes, extensionOf, FILE_TYPES, fileTypeOf, isCodePath } from '../../src/languages/registry.js';
 import { allowsJsx, isCFamily, profileLanguageFor } from '../../src/profile/languages.js';
@@ -143,6 +144,11 @@ describe('the language registry', () => {
     expect(fileKind('bin/run', '#!/usr/bin/env python3\n')).toBe(null);
     expect(fileKind('deploy/Dockerfile.sh', '')).toBe('dockerfile');
     expect(fileKind('.github/workflows/ci.sh', '')).toBe('shell');
+  });
+
+  it('tells the gate a .env file with a language extension is code, any other .env file configuration', () => {
+    expect(['.env.ts', '.env.tsx', '.env.py', '.env.sh', 'app/.env.php'].map(classifyTarget)).toEqual(['code', 'code', 'code', 'code', 'code']);
+    expect(['.env', '.env.local', '.env.production', 'app/.env.example'].map(classifyTarget)).toEqual(['config', 'config', 'config', 'config']);
   });
 
   it('refuses rows that list an extension twice, in another case, or make an exception for one they do not list', () => {
