@@ -122,7 +122,7 @@ const LANGUAGE_ROWS: readonly LanguageRow[] = [
  * Extensions of other code someone runs or renders, which jscr has no table for: binary content
  * under one of these is a file jscr could not review, not data.
  */
-const OTHER_CODE_EXTENSIONS: readonly string[] = (
+export const OTHER_CODE_EXTENSIONS: readonly string[] = (
   '.scala .groovy .gradle .phtml .erb .vb .swift .m .mm .pl .pm .lua .r .dart .ex .exs .erl .clj .hs .ml .fs .fish .vue ' +
   '.svelte .astro .html .htm .xhtml .css .scss .sass .less .jsp .asp .aspx .ejs .hbs .twig .coffee .sql .tf'
 ).split(' ');

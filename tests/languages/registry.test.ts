@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyTarget } from '../../src/gate/classify.js';
 import { guardLanguageForPath, GUARD_EXTENSIONS } from '../../src/guard/languages.js';
-import { buildFileTypes, extensionOf, FILE_TYPES, fileTypeOf, isCodePath } from '../../src/languages/registry.js';
+import { buildFileTypes, extensionOf, FILE_TYPES, fileTypeOf, isCodePath, OTHER_CODE_EXTENSIONS } from '../../src/languages/registry.js';
 import { allowsJsx, isCFamily, profileLanguageFor } from '../../src/profile/languages.js';
 import { bandit } from '../../src/review/scanners/bandit.js';
 import { eslint } from '../../src/review/scanners/eslint.js';
@@ -97,6 +97,11 @@ describe('the language registry', () => {
     const extensions = FILE_TYPES.map((t) => t.extension);
     expect(new Set(extensions).size).toBe(extensions.length);
     expect([...extensions].sort()).toEqual(Object.keys(TABLE).sort());
+  });
+
+  it('keeps the code it has no table for apart from the table, lowercase with the dot', () => {
+    expect(OTHER_CODE_EXTENSIONS.filter((e) => Object.hasOwn(TABLE, e) || !/^\.[a-z0-9]+$/.test(e))).toEqual([]);
+    expect(new Set(OTHER_CODE_EXTENSIONS).size).toBe(OTHER_CODE_EXTENSIONS.length);
   });
 
   it.each(Object.entries(TABLE))('%s means the same to every part, in any letter case', (extension, expected) => {
