@@ -132,6 +132,7 @@ export function importCandidates(fromPath: string, module: string, language: Lan
       if (!module.startsWith('.')) return [];
       const base = posix.join(dir, module);
       const stem = base.replace(/\.(m|c)?js$/, '');
+      // Resolution order, not a language table: TypeScript sources win over the JavaScript built from them.
       const exts = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
       return firstExisting([base, ...exts.map((e) => stem + e), ...exts.map((e) => `${base}/index${e}`)]);
     }
