@@ -45,7 +45,6 @@ export function isLeftOut(path: string): boolean {
   return LEFT_OUT.test(path);
 }
 
-
 /** Non-source files the prover reads for configuration (Symfony's security.yaml). */
 export function isProverConfig(path: string): boolean {
   return /(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/.test(path);
