@@ -11,11 +11,11 @@ import type { GuardOptions } from './commands/guard.js';
 import type { ProfileOptions } from './commands/profile.js';
 import type { ProveOptions } from './commands/prove.js';
 import type { ReviewOptions } from './commands/review.js';
+import { FAIL_ON_LEVELS } from './report/exit.js';
+import { REPORT_FORMATS } from './report/options.js';
 import { VERSION } from './version.js';
 
-const FORMATS_REVIEW = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
 const FORMATS_PROVE = ['text', 'json', 'sarif'] as const;
-const FAIL_ON = ['critical', 'high', 'medium', 'low'] as const;
 
 /** A whole number for an option; commander prints the one-line error and we exit 2. */
 function wholeNumber(value: string): number {
@@ -51,9 +51,9 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
       .option('--config <file>', 'a .jscr.toml to use instead of the repository one');
 
   changeFlags(program.command('review').description('review a change (default: the working tree against HEAD)'))
-    .addOption(new Option('--format <format>', 'report format').choices(FORMATS_REVIEW).default('text'))
+    .addOption(new Option('--format <format>', 'report format').choices(REPORT_FORMATS).default('text'))
     .option('--output <file>', 'write the report to a file instead of stdout')
-    .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1').choices(FAIL_ON))
+    .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1').choices(FAIL_ON_LEVELS))
     .option('--no-model', 'do not call a model even if one is configured')
     .option('--quiet', 'no progress on stderr')
     .action((opts: ReviewOptions) => run(async () => (await import('./commands/review.js')).reviewCommand(opts, io)));

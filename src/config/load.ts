@@ -5,13 +5,13 @@
 import { resolve } from 'node:path';
 import TOML from '@iarna/toml';
 import type { z } from 'zod';
+import { CONFIG_FILE_NAME } from '../config-file.js';
 import { ConfigError, oneLine } from '../errors.js';
 import { readRegularFile } from '../io.js';
 import { openBoundary } from '../policy/paths.js';
 import { configFileSchema, configSchema, type JscrConfig } from './schema.js';
 
-/** The file name looked for at the repository root. */
-export const CONFIG_FILE_NAME = '.jscr.toml';
+export { CONFIG_FILE_NAME };
 
 /** A configuration file is a few KiB; refuse anything absurd rather than parse it. */
 const MAX_CONFIG_BYTES = 1024 * 1024;

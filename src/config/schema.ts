@@ -3,9 +3,9 @@
  * key is an error), and the parsed value is the fully defaulted `JscrConfig` the rest of jscr reads.
  */
 import { z } from 'zod';
+import { FAIL_ON_LEVELS } from '../report/exit.js';
 
-/** Severities a review can fail on, strongest first. */
-export const FAIL_ON_LEVELS = ['critical', 'high', 'medium', 'low'] as const;
+export { FAIL_ON_LEVELS };
 
 /** External scanners a user may switch on (the built-in rules always run). */
 export const EXTERNAL_SCANNERS = ['bandit', 'shellcheck', 'secretlint', 'eslint', 'semgrep', 'gitleaks'] as const;

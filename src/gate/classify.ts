@@ -1,13 +1,13 @@
 /** Target classification (gate-reference §2): class, sensitive, hard-linked, the class path. */
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileTypeOf } from '../languages/registry.js';
 import type { TargetClass } from '../profile/questions.js';
 
 const INSTRUCTION_NAMES = new Set(['claude.md', 'agents.md', 'agent.md', 'gemini.md', 'skill.md', 'copilot-instructions.md', '.cursorrules', '.windsurfrules']);
 const INSTRUCTION_DIRS = new Set(['.claude', 'agents', 'commands', 'skills', 'rules', 'hooks', '.cursor', '.codex', '.opencode']);
 const PROSE_EXTENSIONS = new Set(['.md', '.mdx', '.txt', '.rst', '.adoc']);
 const CONFIG_EXTENSIONS = new Set(['.json', '.jsonc', '.yaml', '.yml', '.toml', '.ini']);
-const CODE_EXTENSIONS_AFTER_ENV = ['.ts', '.js', '.mjs', '.cjs', '.py', '.go', '.rs', '.java', '.rb'];
 const SENSITIVE_EXTENSIONS = new Set(['.pem', '.key', '.p12', '.pfx']);
 const SENSITIVE_SEGMENTS = new Set(['auth', 'authn', 'authz', 'security', 'secrets', 'payment', 'payments', 'billing', 'migrations']);
 const SENSITIVE_NAME_PREFIXES = ['id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa', 'credentials', 'secrets.'];
@@ -50,7 +50,8 @@ export function classifyTarget(classPath: string): TargetClass {
 
     if (PROSE_EXTENSIONS.has(ext)) return 'prose';
     if (CONFIG_EXTENSIONS.has(ext)) return 'config';
-    if ((name === '.env' || name.startsWith('.env.')) && !CODE_EXTENSIONS_AFTER_ENV.some((e) => name.endsWith(e))) return 'config';
+    // `.env.ts` and the like are code: the registry knows their language.
+    if ((name === '.env' || name.startsWith('.env.')) && fileTypeOf(name) === null) return 'config';
     return 'code';
   } catch {
     return 'code';

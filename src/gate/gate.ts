@@ -22,7 +22,7 @@ import {
 import { globMatches } from './glob.js';
 import { condensedDenial, creditNote, fullDenial, LOCK_WARNING, sanitisePath, siblingNote, STATE_WARNING, trivialNote, type TargetNote } from './messages.js';
 import { appendMetrics, type DecisionRecord } from './metrics.js';
-import { loadSettings, type GateSettings } from './settings.js';
+import { isOffWord, loadSettings, type GateSettings } from './settings.js';
 import { loadState, pruneStale, stateLocation, updateState, type GateState, type StateLocation } from './state.js';
 import { sha256Hex } from './hash.js';
 import { currentTurn, findCredit, findNearMiss, readTranscriptTail, type NearMiss, type Turn } from './transcript.js';
@@ -95,11 +95,9 @@ function noteJson(notes: readonly string[]): string {
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: notes.join('\n') } })}\n`;
 }
 
-const OFF_WORDS = new Set(['0', 'false', 'off', 'disabled', 'disable']);
-
 /** Run the gate on one payload. Never throws for bad input: malformed JSON passes through unchanged. */
 export function runGate(input: Buffer | 'too_large', context: GateContext): GateOutcome {
-  const disabledByEnv = OFF_WORDS.has((context.env.JSCR_GATE ?? '').trim().toLowerCase());
+  const disabledByEnv = isOffWord(context.env.JSCR_GATE ?? '');
   if (input === 'too_large') {
     if (disabledByEnv) return { stdout: '', stderr: [], exitCode: 0 };
     return { stdout: '', stderr: ['jscr gate: blocked: the hook input is larger than 1 MiB'], exitCode: 2 };

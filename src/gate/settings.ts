@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { CONFIG_FILE_NAME } from '../config-file.js';
 import { readGuarded } from './saferead.js';
 import { chooseStateDir } from './statedir.js';
 
@@ -31,6 +32,11 @@ type TableValue = string | number | boolean | string[];
 
 const TRUE_WORDS = new Set(['1', 'true', 'on', 'enabled', 'enable', 'yes']);
 const OFF_WORDS = new Set(['0', 'false', 'off', 'disabled', 'disable']);
+
+/** True for the words that switch the gate off, in `[gate] enabled` and in JSCR_GATE alike. */
+export function isOffWord(value: string): boolean {
+  return OFF_WORDS.has(value.trim().toLowerCase());
+}
 
 /** The `[gate]` table's keys and the environment variables that override them. */
 export const SETTING_KEYS = {
@@ -148,7 +154,7 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
   let table = new Map<string, TableValue>();
   // existsSync first: a missing file (the usual case) then costs no thrown error with its stack.
   // A symbolic link could lead out of the repository or to a device: it is not followed.
-  const file = join(projectRoot, '.jscr.toml');
+  const file = join(projectRoot, CONFIG_FILE_NAME);
   const config = existsSync(file) ? readGuarded(file, MAX_CONFIG_BYTES) : 'missing';
   if (Buffer.isBuffer(config)) {
     const read = readGateTable(config.toString('utf8'));
@@ -166,7 +172,7 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
     value === undefined ? undefined : Array.isArray(value) ? value.join(',') : String(value);
 
   const enabledValue = asText(pick('enabled'));
-  const enabled = enabledValue === undefined || !OFF_WORDS.has(enabledValue.trim().toLowerCase());
+  const enabled = enabledValue === undefined || !isOffWord(enabledValue);
 
   const configStateDir = table.get('state_dir');
   const stateDirChoice = chooseStateDir(env[SETTING_KEYS.state_dir], configStateDir === undefined ? undefined : asText(configStateDir), projectRoot, env);

@@ -8,6 +8,7 @@
  */
 import { lstatSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { CONFIG_FILE_NAME } from '../config-file.js';
 import { isInsideDir, realLocation } from './classify.js';
 
 /** The state directory chosen, and a warning when a configured one was refused. */
@@ -121,5 +122,5 @@ export function chooseStateDir(fromEnv: string | undefined, fromConfig: string |
   const configValue = fromConfig?.trim() ?? '';
   if (configValue.length === 0) return { dir: defaultStateDir(env), warning: null };
   const refusal = refusalOf(configValue, projectRoot);
-  return refusal === null ? { dir: resolve(configValue), warning: null } : fallback('the state_dir of .jscr.toml', refusal);
+  return refusal === null ? { dir: resolve(configValue), warning: null } : fallback(`the state_dir of ${CONFIG_FILE_NAME}`, refusal);
 }

@@ -1,7 +1,6 @@
+import { CONFIG_FILE_NAME } from '../config-file.js';
 import { ConfigError } from '../errors.js';
 import { entryAtRevision } from './change.js';
-
-const CONFIG_FILE = '.jscr.toml';
 
 /**
  * A revision's .jscr.toml, or null when it has none (then the defaults apply). A symbolic link
@@ -9,8 +8,8 @@ const CONFIG_FILE = '.jscr.toml';
  * fall back to the defaults.
  */
 export async function configTextAtRevision(root: string, baseRev: string): Promise<{ text: string; source: string } | null> {
-  const source = `${CONFIG_FILE} at ${baseRev.slice(0, 12)}`;
-  const entry = await entryAtRevision(root, baseRev, CONFIG_FILE);
+  const source = `${CONFIG_FILE_NAME} at ${baseRev.slice(0, 12)}`;
+  const entry = await entryAtRevision(root, baseRev, CONFIG_FILE_NAME);
   switch (entry.kind) {
     case 'absent':
       return null;

@@ -4,12 +4,12 @@
  * quote against exactly what was sent. Material too large for one call is split by file.
  */
 
-/** A piece of redacted material (the same shape as the review's MaterialSegment, declared here so the model library does not depend on the review engine). */
+/** A piece of material a model is shown: the review assembles it (src/review/material.ts), redacts it, and the model library reads it. */
 export interface ModelSegment {
   path: string;
   /** New-file line number of the segment's first line (for a hunk: of its first line after the header). */
   startLine: number;
-  /** Redacted text. */
+  /** The lines; the model library is only ever given them redacted. */
   text: string;
   /** `context`: plain lines of the new file; `hunk`: an `@@` header then `+`/`-`/` ` prefixed lines. */
   kind: 'context' | 'hunk';

@@ -12,8 +12,9 @@ import { RuleFileError } from '../errors.js';
 import { catastrophicBacktrackingHazard } from '../redact/regex-shape.js';
 import type { DischargeKind } from './types.js';
 
-export const FACTS_LANGUAGES = ['java', 'php', 'python', 'typescript'] as const;
-export type FactsLanguage = (typeof FACTS_LANGUAGES)[number];
+import { FACTS_LANGUAGES, type FactsLanguage } from '../languages/registry.js';
+
+export { FACTS_LANGUAGES, type FactsLanguage };
 
 export const OPERATION_KINDS = [
   'credential_access',

@@ -7,6 +7,7 @@
  */
 import { loadGrammars } from '../syntax/parser.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
+import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { checkObligations, siteKey } from './check.js';
 import { witnesses } from './enforcement.js';
@@ -43,8 +44,6 @@ const LEFT_OUT = /(^|\/)(vendor|node_modules|target|build|dist|out|bower_compone
 export function isLeftOut(path: string): boolean {
   return LEFT_OUT.test(path);
 }
-
-export const FACTS_OF: Partial<Record<Language, FactsLanguage>> = { java: 'java', php: 'php', python: 'python', typescript: 'typescript', tsx: 'typescript', javascript: 'typescript' };
 
 /** Non-source files the prover reads for configuration (Symfony's security.yaml). */
 export function isProverConfig(path: string): boolean {
@@ -87,8 +86,8 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
     const language = languageForPath(file.path);
     if (language === null) continue;
     bump(coverage.filesByLanguage, language);
-    const factsLanguage = FACTS_OF[language];
-    if (factsLanguage === undefined) {
+    const factsLanguage = fileTypeOf(file.path)?.facts ?? null;
+    if (factsLanguage === null) {
       bump(reasons, 'no_facts');
       continue;
     }

@@ -4,8 +4,9 @@
  * `jscr prove` and by the review's prover step, so both judge the same files the same way.
  */
 import type { SourceReader } from '../git/sources.js';
+import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath } from '../syntax/languages.js';
-import { FACTS_OF, isLeftOut, isProverConfig, proveChange } from './prove.js';
+import { isLeftOut, isProverConfig, proveChange } from './prove.js';
 import type { ProveResult } from './types.js';
 import type { FileIR } from '../syntax/ir.js';
 
@@ -60,8 +61,7 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
 }
 
 function factsLanguageOf(path: string): string | undefined {
-  const language = languageForPath(path);
-  return language === null ? undefined : FACTS_OF[language];
+  return fileTypeOf(path)?.facts ?? undefined;
 }
 
 function emptyCoverage(): ProveResult['coverage'] {

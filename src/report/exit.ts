@@ -1,7 +1,8 @@
-import { severityRank, type Finding } from './finding.js';
+import { severityRank, type Finding, type Severity } from './finding.js';
 
-/** The severities `--fail-on` accepts; `info` findings never fail a review. */
-export type FailOn = 'critical' | 'high' | 'medium' | 'low';
+/** The severities `--fail-on` and `review.fail_on` accept; `info` findings never fail a review. */
+export const FAIL_ON_LEVELS = ['critical', 'high', 'medium', 'low'] as const satisfies readonly Severity[];
+export type FailOn = (typeof FAIL_ON_LEVELS)[number];
 
 /**
  * SPEC 2: the exit code of a review that ran. Incomplete (3) wins over findings (1), which wins over

@@ -5,6 +5,7 @@
  * bundle says which limit, and what was left out.
  */
 import { posix } from 'node:path';
+import { FILE_TYPES, fileTypeOf } from '../languages/registry.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import type { FileIR } from '../syntax/ir.js';
 import type { SourceReader, SourceRead } from '../git/sources.js';
@@ -58,6 +59,8 @@ export interface ContextInput {
 const SCHEMA_FILE = /\.(sql|graphql|gql|proto|prisma)$|(^|\/)(openapi|swagger)[^/]*\.(ya?ml|json)$|\.schema\.json$/i;
 const SCHEMA_REFERENCE = /[\w./-]+\.(?:sql|graphql|gql|proto|prisma)\b|[\w./-]*(?:openapi|swagger)[\w.-]*\.(?:ya?ml|json)\b|[\w./-]+\.schema\.json\b/gi;
 const CONTEXT_MARGIN = 3;
+/** JavaScript and TypeScript test each other: a `.ts` module's test may be `.test.js`. */
+const SCRIPT_EXTENSIONS = FILE_TYPES.filter((t) => t.language === 'javascript' || t.language === 'typescript').map((t) => t.extension);
 
 /** Line spans worth sending for a changed file: each changed line's enclosing function, else a margin. */
 export function changedSpans(source: ChangedSource): { start: number; end: number }[] {
@@ -129,6 +132,7 @@ export function importCandidates(fromPath: string, module: string, language: Lan
       if (!module.startsWith('.')) return [];
       const base = posix.join(dir, module);
       const stem = base.replace(/\.(m|c)?js$/, '');
+      // Resolution order, not a language table: TypeScript sources win over the JavaScript built from them.
       const exts = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
       return firstExisting([base, ...exts.map((e) => stem + e), ...exts.map((e) => `${base}/index${e}`)]);
     }
@@ -169,32 +173,25 @@ export function testCandidates(path: string, files: readonly string[]): string[]
   const base = posix.basename(path);
   const dot = base.lastIndexOf('.');
   const stem = dot > 0 ? base.slice(0, dot) : base;
-  const ext = dot > 0 ? base.slice(dot) : '';
   const names = new Set<string>();
-  switch (ext) {
-    case '.py':
+  switch (fileTypeOf(path)?.language) {
+    case 'python':
       names.add(`test_${stem}.py`).add(`${stem}_test.py`).add(`tests_${stem}.py`);
       break;
-    case '.js':
-    case '.jsx':
-    case '.ts':
-    case '.tsx':
-    case '.mjs':
-    case '.cjs':
-    case '.mts':
-    case '.cts':
-      for (const e of ['.js', '.jsx', '.ts', '.tsx', '.mjs', '.cjs', '.mts', '.cts']) names.add(`${stem}.test${e}`).add(`${stem}.spec${e}`);
+    case 'javascript':
+    case 'typescript':
+      for (const e of SCRIPT_EXTENSIONS) names.add(`${stem}.test${e}`).add(`${stem}.spec${e}`);
       break;
-    case '.java':
+    case 'java':
       names.add(`${stem}Test.java`).add(`${stem}Tests.java`).add(`${stem}IT.java`).add(`Test${stem}.java`);
       break;
-    case '.php':
+    case 'php':
       names.add(`${stem}Test.php`);
       break;
-    case '.go':
+    case 'go':
       names.add(`${stem}_test.go`);
       break;
-    case '.rb':
+    case 'ruby':
       names.add(`${stem}_spec.rb`).add(`${stem}_test.rb`);
       break;
     default:

@@ -31,13 +31,14 @@ import { loadGrammars } from '../syntax/parser.js';
 import { languageForPath } from '../syntax/languages.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { orderFindings } from '../report/order.js';
-import { exitCodeFor } from '../report/exit.js';
+import { exitCodeFor, type FailOn } from '../report/exit.js';
+import { CONFIG_FILE_NAME as CONFIG_FILE } from '../config-file.js';
 import type { ChangeSummary, Finding, RejectedFinding, ReviewReport, ScannerRecord, StepRecord } from '../report/finding.js';
 import { Writable } from 'node:stream';
 import type { RuleMeta } from '../report/options.js';
 import { VERSION } from '../version.js';
 
-export type FailOn = 'critical' | 'high' | 'medium' | 'low';
+export type { FailOn };
 
 export interface ReviewRequest {
   /** Any directory inside the repository. */
@@ -67,7 +68,6 @@ export interface ReviewOutcome {
   rules: RuleMeta[];
 }
 
-const CONFIG_FILE = '.jscr.toml';
 /** Public-surface changes whose importers are searched (each search is one git grep). */
 const MAX_IMPORTER_SEARCHES = 20;
 /** A changed file that is reviewed, with its changed (added) line numbers worked out once. */

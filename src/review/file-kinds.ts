@@ -6,7 +6,6 @@
  */
 import { parse as parseToml } from '@iarna/toml';
 import { posix } from 'node:path';
-import { languageForPath } from '../syntax/languages.js';
 
 /** Kinds of data a review has nothing to read in line by line. */
 export type DataKind = 'lock file' | 'source map' | 'image' | 'font' | 'archive' | 'binary';
@@ -36,24 +35,8 @@ export function binaryKind(head: Buffer): { kind: DataKind; format: string | nul
   return { kind: 'binary', format: null };
 }
 
-/**
- * Extensions of files that hold code someone runs or renders: binary content under one of these is
- * not "data" but a file jscr could not review, and only these are tested for minified content.
- */
-const CODE_EXTENSIONS = new Set(
-  (
-    '.py .pyi .pyw .js .mjs .cjs .jsx .ts .mts .cts .tsx .java .kt .kts .scala .groovy .gradle .php .phtml .go .rb .erb .rs .c .h .cc .cpp ' +
-    '.hpp .cs .vb .swift .m .mm .pl .pm .lua .r .dart .ex .exs .erl .clj .hs .ml .fs .sh .bash .zsh .fish .ps1 .psm1 .bat .cmd .vue ' +
-    '.svelte .astro .html .htm .xhtml .css .scss .sass .less .jsp .asp .aspx .ejs .hbs .twig .coffee .sql .tf'
-  ).split(' '),
-);
-
-export function isCodePath(path: string): boolean {
-  if (languageForPath(path) !== null) return true;
-  const base = posix.basename(path);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 && CODE_EXTENSIONS.has(base.slice(dot).toLowerCase());
-}
+// Binary content in a code file is not "data" but a file jscr could not review; only code is tested for minified content.
+export { isCodePath } from '../languages/registry.js';
 
 /** How a lock file of each name must look; a file that does not is read as what it is: text. */
 const LOCK_FILES: Record<string, (text: string) => boolean> = {

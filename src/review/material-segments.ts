@@ -4,21 +4,13 @@
  * redaction step before it may leave the machine.
  */
 import type { DiffFile } from '../git/diff.js';
+import type { ModelSegment } from '../model/index.js';
 import type { SourceReader } from '../git/sources.js';
 import type { ContextBundle } from './context-bundle.js';
 
-export interface MaterialSegment {
-  path: string;
-  /** New-file line number of the segment's first line. */
-  startLine: number;
-  text: string;
-  /** `context`: lines of the file as it is after the change; `hunk`: a diff hunk (+/- prefixed). */
-  kind: 'context' | 'hunk';
-}
-
 /** Segments in a stable order: context files in bundle order, then every file's hunks. */
-export function assembleMaterial(context: ContextBundle, diffs: readonly DiffFile[], excluded: ReadonlySet<string> = new Set()): MaterialSegment[] {
-  const segments: MaterialSegment[] = [];
+export function assembleMaterial(context: ContextBundle, diffs: readonly DiffFile[], excluded: ReadonlySet<string> = new Set()): ModelSegment[] {
+  const segments: ModelSegment[] = [];
   for (const file of context.files) {
     if (excluded.has(file.path)) continue;
     if (file.spans) {

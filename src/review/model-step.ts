@@ -27,7 +27,7 @@ import {
 import { scrubDeep } from '../model/scrub.js';
 import { redact, RedactionCounter, type RedactionOutcome, type SecretBook } from '../redact/index.js';
 import type { Finding, RejectedFinding, StepStatus } from '../report/finding.js';
-import type { MaterialSegment } from './material-segments.js';
+import type { ModelSegment as MaterialSegment } from '../model/index.js';
 
 /** Input of the model steps. */
 export interface ModelStepsInput {

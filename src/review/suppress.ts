@@ -8,27 +8,13 @@
  * change adds is reported and not honoured: a change must not be able to silence its own review.
  */
 import picomatch from 'picomatch';
+import { CONFIG_FILE_NAME } from '../config-file.js';
+import type { Suppression } from '../config/schema.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding, normaliseEvidence } from '../report/fingerprint.js';
 
 export const INVALID_SUPPRESSION_RULE = 'jscr/invalid-suppression';
 export const SUPPRESSION_ADDED_RULE = 'jscr/suppression-added-by-change';
-/** Where `[[suppress]]` entries live, for the findings about them. */
-export const CONFIG_PATH = '.jscr.toml';
-
-/** One `[[suppress]]` entry of `.jscr.toml`. */
-export interface SuppressEntry {
-  /** The rule id the entry silences, e.g. `jscr/sql-string-concat`. Required. */
-  rule: string;
-  /** A picomatch glob over repository-relative paths. */
-  path?: string;
-  /** A finding fingerprint (the full sha256, or a prefix of at least 12 hex digits: the finding id). */
-  fingerprint?: string;
-  /** Why this is acceptable. Required. */
-  reason: string;
-  /** Last day the entry is honoured, `YYYY-MM-DD`. */
-  expires?: string;
-}
 
 /** Input of the suppression step. */
 export interface SuppressionInput {
@@ -44,9 +30,9 @@ export interface SuppressionInput {
    */
   baseLines: Map<string, Map<string, number>>;
   /** The entries in force (from the base revision's `.jscr.toml`, or `--config`). */
-  configEntries: SuppressEntry[];
+  configEntries: Suppression[];
   /** Entries the reviewed change adds to `.jscr.toml` (head entries not present at the base). */
-  entriesAddedByChange: SuppressEntry[];
+  entriesAddedByChange: Suppression[];
   /** Today's date, `YYYY-MM-DD`, for expiry. */
   today: string;
 }
@@ -108,7 +94,7 @@ export function parseInlineSuppressions(text: string): InlineSuppression[] {
 }
 
 /** A stable one-line name for a config entry, used in reports and as the evidence of findings about it. */
-export function describeEntry(entry: SuppressEntry): string {
+export function describeEntry(entry: Suppression): string {
   const parts = [`rule = "${entry.rule}"`];
   if (entry.path !== undefined) parts.push(`path = "${entry.path}"`);
   if (entry.fingerprint !== undefined) parts.push(`fingerprint = "${entry.fingerprint}"`);
@@ -117,12 +103,12 @@ export function describeEntry(entry: SuppressEntry): string {
   return `[[suppress]] ${parts.join(' ')}`;
 }
 
-function sameEntry(a: SuppressEntry, b: SuppressEntry): boolean {
+function sameEntry(a: Suppression, b: Suppression): boolean {
   return a.rule === b.rule && a.path === b.path && a.fingerprint === b.fingerprint && a.reason === b.reason && a.expires === b.expires;
 }
 
 /** 1-based line of the `[[suppress]]` table holding `entry` in the config text, or 1 when not found. */
-function entryLine(configText: string | undefined, entry: SuppressEntry): number {
+function entryLine(configText: string | undefined, entry: Suppression): number {
   if (!configText) return 1;
   const lines = configText.split('\n');
   for (let index = 0; index < lines.length; index += 1) {
@@ -136,7 +122,7 @@ function entryLine(configText: string | undefined, entry: SuppressEntry): number
 }
 
 /** Why an entry cannot be honoured as written, or null when it is well formed. */
-function entryProblem(entry: SuppressEntry): string | null {
+function entryProblem(entry: Suppression): string | null {
   if (!RULE_ID.test(entry.rule.trim())) return 'it names no rule id';
   if (entry.reason.trim().length === 0) return 'it gives no reason';
   if (entry.expires !== undefined && !DATE.test(entry.expires)) return `its expiry "${entry.expires}" is not a YYYY-MM-DD date`;
@@ -147,7 +133,7 @@ function entryProblem(entry: SuppressEntry): string | null {
 }
 
 interface LiveEntry {
-  entry: SuppressEntry;
+  entry: Suppression;
   name: string;
   matchesPath: (path: string) => boolean;
   uses: number;
@@ -239,7 +225,7 @@ function findingAbout(
 export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
   const added: Finding[] = [];
   const unused: SuppressionOutcome['unused'] = [];
-  const configText = input.fileTexts.get(CONFIG_PATH);
+  const configText = input.fileTexts.get(CONFIG_FILE_NAME);
 
   // Config entries: those the change adds are reported and never honoured; malformed and expired ones
   // are not honoured either.
@@ -248,7 +234,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
     added.push(
       findingAbout(
         SUPPRESSION_ADDED_RULE,
-        CONFIG_PATH,
+        CONFIG_FILE_NAME,
         entryLine(configText, entry),
         describeEntry(entry),
         `The reviewed change adds a [[suppress]] entry for ${entry.rule} ("${entry.reason}"). ` +
@@ -262,7 +248,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
     const problem = entryProblem(entry);
     if (problem) {
       added.push(
-        findingAbout(INVALID_SUPPRESSION_RULE, CONFIG_PATH, entryLine(configText, entry), name, `A [[suppress]] entry is not honoured: ${problem}.`),
+        findingAbout(INVALID_SUPPRESSION_RULE, CONFIG_FILE_NAME, entryLine(configText, entry), name, `A [[suppress]] entry is not honoured: ${problem}.`),
       );
       continue;
     }

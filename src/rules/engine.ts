@@ -11,9 +11,11 @@ import { loadRuleSources, queryFor } from './load.js';
 import { createLineMatcher, type LineMatcher, type MatchRequest, type PatternJob, type RegexSource } from './line-match.js';
 import { MatchWorker, type BoundedMatch } from './match-worker.js';
 import type { PatternMatcher, QueryMatcher, Rule } from './rule.js';
-import type { FileKind } from './schema.js';
+import type { FileKind } from '../languages/registry.js';
 
 export type { Rule } from './rule.js';
+/** What kind of non-language file a path is, for the shell, Dockerfile and GitHub Actions rules. */
+export { fileKindOf as fileKind } from '../languages/registry.js';
 
 /** One file to check. */
 export interface RuleTarget {
@@ -67,21 +69,6 @@ export function loadBuiltinRules(): Promise<Rule[]> {
     builtin = null;
   });
   return builtin;
-}
-
-const SHELL_EXTENSIONS = /\.(sh|bash|zsh|ksh)$/i;
-const SHELL_SHEBANG = /^#!\s*\S*?(\/|\s)(env\s+)?(sh|bash|zsh|dash|ksh)(\s|$)/;
-const DOCKERFILE_NAME = /(^|\/)((Dockerfile|Containerfile)(\.[^/]*)?|[^/]+\.(dockerfile|containerfile))$/i;
-const WORKFLOW_PATH = /^\.github\/workflows\/[^/]+\.ya?ml$/;
-
-/** What kind of non-language file `path` is, for the shell, Dockerfile and GitHub Actions rules. */
-export function fileKind(path: string, text: string): FileKind | null {
-  if (WORKFLOW_PATH.test(path)) return 'github-actions';
-  if (DOCKERFILE_NAME.test(path)) return 'dockerfile';
-  if (SHELL_EXTENSIONS.test(path)) return 'shell';
-  const firstLine = text.slice(0, text.indexOf('\n') === -1 ? Math.min(text.length, 200) : Math.min(text.indexOf('\n'), 200));
-  if (SHELL_SHEBANG.test(firstLine)) return 'shell';
-  return null;
 }
 
 function appliesTo(rule: Rule, target: RuleTarget): boolean {

@@ -5,13 +5,10 @@
  */
 import { z } from 'zod';
 import { SEVERITIES } from '../report/finding.js';
-import { LANGUAGES } from '../syntax/languages.js';
+import { FILE_KINDS, GRAMMARS } from '../languages/registry.js';
 
-/** File kinds a rule may target besides the tree-sitter languages; `any` is every file. */
-export const FILE_KINDS = ['shell', 'dockerfile', 'github-actions'] as const;
-export type FileKind = (typeof FILE_KINDS)[number];
-
-export const RULE_LANGUAGES = [...LANGUAGES, ...FILE_KINDS, 'any'] as const;
+/** A rule targets tree-sitter languages, the registry's file kinds, or `any` (every file). */
+export const RULE_LANGUAGES = [...GRAMMARS, ...FILE_KINDS, 'any'] as const;
 export type RuleLanguage = (typeof RULE_LANGUAGES)[number];
 
 const regexText = (what: string) => z.string().min(1).describe(what);

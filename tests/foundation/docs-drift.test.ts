@@ -1,6 +1,6 @@
 /**
  * The generated references match their sources: docs/configuration.md the zod schema of `.jscr.toml`,
- * docs/rules.md the rule files. Each is regenerated in memory and compared with the committed file.
+ * docs/rules.md the rule files, docs/languages.md the language registry. Each is regenerated in memory and compared with the committed file.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { configReference } from '../../src/config/reference.js';
 import { builtinChecks } from '../../src/rules/checks.js';
 import { loadBuiltinRules } from '../../src/rules/engine.js';
 import { CONFIG_DOCS_PATH, renderConfigDocs } from '../../tools/gen-config-docs.js';
+import { LANGUAGES_DOCS_PATH, renderLanguagesDocs } from '../../tools/gen-languages-docs.js';
 import { RULES_DOCS_PATH, renderRulesDocs } from '../../tools/gen-rules-docs.js';
 
 function expectUpToDate(path: string, fresh: string, command: string): void {
@@ -23,6 +24,10 @@ describe('generated references', () => {
 
   it('docs/rules.md matches rules/', async () => {
     expectUpToDate(RULES_DOCS_PATH, await renderRulesDocs(), 'npx tsx tools/gen-rules-docs.ts');
+  });
+
+  it('docs/languages.md matches the language registry', () => {
+    expectUpToDate(LANGUAGES_DOCS_PATH, renderLanguagesDocs(), 'npx tsx tools/gen-languages-docs.ts');
   });
 
   it('name every configuration key and every rule', async () => {

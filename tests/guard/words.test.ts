@@ -81,6 +81,11 @@ describe('2 path_not_supported_language', () => {
     const result = await verdict({ ...propose(question, 5, 6, GOOD), path });
     expect(result.refusal).toBe('path_not_supported_language');
   });
+
+  it.each(['OTHER.PY', 'ui/App.TSX', 'lib/x.Mjs'])('reads the extension of %s in any letter case (on to word 3)', async (path) => {
+    const result = await verdict({ ...propose(question, 5, 6, GOOD), path });
+    expect(result.refusal).toBe('path_not_the_consulted_file');
+  });
 });
 
 describe('3 path_not_the_consulted_file', () => {

@@ -8,7 +8,7 @@ import { parseConfigText, type JscrConfig } from '../../src/config/index.js';
 import { redactionStep, SecretBook } from '../../src/redact/index.js';
 import type { Finding } from '../../src/report/finding.js';
 import { makeFinding } from '../../src/report/fingerprint.js';
-import type { MaterialSegment } from '../../src/review/material-segments.js';
+import type { ModelSegment } from '../../src/model/index.js';
 import { runModelSteps, type ModelStepsOutcome } from '../../src/review/model-step.js';
 import type { ScriptedServer } from './server.js';
 
@@ -31,7 +31,7 @@ export const ROUTE_LINES = [
 /** The SQL line's number in the new file. */
 export const SQL_LINE = 7;
 
-export function routeSegments(lines: readonly string[] = ROUTE_LINES, path = ROUTE_PATH): MaterialSegment[] {
+export function routeSegments(lines: readonly string[] = ROUTE_LINES, path = ROUTE_PATH): ModelSegment[] {
   const hunk = ['@@ -3,3 +3,7 @@', ...lines.slice(2, 5).map((l) => ` ${l}`), ...lines.slice(5, 9).map((l) => `+${l}`)].join('\n');
   return [
     { path, startLine: 1, text: lines.join('\n'), kind: 'context' },
@@ -107,7 +107,7 @@ export function captureStream(): { stream: NodeJS.WritableStream; text: () => st
 }
 
 export interface RunOptions {
-  segments?: MaterialSegment[];
+  segments?: ModelSegment[];
   deterministic?: Finding[];
   remainingMs?: number;
   env?: NodeJS.ProcessEnv;

@@ -10,9 +10,9 @@ import { RECOGNISERS } from '../../src/prover/recognisers/index.js';
 import { buildProgram, type Program } from '../../src/prover/resolution.js';
 import type { EntryPoint, ProgramFile } from '../../src/prover/types.js';
 import { buildIR } from '../../src/syntax/ir.js';
+import { fileTypeOf } from '../../src/languages/registry.js';
 import { languageForPath } from '../../src/syntax/languages.js';
 import { loadGrammars } from '../../src/syntax/parser.js';
-import type { FactsLanguage } from '../../src/prover/facts.js';
 
 export interface ExpectedEntry {
   /** Qualified name, e.g. `DescriptorImpl.doTestConnection`. */
@@ -41,8 +41,6 @@ export interface RecogniserTable {
   negative: NegativeCase[];
 }
 
-const FACTS_OF: Record<string, FactsLanguage> = { java: 'java', php: 'php', python: 'python', typescript: 'typescript', tsx: 'typescript', javascript: 'typescript' };
-
 /** Parse a file map into a program, as proveChange would. */
 export async function programOf(files: Record<string, string>): Promise<Program> {
   const out: ProgramFile[] = [];
@@ -51,7 +49,7 @@ export async function programOf(files: Record<string, string>): Promise<Program>
   for (const [path, text] of Object.entries(files)) {
     const language = languageForPath(path);
     if (language === null) continue;
-    const factsLanguage = FACTS_OF[language];
+    const factsLanguage = fileTypeOf(path)?.facts;
     if (!factsLanguage) continue;
     out.push({ path, text, language, factsLanguage, ir: await buildIR(path, language, text), lines: text.split('\n') });
   }

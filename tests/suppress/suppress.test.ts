@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Suppression } from '../../src/config/schema.js';
 import type { Finding } from '../../src/report/finding.js';
 import { makeFinding } from '../../src/report/fingerprint.js';
 import {
@@ -6,7 +7,6 @@ import {
   baseLineCounts,
   describeEntry,
   parseInlineSuppressions,
-  type SuppressEntry,
   type SuppressionInput,
 } from '../../src/review/suppress.js';
 
@@ -44,7 +44,7 @@ function run(overrides: Partial<SuppressionInput>) {
 describe('config entries', () => {
   it('suppress by fingerprint, and the match survives the line moving', () => {
     const original = finding('src/users.js', 10, query);
-    const entry: SuppressEntry = { rule: original.rule, fingerprint: original.fingerprint, reason: 'admin-only route, ids are integers' };
+    const entry: Suppression = { rule: original.rule, fingerprint: original.fingerprint, reason: 'admin-only route, ids are integers' };
     const moved = finding('src/users.js', 42, `    ${query}`);
     const result = run({ findings: [moved], configEntries: [entry] });
     expect(result.kept).toEqual([]);
@@ -80,7 +80,7 @@ describe('config entries', () => {
 
   it('refuse an entry the change itself adds, and report it as a finding on .jscr.toml', () => {
     const target = finding('src/users.js', 10, query);
-    const entry: SuppressEntry = { rule: target.rule, path: 'src/**', reason: 'trust me' };
+    const entry: Suppression = { rule: target.rule, path: 'src/**', reason: 'trust me' };
     const configText = '[review]\nfail_on = "low"\n\n[[suppress]]\nrule = "jscr/sql-string-concat"\npath = "src/**"\nreason = "trust me"\n';
     const result = run({
       findings: [target],
@@ -102,7 +102,7 @@ describe('config entries', () => {
 
   it('honour the expiry date: the last day counts, the day after does not', () => {
     const target = finding('src/users.js', 10, query);
-    const entry: SuppressEntry = { rule: target.rule, path: 'src/**', reason: 'until the migration', expires: '2025-06-01' };
+    const entry: Suppression = { rule: target.rule, path: 'src/**', reason: 'until the migration', expires: '2025-06-01' };
     expect(run({ findings: [target], configEntries: [entry], today: '2025-06-01' }).suppressed).toHaveLength(1);
     const after = run({ findings: [target], configEntries: [entry], today: '2025-06-02' });
     expect(after.kept).toEqual([target]);
@@ -110,7 +110,7 @@ describe('config entries', () => {
   });
 
   it('list entries that silenced nothing', () => {
-    const entry: SuppressEntry = { rule: 'jscr/eval-call', path: 'legacy/**', reason: 'old code' };
+    const entry: Suppression = { rule: 'jscr/eval-call', path: 'legacy/**', reason: 'old code' };
     expect(run({ configEntries: [entry] }).unused).toEqual([{ entry: describeEntry(entry), reason: 'unused' }]);
   });
 
@@ -224,7 +224,7 @@ describe('a suppression covers only the content it covered in the base', () => {
 
   it('a fingerprint covers an added line only when the base had that content as often', () => {
     const target = finding('src/users.js', 3, query);
-    const entry: SuppressEntry = { rule, fingerprint: target.fingerprint, reason: 'admin only' };
+    const entry: Suppression = { rule, fingerprint: target.fingerprint, reason: 'admin only' };
     const base = baseLineCounts(`x\n${query}\n`);
     const input = (text: string, baseLines: Map<string, Map<string, number>>) =>
       run({ findings: [target], configEntries: [entry], fileTexts: new Map([['src/users.js', text]]), addedLines: new Map([['src/users.js', new Set([3])]]), baseLines });

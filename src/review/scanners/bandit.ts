@@ -1,7 +1,8 @@
 /** bandit (Python): `bandit -f json -q --ignore-nosec` on the changed .py files. */
 import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
-import { asArgument, byExtension, failed, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import { pathsForScanner } from '../../languages/registry.js';
+import { asArgument, failed, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
 interface BanditResult {
@@ -74,6 +75,6 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
 
 export const bandit: ScannerAdapter = {
   name: 'bandit',
-  filesFor: (paths) => byExtension(paths, ['.py', '.pyw']),
+  filesFor: (paths) => pathsForScanner(paths, 'bandit'),
   run,
 };

@@ -29,14 +29,6 @@ export function jscrBinDirs(): string[] {
   return dirs;
 }
 
-/** Files whose extension (lower-cased, with the dot) is in `extensions`. */
-export function byExtension(paths: string[], extensions: readonly string[]): string[] {
-  return paths.filter((path) => {
-    const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
-    const dot = name.lastIndexOf('.');
-    return dot > 0 && extensions.includes(name.slice(dot));
-  });
-}
 
 /** A path for a scanner's argument vector: `./x` so a file named `-rf` can never read as an option. */
 export function asArgument(path: string): string {

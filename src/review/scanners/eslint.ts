@@ -14,10 +14,11 @@ import { pathToFileURL } from 'node:url';
 import { locateProgram } from '../../policy/process.js';
 import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
-import { asArgument, byExtension, failed, jscrBinDirs, jscrPackageRoot, notRun, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import { pathsForScanner, scannerExtensions } from '../../languages/registry.js';
+import { asArgument, failed, jscrBinDirs, jscrPackageRoot, notRun, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
-const EXTENSIONS = ['.js', '.mjs', '.cjs', '.jsx'] as const;
+const EXTENSIONS = scannerExtensions('eslint');
 
 interface EslintMessage {
   ruleId: string | null;
@@ -131,7 +132,7 @@ function toFindings(root: string, fileResults: EslintFileResult[], contents: Map
 export function createEslintAdapter(binDirs: string[] = jscrBinDirs()): ScannerAdapter {
   return {
     name: 'eslint',
-    filesFor: (paths) => byExtension(paths, EXTENSIONS),
+    filesFor: (paths) => pathsForScanner(paths, 'eslint'),
     async run(input: ScannerInput): Promise<ScannerOutcome> {
       const program = locateProgram('eslint', input.env, binDirs);
       if (program === null) return notRun('eslint is enabled but not installed (eslint not found on PATH)');

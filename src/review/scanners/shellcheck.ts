@@ -1,7 +1,8 @@
 /** shellcheck: `shellcheck --norc -f json1 -S info` on the changed shell scripts (by extension). */
 import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
-import { asArgument, byExtension, failed, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import { pathsForScanner } from '../../languages/registry.js';
+import { asArgument, failed, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
 interface ShellcheckComment {
@@ -65,6 +66,6 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
 
 export const shellcheck: ScannerAdapter = {
   name: 'shellcheck',
-  filesFor: (paths) => byExtension(paths, ['.sh', '.bash', '.ksh', '.dash']),
+  filesFor: (paths) => pathsForScanner(paths, 'shellcheck'),
   run,
 };
