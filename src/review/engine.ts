@@ -10,7 +10,8 @@ import { proveFromReader } from '../prover/source.js';
 import { toReviewFinding } from '../prover/render.js';
 import { openBoundary } from '../policy/paths.js';
 import { scanInjection } from './injection.js';
-import { maskError, maskFinding, maskReport, redactionStep, secretFindings, SecretBook } from '../redact/index.js';
+import { maskError, maskFinding, maskReport, secretFindings, SecretBook } from '../redact/index.js';
+import { redactionStep } from './steps/redaction.js';
 import { loadBuiltinRules, runRules, fileKind, MAX_HITS_PER_RULE_PER_FILE } from '../rules/engine.js';
 import { builtinCheckMeta } from '../rules/checks.js';
 import { SCANNERS } from './scanners/index.js';
@@ -23,8 +24,8 @@ import { createSourceReader, type SourceReader } from '../git/sources.js';
 import { readLinguistMarks } from '../git/attributes.js';
 import { decideCoverage, skippedFiles, type CoveredFile } from './coverage.js';
 import { assembleMaterial, materialSources } from './material.js';
-import { findImporters, profileChangedFiles, type ProfiledFile } from './profile-step.js';
-import { StepLog } from './steps.js';
+import { findImporters, profileChangedFiles, type ProfiledFile } from './steps/profile.js';
+import { StepLog } from './step-log.js';
 import { unfinishedDetail } from './deadline.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
 import { loadGrammars } from '../syntax/parser.js';
@@ -389,7 +390,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
       'model',
       // Loaded only when a model will be asked: the HTTP client is not part of every review's start-up.
       async () =>
-        (await import('./model-step.js')).runModelSteps({
+        (await import('./steps/model.js')).runModelSteps({
           config,
           env: request.env,
           redaction,

@@ -4,11 +4,11 @@
  * file's public surface brings the files that import it into the context bundle.
  */
 import { posix } from 'node:path';
-import type { DiffFile } from '../git/diff.js';
-import { profileChange, type ChangeProfile } from '../profile/profile.js';
-import { languageForPath, type Language } from '../syntax/languages.js';
-import { importCandidates, importLines } from './context.js';
-import type { SourceRead, SourceReader } from '../git/sources.js';
+import type { DiffFile } from '../../git/diff.js';
+import { profileChange, type ChangeProfile } from '../../profile/profile.js';
+import { languageForPath, type Language } from '../../syntax/languages.js';
+import { importCandidates, importLines } from '../context.js';
+import type { SourceRead, SourceReader } from '../../git/sources.js';
 
 export interface ProfiledFile {
   path: string;

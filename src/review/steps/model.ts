@@ -4,8 +4,8 @@
  * net.connect lists the destination; otherwise no connection is attempted and the step is `not_run`,
  * which makes the review incomplete. There is no fallback: a failure is reported, never papered over.
  */
-import type { JscrConfig } from '../config/index.js';
-import { modelAccess } from '../model/access.js';
+import type { JscrConfig } from '../../config/index.js';
+import { modelAccess } from '../../model/access.js';
 import {
   anchorFinding,
   callModel,
@@ -23,11 +23,12 @@ import {
   type CallTarget,
   type NumberedSegment,
   type TokenUsage,
-} from '../model/index.js';
-import { scrubDeep } from '../model/scrub.js';
-import { redact, RedactionCounter, type RedactionOutcome, type SecretBook } from '../redact/index.js';
-import type { Finding, RejectedFinding, StepStatus } from '../report/finding.js';
-import type { MaterialSegment } from './material.js';
+} from '../../model/index.js';
+import { scrubDeep } from '../../model/scrub.js';
+import { redact, RedactionCounter, type SecretBook } from '../../redact/index.js';
+import type { RedactionOutcome } from './redaction.js';
+import type { Finding, RejectedFinding, StepStatus } from '../../report/finding.js';
+import type { MaterialSegment } from '../material.js';
 
 /** Input of the model steps. */
 export interface ModelStepsInput {

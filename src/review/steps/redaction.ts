@@ -3,9 +3,8 @@
  * secret detector. With `redaction.block_on_secret` a secret stops the send; otherwise values are
  * replaced by markers. With no model configured the step still runs and says what it would have done.
  */
-import { plural } from '../report/summary.js';
-import { SecretBook } from './mask.js';
-import { redact, RedactionCounter, type Replacement } from './redact.js';
+import { plural } from '../../report/summary.js';
+import { redact, RedactionCounter, SecretBook, type Replacement } from '../../redact/index.js';
 
 /** Input of the redaction step. */
 export interface RedactionInput {
