@@ -8,6 +8,7 @@ import { readChange, resolveRepository, untrackedFiles, filesHiddenByIndexFlags,
 import { parseUnifiedDiff, changedLineNumbers, addedLines, touchedLines, touchesChangedLines, type DiffFile } from '../git/diff.js';
 import { proveFromReader } from '../prover/source.js';
 import { toReviewFinding } from '../prover/render.js';
+import { incompleteDegradationLines } from '../prover/degradation.js';
 import { openBoundary } from '../policy/paths.js';
 import { scanInjection } from './injection.js';
 import { maskError, maskFinding, maskReport, secretFindings, SecretBook } from '../redact/index.js';
@@ -326,7 +327,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
       findings.push(...outcome.result.findings.map(toReviewFinding));
       const c = outcome.result.coverage;
       const detail = `${outcome.fileCount} file(s) read, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)`;
-      if (outcome.incomplete) steps.incomplete('prover', 'failed', `${detail}; ${outcome.result.degradations.filter((d) => d.startsWith('error:') || d.startsWith('unreadable')).slice(0, 3).join('; ')}`);
+      if (outcome.incomplete) steps.incomplete('prover', 'failed', `${detail}; ${incompleteDegradationLines(outcome.result.degradations).slice(0, 3).join('; ')}`);
       else steps.record('prover', 'ran', detail);
     },
     undefined,
