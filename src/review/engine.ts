@@ -391,7 +391,7 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
       'model',
       // Loaded only when a model will be asked: the HTTP client is not part of every review's start-up.
       async () =>
-        (await import('./steps/model.js')).runModelSteps({
+        (await import('./steps/model-calls.js')).runModelSteps({
           config,
           env: request.env,
           redaction,

@@ -10,7 +10,7 @@ import { redactionStep } from '../../src/review/steps/redaction.js';
 import type { Finding } from '../../src/report/finding.js';
 import { makeFinding } from '../../src/report/fingerprint.js';
 import type { MaterialSegment } from '../../src/review/material.js';
-import { runModelSteps, type ModelStepsOutcome } from '../../src/review/steps/model.js';
+import { runModelSteps, type ModelStepsOutcome } from '../../src/review/steps/model-calls.js';
 import type { ScriptedServer } from './server.js';
 
 export const ROUTE_PATH = 'src/routes/user.js';
