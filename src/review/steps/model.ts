@@ -8,7 +8,7 @@ import { touchesChangedLines } from '../../git/diff.js';
 import type { Finding, RejectedFinding } from '../../report/finding.js';
 import type { ReadFiles } from './read-files.js';
 import type { Redaction } from './redaction.js';
-import { incomplete, skipped, type NamedVerdict, type ReviewStep, type StepResult } from './step.js';
+import { incomplete, skipped, type NamedVerdict, type ReviewStep, type StepResult, type StepVerdict } from './step.js';
 
 export interface ModelReview {
   /** Model findings refused: not anchored, rejected by the verifier, or outside the reviewed scope. */
@@ -59,6 +59,6 @@ export const modelStep: ReviewStep<'model', ModelInput, ModelReview> = {
   notRun: notAsked,
 };
 
-function named(name: string, verdict: ReturnType<typeof skipped>): NamedVerdict {
+function named(name: string, verdict: StepVerdict): NamedVerdict {
   return { name, ...verdict };
 }
