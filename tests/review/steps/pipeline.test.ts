@@ -4,8 +4,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { review } from '../../../src/review/engine.js';
-import { REVIEW_STEPS } from '../../../src/review/steps/index.js';
+import { StepLog } from '../../../src/review/step-log.js';
+import { contextStep } from '../../../src/review/steps/context.js';
+import { REVIEW_STEPS, type PipelineSeed } from '../../../src/review/steps/index.js';
 import { openChangeStep } from '../../../src/review/steps/open-change.js';
+import { readFilesStep } from '../../../src/review/steps/read-files.js';
+import { StepList } from '../../../src/review/steps/step.js';
+import { syntaxStep } from '../../../src/review/steps/syntax.js';
 import { makeRepo } from '../../helpers/repo.js';
 
 /** SPEC order (docs/architecture.md): the steps the engine runs, one module each. */
@@ -22,6 +27,36 @@ describe('the review step list', () => {
   it('names each step once', () => {
     const names = REVIEW_STEPS.steps.map((step) => step.name);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('takes a step only after the steps whose outputs it reads (checked by tsc over the tests)', () => {
+    const inOrder = StepList.startingWith<PipelineSeed>().then(readFilesStep).then(syntaxStep);
+    // @ts-expect-error the context step reads the profile, which no earlier step produces
+    const outOfOrder = inOrder.then(contextStep);
+    expect(outOfOrder.steps.map((step) => step.name)).toEqual(['read_files', 'syntax', 'context']);
+  });
+});
+
+describe('the step log', () => {
+  it('records a result under the step name, then the records that follow it, each once, with the reasons of the incomplete ones', () => {
+    let clock = 0;
+    const log = new StepLog(600, () => {}, () => clock);
+    clock += 5;
+    log.recordResult('model', {
+      status: 'failed',
+      detail: 'the server answered 500',
+      incomplete: true,
+      followedBy: [
+        { name: 'anchor', status: 'skipped', detail: 'no model reply to anchor', incomplete: false },
+        { name: 'verify', status: 'not_run', detail: 'no time left', incomplete: true, durationMs: 9 },
+      ],
+    });
+    expect(log.records).toEqual([
+      { name: 'model', status: 'failed', detail: 'the server answered 500', duration_ms: 5 },
+      { name: 'anchor', status: 'skipped', detail: 'no model reply to anchor', duration_ms: 0 },
+      { name: 'verify', status: 'not_run', detail: 'no time left', duration_ms: 9 },
+    ]);
+    expect(log.incompleteReasons).toEqual(['model: the server answered 500', 'verify: no time left']);
   });
 });
 
