@@ -7,13 +7,13 @@ import { Writable } from 'node:stream';
 import type { JscrConfig } from '../config/index.js';
 import type { ChangeSpec } from '../git/change.js';
 import { maskError, maskReport, SecretBook } from '../redact/index.js';
-import type { Finding, ReviewReport, StepRecord } from '../report/finding.js';
+import type { ReviewReport, StepRecord } from '../report/finding.js';
 import type { RuleMeta } from '../report/options.js';
 import { StepLog } from './step-log.js';
-import { REVIEW_STEPS } from './steps/index.js';
+import { REVIEW_STEPS, type PipelineSeed } from './steps/index.js';
 import { openChangeStep } from './steps/open-change.js';
 import { reviewReport } from './steps/report.js';
-import { incomplete, type AnyReviewStep, type OutputsOf, type StepResult, type StepRun } from './steps/step.js';
+import { incomplete, type AnyReviewStep, type StepList, type StepResult, type StepRun } from './steps/step.js';
 
 export type FailOn = 'critical' | 'high' | 'medium' | 'low';
 
@@ -83,14 +83,14 @@ async function runReview(request: ReviewRequest, book: SecretBook): Promise<Revi
 }
 
 /** Run every step of the list in order, record each result, and pass each output on under its step's name. */
-async function runSteps<List extends { steps: readonly AnyReviewStep[] }>(list: List, run: StepRun, log: StepLog): Promise<OutputsOf<List>> {
-  let outputs: Record<string, unknown> & { findings: readonly Finding[] } = { findings: [] };
+async function runSteps<Outputs extends PipelineSeed>(list: StepList<Outputs>, run: StepRun, log: StepLog): Promise<Outputs> {
+  let outputs: Record<string, unknown> & PipelineSeed = { findings: [] };
   for (const step of list.steps) {
     const result = await runStep(step, outputs, run, log);
     if (step.listed !== 'when_incomplete' || result.incomplete) log.recordResult(step.name, result);
     outputs = { ...outputs, [step.name]: result.output, findings: [...outputs.findings, ...result.findings] };
   }
-  return outputs as OutputsOf<List>;
+  return outputs as Outputs; // each step's output is there under its name, as StepList's type says
 }
 
 async function runStep(step: AnyReviewStep, outputs: unknown, run: StepRun, log: StepLog): Promise<StepResult<unknown>> {

@@ -96,9 +96,6 @@ export class StepList<Have> {
   }
 }
 
-/** The outputs a whole list produces, by step name. */
-export type OutputsOf<List> = List extends StepList<infer Have> ? Have : never;
-
 export function ran(detail: string): StepVerdict {
   return { status: 'ran', detail, incomplete: false };
 }
