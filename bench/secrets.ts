@@ -6,7 +6,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { maskReport, redactionStep, secretFindings, SecretBook } from '../src/redact/index.js';
+import { maskReport, secretFindings, SecretBook } from '../src/redact/index.js';
+import { redactionStep } from '../src/review/steps/redaction.js';
 import { body as noise } from '../tests/redact/fakes.js';
 
 const SIZE = 2 * 1024 * 1024;

@@ -15,6 +15,7 @@ import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
 import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
 import { buildProgram, callSignature, nodeAt, type Program } from './resolution.js';
+import type { Degradation } from './degradation.js';
 import type { Coverage, EntryPoint, OperationSite, ProgramFile, ProveResult } from './types.js';
 
 /** Input of `proveChange`. */
@@ -61,7 +62,7 @@ function errorName(error: unknown): string {
 /** Prove a change (or the whole repository when `touched` is null). */
 export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const facts = await loadFacts();
-  const degradations: string[] = [];
+  const degradations: Degradation[] = [];
   const coverage: Coverage = {
     filesByLanguage: {},
     frameworksRecognised: {},
@@ -100,18 +101,18 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   for (const source of sources) {
     const left = input.deadline?.remainingMs();
     if (left === 0) {
-      degradations.push(`error: ${source.path}: the review deadline passed before it was parsed`);
+      degradations.push({ kind: 'deadline_before_parse', path: source.path });
       continue;
     }
     try {
       const ir = input.irs?.get(source.path) ?? (await buildIR(source.path, source.language, source.text, left === undefined ? {} : { stopAt: Date.now() + left }));
       if (parseWasStopped(ir)) {
-        degradations.push(`error: ${source.path}: parsing stopped at its time limit (the review deadline or ${MAX_FILE_PARSE_MS / 1000} s per file)`);
+        degradations.push({ kind: 'parse_stopped', path: source.path, limitSeconds: MAX_FILE_PARSE_MS / 1000 });
         continue;
       }
       if (ir.hasErrors) {
         bump(reasons, 'parse_error');
-        degradations.push(`parse_error ${source.path}: the parse had errors; what parsed is still proved`);
+        degradations.push({ kind: 'parse_error', path: source.path });
       }
       files.push({ path: source.path, text: source.text, language: source.language, factsLanguage: source.factsLanguage, ir, lines: source.text.split(/\r?\n/) });
     } catch (error) {
@@ -188,14 +189,14 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   return { findings: checked.findings, coverage, degradations };
 }
 
-function recordError(reasons: Record<string, number>, degradations: string[], path: string, error: unknown): void {
+function recordError(reasons: Record<string, number>, degradations: Degradation[], path: string, error: unknown): void {
   const name = errorName(error);
   bump(reasons, `error:${name}`);
   const message = error instanceof Error ? error.message : String(error);
-  degradations.push(`error:${name} ${path}: ${message.split('\n')[0] ?? ''}`);
+  degradations.push({ kind: 'exception', path, errorName: name, message: message.split('\n')[0] ?? '' });
 }
 
-function recogniseEntries(program: Program, facts: Facts, reasons: Record<string, number>, degradations: string[]): Map<string, EntryPoint> {
+function recogniseEntries(program: Program, facts: Facts, reasons: Record<string, number>, degradations: Degradation[]): Map<string, EntryPoint> {
   const entries = new Map<string, EntryPoint>();
   for (const file of program.files) {
     for (const recogniser of RECOGNISERS) {
@@ -216,7 +217,7 @@ function recogniseEntries(program: Program, facts: Facts, reasons: Record<string
   return entries;
 }
 
-function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<string, EntryPoint>, reasons: Record<string, number>, degradations: string[]): Map<string, OperationSite[]> {
+function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<string, EntryPoint>, reasons: Record<string, number>, degradations: Degradation[]): Map<string, OperationSite[]> {
   const operations = new Map<string, OperationSite[]>();
   const add = (site: OperationSite): void => {
     const list = operations.get(site.functionId);

@@ -9,6 +9,7 @@ import { makeFinding } from '../report/fingerprint.js';
 import { renderSarif } from '../report/sarif.js';
 import { builtinCheckMeta } from '../rules/checks.js';
 import { VERSION } from '../version.js';
+import { degradationText, incompleteDegradationLines } from './degradation.js';
 import type { Coverage, ProveResult, ProverFinding } from './types.js';
 
 /** Which run produced the result. */
@@ -62,7 +63,7 @@ export function proveJson(result: ProveResult, run: ProveRunInfo): string {
     range: run.range,
     findings: result.findings.map(findingJson),
     coverage: coverageJson(result.coverage),
-    degradations: result.degradations,
+    degradations: result.degradations.map(degradationText),
     exit_code: run.exitCode,
   };
   return `${escapeJsonText(JSON.stringify(report, null, 2))}\n`;
@@ -111,7 +112,7 @@ export function proveText(result: ProveResult, run: ProveRunInfo): string {
   lines.push(`Coverage: ${c.entryPoints} entry points (${frameworks}); ${c.operationsChecked} operations checked, ${c.operationsDischarged} discharged, ${c.unreached} unreached; unchecked: ${unchecked}.`);
   if (result.degradations.length > 0) {
     lines.push(`Degradations (${result.degradations.length}):`);
-    for (const d of result.degradations.slice(0, 20)) lines.push(`  ${d}`);
+    for (const d of result.degradations.slice(0, 20)) lines.push(`  ${degradationText(d)}`);
     if (result.degradations.length > 20) lines.push(`  ... and ${result.degradations.length - 20} more`);
   }
   // paths, names and evidence are the repository's: each line escaped as a whole
@@ -163,7 +164,7 @@ export function proveSarif(result: ProveResult, run: ProveRunInfo): string {
       scanners: [],
       limits_reached: [],
       complete: !incomplete,
-      incomplete_reasons: incomplete ? result.degradations.filter((d) => d.startsWith('error:') || d.startsWith('unreadable')) : [],
+      incomplete_reasons: incomplete ? incompleteDegradationLines(result.degradations) : [],
       exit_code: run.exitCode,
     },
     {

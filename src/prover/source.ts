@@ -7,6 +7,7 @@ import type { SourceReader } from '../git/sources.js';
 import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath } from '../syntax/languages.js';
 import { isLeftOut, isProverConfig, proveChange } from './prove.js';
+import { leavesIncomplete, type Degradation } from './degradation.js';
 import type { ProveResult } from './types.js';
 import type { FileIR } from '../syntax/ir.js';
 
@@ -43,21 +44,17 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
   );
   const reads = await input.reader.readMany(candidates);
   const files: { path: string; text: string }[] = [];
-  const readProblems: string[] = [];
-  let incomplete = false;
+  const readProblems: Degradation[] = [];
   for (const path of candidates) {
     const read = reads.get(path);
     if (read === undefined) continue;
     if (read.ok) files.push({ path, text: read.text });
-    else if (read.reason === 'unreadable') {
-      incomplete = true;
-      readProblems.push(`unreadable ${path}: ${read.detail}`);
-    } else readProblems.push(`skipped_${read.reason} ${path}: ${read.detail}`);
+    else if (read.reason === 'unreadable') readProblems.push({ kind: 'unreadable', path, detail: read.detail });
+    else readProblems.push({ kind: 'not_read', path, reason: read.reason, detail: read.detail });
   }
   const result = await proveChange({ root: input.root, files, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}) });
   result.degradations.unshift(...readProblems);
-  if (result.degradations.some((d) => d.startsWith('error:'))) incomplete = true;
-  return { result, fileCount: files.length, incomplete };
+  return { result, fileCount: files.length, incomplete: result.degradations.some(leavesIncomplete) };
 }
 
 function factsLanguageOf(path: string): string | undefined {

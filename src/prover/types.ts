@@ -5,6 +5,7 @@
  */
 import type { FileIR, FunctionIR } from '../syntax/ir-types.js';
 import type { Language } from '../syntax/languages.js';
+import type { Degradation } from './degradation.js';
 import type { FactsLanguage } from './facts.js';
 
 /** One source file the prover read, with its IR built once. */
@@ -155,6 +156,6 @@ export interface Coverage {
 export interface ProveResult {
   findings: ProverFinding[];
   coverage: Coverage;
-  /** One line each: `error:<ClassName> <path>: <message>`, `parse_error <path>`, ... */
-  degradations: string[];
+  /** What could not be proved in full, in the order met (rendered by `degradationText`). */
+  degradations: Degradation[];
 }

@@ -2,7 +2,6 @@
 export { detectSecrets, scanSecrets, shannonEntropy, type SecretMatch, type SecretScan } from './detect.js';
 export { secretFindings, maskValue, HARDCODED_SECRET_RULE, type SecretScanFile } from './findings.js';
 export { redact, RedactionCounter, type RedactionResult, type Replacement } from './redact.js';
-export { redactionStep, type RedactionInput, type RedactionOutcome, type RedactionFileOutcome } from './step.js';
 export { builtInSecretRules, parseSecretRules, secretRulesPath, type SecretRule, type SecretRuleSet } from './rules.js';
 export { catastrophicBacktrackingHazard } from './regex-shape.js';
 export { SecretBook, maskReport, maskError, maskFinding, maskDisplay, type KnownSecret, type SecretSpan } from './mask.js';

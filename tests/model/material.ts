@@ -5,11 +5,12 @@
  */
 import { Writable } from 'node:stream';
 import { parseConfigText, type JscrConfig } from '../../src/config/index.js';
-import { redactionStep, SecretBook } from '../../src/redact/index.js';
+import { SecretBook } from '../../src/redact/index.js';
+import { redactionStep } from '../../src/review/steps/redaction.js';
 import type { Finding } from '../../src/report/finding.js';
 import { makeFinding } from '../../src/report/fingerprint.js';
 import type { ModelSegment } from '../../src/model/index.js';
-import { runModelSteps, type ModelStepsOutcome } from '../../src/review/model-step.js';
+import { runModelSteps, type ModelStepsOutcome } from '../../src/review/steps/model-calls.js';
 import type { ScriptedServer } from './server.js';
 
 export const ROUTE_PATH = 'src/routes/user.js';

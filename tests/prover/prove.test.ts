@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
+import { degradationText } from '../../src/prover/degradation.js';
 import { RECOGNISERS } from '../../src/prover/recognisers/index.js';
 import type { Recogniser } from '../../src/prover/recognisers/types.js';
 import { toReviewFinding, findingSentence } from '../../src/prover/render.js';
@@ -317,7 +318,7 @@ describe('proveChange: coverage, change mode and failures', () => {
       const result = await prove({ 'src/A.java': descriptor(''), 'app/x.py': 'def f():\n    pass\n' });
       expect(result.findings).toHaveLength(1);
       expect(result.coverage.uncheckedByReason['error:RecogniserBroke']).toBe(1);
-      expect(result.degradations.some((d) => d.startsWith('error:RecogniserBroke app/x.py'))).toBe(true);
+      expect(result.degradations.map(degradationText).some((d) => d.startsWith('error:RecogniserBroke app/x.py'))).toBe(true);
     } finally {
       (RECOGNISERS as Recogniser[]).pop();
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { maskError, maskReport, redact, redactionStep, RedactionCounter, scanSecrets, SecretBook, secretFindings } from '../../src/redact/index.js';
+import { maskError, maskReport, redact, RedactionCounter, scanSecrets, SecretBook, secretFindings } from '../../src/redact/index.js';
+import { redactionStep } from '../../src/review/steps/redaction.js';
 import { body, fakes, pem } from './fakes.js';
 
 /** A 27-line PEM key body, as in the attack: 64-character lines. */

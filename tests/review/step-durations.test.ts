@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { stepLine, wantsStepLines } from '../../src/report/progress.js';
 import type { StepRecord } from '../../src/report/finding.js';
-import { StepLog } from '../../src/review/steps.js';
+import { StepLog } from '../../src/review/step-log.js';
 import { makeRepo, runJscr } from '../helpers/repo.js';
 
 describe('StepLog durations', () => {

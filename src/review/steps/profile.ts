@@ -4,16 +4,39 @@
  * file's public surface brings the files that import it into the context bundle.
  */
 import { posix } from 'node:path';
-import type { DiffFile } from '../git/diff.js';
-import { profileChange, type ChangeProfile } from '../profile/profile.js';
-import { languageForPath, type Language } from '../syntax/languages.js';
-import { importCandidates, importLines } from './context-bundle.js';
-import type { SourceRead, SourceReader } from '../git/sources.js';
+import type { DiffFile } from '../../git/diff.js';
+import { profileChange, type ChangeProfile } from '../../profile/profile.js';
+import { languageForPath, type Language } from '../../syntax/languages.js';
+import { importCandidates, importLines } from '../context-bundle.js';
+import type { SourceRead, SourceReader } from '../../git/sources.js';
+import { unfinishedDetail } from '../deadline.js';
+import { ranUnless, result, type ReviewStep } from './step.js';
+import type { ReadFiles } from './read-files.js';
 
 export interface ProfiledFile {
   path: string;
   profile: ChangeProfile;
 }
+
+export interface Profiles {
+  files: ProfiledFile[];
+  /** Files whose change is comments or whitespace only: the rules scan them, a model is not shown them. */
+  trivialPaths: ReadonlySet<string>;
+}
+
+export const profileStep: ReviewStep<'profile', { read_files: ReadFiles }, Profiles> = {
+  name: 'profile',
+  run: async ({ read_files }, { change, deadline }) => {
+    const { profiled, unfinished } = await profileChangedFiles(read_files.readable, change.baseReader, deadline);
+    const trivial = profiled.filter((p) => p.profile.known && p.profile.trivial);
+    const surface = profiled.filter((p) => p.profile.known && p.profile.touchesPublicSurface).length;
+    const detail = `${profiled.length} file(s): ${trivial.length} trivial (comments or whitespace only), ${surface} touching public surface`;
+    // A file left unprofiled is simply not trivial: it keeps its context and its place in the material.
+    const verdict = ranUnless(unfinished.length > 0 ? unfinishedDetail('the change profile', unfinished) : null, detail);
+    return result(verdict, { files: profiled, trivialPaths: new Set(trivial.map((p) => p.path)) });
+  },
+  notRun: () => ({ files: [], trivialPaths: new Set() }),
+};
 
 /** At most this many importers per changed file join the bundle's candidates (its limits still apply). */
 const MAX_IMPORTERS = 10;

@@ -3,9 +3,14 @@
  * secret detector. With `redaction.block_on_secret` a secret stops the send; otherwise values are
  * replaced by markers. With no model configured the step still runs and says what it would have done.
  */
-import { plural } from '../report/summary.js';
-import { SecretBook } from './mask.js';
-import { redact, RedactionCounter, type Replacement } from './redact.js';
+import { plural } from '../../report/summary.js';
+import { redact, RedactionCounter, SecretBook, type Replacement } from '../../redact/index.js';
+import type { ContextBundle } from '../context-bundle.js';
+import type { ModelSegment as MaterialSegment } from '../../model/index.js';
+import { assembleMaterial, materialSources } from '../material-segments.js';
+import type { Profiles } from './profile.js';
+import type { ReadFiles } from './read-files.js';
+import { incomplete, ran, result, type ReviewStep } from './step.js';
 
 /** Input of the redaction step. */
 export interface RedactionInput {
@@ -125,3 +130,31 @@ export function redactionStep(input: RedactionInput, book: SecretBook = new Secr
     detail: detail + withheldNote,
   };
 }
+
+/** What the model step may send: the material, and what redaction made of it. */
+export interface Redaction {
+  outcome: RedactionOutcome;
+  /** The unredacted segments, in the order of `outcome.material`. */
+  segments: MaterialSegment[];
+}
+
+export const materialRedactionStep: ReviewStep<'redaction', { read_files: ReadFiles; context: ContextBundle; profile: Profiles }, Redaction | null> = {
+  name: 'redaction',
+  run: async ({ read_files, context, profile }, { change, book, modelConfigured }) => {
+    // Trivial changes stay home: the rules scanned them, a model has nothing to add.
+    const segments = assembleMaterial(context, read_files.diffFiles.filter((d) => read_files.readableByPath.has(d.path)), profile.trivialPaths);
+    const outcome = redactionStep(
+      {
+        material: segments.map((m) => ({ path: m.path, text: m.text, kind: m.kind })),
+        files: await materialSources(read_files.readable, context, modelConfigured ? change.baseReader : null),
+        blockOnSecret: change.config.redaction.block_on_secret,
+        modelConfigured,
+      },
+      book,
+    );
+    // A model not shown every file's material did not review them all.
+    const verdict = modelConfigured && outcome.withheld.length > 0 ? incomplete('ran', outcome.detail) : ran(outcome.detail);
+    return result(verdict, { outcome, segments });
+  },
+  notRun: () => null,
+};

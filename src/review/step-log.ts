@@ -1,8 +1,9 @@
 /**
- * The record of what each step of a review did, and the one deadline for the whole run. Steps report
- * their status here; only the engine decides what that means for completeness and the exit code.
+ * The record of what each step of a review did, and the one deadline for the whole run. The engine
+ * records each step's result here; a step never records itself.
  */
 import type { StepRecord, StepStatus } from '../report/finding.js';
+import type { NamedVerdict, StepVerdict } from './steps/step.js';
 import { Deadline } from './deadline.js';
 
 export class StepLog {
@@ -28,15 +29,6 @@ export class StepLog {
     this.recordListeners.push(listener);
   }
 
-  /** Milliseconds left before the deadline (never negative). */
-  remainingMs(): number {
-    return this.deadline.remainingMs();
-  }
-
-  expired(): boolean {
-    return this.deadline.expired();
-  }
-
   /**
    * Record a step's outcome. Its duration is the time since the previous record (the pipeline runs one
    * step at a time), unless the caller measured it itself (`durationMs`).
@@ -55,16 +47,16 @@ export class StepLog {
     this.incompleteReasons.push(`${name}: ${detail}`);
   }
 
-  /**
-   * Run a step unless the deadline has passed; a passed deadline makes it `not_run` and the review
-   * incomplete. The step's own function records its status.
-   */
-  async run<T>(name: string, body: () => Promise<T>, whenSkipped: T): Promise<T> {
-    if (this.expired()) {
-      this.incomplete(name, 'not_run', 'the review deadline (review.deadline_s) passed before this step');
-      return whenSkipped;
-    }
+  /** A step is starting (the progress display names it). */
+  announce(name: string): void {
     this.onStep(name);
-    return body();
+  }
+
+  /** Record a step's result under its name, then the records it is followed by, each once. */
+  recordResult(name: string, result: StepVerdict & { durationMs?: number; followedBy?: readonly NamedVerdict[] }): void {
+    for (const entry of [{ ...result, name }, ...(result.followedBy ?? [])]) {
+      this.record(entry.name, entry.status, entry.detail, entry.durationMs);
+      if (entry.incomplete) this.incompleteReasons.push(`${entry.name}: ${entry.detail}`);
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactionStep } from '../../src/redact/index.js';
-import { fakes } from './fakes.js';
+import { redactionStep } from '../../../src/review/steps/redaction.js';
+import { fakes } from '../../redact/fakes.js';
 
 const material = [
   { path: 'src/a.ts', text: `const k = "${fakes.stripeLive}";\nconst j = "${fakes.jwt}";\n` },

@@ -4,8 +4,8 @@
  * net.connect lists the destination; otherwise no connection is attempted and the step is `not_run`,
  * which makes the review incomplete. There is no fallback: a failure is reported, never papered over.
  */
-import type { JscrConfig } from '../config/index.js';
-import { modelAccess } from '../model/access.js';
+import type { JscrConfig } from '../../config/index.js';
+import { modelAccess } from '../../model/access.js';
 import {
   anchorFinding,
   callModel,
@@ -23,11 +23,13 @@ import {
   type CallTarget,
   type NumberedSegment,
   type TokenUsage,
-} from '../model/index.js';
-import { scrubDeep } from '../model/scrub.js';
-import { redact, RedactionCounter, type RedactionOutcome, type SecretBook } from '../redact/index.js';
-import type { Finding, RejectedFinding, StepStatus } from '../report/finding.js';
-import type { ModelSegment as MaterialSegment } from '../model/index.js';
+} from '../../model/index.js';
+import { scrubDeep } from '../../model/scrub.js';
+import { redact, RedactionCounter, type SecretBook } from '../../redact/index.js';
+import type { RedactionOutcome } from './redaction.js';
+import type { Finding, RejectedFinding } from '../../report/finding.js';
+import type { ModelSegment as MaterialSegment } from '../../model/index.js';
+import type { NamedVerdict } from './step.js';
 
 /** Input of the model steps. */
 export interface ModelStepsInput {
@@ -52,12 +54,8 @@ export interface ModelStepsInput {
 }
 
 /** The record of one of the three steps. */
-export interface ModelStepRecord {
+export interface ModelStepRecord extends NamedVerdict {
   name: 'model' | 'anchor' | 'verify';
-  status: StepStatus;
-  detail: string;
-  /** True when this step makes the review incomplete (exit 3). */
-  incomplete: boolean;
 }
 
 /** Output of the model steps. */
@@ -66,7 +64,8 @@ export interface ModelStepsOutcome {
   findings: Finding[];
   /** Model findings that were not anchored or that the verifier rejected, with the reason. */
   rejected: RejectedFinding[];
-  steps: ModelStepRecord[];
+  /** Always the three, in this order: the model step's own record, then the two it is followed by. */
+  steps: readonly [model: ModelStepRecord, anchor: ModelStepRecord, verify: ModelStepRecord];
   /** As the provider reports it; `calls` counts requests that got a 2xx reply. */
   usage: { calls: number; input_tokens: number; output_tokens: number };
 }
@@ -84,12 +83,11 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsO
     callModel(target, { ...prompt, system: redact(prompt.system, counter, input.book).text, user: redact(prompt.user, counter, input.book).text });
   const usage = { calls: 0, input_tokens: 0, output_tokens: 0 };
   const provider = config.model.provider;
-  const result = (model: ModelStepRecord, rest: Partial<ModelStepsOutcome> = {}): ModelStepsOutcome => ({
+  const result = (model: ModelStepRecord): ModelStepsOutcome => ({
     findings: [],
     rejected: [],
     usage,
-    ...rest,
-    steps: rest.steps ?? [model, { name: 'anchor', status: 'skipped', detail: 'no model reply to anchor', incomplete: false }, { name: 'verify', status: 'skipped', detail: 'no model findings to verify', incomplete: false }],
+    steps: [model, { name: 'anchor', status: 'skipped', detail: 'no model reply to anchor', incomplete: false }, { name: 'verify', status: 'skipped', detail: 'no model findings to verify', incomplete: false }],
   });
   const notRun = (detail: string): ModelStepsOutcome => result({ name: 'model', status: 'not_run', detail, incomplete: true });
 
@@ -167,25 +165,21 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsO
     }
   }
 
-  const steps: ModelStepRecord[] = [];
   const callsSummary = `${chunks.length} call(s) to ${where}`;
-  if (failures.length === 0) {
-    steps.push({ name: 'model', status: 'ran', detail: `${callsSummary}; ${proposed} finding(s) proposed`, incomplete: false });
-  } else {
-    steps.push({ name: 'model', status: 'failed', detail: `${answered} of ${callsSummary} answered; ${failures.join('; ')}`, incomplete: true });
-  }
-  if (answered === 0) {
-    steps.push({ name: 'anchor', status: 'skipped', detail: 'no model reply to anchor', incomplete: false });
-  } else {
-    steps.push({ name: 'anchor', status: 'ran', detail: `${anchored.length} of ${proposed} anchored (${corrected} line(s) corrected), ${rejected.length} rejected`, incomplete: false });
-  }
+  const modelRecord: ModelStepRecord =
+    failures.length === 0
+      ? { name: 'model', status: 'ran', detail: `${callsSummary}; ${proposed} finding(s) proposed`, incomplete: false }
+      : { name: 'model', status: 'failed', detail: `${answered} of ${callsSummary} answered; ${failures.join('; ')}`, incomplete: true };
+  const anchorRecord: ModelStepRecord =
+    answered === 0
+      ? { name: 'anchor', status: 'skipped', detail: 'no model reply to anchor', incomplete: false }
+      : { name: 'anchor', status: 'ran', detail: `${anchored.length} of ${proposed} anchored (${corrected} line(s) corrected), ${rejected.length} rejected`, incomplete: false };
 
   // Step 10: verification.
   const verified = await verify(input, anchored, rejected, { send: (prompt) => send(target, prompt), modelName, addUsage, where, deadlineAt });
-  steps.push(verified.step);
   // Model-written text (titles, quotes, reasons) passes the same scrub: a server that echoes the key
   // must not get it into the report.
-  return scrubDeep({ findings: verified.findings, rejected, steps, usage }, scrub);
+  return scrubDeep({ findings: verified.findings, rejected, steps: [modelRecord, anchorRecord, verified.step], usage }, scrub);
 }
 
 interface VerifyContext {

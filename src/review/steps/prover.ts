@@ -1,0 +1,26 @@
+/**
+ * Step 5c: the access-control prover as a built-in scanner over the change (`prover.enabled`), reusing
+ * the syntax step's IRs. A file it could not read or prove makes the review incomplete.
+ */
+import { touchedLines } from '../../git/diff.js';
+import { incompleteDegradationLines } from '../../prover/degradation.js';
+import { toReviewFinding } from '../../prover/render.js';
+import { proveFromReader } from '../../prover/source.js';
+import type { ReadFiles } from './read-files.js';
+import { incomplete, ran, result, skipped, type ReviewStep } from './step.js';
+import type { Syntax } from './syntax.js';
+
+export const proverStep: ReviewStep<'prover', { read_files: ReadFiles; syntax: Syntax }, null> = {
+  name: 'prover',
+  run: async ({ read_files, syntax }, { change, deadline }) => {
+    const settings = change.config.prover;
+    if (!settings.enabled) return result(skipped('prover.enabled is false'), null);
+    const touched = read_files.readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff) }));
+    const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline });
+    const c = outcome.result.coverage;
+    const detail = `${outcome.fileCount} file(s) read, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)`;
+    const verdict = outcome.incomplete ? incomplete('failed', `${detail}; ${incompleteDegradationLines(outcome.result.degradations).slice(0, 3).join('; ')}`) : ran(detail);
+    return result(verdict, null, outcome.result.findings.map(toReviewFinding));
+  },
+  notRun: () => null,
+};
