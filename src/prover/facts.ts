@@ -9,7 +9,7 @@ import TOML from '@iarna/toml';
 import { z } from 'zod';
 import { packageFileText, packagePath } from '../package-root.js';
 import { RuleFileError } from '../errors.js';
-import { catastrophicBacktrackingHazard } from '../redact/regex-shape.js';
+import { catastrophicBacktrackingHazard } from '../data-file/regex-shape.js';
 import type { DischargeKind } from './types.js';
 
 export const FACTS_LANGUAGES = ['java', 'php', 'python', 'typescript'] as const;

@@ -4,5 +4,5 @@ export { secretFindings, maskValue, HARDCODED_SECRET_RULE, type SecretScanFile }
 export { redact, RedactionCounter, type RedactionResult, type Replacement } from './redact.js';
 export { redactionStep, type RedactionInput, type RedactionOutcome, type RedactionFileOutcome } from './step.js';
 export { builtInSecretRules, parseSecretRules, secretRulesPath, type SecretRule, type SecretRuleSet } from './rules.js';
-export { catastrophicBacktrackingHazard } from './regex-shape.js';
+export { catastrophicBacktrackingHazard } from '../data-file/regex-shape.js';
 export { SecretBook, maskReport, maskError, maskFinding, maskDisplay, type KnownSecret, type SecretSpan } from './mask.js';

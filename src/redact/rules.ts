@@ -10,7 +10,7 @@ import TOML from '@iarna/toml';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { RuleFileError } from '../errors.js';
-import { catastrophicBacktrackingHazard } from './regex-shape.js';
+import { catastrophicBacktrackingHazard } from '../data-file/regex-shape.js';
 
 const ruleSchema = z
   .object({

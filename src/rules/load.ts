@@ -11,7 +11,7 @@ import { grammar, loadGrammars, treeSitter } from '../syntax/parser.js';
 import { LANGUAGES, type Language } from '../syntax/languages.js';
 import { RuleFileSchema, type RuleEntry } from './schema.js';
 import type { QueryMatcher, Rule } from './rule.js';
-import { catastrophicBacktrackingHazard } from '../redact/regex-shape.js';
+import { catastrophicBacktrackingHazard } from '../data-file/regex-shape.js';
 
 /** One rule file's name (as shown in errors) and its text. */
 export interface RuleSource {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RuleFileError } from '../../src/errors.js';
 import { loadRuleSources } from '../../src/rules/load.js';
-import { catastrophicBacktrackingHazard } from '../../src/redact/regex-shape.js';
+import { catastrophicBacktrackingHazard } from '../../src/data-file/regex-shape.js';
 
 /** A valid pattern rule as TOML, with fields overridable by appending lines. */
 function ruleToml(id: string, extra = "pattern = 'danger\\('"): string {
