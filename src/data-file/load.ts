@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { ConfigError, RuleFileError, oneLine, type DataFileError, type DataFileProblem } from '../errors.js';
 import { describeIssue } from './issue.js';
 import { dottedPath, type KeyPath } from './key-path.js';
-import { lineOfKey } from './locate.js';
+import { keyLocator } from './locate.js';
 import { compilePattern } from './pattern.js';
 import { parseToml } from './toml.js';
 
@@ -44,7 +44,7 @@ export interface DataFileSpec<Schema extends z.ZodType, Value> {
 
 /** The context of one file's text, for loaders that check more after loading (a query, a file name). */
 export function dataFileContext(file: string, text: string, kind: DataFileKind): DataFileContext {
-  const lineOf = (path: KeyPath): number | null => lineOfKey(text, path);
+  const lineOf = keyLocator(text);
   const problem = (path: KeyPath | null, expected: string): DataFileError => {
     const keyPath = path === null || path.length === 0 ? null : dottedPath(path);
     const line = kind === 'rules' && path !== null ? lineOf(path) : null;
@@ -86,15 +86,19 @@ export function loadDataFile<Schema extends z.ZodType, Value>(spec: DataFileSpec
  * names where the first one is.
  */
 export class UniqueIds {
-  private readonly seen = new Map<string, string>();
+  private readonly seen = new Map<string, { context: DataFileContext; path: KeyPath }>();
   /** `what` names the ids in messages (`rule id`, `id`). */
   constructor(private readonly what: string) {}
 
   claim(id: string, context: DataFileContext, path: KeyPath): void {
     const first = this.seen.get(id);
-    if (first !== undefined) throw context.problem(path, `duplicate ${this.what} ${id} (first defined at ${first})`);
-    const line = context.lineOf(path);
-    this.seen.set(id, line === null ? context.file : `${context.file}:${line}`);
+    if (first === undefined) {
+      this.seen.set(id, { context, path });
+      return;
+    }
+    const line = first.context.lineOf(first.path);
+    const place = line === null ? first.context.file : `${first.context.file}:${line}`;
+    throw context.problem(path, `duplicate ${this.what} ${id} (first defined at ${place})`);
   }
 }
 

@@ -8,12 +8,20 @@ import { dottedPath, type KeyPath } from './key-path.js';
 
 /** 1-based line where `path`, or else its deepest written parent, is; null when no part of it is written. */
 export function lineOfKey(text: string, path: KeyPath): number | null {
-  const lines = keyLines(text);
-  for (let length = path.length; length > 0; length--) {
-    const line = lines.get(dottedPath(path.slice(0, length)));
-    if (line !== undefined) return line;
-  }
-  return null;
+  return keyLocator(text)(path);
+}
+
+/** `lineOfKey` for many paths of one text: the text is scanned once, on the first question. */
+export function keyLocator(text: string): (path: KeyPath) => number | null {
+  let lines: Map<string, number> | null = null;
+  return (path) => {
+    lines ??= keyLines(text);
+    for (let length = path.length; length > 0; length--) {
+      const line = lines.get(dottedPath(path.slice(0, length)));
+      if (line !== undefined) return line;
+    }
+    return null;
+  };
 }
 
 type MultiLineQuote = '"""' | "'''";
@@ -105,7 +113,7 @@ function readKey(text: string, from: number): { segments: string[]; end: number 
       at++;
     } else {
       const start = at;
-      while (at < text.length && /[A-Za-z0-9_-]/.test(text[at] ?? '')) at++;
+      while (at < text.length && isBareKeyChar(text.charCodeAt(at))) at++;
       if (at === start) return null;
       segments.push(text.slice(start, at));
     }
@@ -113,6 +121,11 @@ function readKey(text: string, from: number): { segments: string[]; end: number 
     if (text[at] !== '.') return { segments, end: at };
     at = skipSpace(text, at + 1);
   }
+}
+
+/** A-Z, a-z, 0-9, `_` and `-`: the characters of a bare TOML key. */
+function isBareKeyChar(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || code === 45;
 }
 
 /** Step over a value's text from `from`, keeping track of open multi-line strings and brackets. */

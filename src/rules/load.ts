@@ -5,7 +5,7 @@
  */
 import picomatch from 'picomatch';
 import type { Query } from 'web-tree-sitter';
-import { dataFileContext, loadDataFile, UniqueIds, type DataFileContext } from '../data-file/load.js';
+import { loadDataFile, UniqueIds, type DataFileContext } from '../data-file/load.js';
 import { RuleFileError } from '../errors.js';
 import { grammar, loadGrammars, treeSitter } from '../syntax/parser.js';
 import { LANGUAGES, type Language } from '../syntax/languages.js';
@@ -83,14 +83,19 @@ function normaliseRule(context: DataFileContext, entry: RuleEntry, index: number
   };
 }
 
-/** One rule file through the loader: its rules, in definition order. */
-function loadRuleFile(source: RuleSource): Rule[] {
+/** One rule file through the loader: its rules, in definition order, each id claimed in `ids`. */
+function loadRuleFile(source: RuleSource, ids: UniqueIds): Rule[] {
   return loadDataFile({
     file: source.file,
     text: source.text,
     kind: 'rules',
     schema: RuleFileSchema,
-    normalise: (data, context) => data.rule.map((entry, index) => normaliseRule(context, entry, index)),
+    normalise: (data, context) =>
+      data.rule.map((entry, index) => {
+        const rule = normaliseRule(context, entry, index);
+        ids.claim(rule.id, context, ['rule', index]);
+        return rule;
+      }),
   });
 }
 
@@ -119,20 +124,15 @@ export async function queryFor(ruleId: string, matcher: QueryMatcher, language: 
 }
 
 /**
- * Load rule files together: each through the loader, then the check that spans files (ids unique
- * across all of them). Rules come back in file order, then definition order. `eager` (the default, for
+ * Load rule files together, each through the loader, with ids unique across all of them. Rules come back in file order, then definition order. `eager` (the default, for
  * validating rule files) compiles every query now; the review passes false so each query compiles on
  * first use, for the languages a run actually has.
  */
 export async function loadRuleSources(sources: readonly RuleSource[], options: { eager?: boolean } = {}): Promise<Rule[]> {
   const eager = options.eager ?? true;
-  const files = sources.map((source) => ({ source, rules: loadRuleFile(source) }));
+  // One registry across the files: an id may be defined once in all of them.
   const ids = new UniqueIds('rule id');
-  for (const { source, rules } of files) {
-    const context = dataFileContext(source.file, source.text, 'rules');
-    rules.forEach((rule, index) => ids.claim(rule.id, context, ['rule', index]));
-  }
-  const rules = files.flatMap((file) => file.rules);
+  const rules = sources.flatMap((source) => loadRuleFile(source, ids));
   if (eager) {
     const queries = rules.flatMap((rule) => (rule.matcher.kind === 'query' ? [{ id: rule.id, matcher: rule.matcher }] : []));
     // Every grammar a query needs, in one go, before any query compiles (deps.md T16).
