@@ -22,18 +22,28 @@ export function parseToml(text: string): TomlParse {
 }
 
 /**
- * Some @iarna/toml errors (an impossible date such as 2025-13-01) carry no position. Find the line by
- * parsing ever longer prefixes of the text: the first prefix failing with the same bare error ends on it.
+ * Some @iarna/toml errors (an impossible date such as 2025-13-01) carry no position. A prefix of the
+ * text fails with that same bare error exactly when it holds the line at fault (a parser stops at the
+ * first error, and a cut before that line fails differently or not at all), so a binary search over
+ * prefixes finds the line in a few parses, however long a hostile file is.
  */
 function lineOfUnlocatedError(text: string, message: string): number | null {
   const lines = text.split('\n');
-  const limit = Math.min(lines.length, 2000);
-  for (let count = 1; count <= limit; count++) {
+  const failsHere = (count: number): boolean => {
     try {
       TOML.parse(lines.slice(0, count).join('\n'));
+      return false;
     } catch (error) {
-      if (error instanceof Error && error.message === message && (error as { line?: unknown }).line === undefined) return count;
+      return error instanceof Error && error.message === message && (error as { line?: unknown }).line === undefined;
     }
+  };
+  if (!failsHere(lines.length)) return null;
+  let low = 1;
+  let high = lines.length;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (failsHere(middle)) high = middle;
+    else low = middle + 1;
   }
-  return null;
+  return low;
 }

@@ -168,6 +168,13 @@ describe('loadDataFile', () => {
     else expect(error.message).toMatch(message);
   });
 
+  it('places a position-less TOML error however far down a long file it is', () => {
+    const filler = Array.from({ length: 30_000 }, (_, i) => `key${i} = ${i}`).join('\n');
+    const error = errorOf(`[settings]\n${filler}\nwhen = 2030-13-01\n`);
+    expect(error.line).toBe(30_002);
+    expect(error.message).toMatch(/^data\.toml: line 30002: invalid TOML: /);
+  });
+
   it('gives a .jscr.toml-style error the dotted key alone (SPEC 3), in the same format', () => {
     const error = errorOf(`${entry('a')}patern = 'x'\n`, 'config');
     expect(error).toBeInstanceOf(ConfigError);
