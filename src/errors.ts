@@ -32,7 +32,7 @@ export interface DataFileProblem {
 }
 
 /** `file: line 3, column 5: rule[0].pattern: expected …`; the parts not known are left out. */
-export function formatDataFileProblem(file: string, problem: DataFileProblem): string {
+function formatDataFileProblem(file: string, problem: DataFileProblem): string {
   const parts = [file];
   if (problem.line !== null) parts.push(`line ${problem.line}${problem.column === null ? '' : `, column ${problem.column}`}`);
   if (problem.keyPath !== null && problem.keyPath !== '') parts.push(problem.keyPath);

@@ -6,12 +6,10 @@
  */
 import { dottedPath, type KeyPath } from './key-path.js';
 
-/** 1-based line where `path`, or else its deepest written parent, is; null when no part of it is written. */
-export function lineOfKey(text: string, path: KeyPath): number | null {
-  return keyLocator(text)(path);
-}
-
-/** `lineOfKey` for many paths of one text: the text is scanned once, on the first question. */
+/**
+ * The line of a key in `text`: a function giving the 1-based line where a path, or else its deepest
+ * written parent, is (null when no part of it is written). The text is scanned once, on the first question.
+ */
 export function keyLocator(text: string): (path: KeyPath) => number | null {
   let lines: Map<string, number> | null = null;
   return (path) => {

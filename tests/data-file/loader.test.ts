@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadDataFile, UniqueIds, type DataFileKind } from '../../src/data-file/load.js';
-import { lineOfKey } from '../../src/data-file/locate.js';
+import { keyLocator } from '../../src/data-file/locate.js';
 import { ConfigError, DataFileError, RuleFileError } from '../../src/errors.js';
 
 const schema = z.strictObject({
@@ -183,7 +183,7 @@ describe('loadDataFile', () => {
   });
 });
 
-describe('lineOfKey', () => {
+describe('keyLocator', () => {
   const text = [
     '# a [[entry]] in a comment is not a header', // 1
     'title = """', // 2
@@ -234,6 +234,6 @@ describe('lineOfKey', () => {
     [['entry', 1, 'examples', 0], 23],
     [['nowhere'], null],
   ] as const)('places %j on line %s', (path, line) => {
-    expect(lineOfKey(text, path)).toBe(line);
+    expect(keyLocator(text)(path)).toBe(line);
   });
 });
