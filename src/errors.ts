@@ -16,27 +16,65 @@ export class UsageError extends JscrError {
   readonly exitCode = 2;
 }
 
-/** `.jscr.toml` could not be read, parsed or validated. `keyPath` is the dotted key, when known. */
-export class ConfigError extends JscrError {
+/**
+ * Where a problem in a data file (`.jscr.toml`, a rule, secret-rule or facts file) sits and what was
+ * expected there: the one error shape every data-file loader reports.
+ */
+export interface DataFileProblem {
+  /** 1-based line, when known. */
+  line: number | null;
+  /** 1-based column, when known (TOML syntax errors). */
+  column: number | null;
+  /** Dotted key path such as `rule[3].pattern`, when the problem belongs to a key. */
+  keyPath: string | null;
+  /** What was expected (and found), in words. */
+  expected: string;
+}
+
+/** `file: line 3, column 5: rule[0].pattern: expected …`; the parts not known are left out. */
+function formatDataFileProblem(file: string, problem: DataFileProblem): string {
+  const parts = [file];
+  if (problem.line !== null) parts.push(`line ${problem.line}${problem.column === null ? '' : `, column ${problem.column}`}`);
+  if (problem.keyPath !== null && problem.keyPath !== '') parts.push(problem.keyPath);
+  parts.push(problem.expected);
+  return parts.join(': ');
+}
+
+/** A data file could not be read, parsed or validated (exit 2, one line in the one format). */
+export abstract class DataFileError extends JscrError {
   readonly exitCode = 2;
+  readonly line: number | null;
+  readonly column: number | null;
+  readonly keyPath: string | null;
+  readonly expected: string;
   constructor(
     readonly file: string,
-    readonly keyPath: string | null,
-    readonly expected: string,
+    problem: DataFileProblem,
   ) {
-    super(`${file}${keyPath ? `: ${keyPath}` : ''}: ${expected}`);
+    super(formatDataFileProblem(file, problem));
+    this.line = problem.line;
+    this.column = problem.column;
+    this.keyPath = problem.keyPath === '' ? null : problem.keyPath;
+    this.expected = problem.expected;
+  }
+}
+
+/** `.jscr.toml` could not be read, parsed or validated. `keyPath` is the dotted key, when known. */
+export class ConfigError extends DataFileError {
+  constructor(file: string, keyPath: string | null, expected: string, position: { line: number; column: number | null } | null = null) {
+    super(file, { line: position?.line ?? null, column: position?.column ?? null, keyPath, expected });
   }
 }
 
 /** A rule or facts file under rules/ or ruleset/ is invalid (a defect of the build, but reported plainly). */
-export class RuleFileError extends JscrError {
-  readonly exitCode = 2;
-  constructor(
-    readonly file: string,
-    readonly line: number | null,
-    readonly problem: string,
-  ) {
-    super(`${file}${line === null ? '' : `:${line}`}: ${problem}`);
+export class RuleFileError extends DataFileError {
+  constructor(file: string, line: number | null, expected: string, keyPath: string | null = null, column: number | null = null) {
+    super(file, { line, column, keyPath, expected });
+  }
+
+  /** The message after the file and position: the key path (when known) and what was expected. */
+  get problem(): string {
+    return this.keyPath === null ? this.expected : `${this.keyPath}: ${this.expected}`;
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { FAIL_ON_LEVELS } from '../report/exit.js';
+import { GATE_SETTINGS, type GateSettingKey } from '../gate/settings-table.js';
 
 export { FAIL_ON_LEVELS };
 
@@ -131,23 +132,26 @@ const proverSchema = z.strictObject({
   fan_out: positiveInt.default(25),
 });
 
-/** `[gate]`: the file form of the JSCR_GATE_* settings (the environment wins over these). */
+/**
+ * `[gate]`: the file form of the JSCR_GATE_* settings (the environment wins over these). Keys, kinds
+ * and defaults come from the gate's own table, which its small reader uses too.
+ */
 const gateSchema = z.strictObject({
   /** `false` turns the edit gate off (the JSCR_GATE environment variable wins). */
-  enabled: z.boolean().default(true),
+  enabled: z.boolean().default(GATE_SETTINGS.enabled.default),
   /** Where per-session gate state lives; null means `$XDG_STATE_HOME/jscr/gate` or `~/.local/state/jscr/gate`. */
-  state_dir: z.string().min(1).nullable().default(null),
+  state_dir: z.string().min(1).nullable().default(GATE_SETTINGS.state_dir.default),
   /** Paths (project-relative globs) the gate never stops. */
   exempt_globs: z
     .union([z.array(z.string().min(1)), z.string().transform((list) => list.split(',').map((g) => g.trim()).filter((g) => g.length > 0))])
-    .default([]),
+    .default([...GATE_SETTINGS.exempt_globs.default]),
   /** Denials shown in full before the one-line form. */
-  full_denials: nonNegativeInt.default(3),
+  full_denials: nonNegativeInt.default(GATE_SETTINGS.full_denials.default),
   /** Cap of denials per session; null means no cap. */
-  max_denials: nonNegativeInt.nullable().default(null),
-  metrics: z.boolean().default(false),
-  external_contract_question: z.boolean().default(false),
-});
+  max_denials: nonNegativeInt.nullable().default(GATE_SETTINGS.max_denials.default),
+  metrics: z.boolean().default(GATE_SETTINGS.metrics.default),
+  external_contract_question: z.boolean().default(GATE_SETTINGS.external_contract_question.default),
+} satisfies Record<GateSettingKey, z.ZodType>);
 
 /** The schema as a user writes it (before defaults that depend on other keys). */
 export const configFileSchema = z.strictObject({

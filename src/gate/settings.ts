@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../config-file.js';
 import { readGuarded } from './saferead.js';
+import { GATE_SETTINGS, type GateSettingKey, type GateSettingKind } from './settings-table.js';
 import { chooseStateDir } from './statedir.js';
 
 /** Every setting the gate reads, after validation. */
@@ -39,15 +40,9 @@ export function isOffWord(value: string): boolean {
 }
 
 /** The `[gate]` table's keys and the environment variables that override them. */
-export const SETTING_KEYS = {
-  enabled: 'JSCR_GATE',
-  state_dir: 'JSCR_GATE_STATE_DIR',
-  exempt_globs: 'JSCR_GATE_EXEMPT_GLOBS',
-  full_denials: 'JSCR_GATE_FULL_DENIALS',
-  max_denials: 'JSCR_GATE_MAX_DENIALS',
-  metrics: 'JSCR_GATE_METRICS',
-  external_contract_question: 'JSCR_GATE_EXTERNAL_CONTRACT_QUESTION',
-} as const;
+export const SETTING_KEYS = Object.fromEntries(Object.entries(GATE_SETTINGS).map(([key, setting]) => [key, setting.env])) as {
+  readonly [K in GateSettingKey]: (typeof GATE_SETTINGS)[K]['env'];
+};
 
 function parseBasicString(text: string): { value: string; rest: string } | null {
   const quote = text[0];
@@ -111,15 +106,43 @@ export function readGateTable(toml: string): { values: Map<string, TableValue>; 
     const eq = line.indexOf('=');
     const key = eq < 0 ? '' : line.slice(0, eq).trim();
     const value = eq < 0 ? null : parseValue(line.slice(eq + 1).trim());
-    if (!(key in SETTING_KEYS) || value === null) {
+    if (!Object.hasOwn(GATE_SETTINGS, key) || value === null) {
       // Named by its key only when that reads as a setting's name: any other text of the line (a
       // pasted token, say) is the repository's and is never echoed.
       problems.push(`[gate] entry not understood: ${/^[a-z][a-z0-9_]{0,39}$/.test(key) ? key : `line ${index + 1} of .jscr.toml`}`);
       continue;
     }
+    const kind = GATE_SETTINGS[key as GateSettingKey].kind;
+    if (!isOfKind(kind, value)) {
+      // The same file must mean the same to the gate and to `jscr review` (whose schema refuses it).
+      const shown = Array.isArray(value) ? '(an array)' : shownValue(String(value));
+      problems.push(`[gate] ${key} = ${shown} is not ${KIND_WORDS[kind]}`);
+      continue;
+    }
     values.set(key, value);
   }
   return { values, problems };
+}
+
+const KIND_WORDS: Record<GateSettingKind, string> = {
+  boolean: 'true or false',
+  count: 'a whole number',
+  path: 'a non-empty string',
+  globs: 'a list of globs or a comma-separated string',
+};
+
+/** Whether a value of the file is of its key's kind (the environment's text is judged per setting below). */
+function isOfKind(kind: GateSettingKind, value: TableValue): boolean {
+  switch (kind) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'count':
+      return typeof value === 'number';
+    case 'path':
+      return typeof value === 'string' && value.length > 0;
+    case 'globs':
+      return typeof value === 'string' || Array.isArray(value);
+  }
 }
 
 /** Whole digits, a safe integer, nothing else (not parseInt: 3oops, 3.9, +3, -1 and 0x3 are malformed). */
@@ -172,14 +195,14 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
     value === undefined ? undefined : Array.isArray(value) ? value.join(',') : String(value);
 
   const enabledValue = asText(pick('enabled'));
-  const enabled = enabledValue === undefined || !isOffWord(enabledValue);
+  const enabled = enabledValue === undefined ? GATE_SETTINGS.enabled.default : !isOffWord(enabledValue);
 
   const configStateDir = table.get('state_dir');
   const stateDirChoice = chooseStateDir(env[SETTING_KEYS.state_dir], configStateDir === undefined ? undefined : asText(configStateDir), projectRoot, env);
   if (stateDirChoice.warning !== null) warnings.push(stateDirChoice.warning);
   const stateDir = stateDirChoice.dir;
 
-  const globsValue = asText(pick('exempt_globs')) ?? '';
+  const globsValue = asText(pick('exempt_globs')) ?? GATE_SETTINGS.exempt_globs.default.join(',');
   const allGlobs = globsValue
     .split(',')
     .map((g) => g.trim().toLowerCase().replaceAll('\\', '/'))
@@ -188,24 +211,24 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
   if (allGlobs.length > MAX_EXEMPT_GLOBS) warnings.push(`jscr gate: ${SETTING_KEYS.exempt_globs} has ${allGlobs.length} globs; only the first ${MAX_EXEMPT_GLOBS} are used`);
   const exemptGlobs = allGlobs.slice(0, MAX_EXEMPT_GLOBS);
 
-  let fullDenials = 3;
+  let fullDenials: number = GATE_SETTINGS.full_denials.default;
   const fullValue = asText(pick('full_denials'));
   if (fullValue !== undefined) {
     const parsed = parseCount(fullValue);
-    if (parsed === null) warnings.push(`jscr gate: ${SETTING_KEYS.full_denials}=${shownValue(fullValue)} is not a whole number; using 3`);
+    if (parsed === null) warnings.push(`jscr gate: ${SETTING_KEYS.full_denials}=${shownValue(fullValue)} is not a whole number; using ${fullDenials}`);
     else fullDenials = parsed;
   }
 
-  let maxDenials: number | null = null;
+  let maxDenials: number | null = GATE_SETTINGS.max_denials.default;
   const maxValue = asText(pick('max_denials'));
   if (maxValue !== undefined) {
     maxDenials = parseCount(maxValue);
     if (maxDenials === null) warnings.push(`jscr gate: ${SETTING_KEYS.max_denials}=${shownValue(maxValue)} is not a whole number; denials are not capped`);
   }
 
-  const truthy = (value: TableValue | undefined): boolean => {
-    const text = asText(value);
-    return text !== undefined && TRUE_WORDS.has(text.trim().toLowerCase());
+  const truthy = (key: 'metrics' | 'external_contract_question'): boolean => {
+    const text = asText(pick(key));
+    return text === undefined ? GATE_SETTINGS[key].default : TRUE_WORDS.has(text.trim().toLowerCase());
   };
   return {
     enabled,
@@ -213,8 +236,8 @@ export function loadSettings(env: NodeJS.ProcessEnv, projectRoot: string): GateS
     exemptGlobs,
     fullDenials,
     maxDenials,
-    metrics: truthy(pick('metrics')),
-    externalContract: truthy(pick('external_contract_question')),
+    metrics: truthy('metrics'),
+    externalContract: truthy('external_contract_question'),
     warnings,
   };
 }

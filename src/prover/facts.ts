@@ -1,15 +1,14 @@
 /**
  * The prover's facts: which calls are protected operations, which calls, annotations and middleware
  * are checks, and which call sites register handlers. They live as data in
- * `ruleset/obligations/<language>.toml` and load in three phases (STYLE 7): the zod schema parses the
- * TOML, normalisation compiles it into a strict type, and semantic checks refuse duplicates, unknown
- * references, regexes that do not compile or can backtrack catastrophically.
+ * `ruleset/obligations/<language>.toml` and load through the data-file loader (STYLE 7): the zod schema
+ * parses the TOML, normalisation compiles it into a strict type, and semantic checks refuse duplicates,
+ * unknown references, regexes that do not compile or can backtrack catastrophically.
  */
-import TOML from '@iarna/toml';
 import { z } from 'zod';
+import { dataFileContext, loadDataFile, UniqueIds, type DataFileContext } from '../data-file/load.js';
+import type { KeyPath } from '../data-file/key-path.js';
 import { packageFileText, packagePath } from '../package-root.js';
-import { RuleFileError } from '../errors.js';
-import { catastrophicBacktrackingHazard } from '../redact/regex-shape.js';
 import type { DischargeKind } from './types.js';
 
 import { FACTS_LANGUAGES, type FactsLanguage } from '../languages/registry.js';
@@ -215,125 +214,100 @@ export interface LanguageFacts {
 
 export type Facts = Record<FactsLanguage, LanguageFacts>;
 
-/** Line of the first occurrence of `needle` in the TOML text, for error messages. */
-function lineOf(text: string, needle: string): number | null {
-  const index = text.indexOf(needle);
-  return index < 0 ? null : text.slice(0, index).split('\n').length;
-}
-
-/** Phase three's regex check: compiles and cannot backtrack catastrophically. */
-function compile(file: string, text: string, source: string, where: string): RegExp {
-  const hazard = catastrophicBacktrackingHazard(source);
-  if (hazard !== null) throw new RuleFileError(file, lineOf(text, source), `${where}: regex ${source} is unsafe: ${hazard}`);
-  try {
-    return new RegExp(source);
-  } catch (error) {
-    throw new RuleFileError(file, lineOf(text, source), `${where}: regex ${source} does not compile: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-/** Load one facts file from its text. Throws RuleFileError naming the file (and line when known). */
+/** Load one facts file from its text. Throws RuleFileError naming the file, line and key. */
 export function parseFactsFile(file: string, text: string): LanguageFacts {
-  // Phase one: TOML, then the schema.
-  let raw: unknown;
-  try {
-    raw = TOML.parse(text);
-  } catch (error) {
-    const line = (error as { line?: unknown }).line;
-    throw new RuleFileError(file, typeof line === 'number' ? line + 1 : null, `not valid TOML: ${error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)}`);
-  }
-  const parsed = factsFileSchema.safeParse(raw);
-  if (!parsed.success) throw new RuleFileError(file, null, z.prettifyError(parsed.error).replace(/\n/g, '; '));
-  const input = parsed.data;
+  return loadDataFile({ file, text, kind: 'rules', schema: factsFileSchema, normalise: normaliseFacts, checks: [everyRequirementProducible] });
+}
 
-  // Phase two and three: normalise and check, row by row.
-  const ids = new Set<string>();
-  const unique = (id: string): void => {
-    if (ids.has(id)) throw new RuleFileError(file, lineOf(text, `"${id}"`), `duplicate id ${id}`);
-    ids.add(id);
-  };
-  const operations = input.operation.map((row): OperationFact => {
-    unique(row.id);
-    const where = `operation ${row.id}`;
-    if (row.calls.length === 0 && row.handlers.length === 0) throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: needs calls or handlers`);
-    if (row.handlers.length > 0 && row.framework === undefined) throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: handlers need a framework`);
+function normaliseFacts(input: FactsFileInput, context: DataFileContext): LanguageFacts {
+  const ids = new UniqueIds('id');
+  /** Each pattern of a row's list, compiled at its own key. */
+  const patterns = (path: KeyPath, sources: readonly string[]): RegExp[] => sources.map((source, at) => context.pattern([...path, at], source));
+  const optionalPattern = (path: KeyPath, source: string | undefined): RegExp | null => (source === undefined ? null : context.pattern(path, source));
+
+  const operations = input.operation.map((row, index): OperationFact => {
+    const at = ['operation', index] as const;
+    ids.claim(row.id, context, [...at, 'id']);
+    if (row.calls.length === 0 && row.handlers.length === 0) throw context.problem(at, 'needs calls or handlers');
+    if (row.handlers.length > 0 && row.framework === undefined) throw context.problem([...at, 'handlers'], 'handlers need a framework');
     for (const kind of row.requires) {
-      if (!(REQUIRABLE_KINDS as readonly string[]).includes(kind)) {
-        throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: requires ${kind}, which is never an authorization check`);
-      }
+      if (!(REQUIRABLE_KINDS as readonly string[]).includes(kind)) throw context.problem([...at, 'requires'], `requires ${kind}, which is never an authorization check`);
     }
     return {
       id: row.id,
       kind: row.kind,
       description: row.description,
-      calls: row.calls.map((p) => compile(file, text, p, where)),
-      line: row.line === undefined ? null : compile(file, text, row.line, where),
-      handlers: row.handlers.map((p) => compile(file, text, p, where)),
+      calls: patterns([...at, 'calls'], row.calls),
+      line: optionalPattern([...at, 'line'], row.line),
+      handlers: patterns([...at, 'handlers'], row.handlers),
       framework: row.framework ?? null,
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,
     };
   });
-  const dischargers = input.discharger.map((row): DischargerFact => {
-    unique(row.id);
-    const where = `discharger ${row.id}`;
+  const dischargers = input.discharger.map((row, index): DischargerFact => {
+    const at = ['discharger', index] as const;
+    ids.claim(row.id, context, [...at, 'id']);
     if (row.calls.length + row.decorators.length + row.middleware.length + row.roles.length + row.comparisons.length === 0) {
-      throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: needs calls, decorators, middleware, roles or comparisons`);
+      throw context.problem(at, 'needs calls, decorators, middleware, roles or comparisons');
     }
     return {
       id: row.id,
       kind: row.kind,
       description: row.description,
-      calls: row.calls.map((p) => compile(file, text, p, where)),
-      decorators: row.decorators.map((p) => compile(file, text, p, where)),
-      middleware: row.middleware.map((p) => compile(file, text, p, where)),
-      roles: row.roles.map((p) => compile(file, text, p, where)),
-      line: row.line === undefined ? null : compile(file, text, row.line, where),
-      condition: row.condition === undefined ? null : compile(file, text, row.condition, where),
-      comparisons: row.comparisons.map((p) => compile(file, text, p, where)),
+      calls: patterns([...at, 'calls'], row.calls),
+      decorators: patterns([...at, 'decorators'], row.decorators),
+      middleware: patterns([...at, 'middleware'], row.middleware),
+      roles: patterns([...at, 'roles'], row.roles),
+      line: optionalPattern([...at, 'line'], row.line),
+      condition: optionalPattern([...at, 'condition'], row.condition),
+      comparisons: patterns([...at, 'comparisons'], row.comparisons),
       effect: row.effect,
     };
   });
-  const authFlows = input.auth_flow.map((row): AuthFlowFact => {
-    unique(row.id);
-    const where = `auth_flow ${row.id}`;
-    if (row.names.length + row.routes.length === 0) throw new RuleFileError(file, lineOf(text, `"${row.id}"`), `${where}: needs names or routes`);
+  const authFlows = input.auth_flow.map((row, index): AuthFlowFact => {
+    const at = ['auth_flow', index] as const;
+    ids.claim(row.id, context, [...at, 'id']);
+    if (row.names.length + row.routes.length === 0) throw context.problem(at, 'needs names or routes');
     return {
       id: row.id,
       description: row.description,
-      names: row.names.map((p) => compile(file, text, p, where)),
-      routes: row.routes.map((p) => compile(file, text, p, where)),
+      names: patterns([...at, 'names'], row.names),
+      routes: patterns([...at, 'routes'], row.routes),
       actsOn: [...new Set(row.acts_on)],
-      escalation: row.escalation === undefined ? null : compile(file, text, row.escalation, where),
+      escalation: optionalPattern([...at, 'escalation'], row.escalation),
     };
   });
-  const registrations = input.registration.map((row): RegistrationFact => {
-    unique(row.id);
-    return { id: row.id, calls: row.calls.map((p) => compile(file, text, p, `registration ${row.id}`)), requestMethods: row.request_methods };
+  const registrations = input.registration.map((row, index): RegistrationFact => {
+    ids.claim(row.id, context, ['registration', index, 'id']);
+    return { id: row.id, calls: patterns(['registration', index, 'calls'], row.calls), requestMethods: row.request_methods };
   });
-  // Every kind an operation requires must be producible by some discharger of this language.
-  const producible = new Set(dischargers.map((d) => d.kind));
-  for (const op of operations) {
-    if (!op.requires.some((k) => producible.has(k))) {
-      throw new RuleFileError(file, lineOf(text, `"${op.id}"`), `operation ${op.id}: no discharger of this file has a kind it requires (${op.requires.join(', ')})`);
-    }
-  }
   return {
     language: input.header.language,
-    file,
+    file: context.file,
     source: input.header.source,
     version: input.header.version,
     region: input.header.region,
     hookMethods: input.header.hook_methods,
     baselineAuthn: input.header.baseline_authn,
-    currentUser: input.header.current_user.map((p) => compile(file, text, p, 'header.current_user')),
-    currentUserTypes: input.header.current_user_types.map((p) => compile(file, text, p, 'header.current_user_types')),
+    currentUser: patterns(['header', 'current_user'], input.header.current_user),
+    currentUserTypes: patterns(['header', 'current_user_types'], input.header.current_user_types),
     authFlows,
     operations,
     dischargers,
     registrations,
   };
+}
+
+/** Every kind an operation requires must be producible by some discharger of the same file. */
+function everyRequirementProducible(facts: LanguageFacts, context: DataFileContext): void {
+  const producible = new Set(facts.dischargers.map((d) => d.kind));
+  facts.operations.forEach((op, index) => {
+    if (!op.requires.some((k) => producible.has(k))) {
+      throw context.problem(['operation', index, 'requires'], `no discharger of this file has a kind it requires (${op.requires.join(', ')})`);
+    }
+  });
 }
 
 /** The directory of the facts files. */
@@ -350,8 +324,9 @@ export function loadFacts(): Promise<Facts> {
     const entries = await Promise.all(
       FACTS_LANGUAGES.map(async (language) => {
         const file = `ruleset/obligations/${language}.toml`;
-        const facts = parseFactsFile(file, packageFileText('ruleset', 'obligations', `${language}.toml`));
-        if (facts.language !== language) throw new RuleFileError(file, null, `header.language is ${facts.language}, expected ${language}`);
+        const text = packageFileText('ruleset', 'obligations', `${language}.toml`);
+        const facts = parseFactsFile(file, text);
+        if (facts.language !== language) throw dataFileContext(file, text, 'rules').problem(['header', 'language'], `expected ${language} (the file's name), found ${facts.language}`);
         return [language, facts] as const;
       }),
     );

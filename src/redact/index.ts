@@ -3,5 +3,5 @@ export { detectSecrets, scanSecrets, shannonEntropy, type SecretMatch, type Secr
 export { secretFindings, maskValue, HARDCODED_SECRET_RULE, type SecretScanFile } from './findings.js';
 export { redact, RedactionCounter, type RedactionResult, type Replacement } from './redact.js';
 export { builtInSecretRules, parseSecretRules, secretRulesPath, type SecretRule, type SecretRuleSet } from './rules.js';
-export { catastrophicBacktrackingHazard } from './regex-shape.js';
+export { catastrophicBacktrackingHazard } from '../data-file/regex-shape.js';
 export { SecretBook, maskReport, maskError, maskFinding, maskDisplay, type KnownSecret, type SecretSpan } from './mask.js';

@@ -1,16 +1,15 @@
 /**
- * Loading the secret rule set (ruleset/secrets.toml) in three phases: TOML + zod schema, then a
+ * Loading the secret rule set (ruleset/secrets.toml) through the data-file loader: TOML + zod schema, then a
  * normalised strict type with compiled regexes, then semantic checks (unique ids, a `value` group,
  * no catastrophic regex shapes). Any problem is a RuleFileError naming the file and, when known, the
  * line: a broken rule file is a defect of the build and must never silently weaken detection.
  */
 import { packageFileExists, packageFileText, packagePath } from '../package-root.js';
 import { existsSync } from 'node:fs';
-import TOML from '@iarna/toml';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { loadDataFile, UniqueIds, type DataFileContext } from '../data-file/load.js';
 import { RuleFileError } from '../errors.js';
-import { catastrophicBacktrackingHazard } from './regex-shape.js';
 
 const ruleSchema = z
   .object({
@@ -120,65 +119,30 @@ function pathMatcher(globs: string[]): (path: string) => boolean {
   return (path) => matches(path);
 }
 
-/** 1-based line of the first (or last) occurrence of `needle` in the file, for messages. */
-function lineOf(source: string, needle: string, which: 'first' | 'last' = 'first'): number | null {
-  const at = which === 'first' ? source.indexOf(needle) : source.lastIndexOf(needle);
-  return at < 0 ? null : source.slice(0, at).split('\n').length;
-}
-
-function compile(file: string, source: string, where: string, pattern: string, flags: string): RegExp {
-  const line = lineOf(source, pattern);
-  let compiled: RegExp;
-  try {
-    compiled = new RegExp(pattern, flags);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new RuleFileError(file, line, `${where}: regex does not compile: ${reason}`);
-  }
-  const shape = catastrophicBacktrackingHazard(pattern);
-  if (shape) throw new RuleFileError(file, line, `${where}: regex refused: ${shape}`);
-  return compiled;
-}
-
 /** Parse, validate and compile a secret rule file's text. `file` is only used in error messages. */
 export function parseSecretRules(source: string, file: string): SecretRuleSet {
-  let raw: unknown;
-  try {
-    raw = TOML.parse(source);
-  } catch (error) {
-    const line = typeof (error as { line?: unknown }).line === 'number' ? (error as { line: number }).line + 1 : null;
-    const reason = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
-    throw new RuleFileError(file, line, `not valid TOML: ${reason}`);
-  }
-  const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue ? issue.path.join('.') : '';
-    const ruleIndex = issue && issue.path[0] === 'rule' && typeof issue.path[1] === 'number' ? issue.path[1] : null;
-    const ruleId = ruleIndex === null ? undefined : (raw as { rule?: { id?: unknown }[] }).rule?.[ruleIndex]?.id;
-    const line = typeof ruleId === 'string' ? lineOf(source, `"${ruleId}"`) : null;
-    throw new RuleFileError(file, line, `${path || '(top level)'}: ${issue?.message ?? 'invalid'}`);
-  }
-  const data = parsed.data;
-  const seen = new Set<string>();
-  const rules: SecretRule[] = data.rule.map((rule) => {
-    const where = `rule ${rule.id}`;
-    if (seen.has(rule.id)) throw new RuleFileError(file, lineOf(source, `"${rule.id}"`, 'last'), `duplicate rule id ${rule.id}`);
-    seen.add(rule.id);
+  return loadDataFile({ file, text: source, kind: 'rules', schema: fileSchema, normalise: normaliseSecretRules });
+}
+
+function normaliseSecretRules(data: z.output<typeof fileSchema>, context: DataFileContext): SecretRuleSet {
+  const ids = new UniqueIds('rule id');
+  const rules: SecretRule[] = data.rule.map((rule, index) => {
+    ids.claim(rule.id, context, ['rule', index, 'id']);
     const flags = rule.ignore_case ? 'i' : '';
-    const ruleLine = lineOf(source, `"${rule.id}"`);
+    const pattern = (key: 'pattern' | 'begin' | 'end' | 'line_context' | 'text_context', text: string, patternFlags: string): RegExp =>
+      context.pattern(['rule', index, key], text, patternFlags);
     let matcher: LineMatcher | BlockMatcher;
     if (rule.scope === 'block') {
       if (rule.begin === undefined || rule.end === undefined || rule.pattern !== undefined) {
-        throw new RuleFileError(file, ruleLine, `${where}: a block rule has begin and end, and no pattern`);
+        throw context.problem(['rule', index], 'a block rule has begin and end, and no pattern');
       }
-      matcher = { scope: 'block', begin: compile(file, source, where, rule.begin, `g${flags}`), end: compile(file, source, where, rule.end, `g${flags}`), maxValue: rule.max_value };
+      matcher = { scope: 'block', begin: pattern('begin', rule.begin, `g${flags}`), end: pattern('end', rule.end, `g${flags}`), maxValue: rule.max_value };
     } else {
       if (rule.pattern === undefined || rule.begin !== undefined || rule.end !== undefined) {
-        throw new RuleFileError(file, ruleLine, `${where}: a line rule has a pattern, and no begin or end`);
+        throw context.problem(['rule', index], 'a line rule has a pattern, and no begin or end');
       }
-      if (!/\(\?<value(?:_bare)?>/.test(rule.pattern)) throw new RuleFileError(file, ruleLine, `${where}: the pattern has no (?<value>...) group`);
-      matcher = { scope: 'line', pattern: compile(file, source, where, rule.pattern, `g${flags}`), indexedPattern: new RegExp(rule.pattern, `dy${flags}`) };
+      if (!/\(\?<value(?:_bare)?>/.test(rule.pattern)) throw context.problem(['rule', index, 'pattern'], 'the pattern has no (?<value>...) group');
+      matcher = { scope: 'line', pattern: pattern('pattern', rule.pattern, `g${flags}`), indexedPattern: new RegExp(rule.pattern, `dy${flags}`) };
     }
     return {
       id: rule.id,
@@ -187,25 +151,26 @@ export function parseSecretRules(source: string, file: string): SecretRuleSet {
       confidence: rule.confidence,
       keywords: rule.keywords.map((keyword) => keyword.toLowerCase()),
       matcher,
-      lineContext: rule.line_context ? compile(file, source, where, rule.line_context, 'i') : null,
-      textContext: rule.text_context ? compile(file, source, where, rule.text_context, 'i') : null,
+      lineContext: rule.line_context ? pattern('line_context', rule.line_context, 'i') : null,
+      textContext: rule.text_context ? pattern('text_context', rule.text_context, 'i') : null,
       minEntropy: rule.min_entropy ?? null,
-      valueRequires: rule.value_requires.map((requirement) => compile(file, source, where, requirement, '')),
+      valueRequires: rule.value_requires.map((requirement, at) => context.pattern(['rule', index, 'value_requires', at], requirement)),
       generic: rule.generic,
     };
   });
+  const patterns = (path: readonly string[], sources: readonly string[], flags = ''): RegExp[] =>
+    sources.map((text, at) => context.pattern([...path, at], text, flags));
+  const codeReference = data.generic.code_reference_pattern;
   return {
     rules,
     maxMatchesPerFile: data.limits.max_matches_per_file,
     placeholderSubstrings: data.placeholders.contains.map((word) => word.toLowerCase()),
-    placeholderPatterns: data.placeholders.patterns.map((p) => compile(file, source, 'placeholders', p, 'i')),
-    bareReferencePatterns: data.generic.bare_reference_patterns.map((p) => compile(file, source, 'generic', p, '')),
-    wordLikePatterns: data.generic.word_like_patterns.map((p) => compile(file, source, 'generic', p, '')),
+    placeholderPatterns: patterns(['placeholders', 'patterns'], data.placeholders.patterns, 'i'),
+    bareReferencePatterns: patterns(['generic', 'bare_reference_patterns'], data.generic.bare_reference_patterns),
+    wordLikePatterns: patterns(['generic', 'word_like_patterns'], data.generic.word_like_patterns),
     isFixturePath: pathMatcher(data.generic.fixture_paths),
     isCodePath: pathMatcher(data.generic.code_paths),
-    codeReferencePattern: data.generic.code_reference_pattern
-      ? compile(file, source, 'generic', data.generic.code_reference_pattern, '')
-      : null,
+    codeReferencePattern: codeReference ? context.pattern(['generic', 'code_reference_pattern'], codeReference) : null,
   };
 }
 

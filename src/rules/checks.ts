@@ -4,9 +4,8 @@
  * rules/checks/built-in-checks.toml. Reports describe these rules from here, never from the text of
  * one of their findings.
  */
-import TOML from '@iarna/toml';
 import { z } from 'zod';
-import { RuleFileError } from '../errors.js';
+import { loadDataFile, UniqueIds } from '../data-file/load.js';
 import { packageFileText } from '../package-root.js';
 import { SEVERITIES } from '../report/finding.js';
 import type { RuleMeta } from '../report/options.js';
@@ -30,16 +29,17 @@ export type BuiltinCheck = z.infer<typeof CheckSchema>;
 
 /** Parse the checks file; an invalid file is a RuleFileError naming it. */
 export function parseChecks(text: string, file = CHECKS_FILE): BuiltinCheck[] {
-  let parsed: z.infer<typeof ChecksFileSchema>;
-  try {
-    parsed = ChecksFileSchema.parse(TOML.parse(text));
-  } catch (error) {
-    throw new RuleFileError(file, null, error instanceof Error ? error.message : String(error));
-  }
-  const ids = parsed.check.map((c) => c.id);
-  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (repeated !== undefined) throw new RuleFileError(file, null, `check ${repeated} is listed twice`);
-  return parsed.check;
+  return loadDataFile({
+    file,
+    text,
+    kind: 'rules',
+    schema: ChecksFileSchema,
+    normalise: (data, context) => {
+      const ids = new UniqueIds('check id');
+      data.check.forEach((check, index) => ids.claim(check.id, context, ['check', index, 'id']));
+      return data.check;
+    },
+  });
 }
 
 let cached: BuiltinCheck[] | null = null;

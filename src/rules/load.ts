@@ -1,17 +1,16 @@
 /**
- * Loading rule files in three phases: parse TOML and check the shape (zod), normalise each entry to a
- * strict `Rule`, then run the semantic checks (ids, regexes, queries) in order. Any failure throws a
- * RuleFileError naming the file, the line when known, and the problem.
+ * Loading rule files through the data-file loader (src/data-file): the zod schema, then each entry
+ * normalised to a strict `Rule` with its checks (id shape, one matcher, safe regexes, queries), then
+ * ids unique across every file. Any failure is a RuleFileError naming the file, the line and the key.
  */
-import TOML from '@iarna/toml';
 import picomatch from 'picomatch';
 import type { Query } from 'web-tree-sitter';
+import { loadDataFile, UniqueIds, type DataFileContext } from '../data-file/load.js';
 import { RuleFileError } from '../errors.js';
 import { grammar, loadGrammars, treeSitter } from '../syntax/parser.js';
 import { LANGUAGES, type Language } from '../syntax/languages.js';
 import { RuleFileSchema, type RuleEntry } from './schema.js';
 import type { QueryMatcher, Rule } from './rule.js';
-import { catastrophicBacktrackingHazard } from '../redact/regex-shape.js';
 
 /** One rule file's name (as shown in errors) and its text. */
 export interface RuleSource {
@@ -28,74 +27,10 @@ function isTreeSitterLanguage(name: string): name is Language {
   return (LANGUAGES as readonly string[]).includes(name);
 }
 
-/** 1-based line of each `[[rule]]` header, in order. */
-function ruleHeaderLines(text: string): number[] {
-  const lines: number[] = [];
-  text.split('\n').forEach((line, index) => {
-    if (/^\s*\[\[\s*rule\s*\]\]/.test(line)) lines.push(index + 1);
-  });
-  return lines;
-}
-
-/** The line of `key` inside the rule at `ruleIndex`, else that rule's header line, else null. */
-function lineOfKey(text: string, ruleIndex: number, key: string | null): number | null {
-  const headers = ruleHeaderLines(text);
-  const header = headers[ruleIndex];
-  if (header === undefined) return null;
-  if (key === null) return header;
-  const lines = text.split('\n');
-  const end = headers[ruleIndex + 1] ?? lines.length + 1;
-  const keyLine = new RegExp(`^\\s*(${key}\\s*=|\\[\\s*rule\\.${key}\\s*\\])`);
-  for (let line = header + 1; line < end; line++) {
-    if (keyLine.test(lines[line - 1] ?? '')) return line;
-  }
-  return header;
-}
-
-/** Phase 1: TOML, then the zod schema. */
-function parseRuleFile(source: RuleSource): RuleEntry[] {
-  let data: unknown;
-  try {
-    data = TOML.parse(source.text);
-  } catch (error) {
-    const line = typeof (error as { line?: unknown }).line === 'number' ? (error as { line: number }).line + 1 : null;
-    const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    throw new RuleFileError(source.file, line, `not valid TOML: ${message}`);
-  }
-  const parsed = RuleFileSchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    if (!issue) throw new RuleFileError(source.file, null, 'does not match the rule file schema');
-    const [top, index, key] = issue.path;
-    const unknownKeys = issue.code === 'unrecognized_keys' ? ` ${issue.keys.join(', ')}` : '';
-    const where = issue.path.join('.');
-    const line =
-      top === 'rule' && typeof index === 'number'
-        ? lineOfKey(source.text, index, issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? null) : typeof key === 'string' ? key : null)
-        : null;
-    throw new RuleFileError(source.file, line, `${where === '' ? 'file' : where}: ${issue.message}${unknownKeys && !issue.message.includes(unknownKeys.trim()) ? unknownKeys : ''}`);
-  }
-  return parsed.data.rule;
-}
-
-function compileRegex(source: RuleSource, index: number, id: string, key: string, text: string, ignoreCase: boolean): RegExp {
-  const line = lineOfKey(source.text, index, key);
-  let regex: RegExp;
-  try {
-    regex = new RegExp(text, ignoreCase ? 'i' : '');
-  } catch (error) {
-    throw new RuleFileError(source.file, line, `${id}: ${key} is not a valid regex: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const hazard = catastrophicBacktrackingHazard(text);
-  if (hazard) throw new RuleFileError(source.file, line, `${id}: ${key} may backtrack catastrophically: ${hazard}`);
-  return regex;
-}
-
-/** Phase 2 and the per-rule part of phase 3: a strict Rule, or a RuleFileError. */
-async function normaliseRule(source: RuleSource, entry: RuleEntry, index: number, eager: boolean): Promise<Rule> {
-  const at = (key: string | null) => lineOfKey(source.text, index, key);
-  const fail = (key: string | null, problem: string): never => {
-    throw new RuleFileError(source.file, at(key), `${entry.id}: ${problem}`);
+/** One entry to a strict Rule (queries not yet compiled), or the file refused at the entry's key. */
+function normaliseRule(context: DataFileContext, entry: RuleEntry, index: number): Rule {
+  const fail = (key: string | null, expected: string): never => {
+    throw context.problem(key === null ? ['rule', index] : ['rule', index, key], expected);
   };
 
   if (!ID_SHAPE.test(entry.id)) fail('id', `id must look like jscr/<kebab-case-name>`);
@@ -106,7 +41,7 @@ async function normaliseRule(source: RuleSource, entry: RuleEntry, index: number
   const ignoreCase = entry.ignore_case ?? false;
   const regex = (key: RegexKey): RegExp | null => {
     const text = entry[key];
-    return text === undefined ? null : compileRegex(source, index, entry.id, key, text, ignoreCase && key !== 'requires_in_file');
+    return text === undefined ? null : context.pattern(['rule', index, key], text, ignoreCase && key !== 'requires_in_file' ? 'i' : '');
   };
   const requiresInFile = regex('requires_in_file');
 
@@ -117,15 +52,8 @@ async function normaliseRule(source: RuleSource, entry: RuleEntry, index: number
     }
     const languages = entry.languages.filter(isTreeSitterLanguage);
     if (languages.length !== entry.languages.length) fail('languages', 'a query rule may list only tree-sitter languages');
-    matcher = { kind: 'query', source: entry.query, languages, compiled: new Map(), origin: { file: source.file, index } };
-    for (const language of eager ? languages : []) {
-      try {
-        await queryFor(entry.id, matcher, language);
-      } catch (error) {
-        if (error instanceof RuleFileError) fail('query', error.problem.slice(`${entry.id}: `.length));
-        throw error;
-      }
-    }
+    const origin = { file: context.file, index, line: context.lineOf(['rule', index, 'query']) };
+    matcher = { kind: 'query', source: entry.query, languages, compiled: new Map(), origin };
   } else {
     matcher = {
       kind: 'pattern',
@@ -151,60 +79,66 @@ async function normaliseRule(source: RuleSource, entry: RuleEntry, index: number
     paths,
     appliesToPath: pathMatcher ? (path) => pathMatcher(path) : () => true,
     fix: { allowedImports: entry.fix?.allowed_imports ?? [] },
-    origin: { file: source.file, line: at(null) },
+    origin: { file: context.file, line: context.lineOf(['rule', index]) },
   };
 }
 
-/**
- * Load rule files together: every file through all three phases, then the checks that span files
- * (ids unique across all of them). Rules come back in file order, then definition order.
- */
+/** One rule file through the loader: its rules, in definition order, each id claimed in `ids`. */
+function loadRuleFile(source: RuleSource, ids: UniqueIds): Rule[] {
+  return loadDataFile({
+    file: source.file,
+    text: source.text,
+    kind: 'rules',
+    schema: RuleFileSchema,
+    normalise: (data, context) =>
+      data.rule.map((entry, index) => {
+        const rule = normaliseRule(context, entry, index);
+        ids.claim(rule.id, context, ['rule', index]);
+        return rule;
+      }),
+  });
+}
+
 /**
  * The rule's query for one grammar, compiled on first use and kept. A query that does not compile, or
- * has no `@match` capture, is a RuleFileError naming the rule file.
+ * has no `@match` capture, is a RuleFileError naming the rule file and the query's line.
  */
 export async function queryFor(ruleId: string, matcher: QueryMatcher, language: Language): Promise<Query> {
   const known = matcher.compiled.get(language);
   if (known) return known;
+  const { origin } = matcher;
+  const refuse = (expected: string): RuleFileError => new RuleFileError(origin.file, origin.line, `${expected} (rule ${ruleId})`, `rule[${origin.index}].query`);
   const { Query } = await treeSitter();
   let query: Query;
   try {
     query = new Query(await grammar(language), matcher.source);
   } catch (error) {
-    throw new RuleFileError(matcher.origin.file, null, `${ruleId}: query does not compile for ${language}: ${error instanceof Error ? error.message : String(error)}`);
+    throw refuse(`query does not compile for ${language}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!query.captureNames.includes('match')) {
     query.delete();
-    throw new RuleFileError(matcher.origin.file, null, `${ruleId}: query has no @match capture`);
+    throw refuse('query has no @match capture');
   }
   matcher.compiled.set(language, query);
   return query;
 }
 
 /**
- * Load rule files. `eager` (the default, for validating rule files) compiles every query now; the
- * review passes false so each query compiles on first use, for the languages a run actually has.
+ * Load rule files together, each through the loader, with ids unique across all of them. Rules come back in file order, then definition order. `eager` (the default, for
+ * validating rule files) compiles every query now; the review passes false so each query compiles on
+ * first use, for the languages a run actually has.
  */
 export async function loadRuleSources(sources: readonly RuleSource[], options: { eager?: boolean } = {}): Promise<Rule[]> {
   const eager = options.eager ?? true;
-  const parsed = sources.map((source) => ({ source, entries: parseRuleFile(source) }));
-  // Every grammar a query needs, in one go, before any query compiles (deps.md T16).
-  if (eager)
-    await loadGrammars(
-    parsed.flatMap(({ entries }) => entries.flatMap((entry) => (entry.query === undefined ? [] : entry.languages.filter(isTreeSitterLanguage)))),
-  );
-  const rules: Rule[] = [];
-  const seen = new Map<string, Rule>();
-  for (const { source, entries } of parsed) {
-    for (const [index, entry] of entries.entries()) {
-      const rule = await normaliseRule(source, entry, index, eager);
-      const earlier = seen.get(rule.id);
-      if (earlier) {
-        const place = `${earlier.origin.file}${earlier.origin.line === null ? '' : `:${earlier.origin.line}`}`;
-        throw new RuleFileError(source.file, rule.origin.line, `duplicate rule id ${rule.id} (first defined at ${place})`);
-      }
-      seen.set(rule.id, rule);
-      rules.push(rule);
+  // One registry across the files: an id may be defined once in all of them.
+  const ids = new UniqueIds('rule id');
+  const rules = sources.flatMap((source) => loadRuleFile(source, ids));
+  if (eager) {
+    const queries = rules.flatMap((rule) => (rule.matcher.kind === 'query' ? [{ id: rule.id, matcher: rule.matcher }] : []));
+    // Every grammar a query needs, in one go, before any query compiles (deps.md T16).
+    await loadGrammars(queries.flatMap(({ matcher }) => matcher.languages));
+    for (const { id, matcher } of queries) {
+      for (const language of matcher.languages) await queryFor(id, matcher, language);
     }
   }
   return rules;

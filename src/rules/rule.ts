@@ -27,7 +27,7 @@ export interface QueryMatcher {
   /** Queries compiled so far, by grammar. */
   compiled: Map<Language, Query>;
   /** Where the rule came from, for a compile error found on first use. */
-  origin: { file: string; index: number };
+  origin: { file: string; index: number; line: number | null };
 }
 
 export interface Rule {

@@ -52,7 +52,7 @@ requires = ["path_guard"]
     ['an unknown discharger kind', `${HEADER}${GUARD.replace('path_guard', 'magic')}`, /kind/],
     ['an operation requiring CSRF protection', `${HEADER}${GUARD}\n[[operation]]\nid = "op"\nkind = "file_write"\ndescription = "x"\ncalls = ['x$']\nrequires = ["csrf_guard"]\n`, /never an authorization check/],
     ['a regex that does not compile', `${HEADER}${GUARD.replace("'(^|\\.)checkPermission$'", "'(unclosed'")}`, /does not compile|could not read/],
-    ['a catastrophic regex', `${HEADER}${GUARD.replace("'(^|\\.)checkPermission$'", () => "'(a+)+$'")}`, /unsafe/],
+    ['a catastrophic regex', `${HEADER}${GUARD.replace("'(^|\\.)checkPermission$'", () => "'(a+)+$'")}`, /backtrack catastrophically/],
     ['an unknown key', `${HEADER}${GUARD}surprise = 1\n`, /surprise|Unrecognized/i],
     ['handlers without a framework', `${HEADER}${GUARD}\n[[operation]]\nid = "op"\nkind = "file_write"\ndescription = "x"\nhandlers = ['^doTest']\nrequires = ["path_guard"]\n`, /framework/],
     ['a missing header field', HEADER.replace('region = "test"\n', '') + GUARD, /region/],

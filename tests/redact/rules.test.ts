@@ -86,13 +86,13 @@ describe('secret rule file loading', () => {
   });
 
   it('refuses unknown keys and wrong types with the dotted path', () => {
-    expect(loadError(ruleFile(`${goodRule('demo-token')}\nseverit = "low"`)).message).toMatch(/rule\.0/);
-    expect(loadError(ruleFile(goodRule('demo-token').replace('"high"', '"low"'))).message).toMatch(/rule\.0\.severity/);
+    expect(loadError(ruleFile(`${goodRule('demo-token')}\nseverit = "low"`)).message).toMatch(/rule\[0\]\.severit/);
+    expect(loadError(ruleFile(goodRule('demo-token').replace('"high"', '"low"'))).message).toMatch(/rule\[0\]\.severity/);
   });
 
   it('reports TOML syntax errors with a 1-based line', () => {
     const error = loadError(`${header}[[rule]\n`);
-    expect(error.message).toMatch(/not valid TOML/);
+    expect(error.message).toMatch(/invalid TOML/);
     expect(error.line).toBe(7);
   });
 });

@@ -82,7 +82,7 @@ describe('SARIF rule descriptions', () => {
       expect(source).toContain(`'${check.id}'`);
     }
     expect(() => parseChecks(`${readFileSync(join(ROOT, 'rules/checks/built-in-checks.toml'), 'utf8')}\n[[check]]\nid = "jscr/model-finding"\nsource = "model"\ntitle = "t"\nseverity = "low"\nmessage = "m"\n`)).toThrow(
-      /listed twice/,
+      /duplicate check id jscr\/model-finding/,
     );
     expect(() => parseChecks('[[check]]\nid = "jscr/x"\nsource = "rule"\ntitle = "t"\nseverity = "low"\nmessage = "m"\nextra = 1\n')).toThrow(/rules\/checks\/built-in-checks\.toml/);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RuleFileError } from '../../src/errors.js';
 import { loadRuleSources } from '../../src/rules/load.js';
-import { catastrophicBacktrackingHazard } from '../../src/redact/regex-shape.js';
+import { catastrophicBacktrackingHazard } from '../../src/data-file/regex-shape.js';
 
 /** A valid pattern rule as TOML, with fields overridable by appending lines. */
 function ruleToml(id: string, extra = "pattern = 'danger\\('"): string {
@@ -42,7 +42,7 @@ describe('loading rule files', () => {
     const error = await loadError([{ file: 'rules/bad.toml', text: ruleToml('jscr/bad-regex', "pattern = 'open(('") }]);
     expect(error.file).toBe('rules/bad.toml');
     expect(error.line).toBe(9);
-    expect(error.problem).toMatch(/pattern is not a valid regex/);
+    expect(error.problem).toMatch(/^rule\[0\]\.pattern: regex does not compile/);
   });
 
   it.each([
@@ -52,7 +52,7 @@ describe('loading rule files', () => {
     ['(\\w+\\s?)*end', /nested unbounded repetition/],
   ])('refuses the catastrophic regex %s', async (regex, reason) => {
     const error = await loadError([{ file: 'rules/slow.toml', text: ruleToml('jscr/slow-regex', `not_pattern = '${regex}'\npattern = 'x'`) }]);
-    expect(error.problem).toMatch(/not_pattern may backtrack catastrophically/);
+    expect(error.problem).toMatch(/^rule\[0\]\.not_pattern: regex may backtrack catastrophically/);
     expect(error.problem).toMatch(reason);
     expect(error.line).toBe(9);
   });
@@ -92,7 +92,7 @@ describe('loading rule files', () => {
     ['no matcher', ruleToml('jscr/no-matcher', ''), /exactly one of pattern or query/],
     ['a query on a file kind', ruleToml('jscr/shell-query', "query = '(x) @match'").replace('["python"]', '["shell"]'), /only tree-sitter languages/],
     ['a bad CWE', ruleToml('jscr/bad-cwe').replace('CWE-78', '78'), /CWE id/],
-    ['broken TOML', '[[rule]\nid = 1\n', /not valid TOML/],
+    ['broken TOML', '[[rule]\nid = 1\n', /invalid TOML/],
   ])('refuses %s', async (_name, text, problem) => {
     const error = await loadError([{ file: 'rules/x.toml', text }]);
     expect(error.file).toBe('rules/x.toml');

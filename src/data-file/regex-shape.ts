@@ -1,7 +1,7 @@
 /**
  * The one check, for every regex written as data (code rules, secret rules, prover facts), that it
- * cannot backtrack catastrophically. It lives in src/redact, the lowest layer that loads regexes from
- * data, so src/rules and src/prover import it downwards and redact needs nothing above it.
+ * cannot backtrack catastrophically. The data-file loader's pattern compiler (pattern.ts) runs it on
+ * every pattern it compiles.
  *
  * It parses JavaScript regex syntax (read without the `u` flag) into a small tree and refuses two
  * shapes: an unbounded repetition that contains another unbounded repetition (`(a+)+`, `(.*)*`,
