@@ -4,7 +4,7 @@
  * window ends in plain code. Anything it cannot follow answers "not trivial".
  */
 import { allowsJsx, type ProfileLanguage } from './languages.js';
-import { comparableCode } from './lexer.js';
+import { comparableCode } from './comparable.js';
 import { isIdentChar, splitLines, trimStart } from './text.js';
 
 /** Largest file text (characters) the check works on, before or after an edit. */
