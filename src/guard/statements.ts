@@ -3,6 +3,8 @@
  * statement in tokens (seed D11), and whether its last token ends a statement (word 15). They never
  * recurse, so no input can overrun the stack here.
  */
+import { CFamilyLexer } from '../lexing/c-family.js';
+import { PythonLexer } from '../lexing/python.js';
 import type { GuardLanguage } from './languages.js';
 
 interface Token {
@@ -26,131 +28,43 @@ interface Lexed {
   trailingBackslash: boolean;
 }
 
-const PY_OPS = ['**=', '//=', '>>=', '<<=', '...', '->', ':=', '**', '//', '>>', '<<', '<=', '>=', '==', '!=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@='];
-const JS_OPS = ['>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=', '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '<<', '>>'];
-const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
-
-function isNameStart(c: string): boolean {
-  return /[A-Za-z_$\u00c0-\uffff]/.test(c);
-}
-function isNamePart(c: string): boolean {
-  return /[\w$\u00c0-\uffff]/.test(c);
-}
-
-/** End (exclusive) of the number literal starting at `start`: digits, letters, dots and exponent signs. */
-function numberEnd(text: string, start: number): number {
-  let j = start + 1;
-  while (j < text.length && (/[\w.]/.test(text[j] ?? '') || (/[+-]/.test(text[j] ?? '') && /[eE]/.test(text[j - 1] ?? '')))) j++;
-  return j;
-}
-
-function matchOp(text: string, i: number, ops: readonly string[]): string {
-  for (const op of ops) if (text.startsWith(op, i)) return op;
-  return text[i] ?? '';
-}
-
+/** The guard's statement tokens of Python, from the Python lexer core. */
 function lexPython(text: string): Lexed {
   const tokens: Token[] = [];
-  const open: string[] = [];
   let strayClose: string | null = null;
   let unterminated: string | null = null;
   let boundary = true;
   let trailingBackslash = false;
-  let i = 0;
+  const lexer = new PythonLexer(text);
   const push = (kind: Token['kind'], value: string): void => {
     tokens.push({ kind, text: value, boundaryBefore: boundary });
     boundary = false;
   };
-  while (i < text.length) {
-    const c = text[i] ?? '';
-    trailingBackslash = false;
-    if (c === '#') {
-      while (i < text.length && text[i] !== '\n') i++;
-      continue;
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    trailingBackslash = token.kind === 'continuation';
+    const value = text.slice(token.start, token.end);
+    switch (token.kind) {
+      case 'newline':
+        if (lexer.opened.length === 0) boundary = true;
+        break;
+      case 'string':
+        if (!token.closed) unterminated ??= 'a string is left open';
+        push('string', value);
+        break;
+      case 'name':
+      case 'number':
+        push(token.kind, value);
+        break;
+      case 'op':
+        if (token.closes === 'nothing') strayClose ??= value;
+        push('op', value);
+        if (value === ';' && lexer.opened.length === 0) boundary = true;
+        break;
+      default: // blanks, comments and continuations separate tokens only
+        break;
     }
-    if (c === '\\' && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n') || i + 1 === text.length)) {
-      i += text[i + 1] === '\r' ? 3 : 2;
-      trailingBackslash = i >= text.length;
-      continue;
-    }
-    if (c === '\n') {
-      if (open.length === 0) boundary = true;
-      i++;
-      continue;
-    }
-    if (c === ' ' || c === '\t' || c === '\r' || c === '\f') {
-      i++;
-      continue;
-    }
-    let prefix = '';
-    if (isNameStart(c)) {
-      let j = i;
-      while (j < text.length && isNamePart(text[j] ?? '')) j++;
-      const word = text.slice(i, j);
-      if (!/^(r|u|b|f|br|rb|fr|rf)$/i.test(word) || (text[j] !== '"' && text[j] !== "'")) {
-        push('name', word);
-        i = j;
-        continue;
-      }
-      prefix = word.toLowerCase();
-      i = j;
-    }
-    const q = text[i] ?? '';
-    if (q === '"' || q === "'") {
-      const triple = text.startsWith(q.repeat(3), i);
-      const start = i - prefix.length;
-      i += triple ? 3 : 1;
-      let closed = false;
-      while (i < text.length) {
-        const s = text[i];
-        if (s === '\\') {
-          i += 2;
-          continue;
-        }
-        if (!triple && s === '\n') break;
-        if (triple ? text.startsWith(q.repeat(3), i) : s === q) {
-          i += triple ? 3 : 1;
-          closed = true;
-          break;
-        }
-        i++;
-      }
-      if (!closed) {
-        unterminated ??= 'a string is left open';
-        if (!triple) {
-          push('string', text.slice(start, i));
-          continue;
-        }
-      }
-      push('string', text.slice(start, i));
-      continue;
-    }
-    if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
-      const j = numberEnd(text, i);
-      push('number', text.slice(i, j));
-      i = j;
-      continue;
-    }
-    const op = matchOp(text, i, PY_OPS);
-    if (op === '(' || op === '[' || op === '{') open.push(op);
-    else if (op in CLOSERS) {
-      if (open.at(-1) === CLOSERS[op]) open.pop();
-      else strayClose ??= op;
-    }
-    push('op', op);
-    if (op === ';' && open.length === 0) boundary = true;
-    i += op.length;
   }
-  return { tokens, unterminated, open, strayClose, trailingBackslash };
-}
-
-const REGEX_AFTER_KEYWORD = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
-
-function regexAllowed(previous: Token | undefined): boolean {
-  if (!previous) return true;
-  if (previous.kind === 'name') return REGEX_AFTER_KEYWORD.has(previous.text);
-  if (previous.kind === 'op') return ![')', ']', '}', '++', '--'].includes(previous.text);
-  return false;
+  return { tokens, unterminated, open: [...lexer.opened], strayClose, trailingBackslash };
 }
 
 /** Tokens after which a name still expects an expression, so a `{` after them is an object. */
@@ -169,20 +83,19 @@ function opensBlock(previous: Token | undefined, atStatementLevel: boolean): boo
   return false;
 }
 
+/** The guard's statement tokens of JavaScript and TypeScript, from the C-family lexer core. */
 function lexJavaScript(text: string): Lexed {
   const tokens: Token[] = [];
-  // Brackets, plus '`' for a template and '${' for an expression inside one.
-  const open: string[] = [];
   let strayClose: string | null = null;
   let unterminated: string | null = null;
   let newlineBefore = false;
-  let i = 0;
-  // For each '{' in `open`: whether it opened a block. Only a block's braces end statements: the
-  // braces of an object literal are part of the expression, and nesting them must count (seed D11).
+  // For each '{' the core holds open: whether it opened a block. Only a block's braces end statements:
+  // the braces of an object literal are part of the expression, and nesting them must count (seed D11).
   const braceIsBlock: boolean[] = [];
+  const lexer = new CFamilyLexer(text, 'javascript');
   const push = (kind: Token['kind'], value: string, block?: boolean): void => {
     const previous = tokens.at(-1);
-    const top = open.at(-1);
+    const top = lexer.opened.at(-1);
     // A line break ends a statement when no ( or [ is open and the lines on both sides are complete.
     const lineBoundary =
       newlineBefore &&
@@ -194,149 +107,52 @@ function lexJavaScript(text: string): Lexed {
     tokens.push({ kind, text: value, boundaryBefore: tokens.length === 0 || lineBoundary || afterBoundaryOp, ...(block === undefined ? {} : { block }) });
     newlineBefore = false;
   };
-  const scanTemplateChunk = (): void => {
-    // i is just after '`' or after the '}' closing a `${`; read to '`' or '${'.
-    while (i < text.length) {
-      const s = text[i];
-      if (s === '\\') {
-        i += 2;
-        continue;
-      }
-      if (s === '`') {
-        i++;
-        open.pop();
-        push('template', '`');
-        return;
-      }
-      if (s === '$' && text[i + 1] === '{') {
-        i += 2;
-        open.push('${');
-        push('op', '${');
-        return;
-      }
-      i++;
-    }
-    unterminated ??= 'a template string is left open';
-  };
-  while (i < text.length) {
-    const c = text[i] ?? '';
-    if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      continue;
-    }
-    if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      if (end < 0) {
-        unterminated ??= 'a block comment is left open';
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    const value = text.slice(token.start, token.end);
+    switch (token.kind) {
+      case 'newline':
+        newlineBefore = true;
         break;
-      }
-      if (text.slice(i, end).includes('\n')) newlineBefore = true;
-      i = end + 2;
-      continue;
-    }
-    if (c === '\n') {
-      newlineBefore = true;
-      i++;
-      continue;
-    }
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    if (isNameStart(c) || c === '#') {
-      let j = i + 1;
-      while (j < text.length && isNamePart(text[j] ?? '')) j++;
-      push('name', text.slice(i, j));
-      i = j;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      let j = i + 1;
-      let closed = false;
-      while (j < text.length) {
-        const s = text[j];
-        if (s === '\\') {
-          j += 2;
-          continue;
+      case 'block-comment':
+        if (!token.closed) unterminated ??= 'a block comment is left open';
+        else if (value.includes('\n')) newlineBefore = true;
+        break;
+      case 'word':
+        push('name', value);
+        break;
+      case 'number':
+        push('number', value);
+        break;
+      case 'string':
+        if (!token.closed) unterminated ??= 'a string is left open';
+        push('string', value);
+        break;
+      case 'regex':
+        if (!token.closed) unterminated ??= 'a regular expression is left open';
+        push('regex', value);
+        break;
+      case 'template':
+        if (token.templateEnd === 'close') push('template', '`');
+        else if (token.templateEnd === 'hole') push('op', '${');
+        else unterminated ??= 'a template string is left open';
+        break;
+      case 'punct':
+        if (value === '{') {
+          const outer = lexer.opened.at(-2);
+          const block = opensBlock(tokens.at(-1), outer === undefined || (outer === '{' && braceIsBlock.at(-1) === true));
+          braceIsBlock.push(block);
+          push('op', value, block);
+        } else if (value === '}' && token.closes === 'bracket') push('op', value, braceIsBlock.pop() === true);
+        else {
+          if (token.closes === 'nothing') strayClose ??= value;
+          push('op', value);
         }
-        if (s === '\n') break;
-        if (s === c) {
-          closed = true;
-          j++;
-          break;
-        }
-        j++;
-      }
-      if (!closed) unterminated ??= 'a string is left open';
-      push('string', text.slice(i, j));
-      i = j;
-      continue;
+        break;
+      default: // blanks and line comments separate tokens only
+        break;
     }
-    if (c === '`') {
-      i++;
-      open.push('`');
-      scanTemplateChunk();
-      continue;
-    }
-    if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
-      const j = numberEnd(text, i);
-      push('number', text.slice(i, j));
-      i = j;
-      continue;
-    }
-    if (c === '/' && regexAllowed(tokens.at(-1))) {
-      let j = i + 1;
-      let inClass = false;
-      let closed = false;
-      while (j < text.length && text[j] !== '\n') {
-        const s = text[j];
-        if (s === '\\') {
-          j += 2;
-          continue;
-        }
-        if (s === '[') inClass = true;
-        else if (s === ']') inClass = false;
-        else if (s === '/' && !inClass) {
-          closed = true;
-          j++;
-          break;
-        }
-        j++;
-      }
-      if (!closed) unterminated ??= 'a regular expression is left open';
-      while (j < text.length && isNamePart(text[j] ?? '')) j++;
-      push('regex', text.slice(i, j));
-      i = j;
-      continue;
-    }
-    const op = matchOp(text, i, JS_OPS);
-    i += op.length;
-    if (op === '}' && open.at(-1) === '${') {
-      open.pop();
-      push('op', '}');
-      scanTemplateChunk();
-      continue;
-    }
-    if (op === '{') {
-      const block = opensBlock(tokens.at(-1), open.at(-1) === undefined || (open.at(-1) === '{' && braceIsBlock.at(-1) === true));
-      open.push(op);
-      braceIsBlock.push(block);
-      push('op', op, block);
-      continue;
-    }
-    if (op === '(' || op === '[') open.push(op);
-    else if (op in CLOSERS) {
-      if (open.at(-1) === CLOSERS[op]) {
-        open.pop();
-        if (op === '}') {
-          push('op', op, braceIsBlock.pop() === true);
-          continue;
-        }
-      } else strayClose ??= op;
-    }
-    push('op', op);
   }
-  return { tokens, unterminated, open, strayClose, trailingBackslash: false };
+  return { tokens, unterminated, open: [...lexer.opened], strayClose, trailingBackslash: false };
 }
 
 function lex(text: string, language: GuardLanguage): Lexed {
