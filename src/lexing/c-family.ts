@@ -166,25 +166,27 @@ export class CFamilyLexer {
     const { text } = this;
     const nests = this.language === 'rust';
     let depth = 1;
-    let nestedOpen = false;
     let j = start + 2;
+    let end = -1;
     while (j < text.length) {
       if (text[j] === '*' && text[j + 1] === '/') {
         j += 2;
-        if (--depth === 0) return this.emit('block-comment', start, j, { nestedOpen });
+        if (--depth === 0) {
+          end = j;
+          break;
+        }
         continue;
       }
-      if (text[j] === '/' && text[j + 1] === '*') {
-        nestedOpen = true;
-        if (nests) {
-          depth++;
-          j += 2;
-          continue;
-        }
+      if (nests && text[j] === '/' && text[j + 1] === '*') {
+        depth++;
+        j += 2;
+        continue;
       }
       j++;
     }
-    return this.emit('block-comment', start, text.length, { closed: false, nestedOpen });
+    const closed = end >= 0;
+    const nestedOpen = text.slice(start + 2, closed ? end - 2 : text.length).includes('/*');
+    return this.emit('block-comment', start, closed ? end : text.length, { closed, nestedOpen });
   }
 
   /** JS: a `/` starts a regex unless the token before it ends an operand. */

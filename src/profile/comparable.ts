@@ -3,9 +3,12 @@
  * compared form (comments removed except directives, blank lines dropped, blanks between tokens
  * folded to one space) or null when it cannot read the text with confidence. One linear pass.
  */
-import { isCFamily, type ProfileLanguage } from './languages.js';
+import { CFamilyLexer, isCFamilyLanguage, type CFamilyLanguage } from '../lexing/c-family.js';
+import { isAsciiBlank, isIdentChar, lineEnd } from '../lexing/chars.js';
+import { PythonLexer } from '../lexing/python.js';
+import type { ProfileLanguage } from './languages.js';
 import { isDirectiveComment } from './directives.js';
-import { isIdentChar, splitLines } from './text.js';
+import { splitLines } from './text.js';
 
 /** A refusal: the lexer gave up, so the entry is not trivial. */
 class Uncertain extends Error {}
@@ -65,7 +68,7 @@ function precheck(text: string, language: ProfileLanguage): void {
     if (ch === '\u2028' || ch === '\u2029' || ch === '\u0085') giveUp();
     if (language === 'shell' && ch === '\r' && text[i + 1] !== '\n') giveUp();
     if (language === 'powershell' && TYPOGRAPHIC_QUOTES.includes(ch)) giveUp();
-    if (isCFamily(language) && ch === '?' && text.startsWith('??/', i)) giveUp();
+    if (isCFamilyLanguage(language) && ch === '?' && text.startsWith('??/', i)) giveUp();
     // Java turns \uXXXX escapes into characters before it lexes, so `// \u000a code` runs the code
     if (language === 'java' && ch === '\\' && text[i + 1] === 'u') giveUp();
   }
@@ -80,158 +83,108 @@ function precheck(text: string, language: ProfileLanguage): void {
   }
 }
 
-function lineEnd(text: string, from: number): number {
-  let i = from;
-  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-  return i;
-}
-
-/** Scan a single-line quoted string starting at `start`; returns the index after its closing quote. */
-function singleLineString(text: string, start: number, quote: string, forbidDollar: boolean): number {
-  let j = start + 1;
-  while (j < text.length) {
-    const c = text[j];
-    if (c === '\\') {
-      j += 2;
-      continue;
-    }
-    if (c === '\n' || c === '\r') giveUp();
-    if (forbidDollar && c === '$') giveUp();
-    if (c === quote) return j + 1;
-    j++;
-  }
-  return giveUp();
-}
-
-function codePointLength(text: string, at: number): number {
-  const code = text.charCodeAt(at);
-  return code >= 0xd800 && code <= 0xdbff ? 2 : 1;
-}
-
-/** Python-style string prefix letters right before a quote (f, r, b, u and combinations). */
-function stringPrefix(text: string, quoteAt: number): string {
-  let i = quoteAt;
-  while (i > 0 && isIdentChar(text[i - 1])) i--;
-  return text.slice(i, quoteAt).toLowerCase();
-}
-
 /** Skip over a line break at `i` (\r\n counts once); returns the index of its last char. */
 function breakEnd(text: string, i: number): number {
   return text[i] === '\r' && text[i + 1] === '\n' ? i + 1 : i;
 }
 
-function lexCFamily(text: string, language: ProfileLanguage, out: CodeWriter): void {
+/** Blanks fold; other white space (JS reads U+00A0 as a blank, C does not) stays code. */
+function writeBlanks(run: string, out: CodeWriter): void {
+  for (const ch of run) {
+    if (isAsciiBlank(ch)) out.blank();
+    else out.code(ch);
+  }
+}
+
+/** JS text where `<` may open JSX or an HTML comment, or `-->` closes one. */
+function looksLikeMarkup(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    if (text.startsWith('-->', k)) return true;
+    const next = text[k + 1];
+    if (text[k] === '<' && (next === '/' || next === '>' || next === '!' || (next !== undefined && isIdentChar(next)))) return true;
+  }
+  return false;
+}
+
+function lexCFamily(text: string, language: CFamilyLanguage, out: CodeWriter): void {
   const js = language === 'javascript' || language === 'typescript';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if (ch === '\n' || ch === '\r') {
-      out.endLine();
-      i = breakEnd(text, i);
-      continue;
-    }
-    if (ch === ' ' || ch === '\t' || ch === '\f' || ch === '\v') {
-      out.blank();
-      continue;
-    }
-    if (ch === '/' && next === '/') {
-      const end = lineEnd(text, i);
-      const body = text.slice(i + 2, end);
-      if (isDirectiveComment('//', body, language)) out.code(text.slice(i, end));
-      else out.blank();
-      i = end - 1;
-      continue;
-    }
-    if (ch === '/' && next === '*') {
-      const close = text.indexOf('*/', i + 2);
-      if (close < 0) giveUp();
-      const body = text.slice(i + 2, close);
-      if (body.includes('/*')) giveUp();
-      if (isDirectiveComment('/*', body, language)) out.code(text.slice(i, close + 2));
-      else out.comment(body);
-      i = close + 1;
-      continue;
-    }
-    if (js) {
-      if (ch === '/') giveUp(); // division and regex literals cannot be told apart
-      if (ch === '<' && (next === '/' || next === '>' || next === '!' || (next !== undefined && isIdentChar(next)))) giveUp();
-      if (ch === '-' && text.startsWith('-->', i)) giveUp();
-    }
-    if (ch === '`' && (js || language === 'go')) giveUp();
-    if (ch === '"') {
-      if ((language === 'java' || language === 'kotlin' || language === 'csharp') && text.startsWith('"""', i)) giveUp();
-      const prev = text[i - 1];
-      if (language === 'csharp' && (prev === '@' || prev === '$')) giveUp();
-      if (language === 'c' && prev === 'R') giveUp();
-      const end = singleLineString(text, i, '"', language === 'kotlin');
-      out.code(text.slice(i, end));
-      i = end - 1;
-      continue;
-    }
-    if (language === 'rust' && (ch === 'r' || ch === 'b') && !isIdentChar(text[i - 1])) {
-      let j = i;
-      if (text[j] === 'b') j++;
-      if (text[j] === 'r') {
-        j++;
-        while (text[j] === '#') j++;
-        if (text[j] === '"') giveUp(); // raw string
+  const lexer = new CFamilyLexer(text, language);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    const piece = text.slice(token.start, token.end);
+    switch (token.kind) {
+      case 'newline':
+        out.endLine();
+        break;
+      case 'blank':
+        writeBlanks(piece, out);
+        break;
+      case 'line-comment':
+        if (isDirectiveComment('//', piece.slice(2), language)) out.code(piece);
+        else out.blank();
+        break;
+      case 'block-comment': {
+        if (!token.closed || token.nestedOpen === true) giveUp();
+        const body = piece.slice(2, -2);
+        if (isDirectiveComment('/*', body, language)) out.code(piece);
+        else out.comment(body);
+        break;
       }
+      case 'string':
+        // only one-line strings are read; every multi-line form, and Kotlin's $ templates, give up
+        if (!token.closed || (token.form !== 'quoted' && token.form !== 'quoted-name')) giveUp();
+        if (language === 'kotlin' && piece.includes('$')) giveUp();
+        out.code(piece);
+        break;
+      case 'punct':
+        // division and regex literals cannot be told apart; nor JSX from a comparison
+        if (js && (piece.includes('/') || looksLikeMarkup(text, token.start, token.end))) giveUp();
+        out.code(piece);
+        break;
+      case 'word':
+      case 'number':
+        out.code(piece);
+        break;
+      default: // templates, regex literals, unreadable strings
+        giveUp();
     }
-    if (ch === "'") {
-      if (language === 'rust') {
-        const afterChar = i + 1 + codePointLength(text, i + 1);
-        if (next !== '\\' && text[afterChar] !== "'") {
-          out.code(ch); // a lifetime or label
-          continue;
-        }
-      }
-      const end = singleLineString(text, i, "'", language === 'kotlin');
-      out.code(text.slice(i, end));
-      i = end - 1;
-      continue;
-    }
-    out.code(ch);
   }
 }
 
 function lexPython(text: string, out: CodeWriter): void {
   let atLineStart = true;
-  for (let i = 0; i < text.length; i++) {
+  const lexer = new PythonLexer(text);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    const piece = text.slice(token.start, token.end);
     if (atLineStart) {
-      let j = i;
-      while (text[j] === ' ' || text[j] === '\t' || text[j] === '\f') j++;
-      out.startLine(text.slice(i, j));
       atLineStart = false;
-      i = j;
-      if (i >= text.length) break;
+      if (token.kind === 'blank') {
+        out.startLine(piece);
+        continue;
+      }
+      out.startLine('');
     }
-    const ch = text[i] as string;
-    if (ch === '\n' || ch === '\r') {
-      out.endLine();
-      i = breakEnd(text, i);
-      atLineStart = true;
-      continue;
+    switch (token.kind) {
+      case 'newline':
+        out.endLine();
+        atLineStart = true;
+        break;
+      case 'blank':
+        out.blank();
+        break;
+      case 'comment':
+        if (isDirectiveComment('#', piece.slice(1), 'python')) out.code(piece);
+        break;
+      case 'string':
+        // f-strings, template strings and triple quotes can hold code or line breaks
+        if (token.formatted === true || token.triple === true || !token.closed || token.continued === true) giveUp();
+        out.code(piece);
+        break;
+      case 'continuation':
+        giveUp();
+        break;
+      default:
+        out.code(piece);
     }
-    if (ch === ' ' || ch === '\t' || ch === '\f') {
-      out.blank();
-      continue;
-    }
-    if (ch === '#') {
-      const end = lineEnd(text, i);
-      if (isDirectiveComment('#', text.slice(i + 1, end), 'python')) out.code(text.slice(i, end));
-      i = end - 1;
-      continue;
-    }
-    if (ch === '"' || ch === "'") {
-      const prefix = stringPrefix(text, i);
-      if (prefix.includes('f') || prefix.includes('t')) giveUp(); // f-strings and template strings
-      if (text.startsWith(ch + ch + ch, i)) giveUp();
-      const end = singleLineString(text, i, ch, false);
-      out.code(text.slice(i, end));
-      i = end - 1;
-      continue;
-    }
-    out.code(ch);
   }
 }
 
@@ -433,7 +386,7 @@ export function comparableCode(text: string, language: ProfileLanguage): string 
     if (language === 'python') lexPython(text, out);
     else if (language === 'shell') lexPosixShell(text, out);
     else if (language === 'powershell') lexPowerShell(text, out);
-    else lexCFamily(text, language, out);
+    else if (isCFamilyLanguage(language)) lexCFamily(text, language, out);
     return out.result();
   } catch (error) {
     if (error instanceof Uncertain) return null;

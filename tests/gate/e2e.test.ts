@@ -180,7 +180,7 @@ describe('jscr profile (built)', () => {
 });
 
 describe('the gate bundle stays light', () => {
-  it('bundles only src/gate, src/profile, src/errors.ts, src/io.ts and node built-ins', async () => {
+  it('bundles only src/gate, src/profile, src/lexing, src/errors.ts, src/io.ts and node built-ins', async () => {
     const result = await build({
       entryPoints: [join(repoRoot, 'src', 'gate', 'main.ts')],
       bundle: true,
@@ -191,8 +191,9 @@ describe('the gate bundle stays light', () => {
       logLevel: 'silent',
     });
     const inputs = Object.keys(result.metafile.inputs);
-    const outside = inputs.filter((p) => !/^src\/(gate|profile)\/|^src\/(errors|io)\.ts$/.test(p));
+    const outside = inputs.filter((p) => !/^src\/(gate|profile|lexing)\/|^src\/(errors|io)\.ts$/.test(p));
     expect(outside).toEqual([]);
     expect(inputs).toContain('src/profile/comparable.ts');
+    expect(inputs).toContain('src/lexing/c-family.ts');
   });
 });
