@@ -83,3 +83,19 @@ export function numberEnd(text: string, start: number): number {
     j++;
   }
 }
+
+/** Split at \n, \r\n and lone \r (the line breaks the profile's lexers know). */
+export function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\n' || ch === '\r') {
+      lines.push(text.slice(start, i));
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      start = i + 1;
+    }
+  }
+  lines.push(text.slice(start));
+  return lines;
+}

@@ -4,11 +4,13 @@
  * folded to one space) or null when it cannot read the text with confidence. One linear pass.
  */
 import { CFamilyLexer, isCFamilyLanguage, type CFamilyLanguage } from '../lexing/c-family.js';
-import { isAsciiBlank, isIdentChar, lineEnd } from '../lexing/chars.js';
+import { isAsciiBlank, isIdentChar, splitLines } from '../lexing/chars.js';
+import { batchLines } from '../lexing/batch.js';
+import { PowerShellLexer } from '../lexing/powershell.js';
 import { PythonLexer } from '../lexing/python.js';
+import { ShellLexer } from '../lexing/shell.js';
 import type { ProfileLanguage } from './languages.js';
 import { isDirectiveComment } from './directives.js';
-import { splitLines } from './text.js';
 
 /** A refusal: the lexer gave up, so the entry is not trivial. */
 class Uncertain extends Error {}
@@ -188,163 +190,79 @@ function lexPython(text: string, out: CodeWriter): void {
   }
 }
 
-function isCommentPosition(text: string, i: number): boolean {
-  const prev = text[i - 1];
-  return prev === undefined || prev === '\n' || prev === '\r' || prev === ' ' || prev === '\t' || prev === ';';
-}
-
 function lexPosixShell(text: string, out: CodeWriter): void {
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if (ch === '\n' || ch === '\r') {
-      out.endLine();
-      i = breakEnd(text, i);
-      continue;
-    }
-    if (ch === ' ' || ch === '\t') {
-      out.blank();
-      continue;
-    }
-    if (ch === '`') giveUp();
-    if (ch === '<' && next === '<') giveUp(); // heredocs, here-strings, shifts
-    if (ch === '#') {
-      const prev = text[i - 1];
-      if (prev === '(' || prev === ')' || prev === '|' || prev === '&' || prev === '<' || prev === '>') giveUp();
-      if (isCommentPosition(text, i)) {
-        const end = lineEnd(text, i);
-        if (isDirectiveComment('#', text.slice(i + 1, end), 'shell')) out.code(text.slice(i, end));
+  const lexer = new ShellLexer(text);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    const piece = text.slice(token.start, token.end);
+    switch (token.kind) {
+      case 'newline':
+        out.endLine();
+        break;
+      case 'blank':
+        out.blank();
+        break;
+      case 'comment':
+        if (isDirectiveComment('#', piece.slice(1), 'shell')) out.code(piece);
         else out.blank();
-        i = end - 1;
-        continue;
-      }
-      out.code(ch);
-      continue;
+        break;
+      case 'escape':
+        if (piece[1] === '\r') giveUp();
+        out.code(piece);
+        break;
+      case 'string':
+        // one-line strings only: no $'...' escapes, no code inside "..."
+        if (!token.closed || token.multiline === true || token.quote === 'ansi-c' || token.substitutes === true || token.parameterTrouble === true) giveUp();
+        out.code(piece);
+        break;
+      case 'word':
+      case 'substitution-open':
+      case 'substitution-close':
+        out.code(piece);
+        break;
+      case 'punct':
+        if (piece === '<<<') giveUp(); // here-strings, like heredocs, are not compared
+        out.code(piece);
+        break;
+      default: // continuations, heredocs, backticks, # after an operator
+        giveUp();
     }
-    if (ch === '\\') {
-      if (next === undefined || next === '\n' || next === '\r') giveUp();
-      out.code(text.slice(i, i + 2));
-      i++;
-      continue;
-    }
-    if (ch === "'") {
-      if (text[i - 1] === '$') giveUp(); // $'...' has its own escapes
-      const close = text.indexOf("'", i + 1);
-      const end = lineEnd(text, i);
-      if (close < 0 || close > end) giveUp();
-      out.code(text.slice(i, close + 1));
-      i = close;
-      continue;
-    }
-    if (ch === '"') {
-      let j = i + 1;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined || c === '\n' || c === '\r' || c === '`') giveUp();
-        if (c === '\\') {
-          j += 2;
-          continue;
-        }
-        if (c === '$' && text[j + 1] === '(') giveUp();
-        if (c === '$' && text[j + 1] === '{') {
-          let k = j + 2;
-          while (text[k] !== undefined && text[k] !== '}') {
-            const inner = text[k];
-            if (inner === '"' || inner === "'" || inner === '\n' || inner === '\r' || inner === '`' || inner === '$') giveUp();
-            k++;
-          }
-          if (text[k] === undefined) giveUp();
-          j = k + 1;
-          continue;
-        }
-        if (c === '"') break;
-        j++;
-      }
-      out.code(text.slice(i, j + 1));
-      i = j;
-      continue;
-    }
-    out.code(ch);
   }
 }
 
 function lexPowerShell(text: string, out: CodeWriter): void {
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if (ch === '\n' || ch === '\r') {
-      out.endLine();
-      i = breakEnd(text, i);
-      continue;
-    }
-    if (ch === ' ' || ch === '\t') {
-      out.blank();
-      continue;
-    }
-    if (ch === '@' && (next === '"' || next === "'")) giveUp(); // here-strings
-    if (ch === '<' && next === '#') {
-      if (!isCommentPosition(text, i)) giveUp();
-      const close = text.indexOf('#>', i + 2);
-      if (close < 0) giveUp();
-      const body = text.slice(i + 2, close);
-      if (body.includes('<#')) giveUp();
-      if (isDirectiveComment('<#', body, 'powershell')) out.code(text.slice(i, close + 2));
-      else out.comment(body);
-      i = close + 1;
-      continue;
-    }
-    if (ch === '#') {
-      if (!isCommentPosition(text, i)) giveUp();
-      const end = lineEnd(text, i);
-      if (isDirectiveComment('#', text.slice(i + 1, end), 'powershell')) out.code(text.slice(i, end));
-      else out.blank();
-      i = end - 1;
-      continue;
-    }
-    if (ch === '`') {
-      if (next === undefined || next === '\n' || next === '\r') giveUp();
-      out.code(text.slice(i, i + 2));
-      i++;
-      continue;
-    }
-    if (ch === "'") {
-      let j = i + 1;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined || c === '\n' || c === '\r') giveUp();
-        if (c === "'" && text[j + 1] === "'") {
-          j += 2;
-          continue;
-        }
-        if (c === "'") break;
-        j++;
+  const lexer = new PowerShellLexer(text);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    const piece = text.slice(token.start, token.end);
+    switch (token.kind) {
+      case 'newline':
+        out.endLine();
+        break;
+      case 'blank':
+        out.blank();
+        break;
+      case 'line-comment':
+        if (isDirectiveComment('#', piece.slice(1), 'powershell')) out.code(piece);
+        else out.blank();
+        break;
+      case 'block-comment': {
+        if (token.atCommentStart !== true || !token.closed || token.nestedOpen === true) giveUp();
+        const body = piece.slice(2, -2);
+        if (isDirectiveComment('<#', body, 'powershell')) out.code(piece);
+        else out.comment(body);
+        break;
       }
-      out.code(text.slice(i, j + 1));
-      i = j;
-      continue;
+      case 'string':
+        if (!token.closed || token.multiline === true || token.substitutes === true) giveUp();
+        out.code(piece);
+        break;
+      case 'escape':
+      case 'word':
+      case 'punct':
+        out.code(piece);
+        break;
+      default: // here-strings, continuations, a # where no comment starts
+        giveUp();
     }
-    if (ch === '"') {
-      let j = i + 1;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined || c === '\n' || c === '\r') giveUp();
-        if (c === '`') {
-          j += 2;
-          continue;
-        }
-        if (c === '$' && text[j + 1] === '(') giveUp();
-        if (c === '"' && text[j + 1] === '"') {
-          j += 2;
-          continue;
-        }
-        if (c === '"') break;
-        j++;
-      }
-      out.code(text.slice(i, j + 1));
-      i = j;
-      continue;
-    }
-    out.code(ch);
   }
 }
 
@@ -352,24 +270,14 @@ const BATCH_REM_FORBIDDEN = '%^&|<>()';
 
 function lexBatch(text: string): string {
   const kept: string[] = [];
-  for (const line of splitLines(text)) {
-    let i = 0;
-    while (line[i] === ' ' || line[i] === '\t') i++;
-    if (i === line.length) continue; // blank line
-    let j = i;
-    if (line[j] === '@') {
-      j++;
-      while (line[j] === ' ' || line[j] === '\t') j++;
-    }
-    const word = line.slice(j, j + 3).toLowerCase();
-    const after = line[j + 3];
-    if (word === 'rem' && (after === undefined || after === ' ' || after === '\t')) {
-      const body = line.slice(j + 3);
-      for (const c of BATCH_REM_FORBIDDEN) if (body.includes(c)) giveUp();
-      if (isDirectiveComment('rem', body, 'batch')) kept.push(line);
+  for (const line of batchLines(text)) {
+    if (line.kind === 'blank') continue;
+    if (line.kind === 'remark') {
+      for (const c of BATCH_REM_FORBIDDEN) if (line.body.includes(c)) giveUp();
+      if (isDirectiveComment('rem', line.body, 'batch')) kept.push(line.text);
       continue;
     }
-    kept.push(line); // code lines are compared exactly: echo keeps its spacing
+    kept.push(line.text); // code lines are compared exactly: echo keeps its spacing
   }
   return kept.join('\n');
 }

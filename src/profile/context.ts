@@ -5,7 +5,9 @@
  */
 import { CFamilyLexer, isCFamilyLanguage, type CFamilyLanguage } from '../lexing/c-family.js';
 import { endsWithContinuation, indexOnLine, isIdentChar } from '../lexing/chars.js';
+import { PowerShellLexer } from '../lexing/powershell.js';
 import { MAX_FIELD_NESTING, PythonLexer } from '../lexing/python.js';
+import { ShellLexer } from '../lexing/shell.js';
 import { allowsJsx, type ProfileLanguage } from './languages.js';
 import { comparableCode } from './comparable.js';
 import { splitLines, trimStart } from './text.js';
@@ -99,21 +101,6 @@ function lost(): never {
   throw new Lost();
 }
 
-/** Scan to the end of a single-line string; a line break inside loses the scanner. */
-function skipQuoted(text: string, start: number, quote: string): number {
-  let j = start + 1;
-  for (;;) {
-    const c = text[j];
-    if (c === undefined || c === '\n' || c === '\r') lost();
-    if (c === '\\') {
-      j += 2;
-      continue;
-    }
-    if (c === quote) return j + 1;
-    j++;
-  }
-}
-
 /** JS markup the scanner cannot follow: HTML comments always, JSX where the file allows it. */
 function markupAhead(text: string, from: number, to: number, jsx: boolean): boolean {
   for (let k = from; k < to; k++) {
@@ -170,186 +157,42 @@ function pythonEndsPlain(text: string): boolean {
 
 /** POSIX shells: comments, quotes, $( ), heredocs. */
 function shellEndsPlain(text: string): boolean {
-  let i = 0;
-  let substitutionDepth = 0;
-  const pendingHeredocs: { terminator: string; stripTabs: boolean }[] = [];
-  while (i < text.length) {
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if (ch === '\n') {
-      i++;
-      // bodies of heredocs opened on the line just ended
-      for (const heredoc of pendingHeredocs) {
-        for (;;) {
-          if (i >= text.length) lost();
-          const nl = text.indexOf('\n', i);
-          const end = nl < 0 ? text.length : nl;
-          let line = text.slice(i, end);
-          if (heredoc.stripTabs) while (line.startsWith('\t')) line = line.slice(1);
-          i = nl < 0 ? text.length : nl + 1;
-          if (line === heredoc.terminator) break;
-          if (nl < 0) lost();
-        }
-      }
-      pendingHeredocs.length = 0;
-      continue;
+  const lexer = new ShellLexer(text);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    const inSubstitution = lexer.substitutionDepth > 0;
+    switch (token.kind) {
+      case 'unreadable':
+        lost();
+        break;
+      case 'comment':
+        if (inSubstitution) lost();
+        break;
+      case 'string':
+      case 'heredoc-body':
+        if (!token.closed || token.substitutes === true) lost();
+        break;
+      case 'heredoc':
+        if (inSubstitution) lost();
+        break;
+      case 'substitution-open':
+        if (lexer.substitutionDepth > MAX_NESTING) lost();
+        break;
+      case 'word':
+        // `case x in a) ...` closes no substitution with its `)`
+        if (inSubstitution && text.startsWith('case', token.start) && token.end - token.start === 4 && !isIdentChar(text[token.start - 1])) lost();
+        break;
+      default:
+        break;
     }
-    if (ch === '`') lost();
-    if (ch === '#') {
-      const prev = text[i - 1];
-      if (prev === '(' || prev === ')' || prev === '|' || prev === '&' || prev === '<' || prev === '>') lost();
-      if (isCommentStart(prev)) {
-        if (substitutionDepth > 0) lost();
-        const nl = text.indexOf('\n', i);
-        i = nl < 0 ? text.length : nl;
-        continue;
-      }
-      i++;
-      continue;
-    }
-    if (ch === '\\') {
-      i += 2;
-      continue;
-    }
-    if (ch === "'") {
-      if (text[i - 1] === '$') {
-        i = skipQuoted(text, i, "'");
-        continue;
-      }
-      const close = text.indexOf("'", i + 1);
-      if (close < 0) lost();
-      i = close + 1;
-      continue;
-    }
-    if (ch === '"') {
-      let j = i + 1;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined || c === '`') lost();
-        if (c === '\\') {
-          j += 2;
-          continue;
-        }
-        if (c === '$' && text[j + 1] === '(') lost();
-        if (c === '"') break;
-        j++;
-      }
-      i = j + 1;
-      continue;
-    }
-    if (ch === '$' && next === '(') {
-      substitutionDepth++;
-      if (substitutionDepth > MAX_NESTING) lost();
-      i += 2;
-      continue;
-    }
-    if (ch === ')' && substitutionDepth > 0) {
-      substitutionDepth--;
-      i++;
-      continue;
-    }
-    if (ch === '<' && next === '<') {
-      if (text[i + 2] === '<') {
-        i += 3; // a here-string is one word
-        continue;
-      }
-      if (substitutionDepth > 0) lost();
-      let j = i + 2;
-      const stripTabs = text[j] === '-';
-      if (stripTabs) j++;
-      while (text[j] === ' ' || text[j] === '\t') j++;
-      let terminator = '';
-      while (j < text.length && text[j] !== ' ' && text[j] !== '\t' && text[j] !== '\n' && text[j] !== ';' && text[j] !== '|' && text[j] !== '&' && text[j] !== ')' && text[j] !== '<' && text[j] !== '>') {
-        const c = text[j] as string;
-        if (c !== '"' && c !== "'" && c !== '\\') terminator += c;
-        j++;
-      }
-      if (terminator.length === 0) lost();
-      pendingHeredocs.push({ terminator, stripTabs });
-      i = j;
-      continue;
-    }
-    if (substitutionDepth > 0 && isIdentChar(ch)) {
-      let j = i;
-      while (isIdentChar(text[j])) j++;
-      if (text.slice(i, j) === 'case' && !isIdentChar(text[i - 1])) lost();
-      i = j;
-      continue;
-    }
-    i++;
   }
-  return substitutionDepth === 0 && pendingHeredocs.length === 0 && !endsWithContinuation(text, '\\');
-}
-
-function isCommentStart(prev: string | undefined): boolean {
-  return prev === undefined || prev === '\n' || prev === ' ' || prev === '\t' || prev === ';';
+  return lexer.substitutionDepth === 0 && lexer.pendingHeredocs === 0 && !endsWithContinuation(text, '\\');
 }
 
 function powershellEndsPlain(text: string): boolean {
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if (ch === '<' && next === '#') {
-      const close = text.indexOf('#>', i + 2);
-      if (close < 0) lost();
-      i = close + 2;
-      continue;
-    }
-    if (ch === '#') {
-      if (!isCommentStart(text[i - 1])) lost();
-      const nl = text.indexOf('\n', i);
-      i = nl < 0 ? text.length : nl;
-      continue;
-    }
-    if (ch === '@' && (next === '"' || next === "'")) {
-      const closer = `\n${next}@`;
-      const close = text.indexOf(closer, i + 2);
-      if (close < 0) lost();
-      if (next === '"' && text.slice(i, close).includes('$(')) lost();
-      i = close + closer.length;
-      continue;
-    }
-    if (ch === '`') {
-      i += 2;
-      continue;
-    }
-    if (ch === "'") {
-      let j = i + 1;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined) lost();
-        if (c === "'" && text[j + 1] === "'") {
-          j += 2;
-          continue;
-        }
-        if (c === "'") break;
-        j++;
-      }
-      i = j + 1;
-      continue;
-    }
-    if (ch === '"') {
-      let j = i + 1;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined) lost();
-        if (c === '`') {
-          j += 2;
-          continue;
-        }
-        if (c === '$' && text[j + 1] === '(') lost();
-        if (c === '"' && text[j + 1] === '"') {
-          j += 2;
-          continue;
-        }
-        if (c === '"') break;
-        j++;
-      }
-      i = j + 1;
-      continue;
-    }
-    i++;
+  const lexer = new PowerShellLexer(text);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    if (token.kind === 'unreadable') lost();
+    if ((token.kind === 'string' || token.kind === 'here-string' || token.kind === 'block-comment') && (!token.closed || token.substitutes === true)) lost();
   }
   return !endsWithContinuation(text, '`');
 }
