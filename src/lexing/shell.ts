@@ -9,7 +9,7 @@ import { isIdentChar } from './chars.js';
 export type ShellTokenKind =
   | 'newline'
   | 'blank'
-  | 'comment'
+  | 'line-comment'
   /** A backslash and the character it quotes. */
   | 'escape'
   /** A backslash before a line break or the end of the text. */
@@ -90,8 +90,8 @@ export class ShellLexer {
       if (prev !== undefined && OPERATOR_CHARS.includes(prev)) return this.emit('unreadable', start, text.length, { closed: false });
       if (prev === undefined || prev === '\n' || prev === ' ' || prev === '\t' || prev === ';') {
         const nl = text.indexOf('\n', start);
-        if (nl < 0) return this.emit('comment', start, text.length);
-        return this.emit('comment', start, text[nl - 1] === '\r' ? nl - 1 : nl);
+        if (nl < 0) return this.emit('line-comment', start, text.length);
+        return this.emit('line-comment', start, text[nl - 1] === '\r' ? nl - 1 : nl);
       }
       return this.emit('punct', start, start + 1);
     }

@@ -98,6 +98,24 @@ function writeBlanks(run: string, out: CodeWriter): void {
   }
 }
 
+/** Line breaks, blanks and line comments, written alike in every language but Python (whose indentation is code). */
+function writeLayout(kind: string, piece: string, marker: string, language: ProfileLanguage, out: CodeWriter): boolean {
+  switch (kind) {
+    case 'newline':
+      out.endLine();
+      return true;
+    case 'blank':
+      writeBlanks(piece, out);
+      return true;
+    case 'line-comment':
+      if (isDirectiveComment(marker, piece.slice(marker.length), language)) out.code(piece);
+      else out.blank();
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** JS text where `<` may open JSX or an HTML comment, or `-->` closes one. */
 function looksLikeMarkup(text: string, from: number, to: number): boolean {
   for (let k = from; k < to; k++) {
@@ -113,17 +131,8 @@ function lexCFamily(text: string, language: CFamilyLanguage, out: CodeWriter): v
   const lexer = new CFamilyLexer(text, language);
   for (let token = lexer.next(); token !== null; token = lexer.next()) {
     const piece = text.slice(token.start, token.end);
+    if (writeLayout(token.kind, piece, '//', language, out)) continue;
     switch (token.kind) {
-      case 'newline':
-        out.endLine();
-        break;
-      case 'blank':
-        writeBlanks(piece, out);
-        break;
-      case 'line-comment':
-        if (isDirectiveComment('//', piece.slice(2), language)) out.code(piece);
-        else out.blank();
-        break;
       case 'block-comment': {
         if (!token.closed || token.nestedOpen === true) giveUp();
         const body = piece.slice(2, -2);
@@ -194,17 +203,8 @@ function lexPosixShell(text: string, out: CodeWriter): void {
   const lexer = new ShellLexer(text);
   for (let token = lexer.next(); token !== null; token = lexer.next()) {
     const piece = text.slice(token.start, token.end);
+    if (writeLayout(token.kind, piece, '#', 'shell', out)) continue;
     switch (token.kind) {
-      case 'newline':
-        out.endLine();
-        break;
-      case 'blank':
-        out.blank();
-        break;
-      case 'comment':
-        if (isDirectiveComment('#', piece.slice(1), 'shell')) out.code(piece);
-        else out.blank();
-        break;
       case 'escape':
         if (piece[1] === '\r') giveUp();
         out.code(piece);
@@ -233,17 +233,8 @@ function lexPowerShell(text: string, out: CodeWriter): void {
   const lexer = new PowerShellLexer(text);
   for (let token = lexer.next(); token !== null; token = lexer.next()) {
     const piece = text.slice(token.start, token.end);
+    if (writeLayout(token.kind, piece, '#', 'powershell', out)) continue;
     switch (token.kind) {
-      case 'newline':
-        out.endLine();
-        break;
-      case 'blank':
-        out.blank();
-        break;
-      case 'line-comment':
-        if (isDirectiveComment('#', piece.slice(1), 'powershell')) out.code(piece);
-        else out.blank();
-        break;
       case 'block-comment': {
         if (token.atCommentStart !== true || !token.closed || token.nestedOpen === true) giveUp();
         const body = piece.slice(2, -2);

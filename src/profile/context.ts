@@ -164,7 +164,7 @@ function shellEndsPlain(text: string): boolean {
       case 'unreadable':
         lost();
         break;
-      case 'comment':
+      case 'line-comment':
         if (inSubstitution) lost();
         break;
       case 'string':
