@@ -145,8 +145,10 @@ export class CFamilyLexer {
   }
 
   private emit(kind: CTokenKind, start: number, end: number, extra: Partial<CToken> = {}): CToken {
-    this.i = end;
-    return { kind, start, end, closed: true, ...extra };
+    // an escape at the very end steps past it
+    const last = Math.min(end, this.text.length);
+    this.i = last;
+    return { kind, start, end: last, closed: true, ...extra };
   }
 
   private isLineBreak(ch: string): boolean {

@@ -93,8 +93,10 @@ export class PowerShellLexer {
   }
 
   private emit(kind: PowerShellTokenKind, start: number, end: number, extra: Partial<PowerShellToken> = {}): PowerShellToken {
-    this.i = end;
-    return { kind, start, end, closed: true, ...extra };
+    // an escape at the very end steps past it
+    const last = Math.min(end, this.text.length);
+    this.i = last;
+    return { kind, start, end: last, closed: true, ...extra };
   }
 
   private atCommentStart(at: number): boolean {

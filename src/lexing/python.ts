@@ -85,8 +85,10 @@ export class PythonLexer {
   }
 
   private emit(kind: PyTokenKind, start: number, end: number, extra: Partial<PyToken> = {}): PyToken {
-    this.i = end;
-    return { kind, start, end, closed: true, ...extra };
+    // an escape at the very end steps past it
+    const last = Math.min(end, this.text.length);
+    this.i = last;
+    return { kind, start, end: last, closed: true, ...extra };
   }
 
   /** A string whose prefix starts at `start` and whose quote is at `quoteAt`. */

@@ -122,8 +122,10 @@ export class ShellLexer {
   }
 
   private emit(kind: ShellTokenKind, start: number, end: number, extra: Partial<ShellToken> = {}): ShellToken {
-    this.i = end;
-    return { kind, start, end, closed: true, ...extra };
+    // an escape at the very end steps past it
+    const last = Math.min(end, this.text.length);
+    this.i = last;
+    return { kind, start, end: last, closed: true, ...extra };
   }
 
   private singleQuoted(start: number): ShellToken {

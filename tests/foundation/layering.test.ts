@@ -54,6 +54,14 @@ describe('the layering checker', () => {
     ]);
   });
 
+  it('keeps the lexer cores to themselves: no packages, built-ins or other parts of src/', () => {
+    expect(checkLayering([mod('lexing/shell.ts', 'lexing/chars.ts', 'profile/text.ts', 'node:fs', 'typescript', 'type profile/languages.ts')])).toEqual([
+      'lexing/shell.ts:2: the lexer cores import profile/text.ts; they may import only each other',
+      'lexing/shell.ts:3: the lexer cores import node:fs; they may import only each other',
+      'lexing/shell.ts:4: the lexer cores import typescript; they may import only each other',
+    ]);
+  });
+
   it('reports a cycle between top-level folders, naming it', () => {
     const modules = [mod('rules/a.ts', 'redact/b.ts'), mod('redact/b.ts', 'report/c.ts'), mod('report/c.ts', 'rules/d.ts'), mod('rules/d.ts')];
     expect(findUnitCycle(modules)).toEqual(['redact', 'report', 'rules', 'redact']);

@@ -97,6 +97,10 @@ export function checkLayering(modules: readonly ModuleImports[]): string[] {
         const allowed = edge.kind === 'builtin' || (edge.kind === 'internal' && GATE_MAY_IMPORT.has(unitOf(edge.target)));
         if (!allowed) problems.push(`${where}: the gate imports ${edge.target}; it may import only src/gate, src/profile, src/lexing, src/errors.ts, src/io.ts and node built-ins`);
       }
+      // the gate bundle carries the lexer cores, so they stay as light as the gate
+      if (unit === 'lexing' && !edge.typeOnly && !(edge.kind === 'internal' && unitOf(edge.target) === 'lexing')) {
+        problems.push(`${where}: the lexer cores import ${edge.target}; they may import only each other`);
+      }
     }
   }
   const cycle = findUnitCycle(modules);
