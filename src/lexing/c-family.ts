@@ -5,7 +5,7 @@
  * tokens; what is still open (brackets, templates, holes) can be read at any point. The core never
  * decides what a consumer may trust: it marks unclosed and unreadable pieces and goes on.
  */
-import { afterBreak, codePointLength, isAsciiBlank, isDigit, isIdentChar, numberEnd, type LexLanguage } from './chars.js';
+import { afterBreak, codePointLength, isAsciiBlank, isDigit, isIdentChar, numberEnd, operatorAt, operatorTable, type LexLanguage } from './chars.js';
 
 export type CFamilyLanguage = Exclude<LexLanguage, 'python' | 'shell' | 'powershell' | 'batch'>;
 
@@ -58,7 +58,7 @@ export interface CToken {
   afterBrace?: boolean;
 }
 
-const JS_OPS = ['>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=', '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '<<', '>>'];
+const JS_OPS = operatorTable(['>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=', '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '<<', '>>']);
 const REGEX_AFTER_KEYWORD = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
 const CLOSER_OF: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };
 
@@ -144,11 +144,12 @@ export class CFamilyLexer {
     return this.punct(start);
   }
 
-  private emit(kind: CTokenKind, start: number, end: number, extra: Partial<CToken> = {}): CToken {
+  private emit(kind: CTokenKind, start: number, end: number, extra?: Partial<CToken>): CToken {
     // an escape at the very end steps past it
     const last = Math.min(end, this.text.length);
     this.i = last;
-    return { kind, start, end: last, closed: true, ...extra };
+    const token: CToken = { kind, start, end: last, closed: true };
+    return extra === undefined ? token : Object.assign(token, extra);
   }
 
   private isLineBreak(ch: string): boolean {
@@ -375,23 +376,16 @@ export class CFamilyLexer {
     return this.emit('string', start, close + closer.length, { form: 'raw' });
   }
 
-
   private punct(start: number): CToken {
     const { text } = this;
     let op = text[start] as string;
-    if (this.js) {
-      for (const candidate of JS_OPS) {
-        if (text.startsWith(candidate, start)) {
-          op = candidate;
-          break;
-        }
-      }
-    } else if (codePointLength(text, start) === 2) op = text.slice(start, start + 2);
+    if (this.js) op = operatorAt(text, start, JS_OPS);
+    else if (codePointLength(text, start) === 2) op = text.slice(start, start + 2);
     const end = start + op.length;
     if (this.js && op.startsWith('/')) {
       const previous = this.previous;
       const afterBrace = previous !== null && previous.kind === 'punct' && text[previous.start] === '}' && previous.end === previous.start + 1;
-      return this.emit('punct', start, end, afterBrace ? { afterBrace } : {});
+      return this.emit('punct', start, end, afterBrace ? { afterBrace } : undefined);
     }
     if (op === '(' || op === '[' || op === '{') {
       this.open.push(op);

@@ -99,3 +99,23 @@ export function splitLines(text: string): string[] {
   lines.push(text.slice(start));
   return lines;
 }
+
+/** Operators grouped by their first character, longest first, for one lookup per operator. */
+export function operatorTable(operators: readonly string[]): ReadonlyMap<string, readonly string[]> {
+  const table = new Map<string, string[]>();
+  for (const op of [...operators].sort((a, b) => b.length - a.length)) {
+    const first = op[0] as string;
+    const list = table.get(first) ?? [];
+    list.push(op);
+    table.set(first, list);
+  }
+  return table;
+}
+
+/** The longest operator of `table` at `at`, or the single character there. */
+export function operatorAt(text: string, at: number, table: ReadonlyMap<string, readonly string[]>): string {
+  const ch = text[at] as string;
+  const candidates = table.get(ch);
+  if (candidates !== undefined) for (const op of candidates) if (text.startsWith(op, at)) return op;
+  return ch;
+}

@@ -92,11 +92,12 @@ export class PowerShellLexer {
     return this.emit('punct', start, start + 1);
   }
 
-  private emit(kind: PowerShellTokenKind, start: number, end: number, extra: Partial<PowerShellToken> = {}): PowerShellToken {
+  private emit(kind: PowerShellTokenKind, start: number, end: number, extra?: Partial<PowerShellToken>): PowerShellToken {
     // an escape at the very end steps past it
     const last = Math.min(end, this.text.length);
     this.i = last;
-    return { kind, start, end: last, closed: true, ...extra };
+    const token: PowerShellToken = { kind, start, end: last, closed: true };
+    return extra === undefined ? token : Object.assign(token, extra);
   }
 
   private atCommentStart(at: number): boolean {

@@ -4,7 +4,7 @@
  * open can be read at any point. Like the C-family core it marks what is unclosed or unreadable and
  * leaves the verdict to its consumers.
  */
-import { afterBreak, isDigit, isIdentChar, numberEnd } from './chars.js';
+import { afterBreak, isDigit, isIdentChar, numberEnd, operatorAt, operatorTable } from './chars.js';
 
 export type PyTokenKind = 'newline' | 'blank' | 'comment' | 'continuation' | 'string' | 'name' | 'number' | 'op';
 
@@ -29,7 +29,7 @@ export interface PyToken {
 /** Deepest nesting of braces inside one f-string field the core follows. */
 export const MAX_FIELD_NESTING = 8;
 
-const OPS = ['**=', '//=', '>>=', '<<=', '...', '->', ':=', '**', '//', '>>', '<<', '<=', '>=', '==', '!=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@='];
+const OPS = operatorTable(['**=', '//=', '>>=', '<<=', '...', '->', ':=', '**', '//', '>>', '<<', '<=', '>=', '==', '!=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@=']);
 const CLOSER_OF: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };
 /** The string prefixes Python accepts (lowercased). */
 const STRING_PREFIXES = new Set(['r', 'u', 'b', 'f', 't', 'br', 'rb', 'fr', 'rf', 'tr', 'rt']);
@@ -84,11 +84,12 @@ export class PythonLexer {
     return this.op(start);
   }
 
-  private emit(kind: PyTokenKind, start: number, end: number, extra: Partial<PyToken> = {}): PyToken {
+  private emit(kind: PyTokenKind, start: number, end: number, extra?: Partial<PyToken>): PyToken {
     // an escape at the very end steps past it
     const last = Math.min(end, this.text.length);
     this.i = last;
-    return { kind, start, end: last, closed: true, ...extra };
+    const token: PyToken = { kind, start, end: last, closed: true };
+    return extra === undefined ? token : Object.assign(token, extra);
   }
 
   /** A string whose prefix starts at `start` and whose quote is at `quoteAt`. */
@@ -161,13 +162,7 @@ export class PythonLexer {
 
   private op(start: number): PyToken {
     const { text } = this;
-    let op = text[start] as string;
-    for (const candidate of OPS) {
-      if (text.startsWith(candidate, start)) {
-        op = candidate;
-        break;
-      }
-    }
+    const op = operatorAt(text, start, OPS);
     const end = start + op.length;
     if (op === '(' || op === '[' || op === '{') {
       this.open.push(op);

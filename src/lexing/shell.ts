@@ -121,11 +121,12 @@ export class ShellLexer {
     return this.emit('punct', start, start + 1);
   }
 
-  private emit(kind: ShellTokenKind, start: number, end: number, extra: Partial<ShellToken> = {}): ShellToken {
+  private emit(kind: ShellTokenKind, start: number, end: number, extra?: Partial<ShellToken>): ShellToken {
     // an escape at the very end steps past it
     const last = Math.min(end, this.text.length);
     this.i = last;
-    return { kind, start, end: last, closed: true, ...extra };
+    const token: ShellToken = { kind, start, end: last, closed: true };
+    return extra === undefined ? token : Object.assign(token, extra);
   }
 
   private singleQuoted(start: number): ShellToken {
