@@ -68,6 +68,24 @@ function isJsSpace(ch: string): boolean {
   return code === 0xa0 || code === 0xfeff || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x202f || code === 0x205f || code === 0x3000;
 }
 
+/** JS markup that may start in a piece of punctuation: an HTML-like comment, a JSX tag, or `<!`. */
+export const MARKUP_HTML_COMMENT = 1;
+export const MARKUP_TAG = 2;
+export const MARKUP_BANG = 4;
+
+/** The kinds of markup (a bit mask of the MARKUP_ flags) that may start at a place in text[from, to). */
+export function jsMarkupIn(text: string, from: number, to: number): number {
+  let found = 0;
+  for (let k = from; k < to; k++) {
+    if (text.startsWith('-->', k) || text.startsWith('<!--', k)) found |= MARKUP_HTML_COMMENT;
+    if (text[k] !== '<') continue;
+    const next = text[k + 1];
+    if (next === '!') found |= MARKUP_BANG;
+    else if (next === '/' || next === '>' || (next !== undefined && isIdentChar(next))) found |= MARKUP_TAG;
+  }
+  return found;
+}
+
 export class CFamilyLexer {
   private i = 0;
   private readonly open: string[] = [];

@@ -3,8 +3,8 @@
  * compared form (comments removed except directives, blank lines dropped, blanks between tokens
  * folded to one space) or null when it cannot read the text with confidence. One linear pass.
  */
-import { CFamilyLexer, isCFamilyLanguage, type CFamilyLanguage } from '../lexing/c-family.js';
-import { isAsciiBlank, isIdentChar, splitLines } from '../lexing/chars.js';
+import { CFamilyLexer, isCFamilyLanguage, jsMarkupIn, type CFamilyLanguage } from '../lexing/c-family.js';
+import { isAsciiBlank, splitLines } from '../lexing/chars.js';
 import { batchLines } from '../lexing/batch.js';
 import { PowerShellLexer } from '../lexing/powershell.js';
 import { PythonLexer } from '../lexing/python.js';
@@ -116,16 +116,6 @@ function writeLayout(kind: string, piece: string, marker: string, language: Prof
   }
 }
 
-/** JS text where `<` may open JSX or an HTML comment, or `-->` closes one. */
-function looksLikeMarkup(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) {
-    if (text.startsWith('-->', k)) return true;
-    const next = text[k + 1];
-    if (text[k] === '<' && (next === '/' || next === '>' || next === '!' || (next !== undefined && isIdentChar(next)))) return true;
-  }
-  return false;
-}
-
 function lexCFamily(text: string, language: CFamilyLanguage, out: CodeWriter): void {
   const js = language === 'javascript' || language === 'typescript';
   const lexer = new CFamilyLexer(text, language);
@@ -148,7 +138,7 @@ function lexCFamily(text: string, language: CFamilyLanguage, out: CodeWriter): v
         break;
       case 'punct':
         // division and regex literals cannot be told apart; nor JSX from a comparison
-        if (js && (piece.includes('/') || looksLikeMarkup(text, token.start, token.end))) giveUp();
+        if (js && (piece.includes('/') || jsMarkupIn(text, token.start, token.end) !== 0)) giveUp();
         out.code(piece);
         break;
       case 'word':

@@ -3,7 +3,7 @@
  * Edit tool would, compare the edit window before and after, and make sure the text above the
  * window ends in plain code. Anything it cannot follow answers "not trivial".
  */
-import { CFamilyLexer, isCFamilyLanguage, type CFamilyLanguage } from '../lexing/c-family.js';
+import { CFamilyLexer, isCFamilyLanguage, jsMarkupIn, MARKUP_HTML_COMMENT, MARKUP_TAG, type CFamilyLanguage } from '../lexing/c-family.js';
 import { endsWithContinuation, indexOnLine, isIdentChar } from '../lexing/chars.js';
 import { PowerShellLexer } from '../lexing/powershell.js';
 import { MAX_FIELD_NESTING, PythonLexer } from '../lexing/python.js';
@@ -101,16 +101,6 @@ function lost(): never {
   throw new Lost();
 }
 
-/** JS markup the scanner cannot follow: HTML comments always, JSX where the file allows it. */
-function markupAhead(text: string, from: number, to: number, jsx: boolean): boolean {
-  for (let k = from; k < to; k++) {
-    if (text.startsWith('<!--', k) || text.startsWith('-->', k)) return true;
-    const next = text[k + 1];
-    if (jsx && text[k] === '<' && (next === '/' || next === '>' || (next !== undefined && isIdentChar(next)))) return true;
-  }
-  return false;
-}
-
 /** C family and JS/TS: does `text` end in plain code? */
 function cFamilyEndsPlain(text: string, language: CFamilyLanguage, jsx: boolean): boolean {
   const js = language === 'javascript' || language === 'typescript';
@@ -133,7 +123,11 @@ function cFamilyEndsPlain(text: string, language: CFamilyLanguage, jsx: boolean)
         if (lexer.holes > MAX_NESTING || lexer.templateNesting > 2 * MAX_NESTING + 1) lost();
         break;
       case 'punct':
-        if (js && markupAhead(text, token.start, token.end, jsx)) lost();
+        if (js) {
+          // HTML-like comments always, JSX tags where the file allows them
+          const markup = jsMarkupIn(text, token.start, token.end);
+          if ((markup & MARKUP_HTML_COMMENT) !== 0 || (jsx && (markup & MARKUP_TAG) !== 0)) lost();
+        }
         // after `}` a `/` is a regex (after a block) or a division (after an object): follow only when it cannot matter
         if (token.afterBrace === true && indexOnLine(text, token.start + 1, '/"\'`') >= 0) lost();
         break;
