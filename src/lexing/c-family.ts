@@ -5,7 +5,7 @@
  * tokens; what is still open (brackets, templates, holes) can be read at any point. The core never
  * decides what a consumer may trust: it marks unclosed and unreadable pieces and goes on.
  */
-import { afterBreak, codePointLength, isAsciiBlank, isDigit, isIdentChar, numberEnd, operatorAt, operatorTable, type LexLanguage } from './chars.js';
+import { afterBreak, codePointLength, isAsciiBlank, isDigit, isIdentChar, numberEnd, operatorAt, operatorTable, TokenCursor, type LexLanguage } from './chars.js';
 
 export type CFamilyLanguage = Exclude<LexLanguage, 'python' | 'shell' | 'powershell' | 'batch'>;
 
@@ -86,8 +86,7 @@ export function jsMarkupIn(text: string, from: number, to: number): number {
   return found;
 }
 
-export class CFamilyLexer {
-  private i = 0;
+export class CFamilyLexer extends TokenCursor<CToken> {
   private readonly open: string[] = [];
   private openTemplates = 0;
   private openHoles = 0;
@@ -96,9 +95,10 @@ export class CFamilyLexer {
   private readonly js: boolean;
 
   constructor(
-    private readonly text: string,
+    text: string,
     private readonly language: CFamilyLanguage,
   ) {
+    super(text);
     this.js = language === 'javascript' || language === 'typescript';
   }
 
@@ -162,13 +162,6 @@ export class CFamilyLexer {
     return this.punct(start);
   }
 
-  private emit(kind: CTokenKind, start: number, end: number, extra?: Partial<CToken>): CToken {
-    // an escape at the very end steps past it
-    const last = Math.min(end, this.text.length);
-    this.i = last;
-    const token: CToken = { kind, start, end: last, closed: true };
-    return extra === undefined ? token : Object.assign(token, extra);
-  }
 
   private isLineBreak(ch: string): boolean {
     if (ch === '\n' || ch === '\r') return true;

@@ -119,3 +119,27 @@ export function operatorAt(text: string, at: number, table: ReadonlyMap<string, 
   if (candidates !== undefined) for (const op of candidates) if (text.startsWith(op, at)) return op;
   return ch;
 }
+
+/** Where a token stands in the text and whether its closing mark was found; every core's tokens extend it. */
+export interface Span {
+  kind: string;
+  start: number;
+  end: number;
+  closed: boolean;
+}
+
+/** The reading position every core moves through its text, and the one way to hand out a token. */
+export abstract class TokenCursor<T extends Span> {
+  protected i = 0;
+
+  constructor(protected readonly text: string) {}
+
+  protected emit(kind: T['kind'], start: number, end: number, extra?: Partial<T>): T {
+    // an escape at the very end steps past it
+    const last = Math.min(end, this.text.length);
+    this.i = last;
+    // the fields a token kind adds are all optional, so the four shared ones make a whole T
+    const token = { kind, start, end: last, closed: true } as T;
+    return extra === undefined ? token : Object.assign(token, extra);
+  }
+}

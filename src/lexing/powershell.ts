@@ -3,7 +3,7 @@
  * "..." strings (PowerShell also takes the typographic quotes as quote marks) and here-strings.
  * A `#` where no comment can start comes out as `unreadable` and ends the text.
  */
-import { afterBreak, isIdentChar } from './chars.js';
+import { afterBreak, isIdentChar, TokenCursor } from './chars.js';
 
 export type PowerShellTokenKind =
   | 'newline'
@@ -41,10 +41,8 @@ export interface PowerShellToken {
 const SINGLE_QUOTES = "'\u2018\u2019\u201a\u201b";
 const DOUBLE_QUOTES = '"\u201c\u201d\u201e';
 
-export class PowerShellLexer {
-  private i = 0;
+export class PowerShellLexer extends TokenCursor<PowerShellToken> {
 
-  constructor(private readonly text: string) {}
 
   next(): PowerShellToken | null {
     const { text } = this;
@@ -92,13 +90,6 @@ export class PowerShellLexer {
     return this.emit('punct', start, start + 1);
   }
 
-  private emit(kind: PowerShellTokenKind, start: number, end: number, extra?: Partial<PowerShellToken>): PowerShellToken {
-    // an escape at the very end steps past it
-    const last = Math.min(end, this.text.length);
-    this.i = last;
-    const token: PowerShellToken = { kind, start, end: last, closed: true };
-    return extra === undefined ? token : Object.assign(token, extra);
-  }
 
   private atCommentStart(at: number): boolean {
     const prev = this.text[at - 1];

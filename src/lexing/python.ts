@@ -4,7 +4,7 @@
  * open can be read at any point. Like the C-family core it marks what is unclosed or unreadable and
  * leaves the verdict to its consumers.
  */
-import { afterBreak, isDigit, isIdentChar, numberEnd, operatorAt, operatorTable } from './chars.js';
+import { afterBreak, isDigit, isIdentChar, numberEnd, operatorAt, operatorTable, TokenCursor } from './chars.js';
 
 export type PyTokenKind = 'newline' | 'blank' | 'comment' | 'continuation' | 'string' | 'name' | 'number' | 'op';
 
@@ -42,11 +42,9 @@ function isBreak(ch: string | undefined): boolean {
   return ch === '\n' || ch === '\r';
 }
 
-export class PythonLexer {
-  private i = 0;
+export class PythonLexer extends TokenCursor<PyToken> {
   private readonly open: string[] = [];
 
-  constructor(private readonly text: string) {}
 
   /** Brackets open here, innermost last. */
   get opened(): readonly string[] {
@@ -84,13 +82,6 @@ export class PythonLexer {
     return this.op(start);
   }
 
-  private emit(kind: PyTokenKind, start: number, end: number, extra?: Partial<PyToken>): PyToken {
-    // an escape at the very end steps past it
-    const last = Math.min(end, this.text.length);
-    this.i = last;
-    const token: PyToken = { kind, start, end: last, closed: true };
-    return extra === undefined ? token : Object.assign(token, extra);
-  }
 
   /** A string whose prefix starts at `start` and whose quote is at `quoteAt`. */
   private string(start: number, quoteAt: number): PyToken {

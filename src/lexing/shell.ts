@@ -4,7 +4,7 @@
  * return as part of a word. Pieces the core cannot place (backticks, a `#` right after an operator,
  * a heredoc without a terminator word) come out as `unreadable` and end the text.
  */
-import { isIdentChar } from './chars.js';
+import { isIdentChar, TokenCursor } from './chars.js';
 
 export type ShellTokenKind =
   | 'newline'
@@ -51,13 +51,11 @@ interface PendingHeredoc {
   stripTabs: boolean;
 }
 
-export class ShellLexer {
-  private i = 0;
+export class ShellLexer extends TokenCursor<ShellToken> {
   private depth = 0;
   private readonly pending: PendingHeredoc[] = [];
   private bodiesDue = false;
 
-  constructor(private readonly text: string) {}
 
   /** Command substitutions `$(` open here. */
   get substitutionDepth(): number {
@@ -121,13 +119,6 @@ export class ShellLexer {
     return this.emit('punct', start, start + 1);
   }
 
-  private emit(kind: ShellTokenKind, start: number, end: number, extra?: Partial<ShellToken>): ShellToken {
-    // an escape at the very end steps past it
-    const last = Math.min(end, this.text.length);
-    this.i = last;
-    const token: ShellToken = { kind, start, end: last, closed: true };
-    return extra === undefined ? token : Object.assign(token, extra);
-  }
 
   private singleQuoted(start: number): ShellToken {
     const close = this.text.indexOf("'", start + 1);
