@@ -52,6 +52,13 @@ module.exports = {
       to: { path: ['^src/', PACKAGE], pathNot: GATE_MAY_REACH, reachable: true },
     },
     {
+      name: 'lexer-cores-stand-alone',
+      comment: 'The lexer cores are read by the gate, the profile and the guard alike: they import only each other and node built-ins.',
+      severity: 'error',
+      from: { path: '^src/lexing/' },
+      to: { pathNot: '^src/lexing/', dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'no-cycles-between-folders',
       comment: 'The top-level parts of src/ form a hierarchy; a cycle between them means two parts are really one.',
       severity: 'error',

@@ -12,7 +12,7 @@ import { compileResult } from './compile.js';
 import { decodeStrict, detectEncoding, encode, firstUnencodable, withoutBom, type SupportedEncoding } from './encoding.js';
 import { readRegularFileNoFollow, sha256 } from './fsutil.js';
 import { guardLanguageForPath, GUARD_EXTENSIONS, type GuardLanguage } from './languages.js';
-import { longestStatementTokens, runsPastItsRange } from './lexer.js';
+import { longestStatementTokens, runsPastItsRange } from './statements.js';
 import { lineBody, lineEnding, splitLines } from './lines.js';
 import { contextHolds, type Checked, type Consultation, type Proposal } from './shapes.js';
 import { firstSyntaxError, importsInRows, namesInRows, treeDepthExceeds, type FoundImport, type RowRange } from './syntax.js';

@@ -5,19 +5,18 @@
  * it, which prover facts apply and whether the guard checks it. Every part of jscr asks this module,
  * and every lookup goes through `extensionOf`, so no two parts can disagree on what a file is.
  *
- * The gate imports this (through src/profile): it must stay a plain table with no imports.
+ * The gate imports this (through src/profile): it must stay a plain table that imports only the lexer
+ * cores' names of their languages.
  */
+import { isCFamilyLanguage, LEX_LANGUAGES, type LexLanguage } from '../lexing/c-family.js';
 
 /** The tree-sitter grammars jscr ships (`.tsx` has its own). */
 export const GRAMMARS = ['python', 'javascript', 'typescript', 'tsx', 'java', 'php', 'go', 'ruby'] as const;
 export type Grammar = (typeof GRAMMARS)[number];
 
-/** The lexer families: one way of writing comments and strings each. */
-export const LEXER_FAMILIES = ['javascript', 'typescript', 'python', 'go', 'rust', 'java', 'kotlin', 'csharp', 'c', 'shell', 'powershell', 'batch'] as const;
-export type LexerFamily = (typeof LEXER_FAMILIES)[number];
-
-/** Families whose comments are `//` and `/* *\/` and whose strings are C-like. */
-const C_LIKE_FAMILIES: ReadonlySet<LexerFamily> = new Set(['javascript', 'typescript', 'go', 'rust', 'java', 'kotlin', 'csharp', 'c']);
+/** The lexer families, one way of writing comments and strings each: the lexer cores' own list. */
+export const LEXER_FAMILIES = LEX_LANGUAGES;
+export type LexerFamily = LexLanguage;
 
 /** File kinds rules may target besides the grammars: files that are not a programming language's. */
 export const FILE_KINDS = ['shell', 'dockerfile', 'github-actions'] as const;
@@ -194,7 +193,7 @@ export function isCodePath(path: string): boolean {
 
 /** True for the lexer families with `//` and `/* *\/` comments and C-like strings. */
 export function isCFamily(family: LexerFamily): boolean {
-  return C_LIKE_FAMILIES.has(family);
+  return isCFamilyLanguage(family);
 }
 
 const SHELL_SHEBANG = /^#!\s*\S*?(\/|\s)(env\s+)?(sh|bash|zsh|dash|ksh)(\s|$)/;

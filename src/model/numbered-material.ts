@@ -4,7 +4,7 @@
  * quote against exactly what was sent. Material too large for one call is split by file.
  */
 
-/** A piece of material a model is shown: the review assembles it (src/review/material.ts), redacts it, and the model library reads it. */
+/** A piece of material a model is shown: the review assembles it (src/review/material-segments.ts), redacts it, and the model library reads it. */
 export interface ModelSegment {
   path: string;
   /** New-file line number of the segment's first line (for a hunk: of its first line after the header). */

@@ -3,9 +3,14 @@
  * Edit tool would, compare the edit window before and after, and make sure the text above the
  * window ends in plain code. Anything it cannot follow answers "not trivial".
  */
+import { CFamilyLexer, isCFamilyLanguage, jsMarkupIn, MARKUP_HTML_COMMENT, MARKUP_TAG, type CFamilyLanguage } from '../lexing/c-family.js';
+import { endsWithContinuation, indexOnLine, isIdentChar } from '../lexing/chars.js';
+import { PowerShellLexer } from '../lexing/powershell.js';
+import { MAX_FIELD_NESTING, PythonLexer } from '../lexing/python.js';
+import { ShellLexer } from '../lexing/shell.js';
 import { allowsJsx, type ProfileLanguage } from './languages.js';
-import { comparableCode } from './lexer.js';
-import { isIdentChar, splitLines, trimStart } from './text.js';
+import { comparableCode } from './comparable.js';
+import { splitLines, trimStart } from './text.js';
 
 /** Largest file text (characters) the check works on, before or after an edit. */
 export const MAX_FILE_CHARS = 1024 * 1024;
@@ -14,7 +19,7 @@ export const MAX_WINDOW_CHARS = 128 * 1024;
 /** Scanning work allowed for one call (characters). */
 export const MAX_CONTEXT_WORK = 8 * 1024 * 1024;
 /** Deepest nesting of templates, substitutions and interpolations the prefix scanner follows. */
-export const MAX_NESTING = 8;
+export const MAX_NESTING = MAX_FIELD_NESTING;
 
 /** One Edit entry as the tool receives it. */
 export interface EditEntry {
@@ -96,547 +101,92 @@ function lost(): never {
   throw new Lost();
 }
 
-function endsWithContinuation(prefix: string, marker: string): boolean {
-  let end = prefix.length;
-  if (prefix[end - 1] === '\n') end--;
-  if (prefix[end - 1] === '\r') end--;
-  while (end > 0 && (prefix[end - 1] === ' ' || prefix[end - 1] === '\t')) end--;
-  return end > 0 && prefix[end - 1] === marker;
-}
-
-const JS_REGEX_KEYWORDS = new Set([
-  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await',
-]);
-
-/** Scan to the end of a single-line string; a line break inside loses the scanner. */
-function skipQuoted(text: string, start: number, quote: string): number {
-  let j = start + 1;
-  for (;;) {
-    const c = text[j];
-    if (c === undefined || c === '\n' || c === '\r') lost();
-    if (c === '\\') {
-      j += 2;
-      continue;
-    }
-    if (c === quote) return j + 1;
-    j++;
-  }
-}
-
-function skipBlockComment(text: string, start: number, nests: boolean): number {
-  let depth = 1;
-  let j = start + 2;
-  while (j < text.length) {
-    if (text[j] === '*' && text[j + 1] === '/') {
-      depth--;
-      j += 2;
-      if (depth === 0) return j;
-      continue;
-    }
-    if (nests && text[j] === '/' && text[j + 1] === '*') {
-      depth++;
-      j += 2;
-      continue;
-    }
-    j++;
-  }
-  return lost();
-}
-
-function skipLineComment(text: string, start: number): number {
-  const nl = text.indexOf('\n', start);
-  const end = nl < 0 ? text.length : nl;
-  if (endsWithContinuation(text.slice(start, end), '\\')) lost();
-  return end;
-}
-
 /** C family and JS/TS: does `text` end in plain code? */
-function cFamilyEndsPlain(text: string, language: ProfileLanguage, jsx: boolean): boolean {
+function cFamilyEndsPlain(text: string, language: CFamilyLanguage, jsx: boolean): boolean {
   const js = language === 'javascript' || language === 'typescript';
-  // stack of open contexts inside code: 'template' (inside `...`) or 'brace' (inside ${ ... })
-  const stack: ('template' | 'hole')[] = [];
-  const braceDepths: number[] = [];
-  let holes = 0;
-  let braces = 0;
-  let lastSignificant = '';
-  let lastWord = '';
-  let i = 0;
-  const scanTemplate = (): void => {
-    // inside a template literal: up to the closing backtick or a ${ hole
-    for (;;) {
-      const c = text[i];
-      if (c === undefined) lost();
-      if (c === '\\') {
-        i += 2;
-        continue;
-      }
-      if (c === '`') {
-        i++;
-        stack.pop();
-        lastSignificant = '`';
-        return;
-      }
-      if (c === '$' && text[i + 1] === '{') {
-        i += 2;
-        stack.push('hole');
-        holes++;
-        if (holes > MAX_NESTING) lost();
-        braceDepths.push(braces);
-        braces++;
-        lastSignificant = '{';
-        return;
-      }
-      i++;
-    }
-  };
-  while (i < text.length) {
-    if (stack[stack.length - 1] === 'template') {
-      scanTemplate();
-      continue;
-    }
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') {
-      i++;
-      continue;
-    }
-    if (ch === '/' && next === '/') {
-      i = skipLineComment(text, i);
-      continue;
-    }
-    if (ch === '/' && next === '*') {
-      i = skipBlockComment(text, i, language === 'rust');
-      continue;
-    }
-    if (js && (text.startsWith('<!--', i) || text.startsWith('-->', i))) lost();
-    if (js && jsx && ch === '<' && (next === '/' || next === '>' || (next !== undefined && isIdentChar(next)))) lost();
-    if (js && ch === '/') {
-      const division =
-        lastSignificant === ')' || lastSignificant === ']' || (isIdentChar(lastSignificant) && !JS_REGEX_KEYWORDS.has(lastWord));
-      if (lastSignificant === '}') {
-        const nl = text.indexOf('\n', i + 1);
-        const rest = text.slice(i + 1, nl < 0 ? text.length : nl);
-        if (rest.includes('/') || rest.includes('"') || rest.includes("'") || rest.includes('`')) lost();
-        i++;
-        lastSignificant = '/';
-        continue;
-      }
-      if (division) {
-        i++;
-        lastSignificant = '/';
-        continue;
-      }
-      // a regex literal: up to the unescaped / outside a class, on this line
-      let j = i + 1;
-      let inClass = false;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined || c === '\n' || c === '\r') lost();
-        if (c === '\\') {
-          j += 2;
-          continue;
+  const lexer = new CFamilyLexer(text, language);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    switch (token.kind) {
+      case 'line-comment':
+        // a backslash at the end of a C line comment carries it onto the next line
+        if (endsWithContinuation(text.slice(token.start, token.end), '\\')) lost();
+        break;
+      case 'block-comment':
+      case 'regex':
+        if (!token.closed) lost();
+        break;
+      case 'string':
+        if (!token.closed) lost();
+        if (language === 'kotlin' && token.form !== 'quoted-name' && text.slice(token.start, token.end).includes('${')) lost();
+        break;
+      case 'template':
+        if (lexer.holes > MAX_NESTING || lexer.templateNesting > 2 * MAX_NESTING + 1) lost();
+        break;
+      case 'punct':
+        if (js) {
+          // HTML-like comments always, JSX tags where the file allows them
+          const markup = jsMarkupIn(text, token.start, token.end);
+          if ((markup & MARKUP_HTML_COMMENT) !== 0 || (jsx && (markup & MARKUP_TAG) !== 0)) lost();
         }
-        if (c === '[') inClass = true;
-        else if (c === ']') inClass = false;
-        else if (c === '/' && !inClass) break;
-        j++;
-      }
-      i = j + 1;
-      while (isIdentChar(text[i])) i++;
-      lastSignificant = 'a';
-      lastWord = '';
-      continue;
+        // after `}` a `/` is a regex (after a block) or a division (after an object): follow only when it cannot matter
+        if (token.afterBrace === true && indexOnLine(text, token.start + 1, '/"\'`') >= 0) lost();
+        break;
+      case 'unreadable':
+        lost();
+        break;
+      default:
+        break;
     }
-    if (ch === '`') {
-      if (js) {
-        stack.push('template');
-        if (stack.length > 2 * MAX_NESTING + 1) lost();
-        i++;
-        continue;
-      }
-      const close = text.indexOf('`', i + 1);
-      if (close < 0) lost();
-      if (language !== 'go' && text.slice(i, close).includes('\n')) lost();
-      i = close + 1;
-      lastSignificant = 'a';
-      continue;
-    }
-    if (ch === '{') braces++;
-    if (ch === '}') {
-      if (stack[stack.length - 1] === 'hole' && braceDepths[braceDepths.length - 1] === braces - 1) {
-        braces--;
-        braceDepths.pop();
-        stack.pop(); // back inside the template that opened the hole
-        holes--;
-        i++;
-        continue;
-      }
-      braces--;
-    }
-    if (ch === '"' || ch === "'") {
-      if (language === 'rust' && ch === "'") {
-        const after = text.codePointAt(i + 1);
-        const width = after !== undefined && after > 0xffff ? 2 : 1;
-        if (next !== '\\' && text[i + 1 + width] !== "'") {
-          i++;
-          lastSignificant = 'a';
-          continue;
-        }
-      }
-      if (ch === '"' && text.startsWith('"""', i)) {
-        if (language === 'csharp') lost(); // C# raw strings
-        if (language === 'java' || language === 'kotlin') {
-          const close = text.indexOf('"""', i + 3);
-          if (close < 0) lost();
-          if (language === 'kotlin' && text.slice(i, close).includes('${')) lost();
-          i = close + 3;
-          lastSignificant = 'a';
-          continue;
-        }
-      }
-      const prev = text[i - 1];
-      if (ch === '"' && language === 'csharp' && (prev === '@' || prev === '$')) {
-        i = skipCSharpSpecialString(text, i);
-        lastSignificant = 'a';
-        continue;
-      }
-      if (ch === '"' && language === 'c' && prev === 'R') {
-        i = skipCppRawString(text, i);
-        lastSignificant = 'a';
-        continue;
-      }
-      const end = skipQuoted(text, i, ch);
-      if (language === 'kotlin' && text.slice(i, end).includes('${')) lost();
-      i = end;
-      lastSignificant = 'a';
-      continue;
-    }
-    if (language === 'rust' && (ch === 'r' || ch === 'b') && !isIdentChar(text[i - 1])) {
-      let j = i;
-      if (text[j] === 'b') j++;
-      if (text[j] === 'r') {
-        j++;
-        let hashes = 0;
-        while (text[j] === '#') {
-          hashes++;
-          j++;
-        }
-        if (text[j] === '"') {
-          const closer = '"' + '#'.repeat(hashes);
-          const close = text.indexOf(closer, j + 1);
-          if (close < 0) lost();
-          i = close + closer.length;
-          lastSignificant = 'a';
-          continue;
-        }
-      }
-    }
-    if (isIdentChar(ch)) {
-      let j = i;
-      while (isIdentChar(text[j])) j++;
-      lastWord = text.slice(i, j);
-      lastSignificant = 'a';
-      i = j;
-      continue;
-    }
-    lastSignificant = ch;
-    lastWord = '';
-    i++;
   }
-  return stack.length === 0 && !endsWithContinuation(text, '\\');
-}
-
-function skipCSharpSpecialString(text: string, quoteAt: number): number {
-  let verbatim = false;
-  let interpolated = false;
-  for (let k = quoteAt - 1; k >= 0 && (text[k] === '@' || text[k] === '$'); k--) {
-    if (text[k] === '@') verbatim = true;
-    else interpolated = true;
-  }
-  let j = quoteAt + 1;
-  for (;;) {
-    const c = text[j];
-    if (c === undefined) lost();
-    if (!verbatim && (c === '\n' || c === '\r')) lost();
-    if (!verbatim && c === '\\') {
-      j += 2;
-      continue;
-    }
-    if (c === '"') {
-      if (verbatim && text[j + 1] === '"') {
-        j += 2;
-        continue;
-      }
-      return j + 1;
-    }
-    if (interpolated && c === '{') {
-      if (text[j + 1] === '{') {
-        j += 2;
-        continue;
-      }
-      const close = text.indexOf('}', j + 1);
-      if (close < 0) lost();
-      const hole = text.slice(j + 1, close);
-      if (hole.includes('"') || hole.includes("'") || hole.includes('{')) lost();
-      j = close + 1;
-      continue;
-    }
-    j++;
-  }
-}
-
-function skipCppRawString(text: string, quoteAt: number): number {
-  const open = text.indexOf('(', quoteAt + 1);
-  if (open < 0 || open - quoteAt > 17) lost();
-  const delimiter = text.slice(quoteAt + 1, open);
-  const close = text.indexOf(`)${delimiter}"`, open + 1);
-  if (close < 0) lost();
-  return close + delimiter.length + 2;
+  return lexer.templateNesting === 0 && !endsWithContinuation(text, '\\');
 }
 
 function pythonEndsPlain(text: string): boolean {
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i] as string;
-    if (ch === '#') {
-      const nl = text.indexOf('\n', i);
-      i = nl < 0 ? text.length : nl;
-      continue;
-    }
-    if (ch === '"' || ch === "'") {
-      let p = i;
-      while (p > 0 && isIdentChar(text[p - 1])) p--;
-      const prefix = text.slice(p, i).toLowerCase();
-      const formatted = prefix.includes('f') || prefix.includes('t');
-      const raw = prefix.includes('r');
-      const triple = text.startsWith(ch + ch + ch, i);
-      const closer = triple ? ch + ch + ch : ch;
-      let j = i + closer.length;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined) lost();
-        if (!triple && (c === '\n' || c === '\r')) lost();
-        if (c === '\\') {
-          if (!triple && (text[j + 1] === '\n' || text[j + 1] === '\r')) lost();
-          j += 2;
-          continue;
-        }
-        if (formatted && c === '{') {
-          if (text[j + 1] === '{') {
-            j += 2;
-            continue;
-          }
-          // a replacement field: it must not hold its own quote, a comment or a line break
-          let depth = 1;
-          let k = j + 1;
-          while (depth > 0) {
-            const f = text[k];
-            if (f === undefined || f === ch || f === '#' || f === '\n' || f === '\r') lost();
-            if (f === '{') depth++;
-            if (f === '}') depth--;
-            if (depth > MAX_NESTING) lost();
-            k++;
-          }
-          j = k;
-          continue;
-        }
-        if (text.startsWith(closer, j)) {
-          j += closer.length;
-          break;
-        }
-        j++;
-      }
-      void raw;
-      i = j;
-      continue;
-    }
-    i++;
+  const lexer = new PythonLexer(text);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    if (token.kind === 'string' && (!token.closed || token.fieldsUnreadable === true || token.continued === true)) lost();
   }
   return !endsWithContinuation(text, '\\');
 }
 
 /** POSIX shells: comments, quotes, $( ), heredocs. */
 function shellEndsPlain(text: string): boolean {
-  let i = 0;
-  let substitutionDepth = 0;
-  const pendingHeredocs: { terminator: string; stripTabs: boolean }[] = [];
-  while (i < text.length) {
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if (ch === '\n') {
-      i++;
-      // bodies of heredocs opened on the line just ended
-      for (const heredoc of pendingHeredocs) {
-        for (;;) {
-          if (i >= text.length) lost();
-          const nl = text.indexOf('\n', i);
-          const end = nl < 0 ? text.length : nl;
-          let line = text.slice(i, end);
-          if (heredoc.stripTabs) while (line.startsWith('\t')) line = line.slice(1);
-          i = nl < 0 ? text.length : nl + 1;
-          if (line === heredoc.terminator) break;
-          if (nl < 0) lost();
-        }
-      }
-      pendingHeredocs.length = 0;
-      continue;
+  const lexer = new ShellLexer(text);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    const inSubstitution = lexer.substitutionDepth > 0;
+    switch (token.kind) {
+      case 'unreadable':
+        lost();
+        break;
+      case 'line-comment':
+        if (inSubstitution) lost();
+        break;
+      case 'string':
+      case 'heredoc-body':
+        if (!token.closed || token.substitutes === true) lost();
+        break;
+      case 'heredoc':
+        if (inSubstitution) lost();
+        break;
+      case 'substitution-open':
+        if (lexer.substitutionDepth > MAX_NESTING) lost();
+        break;
+      case 'word':
+        // `case x in a) ...` closes no substitution with its `)`
+        if (inSubstitution && text.startsWith('case', token.start) && token.end - token.start === 4 && !isIdentChar(text[token.start - 1])) lost();
+        break;
+      default:
+        break;
     }
-    if (ch === '`') lost();
-    if (ch === '#') {
-      const prev = text[i - 1];
-      if (prev === '(' || prev === ')' || prev === '|' || prev === '&' || prev === '<' || prev === '>') lost();
-      if (isCommentStart(prev)) {
-        if (substitutionDepth > 0) lost();
-        const nl = text.indexOf('\n', i);
-        i = nl < 0 ? text.length : nl;
-        continue;
-      }
-      i++;
-      continue;
-    }
-    if (ch === '\\') {
-      i += 2;
-      continue;
-    }
-    if (ch === "'") {
-      if (text[i - 1] === '$') {
-        i = skipQuoted(text, i, "'");
-        continue;
-      }
-      const close = text.indexOf("'", i + 1);
-      if (close < 0) lost();
-      i = close + 1;
-      continue;
-    }
-    if (ch === '"') {
-      let j = i + 1;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined || c === '`') lost();
-        if (c === '\\') {
-          j += 2;
-          continue;
-        }
-        if (c === '$' && text[j + 1] === '(') lost();
-        if (c === '"') break;
-        j++;
-      }
-      i = j + 1;
-      continue;
-    }
-    if (ch === '$' && next === '(') {
-      substitutionDepth++;
-      if (substitutionDepth > MAX_NESTING) lost();
-      i += 2;
-      continue;
-    }
-    if (ch === ')' && substitutionDepth > 0) {
-      substitutionDepth--;
-      i++;
-      continue;
-    }
-    if (ch === '<' && next === '<') {
-      if (text[i + 2] === '<') {
-        i += 3; // a here-string is one word
-        continue;
-      }
-      if (substitutionDepth > 0) lost();
-      let j = i + 2;
-      const stripTabs = text[j] === '-';
-      if (stripTabs) j++;
-      while (text[j] === ' ' || text[j] === '\t') j++;
-      let terminator = '';
-      while (j < text.length && text[j] !== ' ' && text[j] !== '\t' && text[j] !== '\n' && text[j] !== ';' && text[j] !== '|' && text[j] !== '&' && text[j] !== ')' && text[j] !== '<' && text[j] !== '>') {
-        const c = text[j] as string;
-        if (c !== '"' && c !== "'" && c !== '\\') terminator += c;
-        j++;
-      }
-      if (terminator.length === 0) lost();
-      pendingHeredocs.push({ terminator, stripTabs });
-      i = j;
-      continue;
-    }
-    if (substitutionDepth > 0 && isIdentChar(ch)) {
-      let j = i;
-      while (isIdentChar(text[j])) j++;
-      if (text.slice(i, j) === 'case' && !isIdentChar(text[i - 1])) lost();
-      i = j;
-      continue;
-    }
-    i++;
   }
-  return substitutionDepth === 0 && pendingHeredocs.length === 0 && !endsWithContinuation(text, '\\');
-}
-
-function isCommentStart(prev: string | undefined): boolean {
-  return prev === undefined || prev === '\n' || prev === ' ' || prev === '\t' || prev === ';';
+  return lexer.substitutionDepth === 0 && lexer.pendingHeredocs === 0 && !endsWithContinuation(text, '\\');
 }
 
 function powershellEndsPlain(text: string): boolean {
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if (ch === '<' && next === '#') {
-      const close = text.indexOf('#>', i + 2);
-      if (close < 0) lost();
-      i = close + 2;
-      continue;
-    }
-    if (ch === '#') {
-      if (!isCommentStart(text[i - 1])) lost();
-      const nl = text.indexOf('\n', i);
-      i = nl < 0 ? text.length : nl;
-      continue;
-    }
-    if (ch === '@' && (next === '"' || next === "'")) {
-      const closer = `\n${next}@`;
-      const close = text.indexOf(closer, i + 2);
-      if (close < 0) lost();
-      if (next === '"' && text.slice(i, close).includes('$(')) lost();
-      i = close + closer.length;
-      continue;
-    }
-    if (ch === '`') {
-      i += 2;
-      continue;
-    }
-    if (ch === "'") {
-      let j = i + 1;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined) lost();
-        if (c === "'" && text[j + 1] === "'") {
-          j += 2;
-          continue;
-        }
-        if (c === "'") break;
-        j++;
-      }
-      i = j + 1;
-      continue;
-    }
-    if (ch === '"') {
-      let j = i + 1;
-      for (;;) {
-        const c = text[j];
-        if (c === undefined) lost();
-        if (c === '`') {
-          j += 2;
-          continue;
-        }
-        if (c === '$' && text[j + 1] === '(') lost();
-        if (c === '"' && text[j + 1] === '"') {
-          j += 2;
-          continue;
-        }
-        if (c === '"') break;
-        j++;
-      }
-      i = j + 1;
-      continue;
-    }
-    i++;
+  const lexer = new PowerShellLexer(text);
+  for (let token = lexer.next(); token !== null; token = lexer.next()) {
+    if (token.kind === 'unreadable') lost();
+    if ((token.kind === 'string' || token.kind === 'here-string' || token.kind === 'block-comment') && (!token.closed || token.substitutes === true)) lost();
   }
   return !endsWithContinuation(text, '`');
 }
@@ -654,7 +204,7 @@ export function prefixEndsInPlainCode(prefix: string, language: ProfileLanguage,
       case 'batch':
         return !endsWithContinuation(prefix, '^');
       default:
-        return cFamilyEndsPlain(prefix, language, allowsJsx(path));
+        return isCFamilyLanguage(language) && cFamilyEndsPlain(prefix, language, allowsJsx(path));
     }
   } catch (error) {
     if (error instanceof Lost) return false;

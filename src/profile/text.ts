@@ -1,40 +1,17 @@
 /** Small string helpers shared by the profile's passes. All linear, none builds a RegExp. */
+import { isAsciiBlank, isIdentChar } from '../lexing/chars.js';
 
-/** Split at \n, \r\n and lone \r (the only line breaks the lexer knows). */
-export function splitLines(text: string): string[] {
-  const lines: string[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '\n' || ch === '\r') {
-      lines.push(text.slice(start, i));
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      start = i + 1;
-    }
-  }
-  lines.push(text.slice(start));
-  return lines;
-}
-
-export function isBlankChar(ch: string | undefined): boolean {
-  return ch === ' ' || ch === '\t' || ch === '\f' || ch === '\v';
-}
+export { isIdentChar, splitLines } from '../lexing/chars.js';
 
 /** Leading blanks of a line. */
 export function indentOf(line: string): string {
   let i = 0;
-  while (i < line.length && isBlankChar(line[i])) i++;
+  while (i < line.length && isAsciiBlank(line[i])) i++;
   return line.slice(0, i);
 }
 
 export function trimStart(line: string): string {
   return line.slice(indentOf(line).length);
-}
-
-export function isIdentChar(ch: string | undefined): boolean {
-  if (ch === undefined) return false;
-  const code = ch.charCodeAt(0);
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || ch === '_' || ch === '$' || code > 127;
 }
 
 /** Does `text` start with `word` followed by a non-identifier character (or its end)? */

@@ -63,7 +63,9 @@ const WELL_LAYERED: Readonly<Record<string, string>> = {
   'src/policy/process.ts': "import { spawn } from 'node:child_process';\nexport const start = spawn;\n",
   'src/gate/main.ts': "import { writeSync } from 'node:fs';\nimport { decide } from './decide.js';\nwriteSync(1, String(decide));\n",
   'src/gate/decide.ts': "import { profile } from '../profile/profile.js';\nimport { JscrError } from '../errors.js';\nimport { read } from '../io.js';\nexport const decide = [profile, JscrError, read];\n",
-  'src/profile/profile.ts': "import { join } from 'node:path';\nexport const profile = join;\n",
+  'src/profile/profile.ts': "import { join } from 'node:path';\nimport { lex } from '../lexing/c-family.js';\nexport const profile = [join, lex];\n",
+  'src/lexing/c-family.ts': "import { isIdentChar } from './chars.js';\nexport const lex = isIdentChar;\n",
+  'src/lexing/chars.ts': "import { EOL } from 'node:os';\nexport const isIdentChar = (c: string): boolean => c !== EOL;\n",
   'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true }, include: ['src'] }),
 };
 
@@ -106,6 +108,11 @@ const PLANTED: PlantedCase[] = [
     // inside the bundle even a type from elsewhere is refused: the gate's types belong with it
     plant: { 'src/gate/decide.ts': "import type { Settings } from '../config/schema.js';\nexport type Shown = Settings;" },
     expected: ['gate-bundle-closure: src/gate/main.ts → src/gate/decide.ts → src/config/schema.ts'],
+  },
+  {
+    rule: 'lexer-cores-stand-alone',
+    plant: { 'src/lexing/chars.ts': "import { JscrError } from '../errors.js';\nexport const failure = JscrError;" },
+    expected: ['lexer-cores-stand-alone: src/lexing/chars.ts → src/errors.ts'],
   },
   {
     rule: 'no-cycles-between-folders',

@@ -440,4 +440,17 @@ notTrivial('adversarial: Go semicolon insertion after a multi-line block comment
 notTrivial('zsh: the #compdef line of a completion function is read by compinit', 'a.zsh', '#compdef foo\n_foo() { }\n', '#compdef foo', '#compdef bar');
 notTrivial('zsh: the #autoload line of a completion function is read by compinit', 'a.zsh', '#autoload\n_foo() { }\n', '#autoload', '#autoload -U');
 
+// ---- one lexer core per family (issue 12): where the old scanners disagreed, or missed a form ----
+notTrivial('core: a Kotlin backtick name holding // is a name, not a comment', 'a.kt', 'val `a // b` = 1\n', '// b', '// c');
+notTrivial('core: a Rust raw C string (cr#"...#) holding // is a string', 'a.rs', 'let s = cr#"a " // x"#;\n', '// x', '// y');
+notTrivial('core: U+2028 ends a JS line comment above, so a backtick after it opens a template', 'a.js', '// a\u2028`\nx\ny\n// c\n`;\n', '// c', '// d');
+notTrivial('core: U+0085 ends a C# line comment above, so a verbatim string after it runs on', 'a.cs', '// a\u0085var s = @"\nx\ny\n// c\n";\n', '// c', '// d');
+notTrivial('core: PowerShell typographic quotes above open a string', 'a.ps1', '$s = \u201c\nx\ny\n# c\n\u201d\n', '# c', '# d');
+trivial('core: a / after a postfix ++ above is a division', 'a.js', 'let x = 0;\nconst y = x++ / 2;\nz();\n\n// c\n', '// c', '// d');
+trivial('core: a / after a template literal above is a division', 'a.js', 'const y = `a` / 2;\nz();\n\n// c\n', '// c', '// d');
+trivial('core: a / after return and a string above is a division', 'a.js', "function f() {\n  return 'a' / 2;\n}\nz();\n\n// c\n", '// c', '// d');
+trivial('core: a keyword right before a quote is no string prefix', 'a.py', 'if"{a}" == x: pass  # c\n', '# c', '# d');
+notTrivial('core: an f-string prefix in capitals is still an f-string', 'a.py', 'x = F"{a}" # c\n', '# c', '# d');
+notTrivial('core: a t-string is a template string', 'a.py', 'x = t"{a}" # c\n', '# c', '# d');
+
 export const PROFILE_CASES: readonly ProfileCase[] = cases;
