@@ -185,17 +185,28 @@ async function overridesFor(executable: string, cwd: string, env: NodeJS.Process
   return pending;
 }
 
+/** Lines of git's message kept for the user; hints and warnings only pad it. */
+const GIT_MESSAGE_LINES = 4;
+const GIT_MESSAGE_CHARS = 600;
+
+/**
+ * What git said on stderr, as one line: its distinct error lines in order (`error: ...; fatal: ...`),
+ * without `hint:` and `warning:` lines, bounded. Null when git said nothing else.
+ */
+export function gitMessage(stderr: string): string | null {
+  const lines = [...new Set(stderr.split('\n').map((l) => l.trim()))].filter((l) => l.length > 0 && !/^(hint|warning):/.test(l)).slice(0, GIT_MESSAGE_LINES);
+  if (lines.length === 0) return null;
+  const said = oneLine(lines.join('; '));
+  return said.length > GIT_MESSAGE_CHARS ? `${said.slice(0, GIT_MESSAGE_CHARS)}...` : said;
+}
+
 function failure(subcommand: string, stderr: string, code: number | null): GitError {
+  const said = gitMessage(stderr);
   // protocol.allow=never stops a partial clone's lazy fetch; say what is missing rather than "transport not allowed".
   if (/from promisor remote|transport '[^']*' not allowed/.test(stderr)) {
-    return new GitError(`git ${subcommand} failed: an object is missing from this partial clone, and jscr never fetches; fetch it first (or clone without --filter)`);
+    return new GitError(`git ${subcommand} failed: an object is missing from this partial clone, and jscr never fetches; fetch it first (or clone without --filter)`, said);
   }
-  const line = stderr
-    .split('\n')
-    .map((l) => l.trim())
-    .find((l) => l.length > 0 && !l.startsWith('warning:'));
-  const reason = line === undefined ? `exit code ${String(code)}` : line.replace(/^(fatal|error): /, '');
-  return new GitError(oneLine(`git ${subcommand} failed: ${reason}`));
+  return said === null ? new GitError(`git ${subcommand} failed: exit code ${String(code)}`) : new GitError(`git ${subcommand} failed`, said);
 }
 
 /** Flags every call of a subcommand gets: diff drivers and textconv programs never run. */
