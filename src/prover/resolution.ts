@@ -162,11 +162,6 @@ export function ancestorNames(table: ClassTable, cls: ClassRecord): Set<string> 
   return names;
 }
 
-/** True when `cls` is `ancestor` or an in-repository subclass of it. */
-export function isSubclassOf(table: ClassTable, cls: ClassRecord, ancestor: string): boolean {
-  return cls.name === ancestor || ancestorNames(table, cls).has(ancestor);
-}
-
 /** The call signature facts match: `receiver.callee` with `->`, `::`, `?->`, `?.` written as `.`; `new X` for constructors. */
 export function callSignature(call: CallIR): string {
   if (call.kind === 'new') return `new ${simpleName(call.callee)}`;
