@@ -13,7 +13,7 @@ export type SourceRead =
   | { ok: true; path: string; text: string }
   | { ok: false; path: string; reason: SourceRefusal; detail: string };
 
-export type SourceRefusal =
+type SourceRefusal =
   | 'not_found'
   | 'outside_root'
   | 'symlink_refused'

@@ -28,7 +28,6 @@ import {
   type RefusalWord,
 } from './vocabulary.js';
 
-export { splitLines } from './lines.js';
 
 /** Options of `check`. */
 export interface CheckOptions {

@@ -138,7 +138,7 @@ function withOverrides(env: NodeJS.ProcessEnv, overrides: readonly (readonly [st
 }
 
 /** Program-naming keys in `git config --list -z` output (`key\nvalue\0` records), as overrides. */
-export function overridesForConfig(listing: Buffer): [string, string][] {
+function overridesForConfig(listing: Buffer): [string, string][] {
   const out = new Map<string, string>();
   for (const record of splitNulRecords(listing)) {
     const newline = record.indexOf(0x0a);

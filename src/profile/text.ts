@@ -16,7 +16,7 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-export function isBlankChar(ch: string | undefined): boolean {
+function isBlankChar(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\t' || ch === '\f' || ch === '\v';
 }
 

@@ -48,7 +48,7 @@ export function notRun(detail: string): ScannerOutcome {
   return { status: 'not_run', findings: [], detail };
 }
 
-export function failed(detail: string): ScannerOutcome {
+function failed(detail: string): ScannerOutcome {
   return { status: 'failed', findings: [], detail };
 }
 

@@ -43,7 +43,7 @@ type EslintFileResult = z.output<typeof eslintReportSchema>[number];
 const HIGH_RULES = new Set(['security/detect-eval-with-expression', 'security/detect-child-process', 'security/detect-non-literal-require']);
 
 /** The flat config jscr uses: the plugin imported by absolute URL so it resolves from jscr, not the repo. */
-export function eslintConfigSource(pluginUrl: string): string {
+function eslintConfigSource(pluginUrl: string): string {
   return [
     `import security from ${JSON.stringify(pluginUrl)};`,
     'export default [',
