@@ -10,6 +10,7 @@ import { enclosingOpenerMakesSurface, isAllSurfaceFile, MAX_OPENER_SCAN, snippet
 import { utf8Length } from './text.js';
 
 export type { EditEntry } from './context.js';
+export type { ProfileLanguage } from './languages.js';
 
 /** What the profile says about one change to one file. */
 export interface ChangeProfile {
@@ -39,11 +40,11 @@ export type ChangeInput =
   | { kind: 'write'; path: string; content: string };
 
 /** MultiEdit entries beyond this make the profile unknown. */
-const MAX_EDITS = 64;
+export const MAX_EDITS = 64;
 /** One side (UTF-8 bytes). */
-const MAX_SIDE_BYTES = 64 * 1024;
+export const MAX_SIDE_BYTES = 64 * 1024;
 /** All sides together (UTF-8 bytes). */
-const MAX_TOTAL_BYTES = 256 * 1024;
+export const MAX_TOTAL_BYTES = 256 * 1024;
 
 /** The unknown profile: every question asked, never trivial. */
 export const UNKNOWN_PROFILE: Readonly<ChangeProfile> = Object.freeze({

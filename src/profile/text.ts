@@ -16,7 +16,7 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-function isBlankChar(ch: string | undefined): boolean {
+export function isBlankChar(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\t' || ch === '\f' || ch === '\v';
 }
 

@@ -8,15 +8,15 @@ import { SEVERITIES } from '../report/finding.js';
 import { LANGUAGES } from '../syntax/languages.js';
 
 /** File kinds a rule may target besides the tree-sitter languages; `any` is every file. */
-const FILE_KINDS = ['shell', 'dockerfile', 'github-actions'] as const;
+export const FILE_KINDS = ['shell', 'dockerfile', 'github-actions'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
-const RULE_LANGUAGES = [...LANGUAGES, ...FILE_KINDS, 'any'] as const;
+export const RULE_LANGUAGES = [...LANGUAGES, ...FILE_KINDS, 'any'] as const;
 export type RuleLanguage = (typeof RULE_LANGUAGES)[number];
 
 const regexText = (what: string) => z.string().min(1).describe(what);
 
-const RuleEntrySchema = z
+export const RuleEntrySchema = z
   .strictObject({
     id: z.string().describe('`jscr/<kebab-case-name>`, unique across all rule files'),
     title: z.string().min(1).describe('one line naming the problem'),

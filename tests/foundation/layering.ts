@@ -74,7 +74,7 @@ function classify(srcDir: string, file: string, specifier: string): Pick<ImportE
 }
 
 /** The top-level part of src/ a module belongs to: its folder, or the file itself at the top. */
-function unitOf(module: string): string {
+export function unitOf(module: string): string {
   const slash = module.indexOf('/');
   return slash === -1 ? module : module.slice(0, slash);
 }
