@@ -236,7 +236,7 @@ function refuseWrites(args: readonly string[]): number {
  * A copy of the repository's index in a private folder: `git diff` against the working tree refreshes
  * and rewrites the index it reads, whatever GIT_OPTIONAL_LOCKS says, so it gets this one.
  */
-async function privateIndex(executable: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ path: string; remove: () => Promise<void> }> {
+async function privateIndex(executable: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ path: string; original: string; remove: () => Promise<void> }> {
   const located = await runGitExecutable(executable, ['--no-pager', 'rev-parse', '--git-path', 'index'], { cwd, env, timeoutMs: DEFAULT_TIMEOUT_MS });
   if (located.code !== 0) throw failure('rev-parse', located.stderr, located.code);
   const named = located.stdout.replace(/\n$/, '');
@@ -251,6 +251,7 @@ async function privateIndex(executable: string, cwd: string, env: NodeJS.Process
   }
   return {
     path: copy,
+    original,
     remove: async () => {
       await rm(folder, { recursive: true, force: true });
       forget();
@@ -285,7 +286,8 @@ export async function runGit(cwd: string, args: readonly string[], call: GitCall
     if (result.spawnError !== null) throw new GitError(result.spawnError === 'ENOENT' ? GIT_MISSING : `git could not be started (${result.spawnError})`);
     if (result.timedOut) throw new GitError(`git ${subcommand} did not finish within ${Math.round((call.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s`);
     if (result.stdoutCut && call.acceptCut !== true) throw new GitError(`git ${subcommand} printed more than ${call.maxOutputBytes ?? DEFAULT_MAX_OUTPUT} bytes; jscr does not read a cut answer`);
-    if (result.code === null || !acceptCodes.includes(result.code)) throw failure(subcommand, result.stderr, result.code);
+    // git names the index it read; that is the repository's own, not the private copy it was given.
+    if (result.code === null || !acceptCodes.includes(result.code)) throw failure(subcommand, index === null ? result.stderr : result.stderr.split(index.path).join(index.original), result.code);
     return { code: result.code, stdout: result.stdoutBytes, stderr: result.stderr };
   } finally {
     await index?.remove();

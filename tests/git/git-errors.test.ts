@@ -32,6 +32,11 @@ function plainFolder(): string {
   return dir;
 }
 
+/** `text` as a regular expression matching exactly itself. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Exit 2 and exactly these stderr lines: jscr's, then git's when a second pattern is given. */
 function expectGitFailure(run: CliRun, lines: RegExp[]): void {
   expect(run.code, run.stderr).toBe(2);
@@ -61,7 +66,7 @@ describe('not a repository', () => {
   ])('%s: exit 2, jscr names the folder and git says why', async (_name, args) => {
     const dir = plainFolder();
     const run = await runJscr(args, dir);
-    expectGitFailure(run, [new RegExp(`^jscr: not a git repository: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), /^git: fatal: not a git repository/]);
+    expectGitFailure(run, [new RegExp(`^jscr: not a git repository: ${literal(dir)}$`), /^git: fatal: not a git repository/]);
   }, 60_000);
 });
 
@@ -101,6 +106,16 @@ describe('a damaged repository', () => {
     const missingTree = '1234567890123456789012345678901234567890';
     const commit = writeLiterally(r, 'commit', `tree ${missingTree}\nauthor a <a@example.invalid> 0 +0000\ncommitter a <a@example.invalid> 0 +0000\n\nno tree\n`);
     expectGitFailure(await runJscr(['review', '--no-model', '--commit', commit], r.root), [/^jscr: git diff failed$/, new RegExp(`^git: fatal: unable to read tree ${missingTree}`)]);
+  }, 60_000);
+
+  it("an index git cannot read: exit 2 for --staged and the working tree, and git names the repository's index", async () => {
+    const r = repo({ 'a.py': 'x = 1\n' });
+    r.write({ '.git/index': 'not an index' });
+    for (const args of [['review', '--no-model', '--staged'], ['review', '--no-model']]) {
+      const run = await runJscr(args, r.root);
+      expectGitFailure(run, [/^jscr: git diff failed$/, new RegExp(`^git: fatal: ${literal(r.root)}/\\.git/index: `)]);
+      expect(run.stderr).not.toContain('jscr-index-');
+    }
   }, 60_000);
 
   it('a base .jscr.toml whose blob is missing is exit 2, never a review with the default configuration', async () => {
