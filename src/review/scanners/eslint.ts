@@ -78,13 +78,16 @@ function pluginUrl(eslintProgram: string): string | null {
   return null;
 }
 
+/** A package.json that names the eslint package (any other fields are not read). */
+const eslintManifestSchema = z.object({ name: z.literal('eslint') });
+
 /** The package.json of the eslint package that `program` (a bin link or the script itself) belongs to. */
 function eslintManifest(program: string): string | null {
   try {
     let dir = dirname(realpathSync(program));
     for (;;) {
       const manifest = join(dir, 'package.json');
-      if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'eslint') return manifest;
+      if (existsSync(manifest) && eslintManifestSchema.safeParse(JSON.parse(readFileSync(manifest, 'utf8'))).success) return manifest;
       if (dirname(dir) === dir) return null;
       dir = dirname(dir);
     }
