@@ -83,9 +83,26 @@ export class BoundaryError extends JscrError {
   readonly exitCode = 2;
 }
 
-/** git refused: not a repository, a bad revision, git missing. The message is git's reason, one line. */
+/**
+ * git failed or refused what jscr asked: not a repository, a bad revision, a missing or damaged object,
+ * git not installed. The CLI prints `account` as jscr's line and `gitSaid` on a line of its own under
+ * it; `message` joins the two for places that hold one line (the JSON report's reasons).
+ */
 export class GitError extends JscrError {
   readonly exitCode = 2;
+  constructor(
+    /** jscr's own line: what it asked of git and what went wrong. */
+    readonly account: string,
+    /** git's own message (its stderr without warnings and hints), or null when git said nothing or jscr found the problem itself. */
+    readonly gitSaid: string | null = null,
+  ) {
+    super(gitSaid === null ? account : `${account}: ${gitSaid}`);
+  }
+
+  /** The same error with both texts passed through `mask` (a token in a revision name that git echoes). */
+  masked(mask: (text: string) => string): GitError {
+    return new GitError(mask(this.account), this.gitSaid === null ? null : mask(this.gitSaid));
+  }
 }
 
 /** Input that is not what the command takes (a malformed JSON payload, an unreadable file). */
@@ -104,10 +121,16 @@ export function oneLine(text: string): string {
 }
 
 /**
- * Map anything thrown to one line on stderr and an exit code; never a stack trace. Messages quote
- * paths and git's words, so they are escaped like report text (stderr is in the CI log too).
+ * Map anything thrown to one line on stderr (a GitError adds git's own message on a second) and an
+ * exit code; never a stack trace. Messages quote paths and git's words, so they are escaped like
+ * report text (stderr is in the CI log too).
  */
 export function reportError(error: unknown, stderr: NodeJS.WritableStream): 2 | 3 {
+  if (error instanceof GitError) {
+    stderr.write(`jscr: ${escapeOneLine(oneLine(error.account))}\n`);
+    if (error.gitSaid !== null) stderr.write(`git: ${escapeOneLine(oneLine(error.gitSaid))}\n`);
+    return error.exitCode;
+  }
   if (error instanceof JscrError) {
     stderr.write(`jscr: ${escapeOneLine(oneLine(error.message))}\n`);
     return error.exitCode;

@@ -13,7 +13,7 @@ import { PACKAGE_NAME } from './distribution.js';
 import { InternalError } from './errors.js';
 
 /** The embedded asset listing every other asset's key (a `/`-joined path such as `rules/python.toml`). */
-export const ASSET_MANIFEST = 'jscr-assets.json';
+const ASSET_MANIFEST = 'jscr-assets.json';
 
 let found: string | null | undefined;
 

@@ -120,7 +120,7 @@ export function tomlString(text: string): string {
 }
 
 /** A default value as TOML; null for values TOML cannot write (null). */
-export function tomlValue(value: unknown): string | null {
+function tomlValue(value: unknown): string | null {
   if (typeof value === 'string') return tomlString(value);
   if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return String(value);
   if (Array.isArray(value)) {

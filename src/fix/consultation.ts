@@ -17,7 +17,7 @@ import type { Finding } from '../report/finding.js';
 import { buildIR, enclosingFunction } from '../syntax/ir.js';
 
 /** Files larger than this are not read for a fix. */
-export const MAX_FIX_FILE_BYTES = 2 * 1024 * 1024;
+const MAX_FIX_FILE_BYTES = 2 * 1024 * 1024;
 
 /** A question that can be asked, with what the model is shown beyond the consultation itself. */
 export interface PreparedConsultation {

@@ -28,7 +28,7 @@ import { askForProposal, FIX_DEADLINE_MS } from './propose.js';
 import { chooseRunFolder, writeRunFolder } from './runfolder.js';
 
 /** How long one run of the --verify command may take before it counts as failed. */
-export const VERIFY_TIMEOUT_MS = 10 * 60 * 1000;
+const VERIFY_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** What `runFix` needs: the change, the selection and the two switches. */
 export interface FixRequest {
@@ -55,13 +55,13 @@ export interface FixRequest {
  * at check or write time), `verify_failed` (written, the check failed, restored), `model_failed` (no
  * proposal), `write_failed` (a write or a restore could not be done).
  */
-export type RowOutcome = 'applied' | 'needs_review' | `refused:${RefusalWord}` | 'verify_failed' | 'model_failed' | 'write_failed';
+type RowOutcome = 'applied' | 'needs_review' | `refused:${RefusalWord}` | 'verify_failed' | 'model_failed' | 'write_failed';
 
 /** Where in the pipeline the row's outcome was decided. */
-export type RowStage = 'consult' | 'model' | 'check' | 'write' | 'verify';
+type RowStage = 'consult' | 'model' | 'check' | 'write' | 'verify';
 
 /** The verify command's result, as recorded (output cut to its last lines). */
-export interface VerifyRecord {
+interface VerifyRecord {
   code: number | null;
   signal: string | null;
   timed_out: boolean;
@@ -70,7 +70,7 @@ export interface VerifyRecord {
 }
 
 /** One finding's row in the run folder. */
-export interface FixRow {
+interface FixRow {
   finding: Pick<Finding, 'id' | 'fingerprint' | 'rule' | 'source' | 'severity' | 'path' | 'line' | 'title'>;
   outcome: RowOutcome;
   stage: RowStage;
@@ -85,7 +85,7 @@ export interface FixRow {
 }
 
 /** Counts for summary.json and the text summary. */
-export interface FixSummary {
+interface FixSummary {
   findings: number;
   outcomes: Record<string, number>;
   refusals_by_word: Record<string, number>;

@@ -30,9 +30,9 @@ import { currentTurn, findCredit, findNearMiss, readTranscriptTail, type NearMis
 /** Largest payload the gate reads; more is refused with exit 2. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
 /** Sibling collapse without a transcript: new files within this window count as one batch. */
-export const SIBLING_NO_TURN_WINDOW_MS = 120_000;
+const SIBLING_NO_TURN_WINDOW_MS = 120_000;
 /** A checked lookup refreshes the state when its last write is older than this. */
-export const HEARTBEAT_MS = 60_000;
+const HEARTBEAT_MS = 60_000;
 /** Updates that decide nothing (the heartbeat, the trivial-pass counter) wait for the lock only briefly and give up quietly. */
 const COURTESY_LOCK_WAIT_MS = 50;
 

@@ -17,9 +17,9 @@ export const LOCK_WAIT_MS = 2000;
  * times the wait for one holder in all: 4 s, inside the 5 s a coding agent's hook is usually given, so
  * the gate itself decides to fail open rather than being killed.
  */
-export const LOCK_WAIT_ROUNDS = 2;
+const LOCK_WAIT_ROUNDS = 2;
 /** A lock older than this is left over (the hold is a few milliseconds), whoever its owner claims to be. */
-export const LOCK_STALE_MS = 5000;
+const LOCK_STALE_MS = 5000;
 
 /** A lock this process holds. */
 export interface HeldLock {

@@ -1,8 +1,8 @@
 /** What the gate says: denial reasons and pass notes, in our own words (gate-reference §1, §3). */
-import { CONDENSED_PHRASE, QUESTION_TEXT, type QuestionId, type TargetClass } from '../profile/questions.js';
+import { CONDENSED_PHRASE, QUESTION_TEXT, type QuestionId } from '../profile/questions.js';
 import type { NearMiss, NearMissCode } from './transcript.js';
 
-export const MAX_MESSAGE_PATH = 500;
+const MAX_MESSAGE_PATH = 500;
 
 /** Characters that can hide or reorder text in a terminal or a model's context. */
 function isHiddenOrControl(code: number): boolean {
@@ -48,7 +48,7 @@ const NEAR_MISS_WHY: Readonly<Record<NearMissCode, string>> = {
 };
 
 /** The line explaining why the closest search of the turn did not count. */
-export function nearMissLine(miss: NearMiss): string {
+function nearMissLine(miss: NearMiss): string {
   return `The nearest search in this turn did not count (${miss.tool} ${sanitisePath(miss.detail).slice(0, 60)}): ${NEAR_MISS_WHY[miss.why]}.`;
 }
 
@@ -131,4 +131,3 @@ export function questionIdsInDenial(reason: string): QuestionId[] {
   return found.sort((a, b) => a.at - b.at).map((f) => f.id);
 }
 
-export type { TargetClass };

@@ -4,7 +4,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, renameSync, write
 import { join } from 'node:path';
 import type { ChangeProfile } from '../profile/profile.js';
 
-export const METRICS_MAX_BYTES = 1024 * 1024;
+const METRICS_MAX_BYTES = 1024 * 1024;
 
 /** One decision, as codes. */
 export interface DecisionRecord {

@@ -10,7 +10,7 @@ import { readGuarded } from './saferead.js';
 import { join } from 'node:path';
 
 /** A directory gate opened by a denied new-file Write, for sibling collapse. */
-export interface DirGate {
+interface DirGate {
   /** Turn id of the denial, or null when there was no transcript. */
   turn: string | null;
   /** When it was opened (ms epoch). */
@@ -22,8 +22,8 @@ export interface DirGate {
 }
 
 /** Counters kept per session. */
-export const COUNTERS = ['denials', 'credited', 'sibling_allows', 'cap_allows', 'trivial_allows'] as const;
-export type Counter = (typeof COUNTERS)[number];
+const COUNTERS = ['denials', 'credited', 'sibling_allows', 'cap_allows', 'trivial_allows'] as const;
+type Counter = (typeof COUNTERS)[number];
 
 /** One session's state. */
 export interface GateState {
@@ -38,16 +38,16 @@ export interface GateState {
   dirGates: Record<string, DirGate>;
 }
 
-export const MAX_CHECKED_ENTRIES = 500;
-export const MAX_SPECIAL_KEYS = 50;
-export const MAX_DIR_GATES = 50;
+const MAX_CHECKED_ENTRIES = 500;
+const MAX_SPECIAL_KEYS = 50;
+const MAX_DIR_GATES = 50;
 /** Idle windows: a session or transcript key, and a project-only key. */
-export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
-export const PROJECT_IDLE_MS = 30 * 60 * 1000;
+const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
+const PROJECT_IDLE_MS = 30 * 60 * 1000;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-export function emptyState(now: number): GateState {
+function emptyState(now: number): GateState {
   return {
     checked: [],
     lastActive: now,
@@ -141,7 +141,7 @@ function serialise(state: GateState): string {
 }
 
 /** The largest state file read: far above what 500 checked paths and 50 directory gates take. */
-export const MAX_STATE_BYTES = 4 * 1024 * 1024;
+const MAX_STATE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Read a session's state. A missing, unreadable or malformed file is a fresh state. An expired one is

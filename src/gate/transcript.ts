@@ -8,11 +8,11 @@ import { relative, resolve } from 'node:path';
 import { globMatches } from './glob.js';
 import { isInsideDir } from './classify.js';
 
-export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
-export const TRANSCRIPT_MAX_LINES = 2000;
-export const MAX_SHELL_EVIDENCE = 8192;
+const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
+const TRANSCRIPT_MAX_LINES = 2000;
+const MAX_SHELL_EVIDENCE = 8192;
 /** The longest Grep include glob judged (gate-reference §8). */
-export const MAX_INCLUDE_GLOB = 256;
+const MAX_INCLUDE_GLOB = 256;
 const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS', 'Bash', 'PowerShell']);
 const GENERIC_STEMS = new Set([
   'index', 'main', 'init', '__init__', 'utils', 'util', 'types', 'readme', 'test', 'tests', 'config', 'mod', 'lib',
@@ -118,7 +118,7 @@ export interface Credit {
 }
 
 /** The stem a search must name: the base name without its extension (and, for tests, one affix). */
-export function targetStem(absolutePath: string, isTest: boolean): string {
+function targetStem(absolutePath: string, isTest: boolean): string {
   const name = absolutePath.slice(absolutePath.lastIndexOf('/') + 1).toLowerCase();
   const dot = name.lastIndexOf('.');
   const stem = dot > 0 ? name.slice(0, dot) : name;
@@ -171,7 +171,7 @@ function unquote(word: string): string {
 }
 
 /** Why a call that named the target did not count, most telling first (gate-reference §3, "Closest miss"). */
-export const NEAR_MISS_CODES = ['same-batch', 'excluded', 'out-of-scope', 'stdin-only', 'not-a-search', 'generic-stem'] as const;
+const NEAR_MISS_CODES = ['same-batch', 'excluded', 'out-of-scope', 'stdin-only', 'not-a-search', 'generic-stem'] as const;
 export type NearMissCode = (typeof NEAR_MISS_CODES)[number];
 
 /** How one call reads as evidence for one target. */

@@ -13,11 +13,11 @@ import picomatch from 'picomatch';
 import { unquoteCPath } from './diff.js';
 import type { SourceReader } from './sources.js';
 
-export const LINGUIST_MARKS = ['linguist-vendored', 'linguist-generated'] as const;
-export type LinguistMark = (typeof LINGUIST_MARKS)[number];
+const LINGUIST_MARKS = ['linguist-vendored', 'linguist-generated'] as const;
+type LinguistMark = (typeof LINGUIST_MARKS)[number];
 
 /** Why a path carries a mark: the mark and the attributes file whose line set it. */
-export interface MarkSource {
+interface MarkSource {
   mark: LinguistMark;
   file: string;
 }
@@ -80,7 +80,7 @@ function markOf(files: AttributesFile[], path: string): MarkSource | null {
 }
 
 /** The lines of one attributes file in folder `dir` (`.` for the root) that touch a linguist mark. */
-export function parseAttributes(dir: string, text: string): AttributeLine[] {
+function parseAttributes(dir: string, text: string): AttributeLine[] {
   const lines: AttributeLine[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.replace(/\r$/, '').trim();

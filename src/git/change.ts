@@ -8,7 +8,7 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { GitError, UsageError } from '../errors.js';
-import { GIT_MISSING, gitText, runGit } from '../policy/git.js';
+import { GIT_MISSING, gitMessage, gitText, runGit } from '../policy/git.js';
 import { isWithin } from '../policy/paths.js';
 import { hasNonUtf8Bytes, pathKeyFromBytes, pathKeyToBytes, splitNulRecords, unsafePathReason } from '../repo-path.js';
 import type { ChangeSummary } from '../report/finding.js';
@@ -99,7 +99,7 @@ export async function resolveRepository(dir: string): Promise<string> {
   try {
     top = (await git(absolute, ['rev-parse', '--show-toplevel'])).replace(/\n$/, '');
   } catch (error) {
-    if (error instanceof GitError && /not a git repository/i.test(error.message)) throw new GitError(`not a git repository: ${absolute}`);
+    if (error instanceof GitError && /not a git repository/i.test(error.message)) throw new GitError(`not a git repository: ${absolute}`, error.gitSaid);
     throw error;
   }
   if (top === '') throw new GitError(`not inside a work tree: ${absolute}`);
@@ -114,13 +114,18 @@ export async function resolveCommit(root: string, rev: string): Promise<string> 
   if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new GitError(`bad revision '${rev}'`);
   // A range inside a revision (`A..B..C`) would make rev-parse print several ids.
   if (rev.includes('..')) throw new GitError(`bad revision '${rev}': one revision expected, not a range`);
-  const answer = await runGit(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {}, [0, 1]);
+  const name = `${rev}^{commit}`;
+  // Exit 1 in silence: the name resolves to nothing, and jscr's line says all there is. Otherwise git
+  // could not answer (a damaged object, a reflog too short), and its reason is shown under jscr's line.
+  const answer = await runGit(root, ['rev-parse', '--verify', '--quiet', name], {}, [0, 1, 128]);
   // git names our `^{commit}` suffix and its own words ("dereferences to tree type"); say it plainly.
   const kind = /dereferences to (\w+) type/.exec(answer.stderr)?.[1];
   if (kind !== undefined) throw new GitError(`bad revision '${rev}': a ${kind}, not a commit`);
   const sha = answer.stdout.toString('utf8').trim();
-  if (sha === '' || !/^[0-9a-f]{40,64}$/.test(sha)) throw new GitError(`bad revision '${rev}': not a commit in this repository${await shallowHint(root)}`);
-  return sha;
+  if (answer.code === 0 && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
+  // --quiet hides some of git's reasons ("log for 'HEAD' only has 2 entries"); ask once more for them.
+  const said = gitMessage(answer.stderr) ?? (answer.code === 128 ? gitMessage((await runGit(root, ['rev-parse', '--verify', name], {}, [128])).stderr) : null);
+  throw new GitError(`bad revision '${rev}': not a commit in this repository${await shallowHint(root)}`, said);
 }
 
 /** The id of HEAD, or null in a repository with no commits yet. */
@@ -253,13 +258,18 @@ export async function readChange(root: string, spec: ChangeSpec): Promise<RawCha
 }
 
 
-/** One object through `git cat-file --batch`: its bytes when it exists and has the wanted type. */
-async function readBatchObject(root: string, name: Buffer, type: string): Promise<Buffer | null> {
-  const out = (await runGit(root, ['cat-file', '--batch'], { input: name })).stdout;
+/** What `git cat-file --batch` answered for one name: the bytes, another type, or `missing` with what git said. */
+type BatchAnswer = { found: 'bytes'; bytes: Buffer } | { found: 'other_type' } | { found: 'missing'; gitSaid: string };
+
+/** One object through `git cat-file --batch`. */
+async function readBatchObject(root: string, name: Buffer, type: string): Promise<BatchAnswer> {
+  const { stdout: out, stderr } = await runGit(root, ['cat-file', '--batch'], { input: name });
   const eol = out.indexOf(0x0a);
-  const [, kind, size] = out.subarray(0, eol).toString('latin1').split(' ');
-  if (kind !== type || size === undefined) return null;
-  return out.subarray(eol + 1, eol + 1 + Number(size));
+  const header = out.subarray(0, eol < 0 ? out.length : eol).toString('latin1');
+  const [, kind, size] = header.split(' ');
+  if (kind === 'missing' || eol < 0) return { found: 'missing', gitSaid: gitMessage(stderr) ?? header };
+  if (kind !== type || size === undefined) return { found: 'other_type' };
+  return { found: 'bytes', bytes: out.subarray(eol + 1, eol + 1 + Number(size)) };
 }
 
 /**
@@ -273,7 +283,8 @@ export async function readBlob(root: string, rev: string, path: string): Promise
   // cat-file --batch reads one name per line: a name with a newline cannot be asked for this way.
   if (bytes.includes(0x0a)) throw new GitError(`cannot read ${JSON.stringify(path)} from git: the name holds a newline`);
   // `:0:<path>` is stage 0 of the index; spelling the stage out keeps a file named `1:x` literal.
-  return readBatchObject(root, Buffer.concat([Buffer.from(rev === INDEX ? ':0:' : `${rev}:`), bytes, Buffer.from('\n')]), 'blob');
+  const answer = await readBatchObject(root, Buffer.concat([Buffer.from(rev === INDEX ? ':0:' : `${rev}:`), bytes, Buffer.from('\n')]), 'blob');
+  return answer.found === 'bytes' ? answer.bytes : null;
 }
 
 /** The text (UTF-8) of `path` at revision `rev` (`INDEX` reads the index), or null when absent there. */
@@ -316,8 +327,10 @@ export async function entryAtRevision(root: string, rev: string, path: string): 
   if (mode === '040000') return { kind: 'directory' };
   if (mode === '160000') return { kind: 'submodule' };
   if (oid === undefined) return { kind: 'absent' };
-  const bytes = await readBatchObject(root, Buffer.from(`${oid}\n`), 'blob');
-  return bytes === null ? { kind: 'absent' } : { kind: 'file', bytes };
+  const answer = await readBatchObject(root, Buffer.from(`${oid}\n`), 'blob');
+  // The tree names the object, so its absence is a damaged clone: never read as "no such file" (the defaults).
+  if (answer.found === 'missing') throw new GitError(`cannot read ${path} at ${sha.slice(0, 12)}: its object ${oid} is not in this repository (a damaged or incomplete clone)`, answer.gitSaid);
+  return answer.found === 'bytes' ? { kind: 'file', bytes: answer.bytes } : { kind: 'absent' };
 }
 
 /** Untracked files that `.gitignore` does not hide (the working-tree review does not include them), sorted. */

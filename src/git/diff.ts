@@ -12,7 +12,7 @@ import type { FileStatus } from '../report/finding.js';
 import { pathKeyFromBytes } from '../repo-path.js';
 
 /** One line of a hunk. */
-export interface DiffLine {
+interface DiffLine {
   kind: 'add' | 'del' | 'context';
   /** The line without its `+`/`-`/space prefix. A CR before the LF is kept, so CRLF files stay visible. */
   text: string;
@@ -25,7 +25,7 @@ export interface DiffLine {
 }
 
 /** One `@@ -a,b +c,d @@` hunk. */
-export interface Hunk {
+interface Hunk {
   oldStart: number;
   oldLines: number;
   newStart: number;

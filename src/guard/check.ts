@@ -28,7 +28,6 @@ import {
   type RefusalWord,
 } from './refusal-words.js';
 
-export { splitLines } from './lines.js';
 
 /** Options of `check`. */
 export interface CheckOptions {

@@ -12,7 +12,7 @@ export function sha256(bytes: Uint8Array): string {
 }
 
 /** Why a file could not be read as the plain file it was: each is one way the disk disagrees. */
-export type ReadFailure = 'gone' | 'symlink' | 'not_regular' | 'unreadable';
+type ReadFailure = 'gone' | 'symlink' | 'not_regular' | 'unreadable';
 
 /** The outcome of `readRegularFileNoFollow`. */
 export type ReadOutcome =

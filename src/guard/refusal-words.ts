@@ -31,10 +31,6 @@ export const REFUSAL_WORDS = [
 /** One refusal word. */
 export type RefusalWord = (typeof REFUSAL_WORDS)[number];
 
-export function isRefusalWord(value: string): value is RefusalWord {
-  return (REFUSAL_WORDS as readonly string[]).includes(value);
-}
-
 /** The most lines a context sent to the model may hold; the replacement limit follows it. */
 export const CONTEXT_LINE_LIMIT = 80;
 /** The most lines a replacement may hold, whatever it replaces. */

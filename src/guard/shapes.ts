@@ -8,7 +8,7 @@ import type { RefusalWord } from './refusal-words.js';
 const lineNumber = z.number().int().min(1);
 
 /** The context a model was shown: a slice of one file, after redaction. */
-export const ContextSchema = z.object({
+const ContextSchema = z.object({
   /** Relative POSIX path of the file under the repository root. */
   path: z.string(),
   /** First line of the slice (1-based, inclusive). */

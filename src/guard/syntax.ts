@@ -17,7 +17,7 @@ export interface RowRange {
  * JavaScript decodes `\u0065`-style escapes in identifiers (`requir\u0065` is `require`). Every
  * comparison of names (imports, licences, dunders) is made on this form, never on the text as written.
  */
-export function resolvedName(text: string, language: GuardLanguage): string {
+function resolvedName(text: string, language: GuardLanguage): string {
   if (language === 'python') return text.normalize('NFKC');
   return decodeJsEscapes(text);
 }

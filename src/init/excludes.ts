@@ -33,10 +33,10 @@ const GENERATED_SUFFIXES: Record<string, string> = {
 };
 
 /** More suggestions than this would bury the file; the rest are counted in a comment. */
-export const MAX_EXCLUDE_GUESSES = 40;
+const MAX_EXCLUDE_GUESSES = 40;
 
 /** Glob metacharacters in a literal path part, escaped so picomatch matches them literally. */
-export function escapeGlob(literal: string): string {
+function escapeGlob(literal: string): string {
   return literal.replace(/[\\*?[\]{}()!+@]/g, '\\$&');
 }
 

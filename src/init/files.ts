@@ -86,17 +86,17 @@ export function workflowFile(): string {
 }
 
 /** A word for `sh`, single-quoted. */
-export function shellQuote(word: string): string {
+function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The command line that runs this jscr, quoted for `sh`. */
-export function commandLine(jscr: readonly string[], ...args: string[]): string {
+function commandLine(jscr: readonly string[], ...args: string[]): string {
   return [...jscr.map(shellQuote), ...args].join(' ');
 }
 
 /** The first line that marks a pre-push hook as written by jscr. */
-export const PRE_PUSH_MARK = '# jscr pre-push hook';
+const PRE_PUSH_MARK = '# jscr pre-push hook';
 
 /**
  * The pre-push hook: reviews what is being pushed (`@{push}..HEAD`), or, with no upstream yet, the
@@ -142,7 +142,7 @@ export function prePushHook(jscr: readonly string[]): string {
 }
 
 /** Tools whose edits the gate checks (Claude Code's PreToolUse matcher). */
-export const GATE_MATCHER = 'Edit|MultiEdit|Write|NotebookEdit';
+const GATE_MATCHER = 'Edit|MultiEdit|Write|NotebookEdit';
 /** Claude Code's per-hook timeout in seconds; the gate answers in well under one. */
 const GATE_TIMEOUT_S = 5;
 

@@ -30,7 +30,7 @@ export interface InitRequest {
  * What init does with one file: `create` or `replace` it with `text`, `update` it (a merge), leave it
  * (`unchanged`: already as init would write it; `kept`: the user's own, left alone), or `conflict`.
  */
-export type FileAction = 'create' | 'replace' | 'update' | 'unchanged' | 'kept' | 'conflict';
+type FileAction = 'create' | 'replace' | 'update' | 'unchanged' | 'kept' | 'conflict';
 
 export interface PlannedFile {
   /** As shown: repository-relative, or absolute for a hooks directory outside the work tree. */

@@ -49,7 +49,7 @@ function baseFor(area: WriteArea, abs: string): { base: string } | { why: string
 }
 
 /** Why `abs` may not be written, or null when it may. Checks the path, then every existing part of it on disk. */
-export async function refusalFor(area: WriteArea, abs: string): Promise<string | null> {
+async function refusalFor(area: WriteArea, abs: string): Promise<string | null> {
   const place = baseFor(area, abs);
   if ('why' in place) return place.why;
   const { base } = place;

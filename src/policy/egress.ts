@@ -21,7 +21,7 @@ export interface EgressAllowed {
 }
 
 /** A refusal, with the reason in words a user can act on. */
-export interface EgressRefused {
+interface EgressRefused {
   allowed: false;
   reason: string;
 }

@@ -138,7 +138,7 @@ function withOverrides(env: NodeJS.ProcessEnv, overrides: readonly (readonly [st
 }
 
 /** Program-naming keys in `git config --list -z` output (`key\nvalue\0` records), as overrides. */
-export function overridesForConfig(listing: Buffer): [string, string][] {
+function overridesForConfig(listing: Buffer): [string, string][] {
   const out = new Map<string, string>();
   for (const record of splitNulRecords(listing)) {
     const newline = record.indexOf(0x0a);
@@ -185,17 +185,28 @@ async function overridesFor(executable: string, cwd: string, env: NodeJS.Process
   return pending;
 }
 
+/** Lines of git's message kept for the user; hints and warnings only pad it. */
+const GIT_MESSAGE_LINES = 4;
+const GIT_MESSAGE_CHARS = 600;
+
+/**
+ * What git said on stderr, as one line: its distinct error lines in order (`error: ...; fatal: ...`),
+ * without `hint:` and `warning:` lines, bounded. Null when git said nothing else.
+ */
+export function gitMessage(stderr: string): string | null {
+  const lines = [...new Set(stderr.split('\n').map((l) => l.trim()))].filter((l) => l.length > 0 && !/^(hint|warning):/.test(l)).slice(0, GIT_MESSAGE_LINES);
+  if (lines.length === 0) return null;
+  const said = oneLine(lines.join('; '));
+  return said.length > GIT_MESSAGE_CHARS ? `${said.slice(0, GIT_MESSAGE_CHARS)}...` : said;
+}
+
 function failure(subcommand: string, stderr: string, code: number | null): GitError {
+  const said = gitMessage(stderr);
   // protocol.allow=never stops a partial clone's lazy fetch; say what is missing rather than "transport not allowed".
   if (/from promisor remote|transport '[^']*' not allowed/.test(stderr)) {
-    return new GitError(`git ${subcommand} failed: an object is missing from this partial clone, and jscr never fetches; fetch it first (or clone without --filter)`);
+    return new GitError(`git ${subcommand} failed: an object is missing from this partial clone, and jscr never fetches; fetch it first (or clone without --filter)`, said);
   }
-  const line = stderr
-    .split('\n')
-    .map((l) => l.trim())
-    .find((l) => l.length > 0 && !l.startsWith('warning:'));
-  const reason = line === undefined ? `exit code ${String(code)}` : line.replace(/^(fatal|error): /, '');
-  return new GitError(oneLine(`git ${subcommand} failed: ${reason}`));
+  return said === null ? new GitError(`git ${subcommand} failed: exit code ${String(code)}`) : new GitError(`git ${subcommand} failed`, said);
 }
 
 /** Flags every call of a subcommand gets: diff drivers and textconv programs never run. */
@@ -225,7 +236,7 @@ function refuseWrites(args: readonly string[]): number {
  * A copy of the repository's index in a private folder: `git diff` against the working tree refreshes
  * and rewrites the index it reads, whatever GIT_OPTIONAL_LOCKS says, so it gets this one.
  */
-async function privateIndex(executable: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ path: string; remove: () => Promise<void> }> {
+async function privateIndex(executable: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ path: string; original: string; remove: () => Promise<void> }> {
   const located = await runGitExecutable(executable, ['--no-pager', 'rev-parse', '--git-path', 'index'], { cwd, env, timeoutMs: DEFAULT_TIMEOUT_MS });
   if (located.code !== 0) throw failure('rev-parse', located.stderr, located.code);
   const named = located.stdout.replace(/\n$/, '');
@@ -240,6 +251,7 @@ async function privateIndex(executable: string, cwd: string, env: NodeJS.Process
   }
   return {
     path: copy,
+    original,
     remove: async () => {
       await rm(folder, { recursive: true, force: true });
       forget();
@@ -274,7 +286,8 @@ export async function runGit(cwd: string, args: readonly string[], call: GitCall
     if (result.spawnError !== null) throw new GitError(result.spawnError === 'ENOENT' ? GIT_MISSING : `git could not be started (${result.spawnError})`);
     if (result.timedOut) throw new GitError(`git ${subcommand} did not finish within ${Math.round((call.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s`);
     if (result.stdoutCut && call.acceptCut !== true) throw new GitError(`git ${subcommand} printed more than ${call.maxOutputBytes ?? DEFAULT_MAX_OUTPUT} bytes; jscr does not read a cut answer`);
-    if (result.code === null || !acceptCodes.includes(result.code)) throw failure(subcommand, result.stderr, result.code);
+    // git names the index it read; that is the repository's own, not the private copy it was given.
+    if (result.code === null || !acceptCodes.includes(result.code)) throw failure(subcommand, index === null ? result.stderr : result.stderr.split(index.path).join(index.original), result.code);
     return { code: result.code, stdout: result.stdoutBytes, stderr: result.stderr };
   } finally {
     await index?.remove();

@@ -10,13 +10,13 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { BoundaryError } from '../errors.js';
 
 /** Why a path was not admitted. */
-export type AdmissionRefusal = 'outside_root' | 'symlink_refused' | 'symlink_outside_root' | 'not_found' | 'not_regular';
+type AdmissionRefusal = 'outside_root' | 'symlink_refused' | 'symlink_outside_root' | 'not_found' | 'not_regular';
 
 /**
  * The answer for one path. `abs` is what to open (the real path when links are followed); `rel` is the
  * path as named, relative to the root with `/` separators, which is what reports show.
  */
-export type Admission =
+type Admission =
   | { ok: true; abs: string; rel: string }
   | { ok: false; reason: AdmissionRefusal; detail: string };
 
@@ -25,7 +25,7 @@ export type Admission =
  * invalid UTF-8. A file over the limit is not read, except its first bytes (`head`), enough to tell
  * binary content from text.
  */
-export type ReadOutcome =
+type ReadOutcome =
   | { ok: true; rel: string; bytes: Buffer; text: string | null }
   | { ok: false; rel: string; reason: AdmissionRefusal | 'unreadable'; detail: string }
   | { ok: false; rel: string; reason: 'too_large'; detail: string; size: number; head: Buffer };

@@ -28,7 +28,7 @@ function isDigit(code: number): boolean {
  * (so `_` separates) and at camelCase boundaries (`readFile` → read file, `JSONParse` → json parse).
  * One linear pass. Marks which words were directly followed by `(`.
  */
-export function splitWords(text: string): { words: string[]; calledWords: Set<number> } {
+function splitWords(text: string): { words: string[]; calledWords: Set<number> } {
   const words: string[] = [];
   const calledWords = new Set<number>();
   let start = -1;
@@ -77,7 +77,7 @@ function textTouchesData(text: string): boolean {
 }
 
 /** True for the shell's file redirections (not descriptor duplication, heredocs or /dev/null). */
-export function hasFileRedirection(text: string): boolean {
+function hasFileRedirection(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (ch !== '>' && ch !== '<') continue;

@@ -2,7 +2,7 @@
 import { readRegularFile } from '../io.js';
 
 /** The largest file the trivial check reads (bytes). */
-export const MAX_CONTEXT_FILE_BYTES = 1024 * 1024;
+const MAX_CONTEXT_FILE_BYTES = 1024 * 1024;
 
 /**
  * The text of a regular file of at most 1 MiB (a FIFO or device is never opened for reading, so it

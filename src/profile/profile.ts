@@ -143,16 +143,3 @@ export function profileChange(input: ChangeInput): ChangeProfile {
     return unknown();
   }
 }
-
-/**
- * The profile of a whole-file change as the review sees it: the old text (null for a new file)
- * replaced by the new text. Reads as one Edit of the whole file, so the sides' bounds apply
- * (larger files are unknown); a new file reads as a Write.
- */
-export function profileFileChange(path: string, oldText: string | null, newText: string): ChangeProfile {
-  if (oldText === null) return profileChange({ kind: 'write', path, content: newText });
-  const oldFolded = oldText.replaceAll('\r\n', '\n');
-  const newFolded = newText.replaceAll('\r\n', '\n');
-  if (oldFolded.length === 0) return profileChange({ kind: 'write', path, content: newFolded });
-  return profileChange({ kind: 'edit', path, edits: [{ oldString: oldFolded, newString: newFolded }], fileText: oldFolded });
-}

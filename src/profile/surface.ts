@@ -140,7 +140,7 @@ function powershellLineIsSurface(line: string): boolean {
 }
 
 /** Does one line declare or expose a public name? `firstOfSnippet`: it may begin mid-line. */
-export function lineIsSurface(line: string, language: ProfileLanguage, firstOfSnippet: boolean): boolean {
+function lineIsSurface(line: string, language: ProfileLanguage, firstOfSnippet: boolean): boolean {
   switch (language) {
     case 'javascript':
     case 'typescript':

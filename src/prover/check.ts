@@ -15,7 +15,7 @@ import type { Program } from './resolution.js';
 import type { WitnessSet } from './enforcement.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
-export const PROVER_RULE = 'jscr/prover-unguarded-operation';
+const PROVER_RULE = 'jscr/prover-unguarded-operation';
 
 /** Input of `checkObligations`. */
 export interface CheckInput {

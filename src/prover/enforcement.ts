@@ -28,7 +28,7 @@ export interface WitnessSet {
 }
 
 /** An entry recognised as an authentication flow, and which operation kinds it performs on the account being authenticated. */
-export interface AuthFlow {
+interface AuthFlow {
   /** The `[[auth_flow]]` row. */
   id: string;
   actsOn: ReadonlySet<string>;
@@ -66,7 +66,7 @@ function conditionAbove(file: ProgramFile, line: number): string | null {
 }
 
 /** The discharger row a call matches, honouring each row's line and condition filters (first row wins). */
-export function matchDischarger(facts: LanguageFacts, file: ProgramFile, call: CallIR): DischargerFact | null {
+function matchDischarger(facts: LanguageFacts, file: ProgramFile, call: CallIR): DischargerFact | null {
   const signature = callSignature(call);
   const lineText = file.lines[call.line - 1] ?? '';
   for (const row of facts.dischargers) {
@@ -345,7 +345,7 @@ interface AccessRule {
 }
 
 /** The `access_control` entries of a security.yaml, in order (flow `{ path: ..., roles: ... }` and block forms). */
-export function parseAccessControl(file: string, text: string): AccessRule[] {
+function parseAccessControl(file: string, text: string): AccessRule[] {
   const rules: AccessRule[] = [];
   const start = text.search(/^\s*access_control\s*:/m);
   if (start < 0) return rules;

@@ -7,7 +7,7 @@ import { nodeAt, resolveCall, type Program } from './resolution.js';
 import type { Hop, PathRecord } from './types.js';
 
 /** One call site of a function: the calling node and the line of the call. */
-export interface CallerSite {
+interface CallerSite {
   callerId: string;
   line: number;
 }

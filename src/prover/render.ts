@@ -34,7 +34,7 @@ function coverageJson(c: Coverage): Record<string, unknown> {
 }
 
 /** A prover finding in the JSON shape of `jscr prove --format json`. */
-export function findingJson(f: ProverFinding): Record<string, unknown> {
+function findingJson(f: ProverFinding): Record<string, unknown> {
   return {
     id: f.id,
     rule: f.rule,
@@ -76,7 +76,7 @@ const MISSING_WORDS: Record<string, string> = {
 };
 
 /** `path_guard|ownership_check` in words. */
-export function missingInWords(missing: string): string {
+function missingInWords(missing: string): string {
   return missing
     .split('|')
     .map((k) => MISSING_WORDS[k] ?? k)

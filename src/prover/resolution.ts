@@ -43,7 +43,7 @@ const SELF_RECEIVERS = new Set(['this', 'self', '$this', 'static', 'cls']);
 const PARENT_RECEIVERS = new Set(['super', 'parent']);
 
 /** `path::qualifiedName@line`: unique for overloads and for the same name in two files. */
-export function functionId(path: string, fn: FunctionIR): string {
+function functionId(path: string, fn: FunctionIR): string {
   return `${path}::${fn.qualifiedName}@${fn.startLine}`;
 }
 
@@ -117,7 +117,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** `a.b.Foo`, `\App\Foo`, `Foo<T>` → `Foo`. */
-export function simpleName(name: string): string {
+function simpleName(name: string): string {
   const noGenerics = name.replace(/<.*$/s, '').replace(/\(.*$/s, '').trim();
   const parts = noGenerics.split(/[.\\:]+/).filter((p) => p.length > 0);
   return parts[parts.length - 1] ?? noGenerics;
@@ -160,11 +160,6 @@ export function ancestorNames(table: ClassTable, cls: ClassRecord): Set<string> 
     }
   }
   return names;
-}
-
-/** True when `cls` is `ancestor` or an in-repository subclass of it. */
-export function isSubclassOf(table: ClassTable, cls: ClassRecord, ancestor: string): boolean {
-  return cls.name === ancestor || ancestorNames(table, cls).has(ancestor);
 }
 
 /** The call signature facts match: `receiver.callee` with `->`, `::`, `?->`, `?.` written as `.`; `new X` for constructors. */
@@ -235,7 +230,7 @@ export function qualify(input: QualifyInput): string {
 }
 
 /** Why a call resolved to nothing in the repository. */
-export type Unresolved = 'receiver_unresolved' | 'external';
+type Unresolved = 'receiver_unresolved' | 'external';
 
 /** The result of resolving one call. */
 export interface Resolution {
@@ -247,7 +242,7 @@ export interface Resolution {
 const typeCache = new WeakMap<ProgramFile, Map<string, string | null>>();
 
 /** The declared type of a variable or field named `name` in a file, by the common declaration shapes. */
-export function declaredType(file: ProgramFile, fn: FunctionIR | null, name: string): string | null {
+function declaredType(file: ProgramFile, fn: FunctionIR | null, name: string): string | null {
   const bare = name.replace(/^\$/, '');
   if (!/^\w+$/.test(bare)) return null;
   if (fn) {
@@ -341,7 +336,7 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
 /** Non-relative imports resolve the same from every file: remember them per program. */
 const absoluteModules = new WeakMap<Program, Map<string, ProgramFile[]>>();
 
-export function moduleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {
+function moduleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {
   if (module.startsWith('.')) return resolveModuleFiles(program, fromPath, module);
   let cache = absoluteModules.get(program);
   if (!cache) {

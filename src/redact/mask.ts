@@ -6,6 +6,7 @@
  * secret shape is masked even in text from a file that was never scanned. A masked value shows its
  * rule, its length and a short prefix, never the value.
  */
+import { GitError } from '../errors.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { lineAt, previewOf, scanSecrets, type SecretScan } from './detect.js';
@@ -224,8 +225,9 @@ export function maskFinding(finding: Finding, book: SecretBook): Finding {
   return makeFinding({ ...fields, evidence });
 }
 
-/** A thrown error's message masked in place (its class, and so its exit code, stays). */
+/** A thrown error with its texts masked (its class, and so its exit code, stays). */
 export function maskError(error: unknown, book: SecretBook = new SecretBook()): unknown {
+  if (error instanceof GitError) return error.masked((text) => book.mask(text));
   if (error instanceof Error) error.message = book.mask(error.message);
   return error;
 }

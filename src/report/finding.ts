@@ -12,7 +12,7 @@ export function severityRank(severity: Severity): number {
 }
 
 /** Where a finding came from: `rule`, `scanner:<name>`, `prover`, `injection` or `model`. */
-export type FindingSource = 'rule' | 'prover' | 'injection' | 'model' | `scanner:${string}`;
+type FindingSource = 'rule' | 'prover' | 'injection' | 'model' | `scanner:${string}`;
 
 export interface Finding {
   /** Short stable id for this run's report: the first 12 hex digits of the fingerprint. */

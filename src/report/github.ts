@@ -10,7 +10,7 @@ import type { RenderOptions } from './options.js';
 import { CLEAN_SENTENCE, changeLabel, coverageNotes, plural, severityBreakdown } from './summary.js';
 
 /** GitHub's per-step limit for each annotation level. */
-export const ANNOTATIONS_PER_LEVEL = 10;
+const ANNOTATIONS_PER_LEVEL = 10;
 
 type AnnotationLevel = 'error' | 'warning' | 'notice';
 

@@ -30,7 +30,7 @@ function canonical(value: unknown): unknown {
 }
 
 /** A finding with the SPEC 4 key order; `extra` last and only when present. */
-export function findingToJson(f: Finding): Record<string, unknown> {
+function findingToJson(f: Finding): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: f.id,
     rule: f.rule,
@@ -51,7 +51,7 @@ export function findingToJson(f: Finding): Record<string, unknown> {
 }
 
 /** The report as plain data in print order. */
-export function reportToJson(report: ReviewReport): Record<string, unknown> {
+function reportToJson(report: ReviewReport): Record<string, unknown> {
   const out: Record<string, unknown> = {
     schema_version: report.schema_version,
     tool: { name: report.tool.name, version: report.tool.version },

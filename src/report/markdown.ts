@@ -30,7 +30,7 @@ function detailsBlock(f: Finding): string[] {
 }
 
 /** How much of each finding the Markdown shows; it shrinks to fit a size limit (a PR comment, a step summary). */
-export interface MarkdownDetail {
+interface MarkdownDetail {
   /** At most this many findings get a `<details>` block with message and evidence. */
   maxDetails: number;
   /** At most this many table rows; the rest are counted by severity and rule. */
@@ -118,7 +118,7 @@ export function renderMarkdownWithin(report: ReviewReport, fits: (text: string) 
 }
 
 /** The Markdown report with a chosen amount of detail. */
-export function renderMarkdownWith(report: ReviewReport, detail: MarkdownDetail): string {
+function renderMarkdownWith(report: ReviewReport, detail: MarkdownDetail): string {
   const out: string[] = ['## jscr review', ''];
   const fileCount = report.change.files.length;
   const filesText = fileCount === 0 ? 'an empty change' : plural(fileCount, 'file');

@@ -23,7 +23,7 @@ export interface OrderResult {
 }
 
 /** Another source that reported the same problem, recorded on the kept finding as `extra.also_reported_by`. */
-export interface AlsoReportedBy {
+interface AlsoReportedBy {
   source: string;
   rule: string;
   fingerprint: string;
@@ -57,7 +57,7 @@ function preference(a: Finding, b: Finding): number {
 }
 
 /** Report order: severity (critical first), path, line, rule id; then fields that make the order total. */
-export function compareFindings(a: Finding, b: Finding): number {
+function compareFindings(a: Finding, b: Finding): number {
   return (
     severityRank(a.severity) - severityRank(b.severity) ||
     compareText(a.path, b.path) ||

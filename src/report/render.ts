@@ -7,8 +7,7 @@ import type { RenderOptions, ReportFormat } from './options.js';
 import { renderSarif } from './sarif.js';
 import { renderText } from './text.js';
 
-export type { RenderOptions, ReportFormat, RuleMeta } from './options.js';
-export { REPORT_FORMATS } from './options.js';
+export type { RenderOptions, ReportFormat } from './options.js';
 export { githubStepSummary } from './github.js';
 
 const RENDERERS: Record<ReportFormat, (report: ReviewReport, opts: RenderOptions) => string> = {

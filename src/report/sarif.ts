@@ -8,9 +8,9 @@ import { escapeJsonText } from './escape.js';
 import { severityRank, type Finding, type FlowStep, type ReviewReport, type Severity } from './finding.js';
 import type { RenderOptions, RuleMeta } from './options.js';
 
-export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
+const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** Where users learn about the tool (SARIF `tool.driver.informationUri`). */
-export const JSCR_INFORMATION_URI = PACKAGE_PAGE;
+const JSCR_INFORMATION_URI = PACKAGE_PAGE;
 /** The key of our fingerprint in `partialFingerprints`; bump the version if the fingerprint recipe changes. */
 export const FINGERPRINT_KEY = 'jscrFingerprint/v1';
 
@@ -28,7 +28,7 @@ export function cweTag(cwe: string | null): string | null {
 }
 
 /** `jscr/sql-string-concat` → `SqlStringConcat`: SARIF's `name` is an identifier-like word. */
-export function ruleName(id: string): string {
+function ruleName(id: string): string {
   const name = id
     .split(/[^A-Za-z0-9]+/)
     .slice(id.includes('/') ? 1 : 0)

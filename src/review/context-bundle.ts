@@ -56,7 +56,6 @@ export interface ContextInput {
   publicSurfaceChanged?: Map<string, string[]>;
 }
 
-const SCHEMA_FILE = /\.(sql|graphql|gql|proto|prisma)$|(^|\/)(openapi|swagger)[^/]*\.(ya?ml|json)$|\.schema\.json$/i;
 const SCHEMA_REFERENCE = /[\w./-]+\.(?:sql|graphql|gql|proto|prisma)\b|[\w./-]*(?:openapi|swagger)[\w.-]*\.(?:ya?ml|json)\b|[\w./-]+\.schema\.json\b/gi;
 const CONTEXT_MARGIN = 3;
 /** JavaScript and TypeScript test each other: a `.ts` module's test may be `.test.js`. */
@@ -340,8 +339,4 @@ function reasonOrder(reason: ContextReason): number {
 function spanText(text: string, spans: { start: number; end: number }[]): string {
   const lines = text.split('\n');
   return spans.map((s) => lines.slice(s.start - 1, s.end).join('\n')).join('\n');
-}
-
-export function isSchemaFile(path: string): boolean {
-  return SCHEMA_FILE.test(path);
 }

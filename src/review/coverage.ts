@@ -16,7 +16,7 @@ import type { LinguistMarks } from '../git/attributes.js';
 import { binaryKind, isCodePath, mayBeDataByName, minifiedReason, textDataKind, type DataKind } from './file-kinds.js';
 
 /** The state of one changed file in the report. */
-export type CoverageClass = 'reviewed' | 'no_content' | 'data' | 'excluded' | 'not_reviewed';
+type CoverageClass = 'reviewed' | 'no_content' | 'data' | 'excluded' | 'not_reviewed';
 
 export interface CoveredFile {
   diff: DiffFile;
@@ -51,10 +51,10 @@ export interface CoverageInput {
  * reviewed (its shape is unknown). A far larger limit than code, since lock files are routinely huge,
  * and small enough that parsing one stays well inside Node's heap.
  */
-export const DATA_MAX_BYTES = 100 * 1024 * 1024;
+const DATA_MAX_BYTES = 100 * 1024 * 1024;
 
 /** How to take vendored or generated paths out of the review, said wherever a file is not reviewed. */
-export const EXCLUDE_HINT = 'to exclude vendored or generated paths, set review.exclude = ["public/build/**"] in .jscr.toml on the base branch';
+const EXCLUDE_HINT = 'to exclude vendored or generated paths, set review.exclude = ["public/build/**"] in .jscr.toml on the base branch';
 
 const SYMLINK_MODE = '120000';
 const EXECUTABLE_MODE = '100755';

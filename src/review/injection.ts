@@ -7,7 +7,7 @@
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 
-export const PROMPT_INJECTION_RULE = 'jscr/prompt-injection-attempt';
+const PROMPT_INJECTION_RULE = 'jscr/prompt-injection-attempt';
 
 /**
  * One way text can address a model. It fires when, for some entry of `anyOf`, every regex in that

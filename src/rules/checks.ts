@@ -10,7 +10,7 @@ import { packageFileText } from '../package-root.js';
 import { SEVERITIES } from '../report/finding.js';
 import type { RuleMeta } from '../report/options.js';
 
-export const CHECKS_FILE = 'rules/checks/built-in-checks.toml';
+const CHECKS_FILE = 'rules/checks/built-in-checks.toml';
 
 const CheckSchema = z.strictObject({
   id: z.string().regex(/^jscr\/[a-z0-9]+(-[a-z0-9]+)*$/, 'expected jscr/<kebab-case-name>'),

@@ -12,7 +12,7 @@ import type { ClassIR, FileIR, FunctionIR, ImportIR } from './ir-types.js';
 import type { Binding, LanguageRules, ReadContext } from './ir-rules/rules.js';
 import { rulesFor } from './ir-rules/index.js';
 
-export type { CallIR, ClassIR, FileIR, FunctionIR, ImportIR, ParameterIR } from './ir-types.js';
+export type { ClassIR, FileIR, FunctionIR } from './ir-types.js';
 
 /** Nodes deeper than this are not visited (the subtree is skipped and a degradation recorded). */
 export const DEFAULT_MAX_DEPTH = 2000;
@@ -70,7 +70,7 @@ export async function buildIR(path: string, language: Language, text: string, op
 }
 
 /** Build the IR from a tree the caller owns (and deletes). `text` must be the text that was parsed. */
-export function buildIRFromTree(path: string, language: Language, text: string, tree: Tree, options: BuildOptions = {}): FileIR {
+function buildIRFromTree(path: string, language: Language, text: string, tree: Tree, options: BuildOptions = {}): FileIR {
   const ir = emptyIR(path, language);
   ir.hasErrors = tree.rootNode.hasError;
   const cursor = tree.walk();

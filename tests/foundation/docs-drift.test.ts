@@ -88,6 +88,16 @@ function namedPaths(text: string, folders: readonly string[]): { path: string; l
   return text.split('\n').flatMap((line, index) => [...line.matchAll(token)].map((m) => ({ path: m[1] ?? '', line: index + 1 })));
 }
 
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(join(repoRoot, dir), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
 /** Whether a named path (a file, a folder, a prefix of an ADR's name, or a pattern) matches something. */
 function pathExists(named: string): boolean {
   const braces = /\{([^{}]*)\}/.exec(named);
@@ -96,6 +106,8 @@ function pathExists(named: string): boolean {
   const matchIn = (dir: string, rest: readonly string[]): boolean => {
     const [segment, ...tail] = rest;
     if (segment === undefined) return true;
+    // `**` stands for any number of folders, none included
+    if (segment === '**') return matchIn(dir, tail) || subfolders(dir).some((sub) => matchIn(join(dir, sub), rest));
     const pattern = new RegExp(`^${segment.replace(/[.+?^$()[\]\\|]/g, '\\$&').replace(/\*/g, '.*')}${tail.length === 0 ? '' : '$'}`);
     let entries: string[];
     try {

@@ -61,7 +61,11 @@ describe('the git runner', () => {
 
   it('is a GitError naming the reason git gave, never an internal error', async () => {
     await expect(gitText(work, ['rev-parse', '--show-toplevel'])).rejects.toThrow(GitError);
-    await expect(gitText(work, ['rev-parse', '--show-toplevel'])).rejects.toThrow(/^git rev-parse failed: not a git repository/);
+    await expect(gitText(work, ['rev-parse', '--show-toplevel'])).rejects.toMatchObject({
+      account: 'git rev-parse failed',
+      gitSaid: expect.stringMatching(/^fatal: not a git repository/) as string,
+      message: expect.stringMatching(/^git rev-parse failed: fatal: not a git repository/) as string,
+    });
   });
 
   it.each([['commit', '-m', 'x'], ['config', 'user.name', 'x'], ['hash-object', '-w', '/dev/null'], ['-c', 'core.fsmonitor=x', 'status'], ['-C', '/', 'status']])('refuses a command that could write or set config: %s', async (...args) => {

@@ -196,7 +196,8 @@ describe('resolveRepository', () => {
   it('says plainly when a directory is not a repository', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'jscr-plain-'));
     try {
-      await expect(resolveRepository(dir)).rejects.toThrow(new GitError(`not a git repository: ${dir}`));
+      await expect(resolveRepository(dir)).rejects.toThrow(GitError);
+      await expect(resolveRepository(dir)).rejects.toMatchObject({ account: `not a git repository: ${dir}`, gitSaid: expect.stringMatching(/^fatal: not a git repository/) as string });
       await expect(resolveRepository(join(dir, 'missing'))).rejects.toThrow(/does not exist/);
       await writeFile(join(dir, 'file'), 'x');
       await expect(resolveRepository(join(dir, 'file'))).rejects.toThrow(/is not a directory/);

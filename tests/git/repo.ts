@@ -2,7 +2,6 @@
  * The async shape the git tests use, over the one shared test-repository helper (tests/helpers/repo.ts),
  * so identity, fixed dates and the isolated git configuration live in one place.
  */
-import { chmod } from 'node:fs/promises';
 import { makeRepo as makeSharedRepo } from '../helpers/repo.js';
 
 export interface TestRepo {
@@ -26,4 +25,3 @@ export async function makeRepo(): Promise<TestRepo> {
   };
 }
 
-export { chmod };

@@ -1,7 +1,8 @@
 /**
  * A shallow clone never makes a commit look like a root commit (which would review it against the
  * empty tree with the default configuration): a missing parent is exit 2 saying to fetch more
- * history. And every git failure is one line with git's own reason and exit 2, never an internal error.
+ * history. And every git failure is exit 2 with jscr's line and, when git said why, git's own message on
+ * the line under it, never an internal error.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,9 +31,14 @@ afterAll(() => {
 });
 
 function expectOneLine(stderr: string, pattern: RegExp): void {
+  expectLines(stderr, [pattern]);
+}
+
+/** Exactly these lines on stderr, in order: jscr's own, then (when git said why) git's. */
+function expectLines(stderr: string, patterns: RegExp[]): void {
   const lines = stderr.split('\n').filter((l) => l.trim().length > 0);
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(pattern);
+  expect(lines).toHaveLength(patterns.length);
+  patterns.forEach((pattern, i) => expect(lines[i]).toMatch(pattern));
   expect(stderr).not.toMatch(/internal error/);
 }
 
@@ -59,19 +65,19 @@ describe('a shallow clone', () => {
 });
 
 describe('git failures', () => {
-  it('are one line with the reason git gave, exit 2, for a configuration git cannot read', async () => {
+  it('are exit 2 with the reason git gave on its own line, for a configuration git cannot read', async () => {
     const repo = makeRepo({ 'a.py': 'x = 1\n' });
     try {
       writeFileSync(join(repo.root, '.git', 'config'), '[core\nbroken');
       const result = await runJscr(['review', '--no-model'], repo.root);
       expect(result.code).toBe(2);
-      expectOneLine(result.stderr, /^jscr: git config failed: bad config line 1 in file \.git\/config/);
+      expectLines(result.stderr, [/^jscr: git config failed$/, /^git: fatal: bad config line 1 in file \.git\/config/]);
     } finally {
       repo.cleanup();
     }
   }, 60_000);
 
-  it('are one line for an object the repository has lost', async () => {
+  it("are exit 2 with git's message for an object the repository has lost", async () => {
     const repo = makeRepo({ 'a.py': 'x = 1\n' });
     try {
       repo.commit({ 'a.py': 'x = 2\n' }, 'second');
@@ -79,7 +85,7 @@ describe('git failures', () => {
       rmSync(join(repo.root, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
       const result = await runJscr(['review', '--no-model', '--commit', 'HEAD'], repo.root);
       expect(result.code).toBe(2);
-      expectOneLine(result.stderr, /^jscr: git diff failed: /);
+      expectLines(result.stderr, [/^jscr: git diff failed$/, /^git: .*\b(unable to read|missing|bad object)\b/]);
     } finally {
       repo.cleanup();
     }

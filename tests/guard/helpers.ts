@@ -6,7 +6,7 @@ import { sha256 } from '../../src/guard/fsutil.js';
 import { splitLines } from '../../src/guard/lines.js';
 import type { Consultation, Proposal } from '../../src/guard/shapes.js';
 
-export const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'guard');
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'guard');
 
 /** A temporary directory holding the given files (name → text or bytes). */
 export function tempRepo(files: Record<string, string | Buffer>): string {

@@ -155,11 +155,11 @@ describe('jscr init: the starter .jscr.toml', () => {
     expect(readFileSync(join(outside, 'target'), 'utf8')).toBe('theirs\n');
   });
 
-  it('is exit 2 with one line outside a repository, and --repo points it elsewhere', () => {
+  it("is exit 2 with jscr's line and git's outside a repository, and --repo points it elsewhere", () => {
     const dir = outsideDir();
     const out = runJscr(['init'], { cwd: dir });
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/^jscr: not a git repository: .*\n$/);
+    expect(out.stderr).toMatch(/^jscr: not a git repository: .*\ngit: fatal: not a git repository.*\n$/);
     const r = repo({ 'a.py': '1\n' });
     expect(runJscr(['init', '--repo', r.root, '--write'], { cwd: dir }).code).toBe(0);
     expect(existsSync(join(r.root, '.jscr.toml'))).toBe(true);

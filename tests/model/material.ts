@@ -96,7 +96,7 @@ export function configFor(server: ScriptedServer, opts: ConfigOptions = {}): Jsc
 }
 
 /** A stream that keeps what is written to it. */
-export function captureStream(): { stream: NodeJS.WritableStream; text: () => string } {
+function captureStream(): { stream: NodeJS.WritableStream; text: () => string } {
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, done) {

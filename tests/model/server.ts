@@ -19,7 +19,7 @@ export interface ScriptedProposal {
 }
 
 /** One scripted reply. */
-export type Scripted =
+type Scripted =
   | { findings: Record<string, unknown>[] }
   | { verdict: 'keep' | 'reject'; reason: string }
   /** An edit proposal, built from the request's user prompt if a function; `before` runs first (to change files on disk meanwhile). */
@@ -34,7 +34,7 @@ export type Scripted =
   /** Never answer (the caller's timeout must fire). */
   | { hang: true };
 
-export interface RecordedRequest {
+interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   raw: string;

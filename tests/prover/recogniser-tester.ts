@@ -14,7 +14,7 @@ import { fileTypeOf } from '../../src/languages/registry.js';
 import { languageForPath } from '../../src/syntax/languages.js';
 import { loadGrammars } from '../../src/syntax/parser.js';
 
-export interface ExpectedEntry {
+interface ExpectedEntry {
   /** Qualified name, e.g. `DescriptorImpl.doTestConnection`. */
   function: string;
   line: number;
@@ -22,7 +22,7 @@ export interface ExpectedEntry {
   access?: 'public' | 'protected';
 }
 
-export interface PositiveCase {
+interface PositiveCase {
   name: string;
   files: Record<string, string>;
   entries: ExpectedEntry[];
@@ -30,7 +30,7 @@ export interface PositiveCase {
   unresolved?: Record<string, number>;
 }
 
-export interface NegativeCase {
+interface NegativeCase {
   name: string;
   files: Record<string, string>;
   unresolved?: Record<string, number>;
@@ -57,7 +57,7 @@ export async function programOf(files: Record<string, string>): Promise<Program>
 }
 
 /** Run one recogniser over every file of a program. */
-export async function recogniseWith(id: string, files: Record<string, string>): Promise<{ entries: EntryPoint[]; unresolved: Record<string, number> }> {
+async function recogniseWith(id: string, files: Record<string, string>): Promise<{ entries: EntryPoint[]; unresolved: Record<string, number> }> {
   const recogniser = RECOGNISERS.find((r) => r.id === id);
   if (!recogniser) throw new Error(`unknown recogniser id ${id}`);
   const facts = await loadFacts();

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
-export const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'report');
+const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'report');
 
 export function expectGolden(name: string, actual: string): void {
   const file = join(GOLDEN_DIR, name);

@@ -20,7 +20,7 @@ export function finding(fields: Partial<FindingFields> & Pick<FindingFields, 'ru
   });
 }
 
-export const shellInjection = finding({
+const shellInjection = finding({
   rule: 'jscr/python-subprocess-shell-true',
   severity: 'critical',
   path: 'app/tasks.py',
@@ -32,7 +32,7 @@ export const shellInjection = finding({
   cwe: 'CWE-78',
 });
 
-export const sqlConcat = finding({
+const sqlConcat = finding({
   rule: 'jscr/sql-string-concat',
   severity: 'high',
   path: 'app/db.py',
@@ -44,7 +44,7 @@ export const sqlConcat = finding({
   extra: { also_reported_by: [{ source: 'model', rule: 'model/sql-injection', fingerprint: 'f'.repeat(64) }] },
 });
 
-export const banditAssert = finding({
+const banditAssert = finding({
   rule: 'bandit/B101',
   source: 'scanner:bandit',
   severity: 'low',
@@ -57,7 +57,7 @@ export const banditAssert = finding({
   cwe: 'CWE-703',
 });
 
-export const corsWildcard = finding({
+const corsWildcard = finding({
   rule: 'jscr/cors-allow-any-origin',
   severity: 'medium',
   confidence: 0.7,
@@ -69,7 +69,7 @@ export const corsWildcard = finding({
   cwe: 'CWE-942',
 });
 
-export const debugNote = finding({
+const debugNote = finding({
   rule: 'jscr/debug-enabled',
   severity: 'info',
   confidence: 1,

@@ -4,7 +4,7 @@ import type { RuleCases } from './rule-tester.js';
 /** Source text from lines (each ends with a newline, as files do). */
 const src = (...lines: string[]): string => `${lines.join('\n')}\n`;
 
-export const pythonCases: RuleCases[] = [
+const pythonCases: RuleCases[] = [
   {
     rule: 'jscr/python-subprocess-shell-true',
     valid: [
@@ -168,7 +168,7 @@ export const pythonCases: RuleCases[] = [
   },
 ];
 
-export const javascriptCases: RuleCases[] = [
+const javascriptCases: RuleCases[] = [
   {
     rule: 'jscr/js-child-process-exec-dynamic',
     valid: [
@@ -307,7 +307,7 @@ export const javascriptCases: RuleCases[] = [
   },
 ];
 
-export const anyLanguageCases: RuleCases[] = [
+const anyLanguageCases: RuleCases[] = [
   {
     rule: 'jscr/trojan-source-bidi',
     valid: [{ path: 'src/i18n.js', code: src("const greeting = 'مرحبا';") }],
@@ -428,7 +428,7 @@ export const anyLanguageCases: RuleCases[] = [
   },
 ];
 
-export const javaCases: RuleCases[] = [
+const javaCases: RuleCases[] = [
   {
     rule: 'jscr/java-runtime-exec-concat',
     valid: [
@@ -525,7 +525,7 @@ export const javaCases: RuleCases[] = [
   },
 ];
 
-export const phpCases: RuleCases[] = [
+const phpCases: RuleCases[] = [
   {
     rule: 'jscr/php-command-injection',
     valid: [
@@ -617,7 +617,7 @@ export const phpCases: RuleCases[] = [
   },
 ];
 
-export const goCases: RuleCases[] = [
+const goCases: RuleCases[] = [
   {
     rule: 'jscr/go-exec-shell-concat',
     valid: [{ path: 'cmd/run.go', code: src('cmd := exec.Command("git", "log", ref)') }],
@@ -676,7 +676,7 @@ export const goCases: RuleCases[] = [
   },
 ];
 
-export const shellCases: RuleCases[] = [
+const shellCases: RuleCases[] = [
   {
     rule: 'jscr/curl-pipe-shell',
     valid: [{ path: 'scripts/install.sh', code: src('curl -fsSLo install.sh https://get.example.org', 'sha256sum -c install.sh.sha256') }],
@@ -708,7 +708,7 @@ export const shellCases: RuleCases[] = [
   },
 ];
 
-export const dockerfileCases: RuleCases[] = [
+const dockerfileCases: RuleCases[] = [
   {
     rule: 'jscr/dockerfile-add-remote-url',
     valid: [{ path: 'Dockerfile', code: src('FROM alpine:3.20', 'ADD --checksum=sha256:0123abcd https://example.org/tool.tgz /opt/') }],
@@ -723,7 +723,7 @@ export const dockerfileCases: RuleCases[] = [
 
 const workflowHead = ['on:', '  pull_request_target:', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    steps:'];
 
-export const githubActionsCases: RuleCases[] = [
+const githubActionsCases: RuleCases[] = [
   {
     rule: 'jscr/gha-pull-request-target-checkout-head',
     valid: [

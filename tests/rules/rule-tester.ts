@@ -8,13 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { fileKind, runRules, type Rule } from '../../src/rules/engine.js';
 import { languageForPath } from '../../src/syntax/languages.js';
 
-export interface ValidCase {
+interface ValidCase {
   /** Repository-relative path; its name decides the language or file kind. */
   path: string;
   code: string;
 }
 
-export interface InvalidCase extends ValidCase {
+interface InvalidCase extends ValidCase {
   /** The 1-based lines the case's rule must report, and no others. */
   lines: number[];
 }
@@ -47,7 +47,7 @@ export function checkTable(table: readonly RuleCases[], knownIds: ReadonlySet<st
 }
 
 /** The lines on which `rule` fires for one file, every line scanned. */
-export async function linesReported(rules: readonly Rule[], ruleId: string, path: string, code: string): Promise<number[]> {
+async function linesReported(rules: readonly Rule[], ruleId: string, path: string, code: string): Promise<number[]> {
   const { findings } = await runRules({
     files: [{ path, language: languageForPath(path), kind: fileKind(path, code), text: code, scanLines: 'all' }],
     rules,

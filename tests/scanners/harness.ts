@@ -14,13 +14,13 @@ export async function fixture(scanner: string, name: string): Promise<string> {
   return readFile(join(FIXTURES, scanner, name), 'utf8');
 }
 
-export interface ScanRoot {
+interface ScanRoot {
   root: string;
   contents: Map<string, string>;
   remove(): Promise<void>;
 }
 
-export async function scanRoot(files: Record<string, string>): Promise<ScanRoot> {
+async function scanRoot(files: Record<string, string>): Promise<ScanRoot> {
   const root = await mkdtemp(join(tmpdir(), 'jscr-scan-test-'));
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(root, path)), { recursive: true });

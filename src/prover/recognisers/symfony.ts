@@ -7,7 +7,7 @@ import { docCommentAbove, lineage, methodsOf } from './shared.js';
 import { nothing, type Recogniser } from './types.js';
 
 /** The path of a `Route(...)` attribute or annotation text, or null. */
-export function routePath(text: string): string | null {
+function routePath(text: string): string | null {
   const match = /Route\(\s*(?:path\s*:\s*|path\s*=\s*)?['"]([^'"]*)['"]/.exec(text);
   return match?.[1] ?? null;
 }

@@ -8,7 +8,7 @@ import type { Program } from '../resolution.js';
 import type { EntryPoint, ProgramFile } from '../types.js';
 
 /** What a recogniser may read besides the file. */
-export interface RecogniserContext {
+interface RecogniserContext {
   program: Program;
   facts: Facts;
 }

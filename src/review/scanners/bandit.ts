@@ -1,34 +1,32 @@
 /** bandit (Python): `bandit -f json -q --ignore-nosec` on the changed .py files. */
 import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
+import { z } from 'zod';
 import { pathsForScanner } from '../../languages/registry.js';
-import { asArgument, failed, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
-interface BanditResult {
-  filename: string;
-  line_number: number;
-  line_range?: number[];
-  test_id: string;
-  test_name: string;
-  issue_severity: string;
-  issue_confidence: string;
-  issue_text: string;
-  issue_cwe?: { id?: number };
-  more_info?: string;
-}
-
-interface BanditReport {
-  results: BanditResult[];
-  errors?: { filename: string; reason: string }[];
-}
+/** The fields of `bandit -f json` that jscr reads; others (code, metrics, col_offset) are ignored. */
+const banditReportSchema = z.object({
+  results: z.array(
+    z.object({
+      filename: z.string(),
+      line_number: reportedLine,
+      line_range: z.array(reportedLine).optional(),
+      test_id: z.string(),
+      test_name: z.string(),
+      issue_severity: z.string(),
+      issue_confidence: z.string(),
+      issue_text: z.string(),
+      issue_cwe: z.object({ id: z.number().int().optional() }).optional(),
+      more_info: z.string().optional(),
+    }),
+  ),
+  errors: z.array(z.object({ filename: z.string(), reason: z.string() })).optional(),
+});
 
 const SEVERITY: Record<string, Severity> = { HIGH: 'high', MEDIUM: 'medium', LOW: 'low', UNDEFINED: 'info' };
 const CONFIDENCE: Record<string, number> = { HIGH: 0.9, MEDIUM: 0.6, LOW: 0.3, UNDEFINED: 0.3 };
-
-function isReport(value: unknown): value is BanditReport {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { results?: unknown }).results);
-}
 
 async function run(input: ScannerInput): Promise<ScannerOutcome> {
   const scan = await runScanner({
@@ -43,8 +41,9 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
     completedCodes: [0, 1], // 1: issues found
   });
   if (!scan.completed) return scan.outcome;
-  const report = parseJson(scan.stdout);
-  if (!isReport(report)) return failed(`bandit printed output that is not its JSON report (exit code ${scan.code})`);
+  const read = readReport(scan, 'bandit', 'JSON report', banditReportSchema);
+  if (!read.ok) return read.outcome;
+  const { report } = read;
 
   const findings = report.results.flatMap((result) => {
     const path = rootRelative(input.root, result.filename);

@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { locateProgram, runProgram, type AllowedProgram } from '../../policy/process.js';
+import { z } from 'zod';
 import type { ScannerOutcome } from './types.js';
 import { jscrPackageRoot } from '../../package-root.js';
 
@@ -39,7 +40,7 @@ export function notRun(detail: string): ScannerOutcome {
   return { status: 'not_run', findings: [], detail };
 }
 
-export function failed(detail: string): ScannerOutcome {
+function failed(detail: string): ScannerOutcome {
   return { status: 'failed', findings: [], detail };
 }
 
@@ -97,13 +98,37 @@ function withNodeOnPath(env: NodeJS.ProcessEnv, needsNode: boolean): NodeJS.Proc
   return { ...env, PATH: [dirname(process.execPath), env.PATH ?? ''].filter((p) => p.length > 0).join(delimiter) };
 }
 
-/** Parse a scanner's JSON output; null when it is not JSON (which the caller reports as a failure). */
-export function parseJson(text: string): unknown {
+/** A line number in a scanner's report: a whole number from 1. */
+export const reportedLine = z.number().int().min(1);
+
+/** A completed scan's report in its checked shape, or the `failed` outcome saying why it is not one. */
+export type ReportRead<T> = { ok: true; report: T } | { ok: false; outcome: ScannerOutcome };
+
+/**
+ * A completed scan's standard output read as the scanner's report: JSON first, then the adapter's
+ * schema. Output that is not JSON, or JSON of another shape (a field missing, a wrong type, the report
+ * nested one level deeper), fails the scanner with one line naming the first mismatch; it is never
+ * cast and read as a report with nothing in it.
+ */
+export function readReport<T>(scan: { stdout: string; code: number }, name: string, reportName: string, schema: z.ZodType<T>): ReportRead<T> {
+  const notReport = `${name} printed output that is not its ${reportName} (exit code ${scan.code})`;
+  let json: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    json = JSON.parse(scan.stdout) as unknown;
   } catch {
-    return null;
+    return { ok: false, outcome: failed(notReport) };
   }
+  const checked = schema.safeParse(json);
+  if (checked.success) return { ok: true, report: checked.data };
+  const issue = checked.error.issues[0];
+  const where = issue === undefined ? '' : `: ${issuePath(issue.path)}: ${issue.message.slice(0, 160)}`;
+  return { ok: false, outcome: failed(`${notReport}${where}`) };
+}
+
+/** `results[0].line_number`, or `(the report)` for the top level. Keys come from the schema, indexes from the output. */
+function issuePath(path: readonly PropertyKey[]): string {
+  const shown = path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
+  return shown === '' ? '(the report)' : shown.slice(0, 120);
 }
 
 /**

@@ -14,38 +14,37 @@ import { pathToFileURL } from 'node:url';
 import { locateProgram } from '../../policy/process.js';
 import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
+import { z } from 'zod';
 import { pathsForScanner, scannerExtensions } from '../../languages/registry.js';
-import { asArgument, failed, jscrBinDirs, jscrPackageRoot, notRun, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import { asArgument, jscrBinDirs, jscrPackageRoot, notRun, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
 const EXTENSIONS = scannerExtensions('eslint');
 
-interface EslintMessage {
-  ruleId: string | null;
-  severity: number;
-  message: string;
-  line?: number;
-  endLine?: number;
-  fatal?: boolean;
-}
+/** The fields of eslint's `--format json` that jscr reads: per file, each message's rule, text and lines. */
+const eslintReportSchema = z.array(
+  z.object({
+    filePath: z.string(),
+    messages: z.array(
+      z.object({
+        ruleId: z.string().nullable(),
+        severity: z.number(),
+        message: z.string(),
+        line: reportedLine.optional(),
+        endLine: reportedLine.optional(),
+        fatal: z.boolean().optional(),
+      }),
+    ),
+  }),
+);
 
-interface EslintFileResult {
-  filePath: string;
-  messages: EslintMessage[];
-}
+type EslintFileResult = z.output<typeof eslintReportSchema>[number];
 
 /** Rules whose findings are direct code execution; the rest of the plugin is noisier. */
 const HIGH_RULES = new Set(['security/detect-eval-with-expression', 'security/detect-child-process', 'security/detect-non-literal-require']);
 
-function results(value: unknown): EslintFileResult[] | null {
-  if (!Array.isArray(value)) return null;
-  return value.every((r) => typeof r === 'object' && r !== null && Array.isArray((r as { messages?: unknown }).messages))
-    ? (value as EslintFileResult[])
-    : null;
-}
-
 /** The flat config jscr uses: the plugin imported by absolute URL so it resolves from jscr, not the repo. */
-export function eslintConfigSource(pluginUrl: string): string {
+function eslintConfigSource(pluginUrl: string): string {
   return [
     `import security from ${JSON.stringify(pluginUrl)};`,
     'export default [',
@@ -80,13 +79,16 @@ function pluginUrl(eslintProgram: string): string | null {
   return null;
 }
 
+/** A package.json that names the eslint package (any other fields are not read). */
+const eslintManifestSchema = z.object({ name: z.literal('eslint') });
+
 /** The package.json of the eslint package that `program` (a bin link or the script itself) belongs to. */
 function eslintManifest(program: string): string | null {
   try {
     let dir = dirname(realpathSync(program));
     for (;;) {
       const manifest = join(dir, 'package.json');
-      if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'eslint') return manifest;
+      if (existsSync(manifest) && eslintManifestSchema.safeParse(JSON.parse(readFileSync(manifest, 'utf8'))).success) return manifest;
       if (dirname(dir) === dir) return null;
       dir = dirname(dir);
     }
@@ -154,9 +156,9 @@ export function createEslintAdapter(binDirs: string[] = jscrBinDirs()): ScannerA
           completedCodes: [0, 1], // 1: lint errors found
         });
         if (!scan.completed) return scan.outcome;
-        const parsed = results(parseJson(scan.stdout));
-        if (parsed === null) return failed(`eslint printed output that is not its JSON report (exit code ${scan.code})`);
-        const { findings, unparsed } = toFindings(input.root, parsed, input.contents);
+        const read = readReport(scan, 'eslint', 'JSON report', eslintReportSchema);
+        if (!read.ok) return read.outcome;
+        const { findings, unparsed } = toFindings(input.root, read.report, input.contents);
         const skipped = unparsed.length > 0 ? `; could not parse ${unparsed.join(', ')}` : '';
         return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)${skipped}` };
       } finally {

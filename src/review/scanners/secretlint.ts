@@ -10,31 +10,30 @@ import { join } from 'node:path';
 import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
 import type { KnownSecret } from '../../redact/mask.js';
-import { asArgument, failed, jscrBinDirs, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import { z } from 'zod';
+import { asArgument, jscrBinDirs, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
-interface SecretlintMessage {
-  ruleId: string;
-  messageId?: string;
-  message: string;
-  range: [number, number];
-  loc: { start: { line: number }; end: { line: number } };
-}
+/** The fields of secretlint's `--format json` that jscr reads: per file, each message's rule and where it is. */
+const secretlintReportSchema = z.array(
+  z.object({
+    filePath: z.string(),
+    messages: z.array(
+      z.object({
+        ruleId: z.string(),
+        messageId: z.string().optional(),
+        message: z.string(),
+        range: z.tuple([z.number().int(), z.number().int()]),
+        loc: z.object({ start: z.object({ line: reportedLine }), end: z.object({ line: reportedLine }) }),
+      }),
+    ),
+  }),
+);
 
-interface SecretlintFileResult {
-  filePath: string;
-  messages: SecretlintMessage[];
-}
+type SecretlintFileResult = z.output<typeof secretlintReportSchema>[number];
 
 const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] };
 export const SECRET_MARKER = '[REDACTED]';
-
-function results(value: unknown): SecretlintFileResult[] | null {
-  if (!Array.isArray(value)) return null;
-  return value.every((r) => typeof r === 'object' && r !== null && Array.isArray((r as { messages?: unknown }).messages))
-    ? (value as SecretlintFileResult[])
-    : null;
-}
 
 /** `@secretlint/secretlint-rule-github` → `github`. */
 function shortRuleId(ruleId: string): string {
@@ -119,9 +118,9 @@ export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): Scan
           completedCodes: [0, 1], // 1: secrets found
         });
         if (!scan.completed) return scan.outcome;
-        const parsed = results(parseJson(scan.stdout));
-        if (parsed === null) return failed(`secretlint printed output that is not its JSON report (exit code ${scan.code})`);
-        const findings = toFindings(input.root, parsed, input.contents, input.learnSecret ?? (() => {}));
+        const read = readReport(scan, 'secretlint', 'JSON report', secretlintReportSchema);
+        if (!read.ok) return read.outcome;
+        const findings = toFindings(input.root, read.report, input.contents, input.learnSecret ?? (() => {}));
         return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)` };
       } finally {
         await rm(configDir, { recursive: true, force: true });

@@ -1,28 +1,28 @@
 /** shellcheck: `shellcheck --norc -f json1 -S info` on the changed shell scripts (by extension). */
 import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
+import { z } from 'zod';
 import { pathsForScanner } from '../../languages/registry.js';
-import { asArgument, failed, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
+import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
-interface ShellcheckComment {
-  file: string;
-  line: number;
-  endLine?: number;
-  level: string;
-  code: number;
-  message: string;
-}
+/** The fields of `shellcheck -f json1` that jscr reads (column and fix data are ignored). */
+const shellcheckReportSchema = z.object({
+  comments: z.array(
+    z.object({
+      file: z.string(),
+      line: reportedLine,
+      endLine: reportedLine.optional(),
+      level: z.string(),
+      code: z.number().int(),
+      message: z.string(),
+    }),
+  ),
+});
 
 /** Quoting and injection problems are reported at info level by shellcheck, so info still counts. */
 const SEVERITY: Record<string, Severity> = { error: 'medium', warning: 'medium', info: 'low', style: 'info' };
 const CONFIDENCE: Record<string, number> = { error: 0.8, warning: 0.7, info: 0.5, style: 0.3 };
-
-function comments(value: unknown): ShellcheckComment[] | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const list = (value as { comments?: unknown }).comments;
-  return Array.isArray(list) ? (list as ShellcheckComment[]) : null;
-}
 
 async function run(input: ScannerInput): Promise<ScannerOutcome> {
   const scan = await runScanner({
@@ -37,8 +37,9 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
     completedCodes: [0, 1], // 1: issues found; 2: some files could not be read
   });
   if (!scan.completed) return scan.outcome;
-  const list = comments(parseJson(scan.stdout));
-  if (list === null) return failed(`shellcheck printed output that is not its json1 report (exit code ${scan.code})`);
+  const read = readReport(scan, 'shellcheck', 'json1 report', shellcheckReportSchema);
+  if (!read.ok) return read.outcome;
+  const list = read.report.comments;
 
   const findings = list.flatMap((comment) => {
     const path = rootRelative(input.root, comment.file);

@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { CallIR, ClassIR, ImportIR, ParameterIR } from '../ir-types.js';
 
 /** What a language reads from a function node; the walk adds names, scopes and lines. */
-export interface FunctionFacts {
+interface FunctionFacts {
   /** Null for an unnamed lambda (the walk names it from an assignment or synthetically). */
   name: string | null;
   parameters: ParameterIR[];
@@ -19,12 +19,12 @@ export interface FunctionFacts {
 }
 
 /** What a language reads from a class node. */
-export type ClassFacts = Omit<ClassIR, 'name' | 'startLine' | 'endLine' | 'methods' | 'enclosingClass'> & {
+type ClassFacts = Omit<ClassIR, 'name' | 'startLine' | 'endLine' | 'methods' | 'enclosingClass'> & {
   name: string | null;
 };
 
 /** What a language reads from a call node. */
-export type CallFacts = Pick<CallIR, 'callee' | 'receiver' | 'arity' | 'kind'>;
+type CallFacts = Pick<CallIR, 'callee' | 'receiver' | 'arity' | 'kind'>;
 
 /** Where an import was found; the walk adds the line. */
 export type ImportFacts = Omit<ImportIR, 'line'>;
