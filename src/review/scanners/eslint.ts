@@ -7,7 +7,6 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +15,7 @@ import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
 import { asArgument, byExtension, failed, jscrBinDirs, jscrPackageRoot, notRun, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+import { temporaryDirectory } from '../../policy/environment.js';
 
 const EXTENSIONS = ['.js', '.mjs', '.cjs', '.jsx'] as const;
 
@@ -137,7 +137,7 @@ export function createEslintAdapter(binDirs: string[] = jscrBinDirs()): ScannerA
       if (program === null) return notRun('eslint is enabled but not installed (eslint not found on PATH)');
       const plugin = pluginUrl(program);
       if (plugin === null) return notRun('eslint is enabled but eslint-plugin-security is not installed beside the eslint that would run');
-      const configDir = await mkdtemp(join(tmpdir(), 'jscr-eslint-'));
+      const configDir = await mkdtemp(join(temporaryDirectory(), 'jscr-eslint-'));
       try {
         const configFile = join(configDir, 'eslint.config.mjs');
         await writeFile(configFile, eslintConfigSource(plugin));

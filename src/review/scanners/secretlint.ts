@@ -5,13 +5,13 @@
  * replaced by a marker.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
 import type { KnownSecret } from '../../redact/mask.js';
 import { asArgument, failed, jscrBinDirs, parseJson, quoteLines, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+import { temporaryDirectory } from '../../policy/environment.js';
 
 interface SecretlintMessage {
   ruleId: string;
@@ -103,7 +103,7 @@ export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): Scan
     // Secrets hide in any text file; the engine passes only admitted text, never binaries.
     filesFor: (paths) => [...paths],
     async run(input: ScannerInput): Promise<ScannerOutcome> {
-      const configDir = await mkdtemp(join(tmpdir(), 'jscr-secretlint-'));
+      const configDir = await mkdtemp(join(temporaryDirectory(), 'jscr-secretlint-'));
       try {
         const configFile = join(configDir, 'secretlintrc.json');
         await writeFile(configFile, JSON.stringify(CONFIG));
