@@ -12,7 +12,7 @@
  *   - only read-only subcommands, and `diff` (which refreshes the index even with GIT_OPTIONAL_LOCKS=0)
  *     against a private copy of the index, so nothing under .git is ever written.
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { GitError, oneLine } from '../errors.js';
 import { removeOnExit } from './cleanup.js';
@@ -244,7 +244,12 @@ async function privateIndex(executable: string, cwd: string, env: NodeJS.Process
   const forget = removeOnExit(folder);
   const copy = join(folder, 'index');
   try {
+    // git trusts an entry's cached stat data only when the file is older than the index (its racy-git
+    // check reads the index file's mtime): the copy keeps that time, or a file rewritten in the same
+    // second at the same size would look unchanged. Read first, so a later rewrite only adds doubt.
+    const written = await stat(original);
     await copyFile(original, copy);
+    await utimes(copy, written.atime, written.mtime);
   } catch {
     // No index yet (a fresh repository): git reads a missing index file as an empty one.
   }
