@@ -1,5 +1,5 @@
 /**
- * `jscr review` end to end: real git repositories in temporary folders, the built CLI, real exit codes.
+ * `jscr review` end to end: real git repositories in temporary folders, the CLI in-process, real exit codes.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
