@@ -5,6 +5,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportError } from './errors.js';
 import type { CommandIO, ExitCode } from './io.js';
+import { withRunEnvironment } from './policy/environment.js';
 import type { InitOptions } from './commands/init.js';
 import type { FixOptions } from './commands/fix.js';
 import type { GuardOptions } from './commands/guard.js';
@@ -116,8 +117,15 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
   return program;
 }
 
-/** Run the CLI with these arguments and return the exit code. */
-export async function main(argv: string[], io: CommandIO): Promise<ExitCode> {
+/**
+ * Run the CLI with these arguments and return the exit code. Every process and temporary folder the
+ * run starts takes `io.env`, so in-process callers (the end-to-end tests) each get their own.
+ */
+export function main(argv: string[], io: CommandIO): Promise<ExitCode> {
+  return withRunEnvironment(io.env, () => runCommandLine(argv, io));
+}
+
+async function runCommandLine(argv: string[], io: CommandIO): Promise<ExitCode> {
   // Set by the command's action; a holder object, since TypeScript cannot see a callback assign a local.
   const started: { work: Promise<ExitCode> | null } = { work: null };
   // Commander's own error line may quote an argument (a token in a branch name): held, masked, then printed.

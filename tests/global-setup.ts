@@ -1,5 +1,5 @@
 /**
- * End-to-end tests run the built CLI. `npm test` builds before vitest; a bare `npx vitest run` builds
+ * The spawned tests run the built CLI. `npm test` builds before vitest; a bare `npx vitest run` builds
  * here once, before any test starts, so no test ever rebuilds dist/ under another one's feet.
  */
 import { spawnSync } from 'node:child_process';

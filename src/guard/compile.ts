@@ -3,9 +3,9 @@
  * process allowlist, failing closed when python3 is missing; JavaScript and TypeScript through
  * TypeScript's parser (syntactic diagnostics only), loaded lazily because it is large.
  */
-import { tmpdir } from 'node:os';
 import { runProgram } from '../policy/process.js';
 import type { GuardLanguage } from './languages.js';
+import { temporaryDirectory } from '../policy/environment.js';
 
 /** Why the compiler refused the result, or null when it accepted it. */
 export type CompileVerdict = { ok: true } | { ok: false; reason: string };
@@ -34,7 +34,7 @@ async function compilePython(bytes: Buffer, fileName: string, env: NodeJS.Proces
   // -I: ignore the environment and the user's site packages; the cwd is not the repository, so
   // nothing in it can be imported by python3's start-up.
   const result = await runProgram('python3', ['-I', '-S', '-c', PYTHON_COMPILE, fileName], {
-    cwd: tmpdir(),
+    cwd: temporaryDirectory(),
     timeoutMs: PYTHON_TIMEOUT_MS,
     input: bytes,
     env,

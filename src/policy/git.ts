@@ -12,11 +12,11 @@
  *   - only read-only subcommands, and `diff` (which refreshes the index even with GIT_OPTIONAL_LOCKS=0)
  *     against a private copy of the index, so nothing under .git is ever written.
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { GitError, oneLine } from '../errors.js';
 import { removeOnExit } from './cleanup.js';
+import { runEnvironment, temporaryDirectory } from './environment.js';
 import { locateProgram, runGitExecutable } from './process.js';
 import { splitNulRecords } from '../repo-path.js';
 
@@ -25,7 +25,7 @@ export const GIT_MISSING = 'git is not installed or not on PATH';
 
 /** True when a git executable is on PATH. */
 export function gitAvailable(): boolean {
-  return locateProgram('git') !== null;
+  return locateProgram('git', runEnvironment()) !== null;
 }
 
 export interface GitCall {
@@ -160,10 +160,19 @@ function overridesForConfig(listing: Buffer): [string, string][] {
   return [...out.entries()];
 }
 
-/** Per directory: the overrides for the configuration git sees there. */
-const overridesByDirectory = new Map<string, Promise<readonly (readonly [string, string])[]>>();
+type Overrides = readonly (readonly [string, string])[];
 
-async function overridesFor(executable: string, cwd: string, env: NodeJS.ProcessEnv): Promise<readonly (readonly [string, string])[]> {
+/**
+ * Per run environment, per directory: the overrides for the configuration git sees there. Keyed by the
+ * run's environment object so a second in-process run (another HOME, another repository written at the
+ * same path) lists the configuration again instead of trusting the first run's answer.
+ */
+const overridesByRun = new WeakMap<NodeJS.ProcessEnv, Map<string, Promise<Overrides>>>();
+
+async function overridesFor(executable: string, cwd: string, runEnv: NodeJS.ProcessEnv): Promise<Overrides> {
+  let overridesByDirectory = overridesByRun.get(runEnv);
+  if (overridesByDirectory === undefined) overridesByRun.set(runEnv, (overridesByDirectory = new Map<string, Promise<Overrides>>()));
+  const env = baseEnvironment(runEnv);
   let pending = overridesByDirectory.get(cwd);
   if (pending === undefined) {
     pending = (async () => {
@@ -180,7 +189,8 @@ async function overridesFor(executable: string, cwd: string, env: NodeJS.Process
       return [...FIXED_OVERRIDES, ...overridesForConfig(listed.stdoutBytes)];
     })();
     overridesByDirectory.set(cwd, pending);
-    pending.catch(() => overridesByDirectory.delete(cwd));
+    const cache = overridesByDirectory;
+    pending.catch(() => cache.delete(cwd));
   }
   return pending;
 }
@@ -241,11 +251,16 @@ async function privateIndex(executable: string, cwd: string, env: NodeJS.Process
   if (located.code !== 0) throw failure('rev-parse', located.stderr, located.code);
   const named = located.stdout.replace(/\n$/, '');
   const original = isAbsolute(named) ? named : resolve(cwd, named);
-  const folder = await mkdtemp(join(tmpdir(), 'jscr-index-'));
+  const folder = await mkdtemp(join(temporaryDirectory(), 'jscr-index-'));
   const forget = removeOnExit(folder);
   const copy = join(folder, 'index');
   try {
+    // git trusts an entry's cached stat data only when the file is older than the index (its racy-git
+    // check reads the index file's mtime): the copy keeps that time, or a file rewritten in the same
+    // second at the same size would look unchanged. Read first, so a later rewrite only adds doubt.
+    const written = await stat(original);
     await copyFile(original, copy);
+    await utimes(copy, written.atime, written.mtime);
   } catch {
     // No index yet (a fresh repository): git reads a missing index file as an empty one.
   }
@@ -264,13 +279,14 @@ async function privateIndex(executable: string, cwd: string, env: NodeJS.Process
  * git's own reason unless the code is in `acceptCodes` (such as 1 for a `grep` that found nothing).
  */
 export async function runGit(cwd: string, args: readonly string[], call: GitCall = {}, acceptCodes: readonly number[] = [0]): Promise<GitOutput> {
-  const executable = locateProgram('git');
+  const executable = locateProgram('git', runEnvironment());
   if (executable === null) throw new GitError(GIT_MISSING);
   const at = refuseWrites(args);
   const subcommand = args[at] as string;
-  const env = baseEnvironment(process.env);
+  const runEnv = runEnvironment();
+  const env = baseEnvironment(runEnv);
   if (call.revealHooksPath === true && subcommand !== 'rev-parse') throw new GitError('jscr reveals core.hooksPath only to git rev-parse');
-  const neutralising = (await overridesFor(executable, cwd, env)).filter(([key]) => call.revealHooksPath !== true || key !== 'core.hooksPath');
+  const neutralising = (await overridesFor(executable, cwd, runEnv)).filter(([key]) => call.revealHooksPath !== true || key !== 'core.hooksPath');
   const overrides = [...(call.settings ?? []), ...neutralising];
   const flags = FORCED_FLAGS.get(subcommand) ?? [];
   const argv = ['--no-pager', ...args.slice(0, at + 1), ...flags, ...args.slice(at + 1)];

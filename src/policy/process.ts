@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import { JscrError } from '../errors.js';
 import { timerDelay } from '../io.js';
 import { killOnExit } from './cleanup.js';
+import { runEnvironment } from './environment.js';
 
 /** Programs jscr may start: git, python3 (the guard's compile check) and the external scanners. */
 export const ALLOWED_PROGRAMS = ['git', 'python3', 'bandit', 'shellcheck', 'secretlint', 'eslint', 'semgrep', 'gitleaks'] as const;
@@ -31,7 +32,7 @@ export interface RunOptions {
   timeoutMs: number;
   /** Written to the child's stdin, then closed. */
   input?: string | Buffer;
-  /** Environment; defaults to the current one. */
+  /** Environment; defaults to the current run's (src/policy/environment.ts). */
   env?: NodeJS.ProcessEnv;
   /** Extra directories searched first for the program (e.g. node_modules/.bin for npm-installed scanners). */
   searchPath?: string[];
@@ -55,7 +56,7 @@ export interface RunResult {
 }
 
 /** The absolute path of an allowed program on PATH (plus `searchPath` first), or null if not installed. */
-export function locateProgram(program: AllowedProgram, env: NodeJS.ProcessEnv = process.env, searchPath: string[] = []): string | null {
+export function locateProgram(program: AllowedProgram, env: NodeJS.ProcessEnv = runEnvironment(), searchPath: string[] = []): string | null {
   const dirs = [...searchPath, ...(env.PATH ?? '').split(delimiter)].filter((d) => d.length > 0);
   for (const dir of dirs) {
     const candidate = join(dir, program);
@@ -74,7 +75,7 @@ export function runProgram(program: string, args: readonly string[], options: Ru
   // git reads the reviewed repository's configuration, which can name programs: it starts only
   // through the hardened runner in src/policy/git.ts, which neutralises them.
   if (program === 'git') throw new ProcessNotAllowedError('git (outside src/policy/git.ts, the hardened git runner)');
-  const env = options.env ?? process.env;
+  const env = options.env ?? runEnvironment();
   const executable = locateProgram(program, env, options.searchPath) ?? program;
   return spawnCollected(executable, args, env, options);
 }
@@ -96,7 +97,7 @@ export function runGitExecutable(executable: string, args: readonly string[], op
 export function runUserCommand(argv: readonly string[], options: RunOptions): Promise<RunResult> {
   const [program, ...args] = argv;
   if (program === undefined || program === '') throw new ProcessNotAllowedError('(an empty command)');
-  return spawnCollected(program, args, options.env ?? process.env, options);
+  return spawnCollected(program, args, options.env ?? runEnvironment(), options);
 }
 
 function spawnCollected(executable: string, args: readonly string[], env: NodeJS.ProcessEnv, options: RunOptions): Promise<RunResult> {

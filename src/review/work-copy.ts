@@ -7,12 +7,12 @@
  */
 import { constants } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BoundaryError } from '../errors.js';
 import { removeOnExit } from '../policy/cleanup.js';
 import { isWithin } from '../policy/paths.js';
 import { unsafePathReason } from '../repo-path.js';
+import { temporaryDirectory } from '../policy/environment.js';
 
 export interface WorkCopy {
   /** The copy's root; file `p` of the change is at `join(dir, p)` (the path key itself is the name). */
@@ -22,7 +22,7 @@ export interface WorkCopy {
 
 /** Write `files` into a fresh private folder. A path that is not plain is a BoundaryError, never written. */
 export async function createWorkCopy(files: readonly { path: string; text: string }[]): Promise<WorkCopy> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), 'jscr-scan-')));
+  const dir = await realpath(await mkdtemp(join(temporaryDirectory(), 'jscr-scan-')));
   const forget = removeOnExit(dir);
   const copy: WorkCopy = {
     dir,

@@ -1,5 +1,5 @@
 /**
- * `jscr fix` end to end: the built CLI (node bin/jscr) as a child process, a real git repository in a
+ * `jscr fix` end to end: the CLI's `main` run in-process, a real git repository in a
  * temporary folder made from fixtures/fix/, and the scripted provider server (tests/model/server.ts) on 127.0.0.1.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

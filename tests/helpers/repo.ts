@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, realpathSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
+import { cliEnvironment, JSCR_BIN, runJscr as runJscrInProcess, type CliRun } from './cli.js';
 
 export type FileMap = Record<string, string | Buffer | { symlink: string } | null>;
 
@@ -78,19 +79,29 @@ export function reposRemovedAfterEach(): (initial?: FileMap) => TestRepo {
   };
 }
 
-const BIN = join(dirname(new URL(import.meta.url).pathname), '..', '..', 'bin', 'jscr');
+export type { CliRun as CliResult } from './cli.js';
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
+/** Options of a CLI run: where, with which variables over this process's, what on stdin, how long at most. */
+export interface CliOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+  timeoutMs?: number;
 }
 
-/** Run the built CLI (dist/ must be built: `npm test` builds before vitest). */
-export function runJscr(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): CliResult {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+/** Run the CLI in-process (tests/helpers/cli.ts `runJscr`). */
+export function runJscr(args: string[], opts: CliOptions): Promise<CliRun> {
+  return runJscrInProcess(args, opts.cwd, opts.env, { stdin: opts.input ?? '', timeoutMs: opts.timeoutMs ?? 120_000 });
+}
+
+/**
+ * The built binary (dist/ must be built: `npm test` builds before vitest), synchronously, killed past
+ * `timeoutMs`: for tests about the process itself, such as one that must not hang on a FIFO.
+ */
+export function runJscrBinarySync(args: string[], opts: CliOptions): CliRun {
+  const result = spawnSync(process.execPath, [JSCR_BIN, ...args], {
     cwd: opts.cwd,
-    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+    env: cliEnvironment(opts.env),
     input: opts.input ?? '',
     encoding: 'utf8',
     timeout: opts.timeoutMs ?? 120_000,

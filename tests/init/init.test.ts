@@ -13,7 +13,7 @@ import { configReference } from '../../src/config/reference.js';
 import { ACTION_REF } from '../../src/distribution.js';
 import { planInit } from '../../src/init/init.js';
 import { JSCR_BIN } from '../helpers/cli.js';
-import { makeRepo, runJscr, type FileMap, type TestRepo } from '../helpers/repo.js';
+import { makeRepo, runJscr, runJscrBinarySync, type CliResult, type FileMap, type TestRepo } from '../helpers/repo.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -49,7 +49,9 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-const init = (r: TestRepo, ...flags: string[]) => runJscr(['init', ...flags], { cwd: r.root });
+const init = (r: TestRepo, ...flags: string[]): Promise<CliResult> => runJscr(['init', ...flags], { cwd: r.root });
+/** The command `jscr init` writes runs the program that ran it: tests of that command run the binary. */
+const initByBinary = (r: TestRepo, ...flags: string[]): CliResult => runJscrBinarySync(['init', ...flags], { cwd: r.root });
 
 const VENDORED: FileMap = {
   'src/app.js': 'export const answer = 42;\n',
@@ -64,19 +66,19 @@ const VENDORED: FileMap = {
 };
 
 describe('jscr init: the starter .jscr.toml', () => {
-  it('shows the file and writes nothing without --write', () => {
+  it('shows the file and writes nothing without --write', async () => {
     const r = repo(VENDORED);
     const before = snapshot(r.root);
-    const out = init(r);
+    const out = await init(r);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('would write');
     expect(out.stdout).toContain('--- .jscr.toml (create)');
     expect(snapshot(r.root)).toEqual(before);
   });
 
-  it('writes a file the loader accepts, with excludes for what the repository holds and every key commented', () => {
+  it('writes a file the loader accepts, with excludes for what the repository holds and every key commented', async () => {
     const r = repo(VENDORED);
-    const out = init(r, '--write');
+    const out = await init(r, '--write');
     expect(out.code).toBe(0);
     const text = readFileSync(join(r.root, '.jscr.toml'), 'utf8');
     const config = parseConfigText(text, '.jscr.toml');
@@ -99,15 +101,15 @@ describe('jscr init: the starter .jscr.toml', () => {
     }
   });
 
-  it('suggests nothing for a repository with no vendored or generated paths, and the file still loads', () => {
+  it('suggests nothing for a repository with no vendored or generated paths, and the file still loads', async () => {
     const r = repo({ 'src/app.py': 'print(1)\n' });
-    expect(init(r, '--write').code).toBe(0);
+    expect((await init(r, '--write')).code).toBe(0);
     const text = readFileSync(join(r.root, '.jscr.toml'), 'utf8');
     expect(parseConfigText(text, '.jscr.toml').review.exclude).toEqual([]);
     expect(text).toMatch(/^# exclude = \[\]$/m);
   });
 
-  it('keeps hostile path names and attribute text inside TOML strings and comments', () => {
+  it('keeps hostile path names and attribute text inside TOML strings and comments', async () => {
     const r = repo({
       'a"b\\c/vendor/x.js': '1\n',
       'we[ir]d/dist/y.js': '1\n',
@@ -115,61 +117,61 @@ describe('jscr init: the starter .jscr.toml', () => {
     });
     // a directory name with a newline is a legal git path
     r.commit({ 'evil\nexclude = ["**"]\n#/vendor/z.js': '1\n' });
-    expect(init(r, '--write').code).toBe(0);
+    expect((await init(r, '--write')).code).toBe(0);
     const exclude = parseConfigText(readFileSync(join(r.root, '.jscr.toml'), 'utf8'), '.jscr.toml').review.exclude;
     expect(exclude).toEqual(['a"b\\\\c/vendor/**', 'evil\nexclude = \\["\\*\\*"\\]\n#/vendor/**', 'we\\[ir\\]d/dist/**', 'x"\\y/**']);
     expect(exclude).not.toContain('**');
   });
 
-  it('reads no .gitattributes through a link out of the repository', () => {
+  it('reads no .gitattributes through a link out of the repository', async () => {
     const outside = outsideDir();
     writeFileSync(join(outside, 'attributes'), 'secret/** linguist-generated\n');
     const r = repo({ 'a.py': '1\n', '.gitattributes': { symlink: join(outside, 'attributes') } });
-    expect(init(r, '--write').code).toBe(0);
+    expect((await init(r, '--write')).code).toBe(0);
     expect(parseConfigText(readFileSync(join(r.root, '.jscr.toml'), 'utf8'), '.jscr.toml').review.exclude).toEqual([]);
   });
 
-  it('has nothing to do the second time, and keeps a .jscr.toml of the user unless --force', () => {
+  it('has nothing to do the second time, and keeps a .jscr.toml of the user unless --force', async () => {
     const r = repo(VENDORED);
-    expect(init(r, '--write').code).toBe(0);
-    const again = init(r, '--write');
+    expect((await init(r, '--write')).code).toBe(0);
+    const again = await init(r, '--write');
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('nothing to do');
     writeFileSync(join(r.root, '.jscr.toml'), '[review]\nfail_on = "high"\n');
-    const kept = init(r, '--write');
+    const kept = await init(r, '--write');
     expect(kept.code).toBe(0);
     expect(kept.stdout).toMatch(/kept\s+\.jscr\.toml/);
     expect(readFileSync(join(r.root, '.jscr.toml'), 'utf8')).toBe('[review]\nfail_on = "high"\n');
-    expect(init(r, '--write', '--force').code).toBe(0);
+    expect((await init(r, '--write', '--force')).code).toBe(0);
     expect(readFileSync(join(r.root, '.jscr.toml'), 'utf8')).toContain('# fail_on = "low"');
   });
 
-  it('refuses a .jscr.toml that is a link out of the repository, even with --force', () => {
+  it('refuses a .jscr.toml that is a link out of the repository, even with --force', async () => {
     const outside = outsideDir();
     writeFileSync(join(outside, 'target'), 'theirs\n');
     const r = repo({ 'a.py': '1\n' });
     symlinkSync(join(outside, 'target'), join(r.root, '.jscr.toml'));
-    const out = init(r, '--write', '--force');
+    const out = await init(r, '--write', '--force');
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/^jscr: \.jscr\.toml is a symbolic link\n$/);
     expect(readFileSync(join(outside, 'target'), 'utf8')).toBe('theirs\n');
   });
 
-  it("is exit 2 with jscr's line and git's outside a repository, and --repo points it elsewhere", () => {
+  it("is exit 2 with jscr's line and git's outside a repository, and --repo points it elsewhere", async () => {
     const dir = outsideDir();
-    const out = runJscr(['init'], { cwd: dir });
+    const out = await runJscr(['init'], { cwd: dir });
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/^jscr: not a git repository: .*\ngit: fatal: not a git repository.*\n$/);
     const r = repo({ 'a.py': '1\n' });
-    expect(runJscr(['init', '--repo', r.root, '--write'], { cwd: dir }).code).toBe(0);
+    expect((await runJscr(['init', '--repo', r.root, '--write'], { cwd: dir })).code).toBe(0);
     expect(existsSync(join(r.root, '.jscr.toml'))).toBe(true);
   });
 });
 
 describe('jscr init --github', () => {
-  it('writes the workflow with the pinned Action; a different workflow is a conflict and nothing is written', () => {
+  it('writes the workflow with the pinned Action; a different workflow is a conflict and nothing is written', async () => {
     const r = repo({ 'a.py': '1\n' });
-    expect(init(r, '--github', '--write').code).toBe(0);
+    expect((await init(r, '--github', '--write')).code).toBe(0);
     const workflow = readFileSync(join(r.root, '.github/workflows/jscr.yml'), 'utf8');
     expect(workflow).toContain(`uses: ${ACTION_REF}`);
     expect(workflow).toContain('persist-credentials: false');
@@ -179,20 +181,20 @@ describe('jscr init --github', () => {
 
     const other = repo({ 'a.py': '1\n', '.github/workflows/jscr.yml': 'name: mine\n' });
     const before = snapshot(other.root);
-    const out = init(other, '--github', '--write');
+    const out = await init(other, '--github', '--write');
     expect(out.code).toBe(2);
     expect(out.stderr).toBe('jscr: .github/workflows/jscr.yml exists with other content; --force replaces it\n');
     // not even the starter config, which had no conflict of its own
     expect(snapshot(other.root)).toEqual(before);
-    expect(init(other, '--github', '--write', '--force').code).toBe(0);
+    expect((await init(other, '--github', '--write', '--force')).code).toBe(0);
     expect(readFileSync(join(other.root, '.github/workflows/jscr.yml'), 'utf8')).toBe(workflow);
   });
 
-  it('refuses a .github that links out of the repository', () => {
+  it('refuses a .github that links out of the repository', async () => {
     const outside = outsideDir();
     const r = repo({ 'a.py': '1\n' });
     symlinkSync(outside, join(r.root, '.github'));
-    const out = init(r, '--github', '--write');
+    const out = await init(r, '--github', '--write');
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('goes through .github, which is a symbolic link');
     expect(readdirSync(outside)).toEqual([]);
@@ -204,16 +206,16 @@ describe('jscr init --claude', () => {
   const settingsPath = (r: TestRepo): string => join(r.root, '.claude/settings.json');
   const gateCommand = `'${process.execPath}' '${realpathSync(JSCR_BIN)}' gate`;
 
-  it('creates the settings with the PreToolUse entry that runs this jscr gate', () => {
+  it('creates the settings with the PreToolUse entry that runs this jscr gate', async () => {
     const r = repo({ 'a.py': '1\n' });
-    expect(init(r, '--claude', '--write').code).toBe(0);
+    expect((initByBinary(r, '--claude', '--write')).code).toBe(0);
     const settings = JSON.parse(readFileSync(settingsPath(r), 'utf8'));
     expect(settings).toEqual({
       hooks: { PreToolUse: [{ matcher: 'Edit|MultiEdit|Write|NotebookEdit', hooks: [{ type: 'command', command: gateCommand, timeout: 5 }] }] },
     });
   });
 
-  it('merges into existing settings without losing anything, and only once', () => {
+  it('merges into existing settings without losing anything, and only once', async () => {
     const existing = {
       permissions: { allow: ['Bash(npm test)'] },
       hooks: {
@@ -223,7 +225,7 @@ describe('jscr init --claude', () => {
       env: { FOO: '1' },
     };
     const r = repo({ 'a.py': '1\n', '.claude/settings.json': JSON.stringify(existing) });
-    const out = init(r, '--claude', '--write');
+    const out = initByBinary(r, '--claude', '--write');
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/update\s+\.claude\/settings\.json/);
     const merged = JSON.parse(readFileSync(settingsPath(r), 'utf8'));
@@ -235,22 +237,22 @@ describe('jscr init --claude', () => {
     expect(merged.hooks.PreToolUse[1].hooks[0].command).toBe(gateCommand);
 
     const text = readFileSync(settingsPath(r), 'utf8');
-    const again = init(r, '--claude', '--write');
+    const again = initByBinary(r, '--claude', '--write');
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/unchanged\s+\.claude\/settings\.json/);
     expect(readFileSync(settingsPath(r), 'utf8')).toBe(text);
   });
 
-  it('treats a gate hook that runs another jscr as a conflict, and repoints it with --force', () => {
+  it('treats a gate hook that runs another jscr as a conflict, and repoints it with --force', async () => {
     const theirs = {
       hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: "'/home/someone/jscr/bin/jscr' gate", timeout: 9 }] }, { matcher: 'Bash', hooks: [{ type: 'command', command: 'audit' }] }] },
     };
     const r = repo({ 'a.py': '1\n', '.claude/settings.json': JSON.stringify(theirs) });
-    const out = init(r, '--claude', '--write');
+    const out = initByBinary(r, '--claude', '--write');
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("already runs another jscr gate ('/home/someone/jscr/bin/jscr' gate); --force points it at this jscr");
     expect(JSON.parse(readFileSync(settingsPath(r), 'utf8'))).toEqual(theirs);
-    expect(init(r, '--claude', '--write', '--force').code).toBe(0);
+    expect((initByBinary(r, '--claude', '--write', '--force')).code).toBe(0);
     const repointed = JSON.parse(readFileSync(settingsPath(r), 'utf8'));
     expect(repointed.hooks.PreToolUse).toEqual([
       { matcher: 'Edit|Write', hooks: [{ type: 'command', command: gateCommand, timeout: 9 }] },
@@ -263,22 +265,22 @@ describe('jscr init --claude', () => {
     ['not an object', '[1, 2]'],
     ['hooks not an object', '{"hooks": []}'],
     ['PreToolUse not a list', '{"hooks": {"PreToolUse": {"matcher": "Edit"}}}'],
-  ])('leaves settings with %s untouched, even with --force (exit 2)', (_name, text) => {
+  ])('leaves settings with %s untouched, even with --force (exit 2)', async (_name, text) => {
     const r = repo({ 'a.py': '1\n', '.claude/settings.json': text });
-    const out = init(r, '--claude', '--write', '--force');
+    const out = await init(r, '--claude', '--write', '--force');
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/^jscr: \.claude\/settings\.json .*; not changed\n$/);
     expect(readFileSync(settingsPath(r), 'utf8')).toBe(text);
     expect(existsSync(join(r.root, '.jscr.toml'))).toBe(false);
   });
 
-  it('refuses a settings file that is a link to a file outside the repository', () => {
+  it('refuses a settings file that is a link to a file outside the repository', async () => {
     const outside = outsideDir();
     writeFileSync(join(outside, 'settings.json'), '{}');
     const r = repo({ 'a.py': '1\n' });
     mkdirSync(join(r.root, '.claude'));
     symlinkSync(join(outside, 'settings.json'), settingsPath(r));
-    expect(init(r, '--claude', '--write').code).toBe(2);
+    expect((await init(r, '--claude', '--write')).code).toBe(2);
     expect(readFileSync(join(outside, 'settings.json'), 'utf8')).toBe('{}');
   });
 });
@@ -286,9 +288,9 @@ describe('jscr init --claude', () => {
 describe('jscr init --pre-push', () => {
   const hookOf = (dir: string): string => join(dir, 'pre-push');
 
-  it('writes an executable hook into .git/hooks that runs this jscr by absolute path', () => {
+  it('writes an executable hook into .git/hooks that runs this jscr by absolute path', async () => {
     const r = repo({ 'a.py': '1\n' });
-    expect(init(r, '--pre-push', '--write').code).toBe(0);
+    expect((initByBinary(r, '--pre-push', '--write')).code).toBe(0);
     const hook = hookOf(join(r.root, '.git/hooks'));
     expect(statSync(hook).mode & 0o777).toBe(0o755);
     const text = readFileSync(hook, 'utf8');
@@ -297,33 +299,33 @@ describe('jscr init --pre-push', () => {
     expect(text).not.toMatch(/npx|node_modules/);
   });
 
-  it('never overwrites a hook of the user without --force', () => {
+  it('never overwrites a hook of the user without --force', async () => {
     const r = repo({ 'a.py': '1\n' });
     writeFileSync(hookOf(join(r.root, '.git/hooks')), '#!/bin/sh\nmy-linter\n');
-    const out = init(r, '--pre-push', '--write');
+    const out = await init(r, '--pre-push', '--write');
     expect(out.code).toBe(2);
     expect(out.stderr).toBe('jscr: .git/hooks/pre-push exists with other content; --force replaces it\n');
     expect(readFileSync(hookOf(join(r.root, '.git/hooks')), 'utf8')).toBe('#!/bin/sh\nmy-linter\n');
-    expect(init(r, '--pre-push', '--write', '--force').code).toBe(0);
+    expect((await init(r, '--pre-push', '--write', '--force')).code).toBe(0);
     expect(readFileSync(hookOf(join(r.root, '.git/hooks')), 'utf8')).toContain('jscr pre-push hook');
-    expect(init(r, '--pre-push', '--write').stdout).toMatch(/unchanged\s+\.git\/hooks\/pre-push/);
+    expect((await init(r, '--pre-push', '--write')).stdout).toMatch(/unchanged\s+\.git\/hooks\/pre-push/);
   });
 
-  it('refuses a pre-push hook that is a link, even with --force', () => {
+  it('refuses a pre-push hook that is a link, even with --force', async () => {
     const outside = outsideDir();
     writeFileSync(join(outside, 'their-hook'), '#!/bin/sh\n');
     const r = repo({ 'a.py': '1\n' });
     symlinkSync(join(outside, 'their-hook'), hookOf(join(r.root, '.git/hooks')));
-    const out = init(r, '--pre-push', '--write', '--force');
+    const out = await init(r, '--pre-push', '--write', '--force');
     expect(out.code).toBe(2);
     expect(out.stderr).toBe('jscr: .git/hooks/pre-push is a symbolic link\n');
     expect(readFileSync(join(outside, 'their-hook'), 'utf8')).toBe('#!/bin/sh\n');
   });
 
-  it('honours core.hooksPath inside the repository', () => {
+  it('honours core.hooksPath inside the repository', async () => {
     const r = repo({ 'a.py': '1\n' });
     r.git('config', 'core.hooksPath', '.githooks');
-    expect(init(r, '--pre-push', '--write').code).toBe(0);
+    expect((await init(r, '--pre-push', '--write')).code).toBe(0);
     expect(existsSync(hookOf(join(r.root, '.githooks')))).toBe(true);
     expect(existsSync(hookOf(join(r.root, '.git/hooks')))).toBe(false);
   });
@@ -339,11 +341,11 @@ describe('jscr init --pre-push', () => {
       },
       /goes through hooks, which is a symbolic link/,
     ],
-  ])('refuses a core.hooksPath %s (exit 2, nothing written)', (_name, arrange, message) => {
+  ])('refuses a core.hooksPath %s (exit 2, nothing written)', async (_name, arrange, message) => {
     const outside = outsideDir();
     const r = repo({ 'a.py': '1\n' });
     arrange(r, outside);
-    const out = init(r, '--pre-push', '--write');
+    const out = await init(r, '--pre-push', '--write');
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(message);
     expect(readdirSync(outside)).toEqual([]);
@@ -351,7 +353,7 @@ describe('jscr init --pre-push', () => {
     expect(existsSync(join(r.root, '.jscr.toml'))).toBe(false);
   });
 
-  it('never starts a program the repository configuration names (core.fsmonitor)', () => {
+  it('never starts a program the repository configuration names (core.fsmonitor)', async () => {
     const outside = outsideDir();
     const marker = join(outside, 'ran');
     const program = join(outside, 'fsmonitor.sh');
@@ -359,16 +361,16 @@ describe('jscr init --pre-push', () => {
     chmodSync(program, 0o755);
     const r = repo(VENDORED);
     r.git('config', 'core.fsmonitor', program);
-    expect(init(r, '--pre-push', '--github', '--claude', '--write').code).toBe(0);
+    expect((await init(r, '--pre-push', '--github', '--claude', '--write')).code).toBe(0);
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('the hook reviews what is pushed and stops a push with findings', () => {
+  it('the hook reviews what is pushed and stops a push with findings', async () => {
     const remote = outsideDir();
     execFileSync('git', ['init', '-q', '--bare', remote]);
     const r = repo({ 'a.py': 'print(1)\n' });
     r.git('remote', 'add', 'origin', remote);
-    expect(init(r, '--pre-push', '--write').code).toBe(0);
+    expect((initByBinary(r, '--pre-push', '--write')).code).toBe(0);
     const push = (): ReturnType<typeof spawnSync> => spawnSync('git', ['push', '-q', '-u', 'origin', 'main'], { cwd: r.root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     // the first push has no upstream: main against main, an empty change
     expect(push().status).toBe(0);
@@ -380,11 +382,11 @@ describe('jscr init --pre-push', () => {
     expect(lstatSync(join(r.root, '.git/hooks/pre-push')).isFile()).toBe(true);
   });
 
-  it('writes the hook of a linked worktree into the repository git directory', () => {
+  it('writes the hook of a linked worktree into the repository git directory', async () => {
     const r = repo({ 'a.py': '1\n' });
     const linked = join(outsideDir(), 'linked');
     r.git('worktree', 'add', '-q', '-b', 'side', linked);
-    const out = runJscr(['init', '--pre-push', '--write'], { cwd: linked });
+    const out = await runJscr(['init', '--pre-push', '--write'], { cwd: linked });
     expect(out.code).toBe(0);
     expect(readFileSync(join(r.root, '.git/hooks/pre-push'), 'utf8')).toContain('jscr pre-push hook');
     expect(existsSync(join(linked, '.jscr.toml'))).toBe(true);

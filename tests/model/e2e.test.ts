@@ -1,6 +1,6 @@
 /**
- * `jscr review` end to end with a model: a real git repository in a temporary folder, the built CLI
- * (node bin/jscr) run as a child process, and the scripted provider server on 127.0.0.1.
+ * `jscr review` end to end with a model: a real git repository in a temporary folder, the CLI's
+ * `main` run in-process, and the scripted provider server on 127.0.0.1.
  * These tests need the engine to call runModelSteps (src/review/steps/model-calls.ts) after redaction.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

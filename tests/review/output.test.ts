@@ -8,8 +8,7 @@ import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeRepo, runJscr, type TestRepo } from '../helpers/repo.js';
-import { runJscr as runJscrAsync } from '../helpers/cli.js';
+import { makeRepo, runJscr, runJscrBinarySync, type CliResult, type TestRepo } from '../helpers/repo.js';
 
 const repos: TestRepo[] = [];
 const dirs: string[] = [];
@@ -28,10 +27,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const review = (r: TestRepo, output: string, format = 'json'): ReturnType<typeof runJscr> =>
-  runJscr(['review', '--no-model', '--format', format, '--output', output], { cwd: r.root, timeoutMs: 60_000 });
+const reviewArgs = (output: string, format: string): string[] => ['review', '--no-model', '--format', format, '--output', output];
+const review = (r: TestRepo, output: string, format = 'json'): Promise<CliResult> => runJscr(reviewArgs(output, format), { cwd: r.root, timeoutMs: 60_000 });
 
-function expectRefused(result: ReturnType<typeof runJscr>, pattern: RegExp): void {
+function expectRefused(result: CliResult, pattern: RegExp): void {
   expect(result.code).toBe(2);
   const lines = result.stderr.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
@@ -45,36 +44,37 @@ function deviceIdentity(path: string): { char: boolean; rdev: number; ino: numbe
 }
 
 describe('devices, FIFOs and descriptor links are written in place', () => {
-  it('a null device node made for the test stays a character device', () => {
+  it('a null device node made for the test stays a character device', async () => {
     const dir = tempDir();
     const node = join(dir, 'null');
     execFileSync('mknod', [node, 'c', '1', '3']);
     const before = deviceIdentity(node);
-    const result = review(repo(), node);
+    const result = await review(repo(), node);
     expect(result.code).toBe(0);
     expect(deviceIdentity(node)).toEqual(before);
     expect(readdirSync(dir)).toEqual(['null']);
   });
 
-  it('--output /dev/null leaves /dev/null the same character device', () => {
+  it('--output /dev/null leaves /dev/null the same character device', async () => {
     const before = deviceIdentity('/dev/null');
     expect(before.char).toBe(true);
-    const result = review(repo(), '/dev/null', 'text');
+    const result = await review(repo(), '/dev/null', 'text');
     expect(result.code).toBe(0);
     expect(deviceIdentity('/dev/null')).toEqual(before);
     expect(result.stdout).toBe('');
   });
 
-  it('a device that refuses the write (/dev/full) is exit 2 with one line, and stays the device', () => {
+  it('a device that refuses the write (/dev/full) is exit 2 with one line, and stays the device', async () => {
     const before = deviceIdentity('/dev/full');
-    expectRefused(review(repo(), '/dev/full'), /--output \/dev\/full: cannot write the report \(ENOSPC\)/);
+    expectRefused(await review(repo(), '/dev/full'), /--output \/dev\/full: cannot write the report \(ENOSPC\)/);
     expect(deviceIdentity('/dev/full')).toEqual(before);
   });
 
   for (const name of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) {
-    it(`--output ${name} prints the report (stdout is a socket here) and /dev/stdout stays a link`, () => {
+    // The binary, so the descriptor the path names is a real process's stdout (a pipe from the test).
+    it(`--output ${name} prints the report (stdout is a pipe here) and /dev/stdout stays a link`, () => {
       const before = readlinkSync('/dev/stdout');
-      const result = review(repo(), name);
+      const result = runJscrBinarySync(reviewArgs(name, 'json'), { cwd: repo().root, timeoutMs: 60_000 });
       expect(result.code).toBe(0);
       expect((JSON.parse(result.stdout) as { exit_code: number }).exit_code).toBe(0);
       expect(lstatSync('/dev/stdout').isSymbolicLink()).toBe(true);
@@ -93,7 +93,7 @@ describe('devices, FIFOs and descriptor links are written in place', () => {
     reader.stdout.on('data', (d: Buffer) => (received += d.toString()));
     const readerDone = new Promise<void>((resolve) => reader.on('close', () => resolve()));
     const r = repo();
-    const result = await runJscrAsync(['review', '--no-model', '--format', 'json', '--output', link], r.root);
+    const result = await runJscr(['review', '--no-model', '--format', 'json', '--output', link], { cwd: r.root });
     await readerDone;
     expect(result.code).toBe(0);
     expect((JSON.parse(received) as { exit_code: number }).exit_code).toBe(0);
@@ -101,90 +101,90 @@ describe('devices, FIFOs and descriptor links are written in place', () => {
     expect(lstatSync(fifo).isFIFO()).toBe(true);
   });
 
-  it('fix --out naming a device is exit 2 and the device stays', () => {
+  it('fix --out naming a device is exit 2 and the device stays', async () => {
     const dir = tempDir();
     const node = join(dir, 'null');
     execFileSync('mknod', [node, 'c', '1', '3']);
     const before = deviceIdentity(node);
-    const result = runJscr(['fix', '--out', node], { cwd: repo().root, timeoutMs: 60_000 });
+    const result = await runJscr(['fix', '--out', node], { cwd: repo().root, timeoutMs: 60_000 });
     expectRefused(result, /--out .* exists and is not a folder/);
     expect(deviceIdentity(node)).toEqual(before);
   });
 });
 
 describe('regular files are replaced whole, links kept', () => {
-  it('a symbolic link to a regular file: the target gets the report, the link stays a link', () => {
+  it('a symbolic link to a regular file: the target gets the report, the link stays a link', async () => {
     const dir = tempDir();
     const target = join(dir, 'real.json');
     writeFileSync(target, 'old');
     const link = join(dir, 'report.json');
     symlinkSync(target, link);
-    const result = review(repo(), link);
+    const result = await review(repo(), link);
     expect(result.code).toBe(0);
     expect(readlinkSync(link)).toBe(target);
     expect((JSON.parse(readFileSync(target, 'utf8')) as { exit_code: number }).exit_code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['real.json', 'report.json']);
   });
 
-  it('an existing report is replaced with its mode kept, and no temporary file is left', () => {
+  it('an existing report is replaced with its mode kept, and no temporary file is left', async () => {
     const dir = tempDir();
     const target = join(dir, 'report.json');
     writeFileSync(target, 'old');
     chmodSync(target, 0o640);
-    const result = review(repo(), target);
+    const result = await review(repo(), target);
     expect(result.code).toBe(0);
     expect(statSync(target).mode & 0o777).toBe(0o640);
     expect(readFileSync(target, 'utf8')).toMatch(/"exit_code": 0/);
     expect(readdirSync(dir)).toEqual(['report.json']);
   });
 
-  it('a dangling link is refused and nothing is created where it points', () => {
+  it('a dangling link is refused and nothing is created where it points', async () => {
     const dir = tempDir();
     symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling.json'));
-    expectRefused(review(repo(), join(dir, 'dangling.json')), /symbolic link to nothing/);
+    expectRefused(await review(repo(), join(dir, 'dangling.json')), /symbolic link to nothing/);
     expect(existsSync(join(dir, 'nowhere'))).toBe(false);
   });
 });
 
 describe('the repository is never written', () => {
-  it('a new report file in the working folder is fine (CI recipes write one)', () => {
+  it('a new report file in the working folder is fine (CI recipes write one)', async () => {
     const r = repo();
-    const result = review(r, 'jscr-report.json');
+    const result = await review(r, 'jscr-report.json');
     expect(result.code).toBe(0);
     expect(existsSync(join(r.root, 'jscr-report.json'))).toBe(true);
   });
 
-  it('a tracked file is refused and left as it was', () => {
+  it('a tracked file is refused and left as it was', async () => {
     const r = repo();
-    const result = review(r, 'app.js');
+    const result = await review(r, 'app.js');
     expectRefused(result, /--output app\.js: names app\.js, a file the repository tracks/);
     expect(readFileSync(join(r.root, 'app.js'), 'utf8')).toBe('const a = 1;\n');
   });
 
-  it('a tracked file reached through a symbolic link is refused', () => {
+  it('a tracked file reached through a symbolic link is refused', async () => {
     const r = repo();
     const dir = tempDir();
     symlinkSync(join(r.root, 'app.js'), join(dir, 'report.json'));
-    expectRefused(review(r, join(dir, 'report.json')), /a file the repository tracks/);
+    expectRefused(await review(r, join(dir, 'report.json')), /a file the repository tracks/);
     expect(readFileSync(join(r.root, 'app.js'), 'utf8')).toBe('const a = 1;\n');
   });
 
-  it('a path in .git, in any case, directly or through a link, is refused', () => {
+  it('a path in .git, in any case, directly or through a link, is refused', async () => {
     const r = repo();
     const config = readFileSync(join(r.root, '.git', 'config'), 'utf8');
     for (const output of ['.git/config', '.GIT/config', '.Git/hooks/pre-commit', '.git', 'sub/../.git/description']) {
-      expectRefused(review(r, output), /inside a \.git folder/);
+      expectRefused(await review(r, output), /inside a \.git folder/);
     }
     const dir = tempDir();
     symlinkSync(join(r.root, '.git', 'config'), join(dir, 'report.json'));
-    expectRefused(review(r, join(dir, 'report.json')), /inside a \.git folder/);
+    expectRefused(await review(r, join(dir, 'report.json')), /inside a \.git folder/);
     symlinkSync(join(r.root, '.git'), join(dir, 'dotgit'));
-    expectRefused(review(r, join(dir, 'dotgit', 'new-file')), /inside a \.git folder/);
+    expectRefused(await review(r, join(dir, 'dotgit', 'new-file')), /inside a \.git folder/);
     expect(readFileSync(join(r.root, '.git', 'config'), 'utf8')).toBe(config);
     expect(existsSync(join(r.root, '.git', 'new-file'))).toBe(false);
   });
 
-  it('a link the repository holds, as the file or as a folder on the way, is never written through', () => {
+  it('a link the repository holds, as the file or as a folder on the way, is never written through', async () => {
     const r = repo();
     const dir = tempDir();
     const victim = join(dir, 'victim.txt');
@@ -195,21 +195,21 @@ describe('the repository is never written', () => {
     r.git('add', 'jscr-report.json', 'reports');
     r.git('commit', '-q', '-m', 'links');
     symlinkSync(victim, join(r.root, 'untracked.json'));
-    expectRefused(review(r, 'jscr-report.json'), /goes through jscr-report\.json, a symbolic link inside the repository/);
-    expectRefused(review(r, 'reports/new.json'), /goes through reports, a symbolic link inside the repository/);
-    expectRefused(review(r, 'untracked.json'), /goes through untracked\.json, a symbolic link inside the repository/);
+    expectRefused(await review(r, 'jscr-report.json'), /goes through jscr-report\.json, a symbolic link inside the repository/);
+    expectRefused(await review(r, 'reports/new.json'), /goes through reports, a symbolic link inside the repository/);
+    expectRefused(await review(r, 'untracked.json'), /goes through untracked\.json, a symbolic link inside the repository/);
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
     expect(readdirSync(dir).sort()).toEqual(['victim.txt']);
   });
 
-  it('a git directory that is not named .git is refused too', () => {
+  it('a git directory that is not named .git is refused too', async () => {
     const dir = tempDir();
     const gitDir = join(dir, 'separate-git-dir');
     const work = join(dir, 'work');
     execFileSync('git', ['init', '-q', `--separate-git-dir=${gitDir}`, work]);
     writeFileSync(join(work, 'a.js'), 'x\n');
     execFileSync('git', ['-C', work, 'add', 'a.js']);
-    const result = runJscr(['review', '--no-model', '--staged', '--output', join(gitDir, 'hooks', 'post-checkout')], { cwd: work, timeoutMs: 60_000 });
+    const result = await runJscr(['review', '--no-model', '--staged', '--output', join(gitDir, 'hooks', 'post-checkout')], { cwd: work, timeoutMs: 60_000 });
     expectRefused(result, /inside the repository's git directory/);
     expect(existsSync(join(gitDir, 'hooks', 'post-checkout'))).toBe(false);
   });

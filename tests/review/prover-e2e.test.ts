@@ -27,11 +27,11 @@ interface Report {
 }
 
 describe('the prover as a review scanner', () => {
-  it('reports an operation the change leaves unguarded', () => {
+  it('reports an operation the change leaves unguarded', async () => {
     const r = makeRepo({ 'src/main/java/org/acme/Hook.java': GUARDED });
     repos.push(r);
     r.commit({ 'src/main/java/org/acme/Hook.java': UNGUARDED }, 'simplify');
-    const out = runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root });
+    const out = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root });
     const report = JSON.parse(out.stdout) as Report;
     const finding = report.findings.find((f) => f.source === 'prover');
     expect(finding).toMatchObject({ rule: 'jscr/prover-unguarded-operation', path: 'src/main/java/org/acme/Hook.java', line: 4 });
@@ -40,17 +40,17 @@ describe('the prover as a review scanner', () => {
     expect(report.steps.find((s) => s.name === 'prover')?.status).toBe('ran');
   });
 
-  it('says nothing when the check stays in place, and skips when disabled', () => {
+  it('says nothing when the check stays in place, and skips when disabled', async () => {
     const r = makeRepo({ 'src/main/java/org/acme/Hook.java': GUARDED, '.jscr.toml': '[prover]\nenabled = false\n' });
     repos.push(r);
     r.commit({ 'src/main/java/org/acme/Hook.java': GUARDED.replace('"x"', '"no credentials"') }, 'wording');
-    const out = runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root });
+    const out = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root });
     const report = JSON.parse(out.stdout) as Report;
     expect(report.steps.find((s) => s.name === 'prover')).toMatchObject({ status: 'skipped' });
     const enabled = makeRepo({ 'src/main/java/org/acme/Hook.java': GUARDED });
     repos.push(enabled);
     enabled.commit({ 'src/main/java/org/acme/Hook.java': GUARDED.replace('"x"', '"no credentials"') }, 'wording');
-    const again = JSON.parse(runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: enabled.root }).stdout) as Report;
+    const again = JSON.parse((await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: enabled.root })).stdout) as Report;
     expect(again.findings.filter((f) => f.source === 'prover')).toEqual([]);
     expect(again.steps.find((s) => s.name === 'prover')?.status).toBe('ran');
   });

@@ -1,5 +1,5 @@
 /**
- * No secret leaves jscr (issue 10, items 2 and 3): the built CLI on real repositories in temporary
+ * No secret leaves jscr (issue 10, items 2 and 3): the CLI (in-process) on real repositories in temporary
  * folders, every report format, the step summary, error messages, a scanner's failure text, and a
  * scripted model server on 127.0.0.1 that records every byte it is sent.
  */

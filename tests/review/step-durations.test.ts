@@ -52,8 +52,8 @@ describe('jscr review: durations end to end', () => {
   r.commit({ 'b.py': 'import subprocess\nsubprocess.run(cmd, shell=True)\n' });
   afterAll(() => r.cleanup());
 
-  it('gives every step of the JSON report a duration and prints one stderr line per step in CI', () => {
-    const run = runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root, env: { CI: 'true' } });
+  it('gives every step of the JSON report a duration and prints one stderr line per step in CI', async () => {
+    const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root, env: { CI: 'true' } });
     expect(run.code).toBe(1);
     const steps = (JSON.parse(run.stdout) as { steps: StepRecord[] }).steps;
     for (const step of steps) expect(Number.isInteger(step.duration_ms) && (step.duration_ms ?? -1) >= 0).toBe(true);
@@ -61,10 +61,10 @@ describe('jscr review: durations end to end', () => {
     expect(lines).toEqual(steps.map((s) => `jscr: step ${s.name} ${s.status} in ${s.duration_ms} ms`));
   });
 
-  it('prints no step lines with --quiet, or outside CI', () => {
-    const quiet = runJscr(['review', '--range', 'HEAD~1..HEAD', '--quiet'], { cwd: r.root, env: { CI: 'true' } });
+  it('prints no step lines with --quiet, or outside CI', async () => {
+    const quiet = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--quiet'], { cwd: r.root, env: { CI: 'true' } });
     expect(quiet.stderr).not.toContain('jscr: step ');
-    const local = runJscr(['review', '--range', 'HEAD~1..HEAD'], { cwd: r.root, env: { CI: '' } });
+    const local = await runJscr(['review', '--range', 'HEAD~1..HEAD'], { cwd: r.root, env: { CI: '' } });
     expect(local.stderr).not.toContain('jscr: step ');
   });
 });

@@ -19,53 +19,53 @@ interface Report {
   exit_code: number;
 }
 
-function review(r: TestRepo, range = 'HEAD~1..HEAD'): Report {
-  const out = runJscr(['review', '--range', range, '--format', 'json'], { cwd: r.root });
+async function review(r: TestRepo, range = 'HEAD~1..HEAD'): Promise<Report> {
+  const out = await runJscr(['review', '--range', range, '--format', 'json'], { cwd: r.root });
   return JSON.parse(out.stdout) as Report;
 }
 
 const RISKY = 'import subprocess\nsubprocess.run(cmd, shell=True)\n';
 
 describe('suppressions', () => {
-  it('a [[suppress]] entry matches by fingerprint, and still matches after the line moves', () => {
+  it('a [[suppress]] entry matches by fingerprint, and still matches after the line moves', async () => {
     const r = makeRepo({ 'calc.py': 'x = 1\n' });
     repos.push(r);
     r.commit({ 'tool.py': RISKY });
-    const first = review(r).findings.find((f) => f.path === 'tool.py');
+    const first = (await review(r)).findings.find((f) => f.path === 'tool.py');
     expect(first).toBeDefined();
     const fp = (first as { fingerprint: string }).fingerprint;
     // The suppression lands in the base; then the code moves down three lines.
     r.commit({ '.jscr.toml': `[[suppress]]\nrule = "jscr/python-subprocess-shell-true"\nfingerprint = "${fp}"\nreason = "runs only in the build container"\n` });
     // The risky line is rewritten with other spacing: the evidence, whitespace folded, is the same.
     r.commit({ 'tool.py': `# build helper\n\n\nimport subprocess\nsubprocess.run(cmd,   shell=True)\n` });
-    const moved = review(r, 'HEAD~1..HEAD');
+    const moved = await review(r, 'HEAD~1..HEAD');
     expect(moved.findings.filter((f) => f.path === 'tool.py')).toEqual([]);
     expect(moved.suppressed.map((s) => s.fingerprint)).toContain(fp);
   });
 
-  it('an entry the reviewed change adds to .jscr.toml is reported and not honoured', () => {
+  it('an entry the reviewed change adds to .jscr.toml is reported and not honoured', async () => {
     const r = makeRepo({ 'calc.py': 'x = 1\n' });
     repos.push(r);
     r.commit({
       'tool.py': RISKY,
       '.jscr.toml': '[[suppress]]\nrule = "jscr/python-subprocess-shell-true"\nreason = "trust me"\n',
     });
-    const report = review(r);
+    const report = await review(r);
     expect(report.findings.some((f) => f.path === 'tool.py' && f.rule === 'jscr/python-subprocess-shell-true')).toBe(true);
     expect(report.findings.some((f) => f.rule === 'jscr/review-config-changed')).toBe(true);
     expect(report.exit_code).toBe(1);
   });
 
-  it('an inline jscr-ignore added by the change is reported and not honoured', () => {
+  it('an inline jscr-ignore added by the change is reported and not honoured', async () => {
     const r = makeRepo({ 'calc.py': 'x = 1\n' });
     repos.push(r);
     r.commit({ 'tool.py': 'import subprocess\n# jscr-ignore: jscr/python-subprocess-shell-true reviewed\nsubprocess.run(cmd, shell=True)\n' });
-    const rules = review(r).findings.map((f) => f.rule);
+    const rules = (await review(r)).findings.map((f) => f.rule);
     expect(rules).toContain('jscr/python-subprocess-shell-true');
     expect(rules).toContain('jscr/suppression-added-by-change');
   });
 
-  it('an expired entry is not honoured, and unused entries are listed', () => {
+  it('an expired entry is not honoured, and unused entries are listed', async () => {
     const r = makeRepo({
       'calc.py': 'x = 1\n',
       '.jscr.toml': [
@@ -81,18 +81,18 @@ describe('suppressions', () => {
     });
     repos.push(r);
     r.commit({ 'tool.py': RISKY });
-    const report = review(r);
+    const report = await review(r);
     expect(report.findings.some((f) => f.rule === 'jscr/python-subprocess-shell-true')).toBe(true);
     expect(report.unused_suppressions.map((u) => u.reason).sort()).toEqual(['expired', 'unused']);
   });
 });
 
 describe('SARIF from the CLI', () => {
-  it('validates against the SARIF 2.1.0 schema', () => {
+  it('validates against the SARIF 2.1.0 schema', async () => {
     const r = makeRepo({ 'calc.py': 'x = 1\n' });
     repos.push(r);
     r.commit({ 'tool.py': RISKY, 'web.js': 'el.innerHTML = req.query.html;\n' });
-    const out = runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'sarif'], { cwd: r.root });
+    const out = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'sarif'], { cwd: r.root });
     expect(out.code).toBe(1);
     const schema = JSON.parse(readFileSync(new URL('../data/sarif-2.1.0.json', import.meta.url), 'utf8'));
     const sarif = JSON.parse(out.stdout);

@@ -7,7 +7,6 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +17,7 @@ import { z } from 'zod';
 import { pathsForScanner, scannerExtensions } from '../../languages/registry.js';
 import { asArgument, jscrBinDirs, jscrPackageRoot, notRun, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+import { temporaryDirectory } from '../../policy/environment.js';
 
 const EXTENSIONS = scannerExtensions('eslint');
 
@@ -140,7 +140,7 @@ export function createEslintAdapter(binDirs: string[] = jscrBinDirs()): ScannerA
       if (program === null) return notRun('eslint is enabled but not installed (eslint not found on PATH)');
       const plugin = pluginUrl(program);
       if (plugin === null) return notRun('eslint is enabled but eslint-plugin-security is not installed beside the eslint that would run');
-      const configDir = await mkdtemp(join(tmpdir(), 'jscr-eslint-'));
+      const configDir = await mkdtemp(join(temporaryDirectory(), 'jscr-eslint-'));
       try {
         const configFile = join(configDir, 'eslint.config.mjs');
         await writeFile(configFile, eslintConfigSource(plugin));

@@ -5,7 +5,6 @@
  * replaced by a marker.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
@@ -13,6 +12,7 @@ import type { KnownSecret } from '../../redact/mask.js';
 import { z } from 'zod';
 import { asArgument, jscrBinDirs, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+import { temporaryDirectory } from '../../policy/environment.js';
 
 /** The fields of secretlint's `--format json` that jscr reads: per file, each message's rule and where it is. */
 const secretlintReportSchema = z.array(
@@ -102,7 +102,7 @@ export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): Scan
     // Secrets hide in any text file; the engine passes only admitted text, never binaries.
     filesFor: (paths) => [...paths],
     async run(input: ScannerInput): Promise<ScannerOutcome> {
-      const configDir = await mkdtemp(join(tmpdir(), 'jscr-secretlint-'));
+      const configDir = await mkdtemp(join(temporaryDirectory(), 'jscr-secretlint-'));
       try {
         const configFile = join(configDir, 'secretlintrc.json');
         await writeFile(configFile, JSON.stringify(CONFIG));
