@@ -132,7 +132,9 @@ class GitObjectReader implements SourceReader {
    * profile, prover, redaction, suppressions), and an object's content never changes.
    */
   private readonly wholeObjects = new Map<string, Buffer>();
-  private wholeObjectBytes = 0;
+  /** The memory those objects hold: each `cat-file` output they are slices of, counted once. */
+  private readonly keptOutputs = new WeakSet<ArrayBufferLike>();
+  private keptBytes = 0;
 
   constructor(
     private readonly root: string,
@@ -284,12 +286,14 @@ class GitObjectReader implements SourceReader {
     return out;
   }
 
-  /** Keep a whole object for later reads while the kept total stays under KEPT_OBJECT_BYTES. */
+  /** Keep a whole object for later reads while the memory kept stays under KEPT_OBJECT_BYTES. */
   private keepWhole(oid: string, bytes: Buffer): void {
-    if (this.wholeObjectBytes + bytes.length > KEPT_OBJECT_BYTES) return;
-    // A copy, so a kept object does not hold on to the whole output of the batch it came in.
-    this.wholeObjects.set(oid, Buffer.from(bytes));
-    this.wholeObjectBytes += bytes.length;
+    const output = bytes.buffer;
+    const cost = this.keptOutputs.has(output) ? 0 : output.byteLength;
+    if (this.keptBytes + cost > KEPT_OBJECT_BYTES) return;
+    this.keptOutputs.add(output);
+    this.keptBytes += cost;
+    this.wholeObjects.set(oid, bytes);
   }
 
   /** One `git cat-file --batch` for these objects; an object whose content is not all there is left out. */
@@ -329,9 +333,9 @@ interface ObjectRead {
 }
 
 /**
- * Objects read whole are kept, up to this many bytes per reader, for the next step that reads them:
- * the changed files of an ordinary change (read first) fit, and a larger repository's rest cannot
- * make a review hold much more than before.
+ * Objects read whole are kept for the next step that reads them, in at most this many bytes of git's
+ * output per reader: the changed files of an ordinary change (read first) fit, and the rest of a
+ * large repository cannot make a review hold much more than before.
  */
 const KEPT_OBJECT_BYTES = 32 * 1024 * 1024;
 
