@@ -371,45 +371,51 @@ function collectEncoded(text: string, rules: SecretRuleSet, depth: number, into:
   return capped;
 }
 
-/** The keywords of a rule set's line rules: one pattern that finds where any of them starts, and each by its first character. */
+/** The keywords of a rule set's line rules, by their first two characters. */
 interface KeywordIndex {
-  anyKeyword: RegExp;
-  byFirst: Map<string, string[]>;
+  /** `first * 128 + second` for two ASCII characters: the keywords starting with them. */
+  ascii: (string[] | undefined)[];
+  /** The same for keywords that start with any other pair, `first * 65536 + second`. */
+  other: Map<number, string[]>;
 }
 
-const keywordIndexes = new WeakMap<SecretRuleSet, KeywordIndex | null>();
+const keywordIndexes = new WeakMap<SecretRuleSet, KeywordIndex>();
 
-function keywordIndexOf(rules: SecretRuleSet): KeywordIndex | null {
+function keywordIndexOf(rules: SecretRuleSet): KeywordIndex {
   let index = keywordIndexes.get(rules);
   if (index === undefined) {
-    const keywords = [...new Set(rules.rules.filter((rule) => rule.matcher.scope !== 'block').flatMap((rule) => rule.keywords))];
-    const byFirst = new Map<string, string[]>();
-    for (const keyword of keywords) byFirst.set(keyword.charAt(0), [...(byFirst.get(keyword.charAt(0)) ?? []), keyword]);
-    // Literal alternatives only (escaped), so the pattern cannot backtrack beyond one keyword's length.
-    index = keywords.length === 0 ? null : { anyKeyword: new RegExp(keywords.map((k) => k.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'), 'g'), byFirst };
+    index = { ascii: new Array<string[] | undefined>(128 * 128).fill(undefined), other: new Map() };
+    const keywords = new Set(rules.rules.filter((rule) => rule.matcher.scope !== 'block').flatMap((rule) => rule.keywords));
+    for (const keyword of keywords) {
+      // Keywords have at least two characters (rules.ts); their first two are the bucket.
+      const first = keyword.charCodeAt(0);
+      const second = keyword.charCodeAt(1);
+      if (first < 128 && second < 128) (index.ascii[first * 128 + second] ??= []).push(keyword);
+      else index.other.set(first * 65536 + second, [...(index.other.get(first * 65536 + second) ?? []), keyword]);
+    }
     keywordIndexes.set(rules, index);
   }
   return index;
 }
 
 /**
- * The lines (1-based, ascending, once each) holding each keyword in `lower`. One search for all the
- * keywords together, resumed one character after each hit so that overlapping keywords are all seen,
- * instead of one substring search per keyword over the whole text.
+ * The lines (1-based, ascending, once each) holding each keyword in `lower`. One pass looks up each
+ * pair of characters in a table, instead of one substring search per keyword over the whole text;
+ * a text made of keywords (crafted) costs a few comparisons per character, no more.
  */
 export function keywordLinesOf(lower: string, starts: number[], rules: SecretRuleSet): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  const index = keywordIndexOf(rules);
-  if (index === null) return out;
-  const pattern = index.anyKeyword;
+  const { ascii, other } = keywordIndexOf(rules);
   let line = 1;
-  pattern.lastIndex = 0;
-  for (let hit = pattern.exec(lower); hit; hit = pattern.exec(lower)) {
-    const at = hit.index;
-    pattern.lastIndex = at + 1;
-    while (line < starts.length && (starts[line] as number) <= at) line += 1;
-    for (const keyword of index.byFirst.get(lower.charAt(at)) ?? []) {
+  let second = lower.charCodeAt(0);
+  for (let at = 0; at + 1 < lower.length; at++) {
+    const first = second;
+    second = lower.charCodeAt(at + 1);
+    const bucket = first < 128 && second < 128 ? ascii[first * 128 + second] : other.size === 0 ? undefined : other.get(first * 65536 + second);
+    if (bucket === undefined) continue;
+    for (const keyword of bucket) {
       if (!lower.startsWith(keyword, at)) continue;
+      while (line < starts.length && (starts[line] as number) <= at) line += 1;
       const lines = out.get(keyword);
       if (lines === undefined) out.set(keyword, [line]);
       else if (lines[lines.length - 1] !== line) lines.push(line);

@@ -253,7 +253,7 @@ describe('base64 runs found in one pass', () => {
   });
 });
 
-describe('keyword lines found in one search for all keywords', () => {
+describe('keyword lines found in one pass over the text', () => {
   it('are the lines a substring search per keyword finds, overlapping keywords included', () => {
     const rules = builtInSecretRules();
     const keywords = [...new Set(rules.rules.filter((r) => r.matcher.scope !== 'block').flatMap((r) => r.keywords))];
