@@ -127,6 +127,14 @@ class GitObjectReader implements SourceReader {
   private entries: Promise<Map<string, TreeEntry>> | null = null;
   /** Paths the tree holds as symbolic links: no path through one of them is read. */
   private readonly symlinks = new Set<string>();
+  /**
+   * Objects already read whole, by id: the review reads the same blobs in several steps (coverage,
+   * profile, prover, redaction, suppressions), and an object's content never changes.
+   */
+  private readonly wholeObjects = new Map<string, Buffer>();
+  /** The memory those objects hold: each `cat-file` output they are slices of, counted once. */
+  private readonly keptOutputs = new WeakSet<ArrayBufferLike>();
+  private keptBytes = 0;
 
   constructor(
     private readonly root: string,
@@ -237,14 +245,19 @@ class GitObjectReader implements SourceReader {
    * against its announced size, so output cut anywhere is "could not read", never a shorter file.
    */
   private async catFiles(limits: Map<string, number>): Promise<Map<string, ObjectRead>> {
-    const oids = [...limits.keys()];
+    const out = new Map<string, ObjectRead>();
+    for (const oid of limits.keys()) {
+      const bytes = this.wholeObjects.get(oid);
+      if (bytes !== undefined) out.set(oid, { size: bytes.length, bytes, head: bytes.subarray(0, BINARY_SNIFF_BYTES) });
+    }
+    const oids = [...limits.keys()].filter((oid) => !out.has(oid));
+    if (oids.length === 0) return out;
     const sizes = new Map<string, number>();
     const check = await git(this.root, ['cat-file', '--batch-check'], { input: oids.map((o) => `${o}\n`).join('') });
     for (const line of check.toString('utf8').split('\n')) {
       const [oid, type, sizeText] = line.split(' ');
       if (oid && type === 'blob' && sizeText !== undefined && /^\d+$/.test(sizeText)) sizes.set(oid, Number(sizeText));
     }
-    const out = new Map<string, ObjectRead>();
     const whole: string[] = [];
     for (const oid of oids) {
       const size = sizes.get(oid);
@@ -258,6 +271,7 @@ class GitObjectReader implements SourceReader {
       if (group.length === 0) return;
       for (const [oid, bytes] of await this.batch(group, sizes, groupBytes)) {
         out.set(oid, { size: bytes.length, bytes, head: bytes.subarray(0, BINARY_SNIFF_BYTES) });
+        this.keepWhole(oid, bytes);
       }
       group = [];
       groupBytes = 0;
@@ -270,6 +284,16 @@ class GitObjectReader implements SourceReader {
     }
     await flush();
     return out;
+  }
+
+  /** Keep a whole object for later reads while the memory kept stays under KEPT_OBJECT_BYTES. */
+  private keepWhole(oid: string, bytes: Buffer): void {
+    const output = bytes.buffer;
+    const cost = this.keptOutputs.has(output) ? 0 : output.byteLength;
+    if (this.keptBytes + cost > KEPT_OBJECT_BYTES) return;
+    this.keptOutputs.add(output);
+    this.keptBytes += cost;
+    this.wholeObjects.set(oid, bytes);
   }
 
   /** One `git cat-file --batch` for these objects; an object whose content is not all there is left out. */
@@ -307,6 +331,13 @@ interface ObjectRead {
   bytes: Buffer | null;
   head: Buffer;
 }
+
+/**
+ * Objects read whole are kept for the next step that reads them, in at most this many bytes of git's
+ * output per reader: the changed files of an ordinary change (read first) fit, and the rest of a
+ * large repository cannot make a review hold much more than before.
+ */
+const KEPT_OBJECT_BYTES = 32 * 1024 * 1024;
 
 /** Output of one `cat-file --batch` call is kept under this many content bytes (larger objects go alone). */
 const BATCH_OUTPUT_BYTES = 32 * 1024 * 1024;

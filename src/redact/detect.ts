@@ -249,23 +249,36 @@ export function asciiTable(chars: RegExp): boolean[] {
   return Array.from({ length: 128 }, (_v, code) => chars.test(String.fromCharCode(code)));
 }
 
-/** Maximal runs of `runOf.table` characters at least `minLength` long, each with up to `pad` `=` after it. */
+/**
+ * Maximal runs of `runOf.table` characters at least `minLength` long, each with up to `pad` `=` after it.
+ * A run that long must cover the character `minLength - 1` places ahead, so where that one is not a run
+ * character the search jumps past it: on ordinary code most characters are never looked at.
+ */
 export function wholeRuns(text: string, runOf: NonNullable<Decoder['runOf']>): { start: number; end: number }[] {
   const runs: { start: number; end: number }[] = [];
-  let start = -1;
-  for (let at = 0; at <= text.length; at++) {
-    const inRun = at < text.length && runOf.table[text.charCodeAt(at)] === true;
-    if (inRun) {
-      if (start < 0) start = at;
+  const { table, minLength, pad } = runOf;
+  const inRun = (at: number): boolean => table[text.charCodeAt(at)] === true;
+  // Every run character before `from` is settled: `from` is 0, follows a character that is not a run
+  // character, or ends a run found (its padding included).
+  let from = 0;
+  while (from + minLength <= text.length) {
+    const probe = from + minLength - 1;
+    if (!inRun(probe)) {
+      from = probe + 1;
       continue;
     }
-    if (start >= 0 && at - start >= runOf.minLength) {
-      let end = at;
-      while (end < text.length && end - at < runOf.pad && text.charCodeAt(end) === 0x3d) end += 1;
-      runs.push({ start, end });
-      at = end - 1;
+    let start = probe;
+    while (start > from && inRun(start - 1)) start -= 1;
+    let stop = probe + 1;
+    while (stop < text.length && inRun(stop)) stop += 1;
+    if (stop - start < minLength) {
+      from = stop + 1;
+      continue;
     }
-    start = -1;
+    let end = stop;
+    while (end < text.length && end - stop < pad && text.charCodeAt(end) === 0x3d) end += 1;
+    runs.push({ start, end });
+    from = end;
   }
   return runs;
 }
@@ -358,6 +371,59 @@ function collectEncoded(text: string, rules: SecretRuleSet, depth: number, into:
   return capped;
 }
 
+/** The keywords of a rule set's line rules, by their first two characters. */
+interface KeywordIndex {
+  /** `first * 128 + second` for two ASCII characters: the keywords starting with them. */
+  ascii: (string[] | undefined)[];
+  /** The same for keywords that start with any other pair, `first * 65536 + second`. */
+  other: Map<number, string[]>;
+}
+
+const keywordIndexes = new WeakMap<SecretRuleSet, KeywordIndex>();
+
+function keywordIndexOf(rules: SecretRuleSet): KeywordIndex {
+  let index = keywordIndexes.get(rules);
+  if (index === undefined) {
+    index = { ascii: new Array<string[] | undefined>(128 * 128).fill(undefined), other: new Map() };
+    const keywords = new Set(rules.rules.filter((rule) => rule.matcher.scope !== 'block').flatMap((rule) => rule.keywords));
+    for (const keyword of keywords) {
+      // Keywords have at least two characters (rules.ts); their first two are the bucket.
+      const first = keyword.charCodeAt(0);
+      const second = keyword.charCodeAt(1);
+      if (first < 128 && second < 128) (index.ascii[first * 128 + second] ??= []).push(keyword);
+      else index.other.set(first * 65536 + second, [...(index.other.get(first * 65536 + second) ?? []), keyword]);
+    }
+    keywordIndexes.set(rules, index);
+  }
+  return index;
+}
+
+/**
+ * The lines (1-based, ascending, once each) holding each keyword in `lower`. One pass looks up each
+ * pair of characters in a table, instead of one substring search per keyword over the whole text;
+ * a text made of keywords (crafted) costs a few comparisons per character, no more.
+ */
+export function keywordLinesOf(lower: string, starts: number[], rules: SecretRuleSet): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  const { ascii, other } = keywordIndexOf(rules);
+  let line = 1;
+  let second = lower.charCodeAt(0);
+  for (let at = 0; at + 1 < lower.length; at++) {
+    const first = second;
+    second = lower.charCodeAt(at + 1);
+    const bucket = first < 128 && second < 128 ? ascii[first * 128 + second] : other.size === 0 ? undefined : other.get(first * 65536 + second);
+    if (bucket === undefined) continue;
+    for (const keyword of bucket) {
+      if (!lower.startsWith(keyword, at)) continue;
+      while (line < starts.length && (starts[line] as number) <= at) line += 1;
+      const lines = out.get(keyword);
+      if (lines === undefined) out.set(keyword, [line]);
+      else if (lines[lines.length - 1] !== line) lines.push(line);
+    }
+  }
+  return out;
+}
+
 /** Find every secret value in `text`. Overlapping candidates resolve to the earliest, longest, then first rule. */
 export function detectSecrets(text: string, rules: SecretRuleSet = builtInSecretRules()): SecretMatch[] {
   return scanSecrets(text, rules).matches;
@@ -372,22 +438,9 @@ export function scanSecrets(text: string, rules: SecretRuleSet = builtInSecretRu
   // text-context conditions, evaluated at most once per rule per text.
   const textContextHolds = (rule: SecretRule): boolean => rule.textContext === null || rule.textContext.test(text);
 
-  // Prefilter: the lines containing each keyword, found by native substring search. Offsets come in
-  // increasing order, so a forward cursor turns them into line numbers without searching.
-  const keywordLines = new Map<string, number[]>();
-  const linesWithKeyword = (keyword: string): number[] => {
-    let lines = keywordLines.get(keyword);
-    if (!lines) {
-      lines = [];
-      let line = 1;
-      for (let at = lower.indexOf(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
-        while (line < starts.length && (starts[line] as number) <= at) line += 1;
-        if (lines[lines.length - 1] !== line) lines.push(line);
-      }
-      keywordLines.set(keyword, lines);
-    }
-    return lines;
-  };
+  // Prefilter: the lines containing each keyword of a line rule, all found in one pass.
+  const keywordLines = keywordLinesOf(lower, starts, rules);
+  const linesWithKeyword = (keyword: string): number[] => keywordLines.get(keyword) ?? [];
 
   rules.rules.forEach((rule, priority) => {
     const collector: Collector = { into: candidates, limit: rules.maxMatchesPerFile, taken: 0, full: false };

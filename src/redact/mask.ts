@@ -39,6 +39,8 @@ const WORD_BOUND_BELOW = 12;
  * at least this long that sits inside a known value is masked as a part of it.
  */
 const PART_RUN = 6;
+/** Masked texts up to this length are remembered (report strings are short; a long text rarely repeats). */
+const REMEMBERED_TEXT_CHARS = 4096;
 /** Up to this many pieces, one native substring search each beats a scan of every position. */
 const DIRECT_SEARCH_PIECES = 16;
 
@@ -63,6 +65,8 @@ export class SecretBook {
   /** Each remembered piece (one line of a value) and the rule that found it. */
   private readonly pieces = new Map<string, string>();
   private index: { byPrefix: Map<string, string[]>; list: string[]; haystack: string; offsets: number[] } | null = null;
+  /** Masked texts by original, while no value is learned: a report repeats its titles, messages and paths. */
+  private readonly maskedTexts = new Map<string, string>();
 
   constructor(readonly rules: SecretRuleSet = builtInSecretRules()) {}
 
@@ -85,6 +89,7 @@ export class SecretBook {
       if (piece.length >= MIN_PIECE && !this.pieces.has(piece)) {
         this.pieces.set(piece, secret.rule);
         this.index = null;
+        this.maskedTexts.clear();
       }
     }
   }
@@ -175,6 +180,16 @@ export class SecretBook {
 
   /** `text` with every secret replaced by its display; line breaks inside a value are kept. */
   mask(text: string): string {
+    if (text.length > REMEMBERED_TEXT_CHARS) return this.maskOnce(text);
+    let masked = this.maskedTexts.get(text);
+    if (masked === undefined) {
+      masked = this.maskOnce(text);
+      this.maskedTexts.set(text, masked);
+    }
+    return masked;
+  }
+
+  private maskOnce(text: string): string {
     const spans = this.spans(text);
     if (spans.length === 0) return text;
     let out = '';

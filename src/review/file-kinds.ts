@@ -134,9 +134,9 @@ const AVERAGE_LINE_CHARS = 300;
  * times over, or the line margin of slashes and six stars webpack writes. Code that merely names
  * these helpers (a bundler plugin) has far fewer.
  */
-const BUNDLER_SIGNATURES: { name: string; test: RegExp; times: number }[] = [
-  { name: 'webpack runtime', test: /\b__webpack_require__\(|^\/\*{6}\/ /gm, times: 5 },
-  { name: 'Parcel runtime', test: /\bparcelRequire\w*\(/g, times: 5 },
+const BUNDLER_SIGNATURES: { name: string; test: RegExp; times: number; literals: string[] }[] = [
+  { name: 'webpack runtime', test: /\b__webpack_require__\(|^\/\*{6}\/ /gm, times: 5, literals: ['__webpack_require__(', '/******/ '] },
+  { name: 'Parcel runtime', test: /\bparcelRequire\w*\(/g, times: 5, literals: ['parcelRequire'] },
 ];
 
 /** True when `regex` (global) matches `text` at least `times` times. */
@@ -152,7 +152,10 @@ function matchesAtLeast(text: string, regex: RegExp, times: number): boolean {
  */
 export function minifiedReason(text: string): string | null {
   if (text.length < MINIFIED_MIN_BYTES) return null;
-  for (const signature of BUNDLER_SIGNATURES) if (matchesAtLeast(text, signature.test, signature.times)) return `bundled (${signature.name} found)`;
+  // The regex runs only where its text occurs (a native substring search rules most files out).
+  for (const signature of BUNDLER_SIGNATURES) {
+    if (signature.literals.some((literal) => text.includes(literal)) && matchesAtLeast(text, signature.test, signature.times)) return `bundled (${signature.name} found)`;
+  }
   let lines = 0;
   let longChars = 0;
   let start = 0;

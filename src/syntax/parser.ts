@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Language as TSLanguage, Parser as TSParser, Tree } from 'web-tree-sitter';
+import type { Language as TSLanguage, Node, Parser as TSParser, Tree } from 'web-tree-sitter';
 import type { Language } from './languages.js';
 import type * as WebTreeSitter from 'web-tree-sitter';
 import { packageFileBytes, runsEmbedded } from '../package-root.js';
@@ -114,7 +114,41 @@ export class ParseStopped extends Error {
 }
 
 /** Node types the grammars jscr loads give comments. */
-const COMMENT_TYPES = ['comment', 'line_comment', 'block_comment'];
+const COMMENT_TYPES = new Set(['comment', 'line_comment', 'block_comment']);
+
+/** How a comment can begin in each grammar: every comment node's text starts with one of these. */
+const COMMENT_STARTS: Record<Language, readonly string[]> = {
+  python: ['#'],
+  javascript: ['//', '/*'],
+  typescript: ['//', '/*'],
+  tsx: ['//', '/*'],
+  java: ['//', '/*'],
+  php: ['#', '//', '/*'],
+  go: ['//', '/*'],
+  ruby: ['#', '=begin'],
+};
+
+/**
+ * The comment nodes directly inside an argument list. Only the places where a comment can begin are
+ * looked up in the tree (a walk of every node costs more than parsing); a hit inside a string or a
+ * comment found already is passed over.
+ */
+function commentsInArguments(tree: Tree, language: Language, text: string): Node[] {
+  const starts = new Set<number>();
+  for (const marker of COMMENT_STARTS[language]) for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) starts.add(at);
+  const found: Node[] = [];
+  let coveredUntil = -1;
+  for (const at of [...starts].sort((a, b) => a - b)) {
+    if (at < coveredUntil) continue;
+    let node = tree.rootNode.descendantForIndex(at, at + 1);
+    // The comment is the node found or the nearest of its ancestors that starts at the same place.
+    while (node !== null && node.startIndex === at && !COMMENT_TYPES.has(node.type)) node = node.parent;
+    if (node === null || node.startIndex !== at) continue;
+    coveredUntil = node.endIndex;
+    if (/argument/.test(node.parent?.type ?? '')) found.push(node);
+  }
+  return found;
+}
 
 /**
  * Parse `text` as query rules see it: comments inside an argument list are blanked (spaces, newlines
@@ -124,11 +158,10 @@ const COMMENT_TYPES = ['comment', 'line_comment', 'block_comment'];
  */
 export async function parseForQueries(language: Language, text: string, options: ParseLimits = {}): Promise<Tree> {
   const tree = await parse(language, text, options);
-  const inArguments = tree.rootNode.descendantsOfType(COMMENT_TYPES).filter((node) => node !== null && /argument/.test(node.parent?.type ?? ''));
+  const inArguments = commentsInArguments(tree, language, text);
   if (inArguments.length === 0) return tree;
   const chars = text.split('');
   for (const node of inArguments) {
-    if (node === null) continue;
     for (let at = node.startIndex; at < node.endIndex; at++) if (chars[at] !== '\n' && chars[at] !== '\r') chars[at] = ' ';
   }
   tree.delete();

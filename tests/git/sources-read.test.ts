@@ -50,3 +50,20 @@ describe.each(['revision', 'index', 'worktree'] as const)('reading from the %s',
     expect(text.get('c-small.py')).toEqual({ ok: true, path: 'c-small.py', text: FILES['c-small.py'] });
   });
 });
+
+describe('an object read again (the review reads the same blobs in several steps)', () => {
+  it('answers each read by that read\'s own limit, whatever an earlier read of the same object allowed', async () => {
+    const boundary = await openBoundary(r.root, { followSymlinks: false });
+    const reader = createSourceReader({ root: r.root, boundary, maxFileBytes: 2 * MiB, followSymlinks: false, source: { kind: 'revision', rev: r.git('rev-parse', 'HEAD').trim() } });
+    const d = Buffer.from(FILES['d-big.txt'] as string);
+    const limited = async (limit: number) => (await reader.readBytes(['d-big.txt', 'c-small.py'], () => limit)).get('d-big.txt');
+    expect(await limited(MiB)).toMatchObject({ ok: false, reason: 'too_large', size: d.length });
+    const whole = await limited(64 * MiB);
+    expect(whole?.ok === true && whole.bytes.equals(d)).toBe(true);
+    // Read whole once, it is still too large for a smaller limit, with the same size and first bytes.
+    const again = await limited(MiB);
+    expect(again).toMatchObject({ ok: false, reason: 'too_large', size: d.length });
+    expect(again?.ok === false && again.reason === 'too_large' && again.head.equals(d.subarray(0, 8000))).toBe(true);
+    expect((await reader.readMany(['c-small.py', 'c-small.py'])).get('c-small.py')).toEqual({ ok: true, path: 'c-small.py', text: FILES['c-small.py'] });
+  });
+});

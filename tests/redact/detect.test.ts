@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { detectSecrets, shannonEntropy } from '../../src/redact/index.js';
 import { fakes, pem } from './fakes.js';
 import fc from 'fast-check';
-import { asciiTable, wholeRuns } from '../../src/redact/detect.js';
+import { asciiTable, keywordLinesOf, lineStarts, wholeRuns } from '../../src/redact/detect.js';
+import { builtInSecretRules } from '../../src/redact/rules.js';
 
 /** A line of code and the one secret rule expected to fire on it, with the value it must cover. */
 interface Positive {
@@ -242,12 +243,39 @@ describe('base64 runs found in one pass', () => {
     const runOf = { table: asciiTable(/[A-Za-z0-9+/_-]/), minLength: 24, pad: 2 };
     const alphabet = fc.constantFrom('a', 'Z', '9', '+', '/', '_', '-', '=', ' ', '.', '"', '\n', 'é');
     fc.assert(
-      fc.property(fc.array(fc.oneof(alphabet, fc.constant('A'.repeat(23)), fc.constant('b'.repeat(25))), { maxLength: 60 }), (parts) => {
+      fc.property(fc.array(fc.oneof(alphabet, fc.constant('A'.repeat(23)), fc.constant('b'.repeat(25)), fc.constant('c'.repeat(12)), fc.constant('==='), fc.constant('d'.repeat(24))), { maxLength: 60 }), (parts) => {
         const text = parts.join('');
         const expected = [...text.matchAll(/[A-Za-z0-9+/_-]{24,}={0,2}/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
         expect(wholeRuns(text, runOf)).toEqual(expected);
       }),
-      { numRuns: 500 },
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('keyword lines found in one pass over the text', () => {
+  it('are the lines a substring search per keyword finds, overlapping keywords included', () => {
+    const rules = builtInSecretRules();
+    const keywords = [...new Set(rules.rules.filter((r) => r.matcher.scope !== 'block').flatMap((r) => r.keywords))];
+    // Keywords that overlap or extend each other (sk- and sk-ant-, api_key and access_key), cut ones, and noise.
+    const cuts = keywords.flatMap((k) => Array.from({ length: k.length - 1 }, (_, i) => [k.slice(0, i + 1), k.slice(i + 1)]).flat());
+    const pieces = fc.oneof(fc.constantFrom(...keywords), fc.constantFrom(...cuts), fc.constantFrom('ops_eyj', 'sk-ant-sk-', 'x', ' ', '\n', '\r\n', 'é', '='));
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 40 }), (parts) => {
+        const lower = parts.join('');
+        const starts = lineStarts(lower);
+        const expected = new Map<string, number[]>();
+        for (const keyword of keywords) {
+          const lines: number[] = [];
+          for (let at = lower.indexOf(keyword); at >= 0; at = lower.indexOf(keyword, at + 1)) {
+            const line = lower.slice(0, at).split('\n').length;
+            if (lines[lines.length - 1] !== line) lines.push(line);
+          }
+          if (lines.length > 0) expected.set(keyword, lines);
+        }
+        expect(Object.fromEntries(keywordLinesOf(lower, starts, rules))).toEqual(Object.fromEntries(expected));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

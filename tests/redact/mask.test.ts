@@ -70,6 +70,18 @@ describe('SecretBook: a value found anywhere is masked everywhere', () => {
     book.learn({ rule: 'secretlint-privatekey', value: 'plainword-but-secret-2024' });
     expect(book.mask('x = plainword-but-secret-2024')).not.toContain('plainword-but-secret-2024');
   });
+
+  it('masks a text shown before with a value learned since (a scanner reports after the first masking)', () => {
+    const book = new SecretBook();
+    const line = 'retry with plainword-but-secret-2024 later';
+    expect(book.mask(line)).toBe(line);
+    book.learn({ rule: 'secretlint-privatekey', value: 'plainword-but-secret-2024' });
+    expect(book.mask(line)).not.toContain('plainword-but-secret-2024');
+    const call = 'connect(user, "Zq8vLm31Rt") failed';
+    expect(book.mask(call)).toBe(call);
+    book.scan('later.py', 'password = "Zq8vLm31Rt"\n');
+    expect(book.mask(call)).not.toContain('Zq8vLm31Rt');
+  });
 });
 
 describe('maskReport: the one pass over a report', () => {

@@ -131,6 +131,9 @@ describe('minified or bundled code, by content', () => {
     expect(minifiedReason(`${'var a=function(b){return b};'.repeat(200)}\n`)).toMatch(/^minified \(\d+% of it on lines over 1000 characters\)$/);
     expect(minifiedReason(`${`${'x'.repeat(400)}\n`.repeat(20)}`)).toMatch(/^minified \(lines of 401 characters on average\)$/);
     expect(minifiedReason(`${'var m = __webpack_require__(7);\n'.repeat(5)}${'a();\n'.repeat(600)}`)).toMatch(/^bundled \(webpack runtime/);
+    // webpack's line margin alone, and Parcel's runtime under any suffix.
+    expect(minifiedReason(`${'/******/ \tvar installed = {};\n'.repeat(5)}${'a();\n'.repeat(600)}`)).toMatch(/^bundled \(webpack runtime/);
+    expect(minifiedReason(`${'x = parcelRequire1b2c("k");\n'.repeat(5)}${'a();\n'.repeat(600)}`)).toMatch(/^bundled \(Parcel runtime/);
   });
 
   it('leaves hand-written code alone, long lines here and there included', () => {
