@@ -20,13 +20,6 @@ export function isAsciiBlank(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\t' || ch === '\f' || ch === '\v';
 }
 
-/** The index of the next \n or \r at or after `from` (or the text's length). */
-export function lineEnd(text: string, from: number): number {
-  let i = from;
-  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-  return i;
-}
-
 /** The index just past the line break at `i` (\r\n counts once). */
 export function afterBreak(text: string, i: number): number {
   return text[i] === '\r' && text[i + 1] === '\n' ? i + 2 : i + 1;
