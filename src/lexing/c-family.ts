@@ -7,7 +7,7 @@
  */
 import { afterBreak, codePointLength, isAsciiBlank, isDigit, isIdentChar, numberEnd, operatorAt, operatorTable, TokenCursor, type LexLanguage } from './chars.js';
 
-export { LEX_LANGUAGES, type LexLanguage } from './chars.js';
+export { type LexLanguage } from './chars.js';
 
 export type CFamilyLanguage = Exclude<LexLanguage, 'python' | 'shell' | 'powershell' | 'batch'>;
 

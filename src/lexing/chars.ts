@@ -1,8 +1,7 @@
 /** Character classes and small scans every lexer core shares. All linear; none builds a RegExp. */
 
 /** The languages the lexer cores read, named as the change profile names them (the registry's lexer families). */
-export const LEX_LANGUAGES = ['javascript', 'typescript', 'python', 'go', 'rust', 'java', 'kotlin', 'csharp', 'c', 'shell', 'powershell', 'batch'] as const;
-export type LexLanguage = (typeof LEX_LANGUAGES)[number];
+export type LexLanguage = 'javascript' | 'typescript' | 'python' | 'go' | 'rust' | 'java' | 'kotlin' | 'csharp' | 'c' | 'shell' | 'powershell' | 'batch';
 
 /** Letters, digits, `_`, `$` and everything past ASCII: what may stand inside a name. */
 export function isIdentChar(ch: string | undefined): boolean {
