@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_FILE_NAME } from '../config-file.js';
+import { CONFIG_FILE_NAME, MAX_CONFIG_BYTES } from '../config-file.js';
 import { readGuarded } from './saferead.js';
 import { GATE_SETTINGS, type GateSettingKey, type GateSettingKind } from './settings-table.js';
 import { chooseStateDir } from './statedir.js';
@@ -164,9 +164,6 @@ function shownValue(text: string): string {
 
 /** The most exempt globs used. */
 const MAX_EXEMPT_GLOBS = 256;
-
-/** The largest .jscr.toml the gate reads. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Why a .jscr.toml that is there was not read (never through a link, from a FIFO, or over 1 MiB). */
 const CONFIG_REFUSALS = { 'not-regular': 'is a symbolic link or not a regular file', 'too-large': 'is larger than 1 MiB', unreadable: 'cannot be read' } as const;
