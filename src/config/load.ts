@@ -3,7 +3,7 @@
  * ConfigError naming the file, the dotted key path and what was expected, in one line (SPEC 3).
  */
 import { resolve } from 'node:path';
-import { CONFIG_FILE_NAME } from '../config-file.js';
+import { CONFIG_FILE_NAME, MAX_CONFIG_BYTES } from '../config-file.js';
 import { loadDataFile } from '../data-file/load.js';
 import { ConfigError } from '../errors.js';
 import { readRegularFile } from '../io.js';
@@ -11,9 +11,6 @@ import { openBoundary } from '../policy/paths.js';
 import { configSchema, type JscrConfig } from './schema.js';
 
 export { CONFIG_FILE_NAME };
-
-/** A configuration file is a few KiB; refuse anything absurd rather than parse it. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Every key at its default, as if no file existed. */
 export function defaultConfig(): JscrConfig {

@@ -6,12 +6,10 @@ import { z } from 'zod';
 import { FAIL_ON_LEVELS } from '../report/exit.js';
 import { GATE_SETTINGS, type GateSettingKey } from '../gate/settings-table.js';
 
-export { FAIL_ON_LEVELS };
-
 /** External scanners a user may switch on (the built-in rules always run). */
-export const EXTERNAL_SCANNERS = ['bandit', 'shellcheck', 'secretlint', 'eslint', 'semgrep', 'gitleaks'] as const;
+const EXTERNAL_SCANNERS = ['bandit', 'shellcheck', 'secretlint', 'eslint', 'semgrep', 'gitleaks'] as const;
 
-export const MODEL_PROVIDERS = ['none', 'openai', 'anthropic'] as const;
+const MODEL_PROVIDERS = ['none', 'openai', 'anthropic'] as const;
 
 /** `host:port`, the host a DNS name, an IPv4 address or a bracketed IPv6 address; port 1-65535. */
 const HOST_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*):(?:6553[0-5]|655[0-2]\d|65[0-4]\d{2}|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3})$/;

@@ -10,7 +10,7 @@ import { sha256 } from '../guard/fsutil.js';
 import { guardLanguageForPath } from '../guard/languages.js';
 import { lineBody, splitLines } from '../guard/lines.js';
 import type { Consultation } from '../guard/shapes.js';
-import { CONTEXT_LINE_LIMIT } from '../guard/refusal-words.js';
+import { EDIT_LINE_LIMIT } from '../guard/refusal-words.js';
 import type { RepoBoundary } from '../policy/paths.js';
 import { redact, RedactionCounter, SecretBook } from '../redact/index.js';
 import type { Finding } from '../report/finding.js';
@@ -73,7 +73,7 @@ export async function prepareConsultation(input: ConsultationInput): Promise<Pre
   const enclosing = enclosingFunction(ir, finding.line);
   if (enclosing === null) return { ok: false, reason: `line ${finding.line} is not inside a function, and the guard accepts edits only within a named function` };
   const span = enclosing.endLine - enclosing.startLine + 1;
-  const range = span <= CONTEXT_LINE_LIMIT ? { start: enclosing.startLine, end: enclosing.endLine } : windowAround(finding.line, lines.length, CONTEXT_LINE_LIMIT);
+  const range = span <= EDIT_LINE_LIMIT ? { start: enclosing.startLine, end: enclosing.endLine } : windowAround(finding.line, lines.length, EDIT_LINE_LIMIT);
   const end = Math.min(range.end, lines.length);
 
   const redacted = redact(lines.slice(range.start - 1, end).join(''), new RedactionCounter(), book);

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_FILE_NAME } from '../config-file.js';
+import { CONFIG_FILE_NAME, MAX_CONFIG_BYTES } from '../config-file.js';
 import { readGuarded } from './saferead.js';
 import { GATE_SETTINGS, type GateSettingKey, type GateSettingKind } from './settings-table.js';
 import { chooseStateDir } from './statedir.js';
@@ -40,7 +40,7 @@ export function isOffWord(value: string): boolean {
 }
 
 /** The `[gate]` table's keys and the environment variables that override them. */
-export const SETTING_KEYS = Object.fromEntries(Object.entries(GATE_SETTINGS).map(([key, setting]) => [key, setting.env])) as {
+const SETTING_KEYS = Object.fromEntries(Object.entries(GATE_SETTINGS).map(([key, setting]) => [key, setting.env])) as {
   readonly [K in GateSettingKey]: (typeof GATE_SETTINGS)[K]['env'];
 };
 
@@ -92,7 +92,7 @@ function parseValue(text: string): TableValue | null {
  * The `[gate]` table of a .jscr.toml text: one-line `key = value` entries with strings, integers,
  * booleans and one-line string arrays. Anything else in the table is reported, not guessed.
  */
-export function readGateTable(toml: string): { values: Map<string, TableValue>; problems: string[] } {
+function readGateTable(toml: string): { values: Map<string, TableValue>; problems: string[] } {
   const values = new Map<string, TableValue>();
   const problems: string[] = [];
   let inGate = false;
@@ -146,7 +146,7 @@ function isOfKind(kind: GateSettingKind, value: TableValue): boolean {
 }
 
 /** Whole digits, a safe integer, nothing else (not parseInt: 3oops, 3.9, +3, -1 and 0x3 are malformed). */
-export function parseCount(text: string): number | null {
+function parseCount(text: string): number | null {
   const trimmed = text.trim();
   if (trimmed.length === 0) return null;
   for (const ch of trimmed) if (ch < '0' || ch > '9') return null;
@@ -163,10 +163,7 @@ function shownValue(text: string): string {
 }
 
 /** The most exempt globs used. */
-export const MAX_EXEMPT_GLOBS = 256;
-
-/** The largest .jscr.toml the gate reads. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_EXEMPT_GLOBS = 256;
 
 /** Why a .jscr.toml that is there was not read (never through a link, from a FIFO, or over 1 MiB). */
 const CONFIG_REFUSALS = { 'not-regular': 'is a symbolic link or not a regular file', 'too-large': 'is larger than 1 MiB', unreadable: 'cannot be read' } as const;

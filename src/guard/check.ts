@@ -17,12 +17,12 @@ import { lineBody, lineEnding, splitLines } from './lines.js';
 import { contextHolds, type Checked, type Consultation, type Proposal } from './shapes.js';
 import { firstSyntaxError, importsInRows, namesInRows, treeDepthExceeds, type FoundImport, type RowRange } from './syntax.js';
 import {
+  EDIT_LINE_LIMIT,
   isDunder,
   isMachineryName,
   PURE_BUILTINS,
   REDACTION_MARKER,
   REPLACEMENT_BYTE_LIMIT,
-  REPLACEMENT_LINE_LIMIT,
   REPLACEMENT_STATEMENT_TOKENS,
   SYNTAX_DEPTH_LIMIT,
   type RefusalWord,
@@ -178,7 +178,7 @@ function replacedTextMatches({ proposal, consultation }: Subject): string | null
 
 function replacementSmallEnough({ proposal, language }: Subject): string | null {
   const lines = splitLines(proposal.replacement).length;
-  if (lines > REPLACEMENT_LINE_LIMIT) return `${lines} lines, over the limit of ${REPLACEMENT_LINE_LIMIT}`;
+  if (lines > EDIT_LINE_LIMIT) return `${lines} lines, over the limit of ${EDIT_LINE_LIMIT}`;
   const bytes = Buffer.byteLength(proposal.replacement, 'utf8');
   if (bytes > REPLACEMENT_BYTE_LIMIT) return `${bytes} bytes, over the limit of ${REPLACEMENT_BYTE_LIMIT}`;
   const tokens = longestStatementTokens(proposal.replacement, need(language, 'the language'));

@@ -31,12 +31,14 @@ export const REFUSAL_WORDS = [
 /** One refusal word. */
 export type RefusalWord = (typeof REFUSAL_WORDS)[number];
 
-/** The most lines a context sent to the model may hold; the replacement limit follows it. */
-export const CONTEXT_LINE_LIMIT = 80;
-/** The most lines a replacement may hold, whatever it replaces. */
-export const REPLACEMENT_LINE_LIMIT = CONTEXT_LINE_LIMIT;
+/**
+ * The most lines either side of an edit may hold: the context sent to the model (what a replacement
+ * may remove) and the replacement itself, whatever it replaces. One limit, not two that agree: an
+ * answer is bounded by the same size as the question it answers.
+ */
+export const EDIT_LINE_LIMIT = 80;
 /** The most UTF-8 bytes a replacement may hold (bounds one huge line). */
-export const REPLACEMENT_BYTE_LIMIT = 1024 * REPLACEMENT_LINE_LIMIT;
+export const REPLACEMENT_BYTE_LIMIT = 1024 * EDIT_LINE_LIMIT;
 /** The most tokens one statement of a replacement may hold (a statement is never deeper than its tokens). */
 export const REPLACEMENT_STATEMENT_TOKENS = 500;
 /** The deepest syntax tree the IR walks; a result nested deeper is refused. One number, the IR's own. */

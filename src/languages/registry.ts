@@ -8,14 +8,13 @@
  * The gate imports this (through src/profile): it must stay a plain table that imports only the lexer
  * cores' names of their languages.
  */
-import { isCFamilyLanguage, LEX_LANGUAGES, type LexLanguage } from '../lexing/c-family.js';
+import { isCFamilyLanguage, type LexLanguage } from '../lexing/c-family.js';
 
 /** The tree-sitter grammars jscr ships (`.tsx` has its own). */
 export const GRAMMARS = ['python', 'javascript', 'typescript', 'tsx', 'java', 'php', 'go', 'ruby'] as const;
 export type Grammar = (typeof GRAMMARS)[number];
 
-/** The lexer families, one way of writing comments and strings each: the lexer cores' own list. */
-export const LEXER_FAMILIES = LEX_LANGUAGES;
+/** A lexer family (one way of writing comments and strings): one of the lexer cores' own list. */
 export type LexerFamily = LexLanguage;
 
 /** File kinds rules may target besides the grammars: files that are not a programming language's. */
@@ -33,7 +32,7 @@ export type FactsLanguage = (typeof FACTS_LANGUAGES)[number];
 export type GuardLanguage = 'python' | 'javascript' | 'typescript';
 
 /** The languages of this table; several share a grammar or a lexer family, some have only one of them. */
-export type LanguageName =
+type LanguageName =
   | 'python'
   | 'javascript'
   | 'typescript'

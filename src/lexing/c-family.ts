@@ -7,7 +7,7 @@
  */
 import { afterBreak, codePointLength, isAsciiBlank, isDigit, isIdentChar, numberEnd, operatorAt, operatorTable, TokenCursor, type LexLanguage } from './chars.js';
 
-export { LEX_LANGUAGES, type LexLanguage } from './chars.js';
+export { type LexLanguage } from './chars.js';
 
 export type CFamilyLanguage = Exclude<LexLanguage, 'python' | 'shell' | 'powershell' | 'batch'>;
 
@@ -15,7 +15,7 @@ export function isCFamilyLanguage(language: LexLanguage): language is CFamilyLan
   return language !== 'python' && language !== 'shell' && language !== 'powershell' && language !== 'batch';
 }
 
-export type CTokenKind =
+type CTokenKind =
   | 'newline'
   | 'blank'
   | 'line-comment'
@@ -31,7 +31,7 @@ export type CTokenKind =
   | 'unreadable';
 
 /** How a string is written: only `quoted` ends on its own line by rule. */
-export type StringForm =
+type StringForm =
   /** "..." or '...' with backslash escapes, ending on its line. */
   | 'quoted'
   /** Java and Kotlin """...""". */
@@ -73,7 +73,7 @@ function isJsSpace(ch: string): boolean {
 /** JS markup that may start in a piece of punctuation: an HTML-like comment, a JSX tag, or `<!`. */
 export const MARKUP_HTML_COMMENT = 1;
 export const MARKUP_TAG = 2;
-export const MARKUP_BANG = 4;
+const MARKUP_BANG = 4;
 
 /** The kinds of markup (a bit mask of the MARKUP_ flags) that may start at a place in text[from, to). */
 export function jsMarkupIn(text: string, from: number, to: number): number {

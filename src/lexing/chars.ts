@@ -1,8 +1,7 @@
 /** Character classes and small scans every lexer core shares. All linear; none builds a RegExp. */
 
 /** The languages the lexer cores read, named as the change profile names them (the registry's lexer families). */
-export const LEX_LANGUAGES = ['javascript', 'typescript', 'python', 'go', 'rust', 'java', 'kotlin', 'csharp', 'c', 'shell', 'powershell', 'batch'] as const;
-export type LexLanguage = (typeof LEX_LANGUAGES)[number];
+export type LexLanguage = 'javascript' | 'typescript' | 'python' | 'go' | 'rust' | 'java' | 'kotlin' | 'csharp' | 'c' | 'shell' | 'powershell' | 'batch';
 
 /** Letters, digits, `_`, `$` and everything past ASCII: what may stand inside a name. */
 export function isIdentChar(ch: string | undefined): boolean {
@@ -18,13 +17,6 @@ export function isDigit(ch: string | undefined): boolean {
 /** Blanks between tokens in every language. */
 export function isAsciiBlank(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\t' || ch === '\f' || ch === '\v';
-}
-
-/** The index of the next \n or \r at or after `from` (or the text's length). */
-export function lineEnd(text: string, from: number): number {
-  let i = from;
-  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-  return i;
 }
 
 /** The index just past the line break at `i` (\r\n counts once). */

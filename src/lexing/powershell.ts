@@ -5,7 +5,7 @@
  */
 import { afterBreak, isIdentChar, TokenCursor } from './chars.js';
 
-export type PowerShellTokenKind =
+type PowerShellTokenKind =
   | 'newline'
   | 'blank'
   | 'line-comment'

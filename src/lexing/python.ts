@@ -6,7 +6,7 @@
  */
 import { afterBreak, isDigit, isIdentChar, numberEnd, operatorAt, operatorTable, TokenCursor } from './chars.js';
 
-export type PyTokenKind = 'newline' | 'blank' | 'comment' | 'continuation' | 'string' | 'name' | 'number' | 'op';
+type PyTokenKind = 'newline' | 'blank' | 'comment' | 'continuation' | 'string' | 'name' | 'number' | 'op';
 
 export interface PyToken {
   kind: PyTokenKind;

@@ -6,7 +6,7 @@
  */
 import { isIdentChar, TokenCursor } from './chars.js';
 
-export type ShellTokenKind =
+type ShellTokenKind =
   | 'newline'
   | 'blank'
   | 'line-comment'

@@ -10,12 +10,12 @@ import type { MaterialLine, NumberedSegment } from './numbered-material.js';
 import type { ModelFinding } from './schemas.js';
 
 /** The rule id of every model finding: stable across runs, whatever title the model chose. */
-export const MODEL_FINDING_RULE = 'jscr/model-finding';
+const MODEL_FINDING_RULE = 'jscr/model-finding';
 
 const MAX_TITLE = 200;
 
 /** A line with whitespace runs folded and the ends trimmed. */
-export function foldWhitespace(text: string): string {
+function foldWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 

@@ -10,7 +10,7 @@ import { WIDEST_REQUEST, shortText, type PromptParts, type Provider, type Provid
 /** The longest wait honoured from a Retry-After header. */
 export const MAX_RETRY_WAIT_MS = 10_000;
 /** The wait before the retry when the server does not say. */
-export const DEFAULT_RETRY_WAIT_MS = 500;
+const DEFAULT_RETRY_WAIT_MS = 500;
 
 export interface CallTarget {
   provider: Provider;
@@ -34,7 +34,7 @@ export type CallOutcome =
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How many times one call may change its request shape after a 400 naming a field (max_tokens, temperature). */
-export const MAX_SHAPE_ADJUSTMENTS = 2;
+const MAX_SHAPE_ADJUSTMENTS = 2;
 
 /**
  * The request shape each target last succeeded or was told to use, so a review's later calls do not

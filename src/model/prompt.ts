@@ -18,7 +18,7 @@ export function chooseFence(texts: readonly string[]): string {
 }
 
 /** The gutter shown before each line: the new-file number (blank when none), `|`, the diff marker. */
-export function renderLine(line: MaterialLine): string {
+function renderLine(line: MaterialLine): string {
   const number = line.line === null ? '' : String(line.line);
   const mark = line.mark === '' ? ' ' : line.mark === '@' ? '' : line.mark;
   return `${number.padStart(6)} |${mark}${line.text}`;

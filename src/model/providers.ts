@@ -17,7 +17,7 @@ import {
 } from './schemas.js';
 
 /** Which structured reply a call asks for (`proposal`: the fix command's edit proposal). */
-export type ReplyKind = 'findings' | 'verdict' | 'proposal';
+type ReplyKind = 'findings' | 'verdict' | 'proposal';
 
 /** Per reply kind: the OpenAI schema name, the Anthropic tool, and the JSON Schema both are given. */
 const REPLY_SHAPES: Record<ReplyKind, { schemaName: string; toolName: string; toolDescription: string; schema: unknown }> = {
@@ -119,7 +119,7 @@ export function joinEndpoint(base: string, path: string, overlap = ''): string {
  * Azure OpenAI takes a key in the `api-key` header (a Bearer token there must be an Entra ID token);
  * its hosts end in `.azure.com`, and gateways in front of it carry `api-version` in the query.
  */
-export function isAzureStyle(url: string): boolean {
+function isAzureStyle(url: string): boolean {
   try {
     const parsed = new URL(url);
     return parsed.hostname.toLowerCase().endsWith('.azure.com') || parsed.searchParams.has('api-version');

@@ -43,8 +43,6 @@ export const verdictReplySchema = z.object({
 });
 
 export type ModelFinding = z.output<typeof modelFindingSchema>;
-export type FindingsReply = z.output<typeof findingsReplySchema>;
-export type VerdictReply = z.output<typeof verdictReplySchema>;
 
 /** JSON Schema of the review reply, in the subset strict structured output accepts. */
 export const FINDINGS_JSON_SCHEMA = {
@@ -94,8 +92,6 @@ export const PROPOSAL_TOOL_NAME = 'propose_edit';
  * guard's question.
  */
 export const proposalReplySchema = ProposalSchema;
-
-export type ProposalReply = z.output<typeof proposalReplySchema>;
 
 /** JSON Schema of the edit-proposal reply. */
 export const PROPOSAL_JSON_SCHEMA = {

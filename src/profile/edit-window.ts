@@ -13,13 +13,13 @@ import { comparableCode } from './comparable.js';
 import { splitLines, trimStart } from './text.js';
 
 /** Largest file text (characters) the check works on, before or after an edit. */
-export const MAX_FILE_CHARS = 1024 * 1024;
+const MAX_FILE_CHARS = 1024 * 1024;
 /** Largest edit window (characters). */
-export const MAX_WINDOW_CHARS = 128 * 1024;
+const MAX_WINDOW_CHARS = 128 * 1024;
 /** Scanning work allowed for one call (characters). */
-export const MAX_CONTEXT_WORK = 8 * 1024 * 1024;
+const MAX_CONTEXT_WORK = 8 * 1024 * 1024;
 /** Deepest nesting of templates, substitutions and interpolations the prefix scanner follows. */
-export const MAX_NESTING = MAX_FIELD_NESTING;
+const MAX_NESTING = MAX_FIELD_NESTING;
 
 /** One Edit entry as the tool receives it. */
 export interface EditEntry {
@@ -29,7 +29,7 @@ export interface EditEntry {
 }
 
 /** Work left for one call. */
-export interface WorkBudget {
+interface WorkBudget {
   left: number;
 }
 
@@ -39,7 +39,7 @@ function spend(budget: WorkBudget, amount: number): boolean {
 }
 
 /** Patterns String.prototype.replace would expand in a replacement. */
-export function hasReplacementPattern(text: string): boolean {
+function hasReplacementPattern(text: string): boolean {
   for (let i = text.indexOf('$'); i >= 0 && i < text.length - 1; i = text.indexOf('$', i + 1)) {
     const next = text[i + 1] as string;
     if (next === '$' || next === '&' || next === '`' || next === "'" || next === '<' || (next >= '0' && next <= '9')) return true;
@@ -48,7 +48,7 @@ export function hasReplacementPattern(text: string): boolean {
 }
 
 /** Go files that import "C": the comment before the import is C code. */
-export function importsC(text: string): boolean {
+function importsC(text: string): boolean {
   for (const line of splitLines(text)) {
     const t = trimStart(line);
     if (t === '"C"' || t.startsWith('"C" ') || t.startsWith('import "C"') || t.startsWith('import\t"C"')) return true;
@@ -58,7 +58,7 @@ export function importsC(text: string): boolean {
 }
 
 /** Where an entry applies: the occurrences and the text after applying it. */
-export interface AppliedEntry {
+interface AppliedEntry {
   before: string;
   after: string;
   firstOffset: number;
@@ -67,7 +67,7 @@ export interface AppliedEntry {
 }
 
 /** Apply one entry as the tool would; null when the tool would refuse it (missing, ambiguous, empty). */
-export function applyEntry(text: string, entry: EditEntry, budget: WorkBudget): AppliedEntry | null {
+function applyEntry(text: string, entry: EditEntry, budget: WorkBudget): AppliedEntry | null {
   const { oldString, newString } = entry;
   if (oldString.length === 0) return null;
   const first = text.indexOf(oldString);
@@ -85,7 +85,7 @@ export function applyEntry(text: string, entry: EditEntry, budget: WorkBudget): 
 }
 
 /** The window of an applied entry, before and after. */
-export function editWindow(applied: AppliedEntry, entry: EditEntry): { start: number; before: string; after: string } {
+function editWindow(applied: AppliedEntry, entry: EditEntry): { start: number; before: string; after: string } {
   const { before, after, firstOffset, lastEnd, count } = applied;
   const ownLineStart = before.lastIndexOf('\n', firstOffset - 1) + 1;
   const start = ownLineStart === 0 ? 0 : before.lastIndexOf('\n', ownLineStart - 2) + 1;
@@ -192,7 +192,7 @@ function powershellEndsPlain(text: string): boolean {
 }
 
 /** Does `prefix` (text above the window, ending at a line start) end in plain code? */
-export function prefixEndsInPlainCode(prefix: string, language: ProfileLanguage, path: string): boolean {
+function prefixEndsInPlainCode(prefix: string, language: ProfileLanguage, path: string): boolean {
   try {
     switch (language) {
       case 'python':

@@ -10,7 +10,6 @@ import { enclosingOpenerMakesSurface, isAllSurfaceFile, MAX_OPENER_SCAN, snippet
 import { utf8Length } from './text.js';
 
 export type { EditEntry } from './edit-window.js';
-export type { ProfileLanguage } from './languages.js';
 
 /** What the profile says about one change to one file. */
 export interface ChangeProfile {
@@ -40,11 +39,11 @@ export type ChangeInput =
   | { kind: 'write'; path: string; content: string };
 
 /** MultiEdit entries beyond this make the profile unknown. */
-export const MAX_EDITS = 64;
+const MAX_EDITS = 64;
 /** One side (UTF-8 bytes). */
-export const MAX_SIDE_BYTES = 64 * 1024;
+const MAX_SIDE_BYTES = 64 * 1024;
 /** All sides together (UTF-8 bytes). */
-export const MAX_TOTAL_BYTES = 256 * 1024;
+const MAX_TOTAL_BYTES = 256 * 1024;
 
 /** The unknown profile: every question asked, never trivial. */
 export const UNKNOWN_PROFILE: Readonly<ChangeProfile> = Object.freeze({

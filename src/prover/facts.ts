@@ -8,14 +8,14 @@
 import { z } from 'zod';
 import { dataFileContext, loadDataFile, UniqueIds, type DataFileContext } from '../data-file/load.js';
 import type { KeyPath } from '../data-file/key-path.js';
-import { packageFileText, packagePath } from '../package-root.js';
+import { packageFileText } from '../package-root.js';
 import type { DischargeKind } from './types.js';
 
 import { FACTS_LANGUAGES, type FactsLanguage } from '../languages/registry.js';
 
 export { FACTS_LANGUAGES, type FactsLanguage };
 
-export const OPERATION_KINDS = [
+const OPERATION_KINDS = [
   'credential_access',
   'secret_export',
   'user_admin',
@@ -33,15 +33,15 @@ export const OPERATION_KINDS = [
   'self_service_update',
 ] as const;
 
-export const DISCHARGE_KINDS = ['authn', 'path_guard', 'ownership_check', 'csrf_guard', 'public'] as const;
+const DISCHARGE_KINDS = ['authn', 'path_guard', 'ownership_check', 'csrf_guard', 'public'] as const;
 /** The kinds an operation may require; `csrf_guard` and `public` are never authorization (framework reference 0.2). */
-export const REQUIRABLE_KINDS = ['authn', 'path_guard', 'ownership_check'] as const;
+const REQUIRABLE_KINDS = ['authn', 'path_guard', 'ownership_check'] as const;
 
 const pattern = z.string().min(1);
 const nonEmpty = z.string().min(1);
 
 /** Phase one: the file as written. */
-export const factsFileSchema = z.strictObject({
+const factsFileSchema = z.strictObject({
   header: z.strictObject({
     /** Where the vocabulary comes from (documentation pages, framework source). */
     source: nonEmpty,
@@ -142,10 +142,10 @@ export const factsFileSchema = z.strictObject({
     .default([]),
 });
 
-export type FactsFileInput = z.infer<typeof factsFileSchema>;
+type FactsFileInput = z.infer<typeof factsFileSchema>;
 
 /** A compiled operation row. */
-export interface OperationFact {
+interface OperationFact {
   id: string;
   kind: (typeof OPERATION_KINDS)[number];
   description: string;
@@ -177,7 +177,7 @@ export interface DischargerFact {
  * A compiled auth-flow row: entries (login, registration, OAuth/SSO callbacks, password reset,
  * invitation acceptance) whose purpose is to create or update the account being authenticated.
  */
-export interface AuthFlowFact {
+interface AuthFlowFact {
   id: string;
   description: string;
   names: RegExp[];
@@ -187,7 +187,7 @@ export interface AuthFlowFact {
 }
 
 /** A compiled registration row. */
-export interface RegistrationFact {
+interface RegistrationFact {
   id: string;
   calls: RegExp[];
   requestMethods: string[];
@@ -310,17 +310,12 @@ function everyRequirementProducible(facts: LanguageFacts, context: DataFileConte
   });
 }
 
-/** The directory of the facts files. */
-export function factsDirectory(): string {
-  return packagePath('ruleset', 'obligations');
-}
-
 let cached: Promise<Facts> | null = null;
 
 /** Every facts file, loaded and checked once per process. */
 export function loadFacts(): Promise<Facts> {
   cached ??= (async () => {
-    // Through package-root, not factsDirectory(): inside the single executable the facts are embedded.
+    // Read as package files, not from a directory: inside the single executable the facts are embedded.
     const entries = await Promise.all(
       FACTS_LANGUAGES.map(async (language) => {
         const file = `ruleset/obligations/${language}.toml`;

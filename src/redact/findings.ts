@@ -9,7 +9,7 @@ import { lineStarts, type SecretMatch } from './detect.js';
 import { maskDisplay, SecretBook } from './mask.js';
 import type { SecretRule, SecretRuleSet } from './rules.js';
 
-export const HARDCODED_SECRET_RULE = 'jscr/hardcoded-secret';
+const HARDCODED_SECRET_RULE = 'jscr/hardcoded-secret';
 
 /** A file to scan for secrets and which of its lines are in the review's scope. */
 export interface SecretScanFile {
@@ -22,7 +22,7 @@ export interface SecretScanFile {
 }
 
 /** What a value is shown as: `<prefix>…[<rule>, N chars]`. */
-export function maskValue(match: SecretMatch, text: string): string {
+function maskValue(match: SecretMatch, text: string): string {
   return maskDisplay(match.rule, text.slice(match.start, match.end));
 }
 

@@ -10,7 +10,7 @@ import { languageForPath, type Language } from '../syntax/languages.js';
 import type { FileIR } from '../syntax/ir.js';
 import type { SourceReader, SourceRead } from '../git/sources.js';
 
-export interface ContextLimits {
+interface ContextLimits {
   maxFiles: number;
   maxTotalBytes: number;
   maxExpansionRounds: number;
@@ -26,9 +26,9 @@ export interface ChangedSource {
   trivial: boolean;
 }
 
-export type ContextReason = 'changed' | 'import' | 'test' | 'schema' | 'importer';
+type ContextReason = 'changed' | 'import' | 'test' | 'schema' | 'importer';
 
-export interface ContextFile {
+interface ContextFile {
   path: string;
   reason: ContextReason;
   /** Which file led here (null for changed files). */

@@ -13,8 +13,8 @@ import type { Suppression } from '../config/schema.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding, normaliseEvidence } from '../report/fingerprint.js';
 
-export const INVALID_SUPPRESSION_RULE = 'jscr/invalid-suppression';
-export const SUPPRESSION_ADDED_RULE = 'jscr/suppression-added-by-change';
+const INVALID_SUPPRESSION_RULE = 'jscr/invalid-suppression';
+const SUPPRESSION_ADDED_RULE = 'jscr/suppression-added-by-change';
 
 /** Input of the suppression step. */
 export interface SuppressionInput {

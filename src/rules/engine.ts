@@ -42,7 +42,7 @@ const WORKER_FILE_BYTES = 256 * 1024;
 /** A pattern rule reports at most this many lines per file; more are listed in `capped`. */
 export const MAX_HITS_PER_RULE_PER_FILE = 200;
 /** No file's rule matching takes longer than this, whatever the deadline leaves. */
-export const MAX_FILE_MATCH_MS = 20_000;
+const MAX_FILE_MATCH_MS = 20_000;
 /** Evidence is quoted, not dumped: longer lines are cut. */
 const MAX_EVIDENCE_LINE = 400;
 const MAX_EVIDENCE_LINES = 5;

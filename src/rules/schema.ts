@@ -8,12 +8,12 @@ import { SEVERITIES } from '../report/finding.js';
 import { FILE_KINDS, GRAMMARS } from '../languages/registry.js';
 
 /** A rule targets tree-sitter languages, the registry's file kinds, or `any` (every file). */
-export const RULE_LANGUAGES = [...GRAMMARS, ...FILE_KINDS, 'any'] as const;
+const RULE_LANGUAGES = [...GRAMMARS, ...FILE_KINDS, 'any'] as const;
 export type RuleLanguage = (typeof RULE_LANGUAGES)[number];
 
 const regexText = (what: string) => z.string().min(1).describe(what);
 
-export const RuleEntrySchema = z
+const RuleEntrySchema = z
   .strictObject({
     id: z.string().describe('`jscr/<kebab-case-name>`, unique across all rule files'),
     title: z.string().min(1).describe('one line naming the problem'),

@@ -10,7 +10,7 @@ import extractDepcruiseConfig from 'dependency-cruiser/config-utl/extract-depcru
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
 /** The rules file, read from jscr's own repository whatever tree is checked. */
-export const LAYERING_RULES = join(import.meta.dirname, '..', '..', '.dependency-cruiser.cjs');
+const LAYERING_RULES = join(import.meta.dirname, '..', '..', '.dependency-cruiser.cjs');
 
 export interface LayeringResult {
   /** One line a violation: `rule: from → to`, or the modules or folders of a cycle or a path. */

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CHECKOUT = join(import.meta.dirname, '..', '..');
-export const BINARY = join(CHECKOUT, 'dist', `jscr-${process.platform}-${process.arch}`);
+const BINARY = join(CHECKOUT, 'dist', `jscr-${process.platform}-${process.arch}`);
 
 /** The newest modification time of any file below `path` (or of the file itself). */
 function newest(path: string): number {

@@ -13,7 +13,7 @@ import { unfinishedDetail } from '../deadline.js';
 import { ranUnless, result, type ReviewStep } from './step.js';
 import type { ReadFiles } from './read-files.js';
 
-export interface ProfiledFile {
+interface ProfiledFile {
   path: string;
   profile: ChangeProfile;
 }
@@ -42,7 +42,7 @@ export const profileStep: ReviewStep<'profile', { read_files: ReadFiles }, Profi
 const MAX_IMPORTERS = 10;
 
 /** Each diff hunk as the Edit a coding tool would have made: old side (context and removed) to new side. */
-export function hunksAsEdits(diff: DiffFile): { oldString: string; newString: string }[] {
+function hunksAsEdits(diff: DiffFile): { oldString: string; newString: string }[] {
   return diff.hunks.map((hunk) => {
     const oldLines: string[] = [];
     const newLines: string[] = [];
@@ -59,7 +59,7 @@ export function hunksAsEdits(diff: DiffFile): { oldString: string; newString: st
  * Profile every readable changed file against its base text. A file with no base (added) is profiled
  * as a whole-file write, which is never trivial; anything the lexer is unsure of comes back unknown.
  */
-export async function profileChangedFiles(
+async function profileChangedFiles(
   files: { diff: DiffFile; text: string }[],
   base: SourceReader | null,
   deadline: { expired(): boolean },

@@ -28,7 +28,7 @@ export interface RedactionInput {
 }
 
 /** Per-file outcome. */
-export interface RedactionFileOutcome {
+interface RedactionFileOutcome {
   path: string;
   /** Secret values detected in this file. */
   found: number;
