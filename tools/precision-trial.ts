@@ -41,6 +41,9 @@ interface TrialFinding {
   line: number | null;
   title: string;
   evidence: string;
+  /** Prover findings: the entry point the path starts at and the checks seen on the way. */
+  entry?: string;
+  weaker_checks?: string[];
 }
 
 /** One run of the CLI: how it ended and what it found. */
@@ -156,7 +159,16 @@ function findingOf(options: TrialOptions, commit: string, command: TrialFinding[
     // prover findings have no title: what is unchecked stands in for it
     title: typeof f['title'] === 'string' ? f['title'] : `${text(f['function'])}: missing ${text(f['missing'])} (${text(f['label'])})`,
     evidence: clip(f['evidence']),
+    ...(command === 'prove' ? proverPath(f) : {}),
   };
+}
+
+/** Where a prover path starts, and what it passed, which grading needs to read the right code. */
+function proverPath(f: Record<string, unknown>): Pick<TrialFinding, 'entry' | 'weaker_checks'> {
+  const entry = asRecord(f['entry']);
+  const line = typeof entry['line'] === 'number' ? entry['line'] : 0;
+  const weaker = Array.isArray(f['weaker_checks']) ? f['weaker_checks'].map(text) : [];
+  return { entry: `${text(entry['path'])}:${line} ${text(entry['function'])} (${text(entry['framework'])})`, weaker_checks: weaker };
 }
 
 /** Runs one CLI command and appends its run line and finding lines. */
