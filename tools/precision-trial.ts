@@ -41,7 +41,7 @@ interface TrialFinding {
   line: number | null;
   title: string;
   evidence: string;
-  /** Prover findings: the entry point the path starts at and the checks seen on the way. */
+  /** Prover findings (of prove, or of the review's prover step): the entry point the path starts at and the checks seen on the way. */
   entry?: string;
   weaker_checks?: string[];
 }
@@ -159,7 +159,7 @@ function findingOf(options: TrialOptions, commit: string, command: TrialFinding[
     // prover findings have no title: what is unchecked stands in for it
     title: typeof f['title'] === 'string' ? f['title'] : `${text(f['function'])}: missing ${text(f['missing'])} (${text(f['label'])})`,
     evidence: clip(f['evidence']),
-    ...(command === 'prove' ? proverPath(f) : {}),
+    ...(f['entry'] === undefined ? {} : proverPath(f)),
   };
 }
 
