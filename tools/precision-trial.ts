@@ -57,6 +57,8 @@ interface TrialRun {
   incomplete_reasons: string[];
   duration_ms: number;
   stderr: string;
+  /** Prove: what it recognised and reached, which tells "nothing to find" from "nothing understood". */
+  coverage?: Record<string, unknown>;
 }
 
 interface ChildResult {
@@ -193,6 +195,7 @@ async function record(options: TrialOptions, commit: string, command: TrialFindi
     incomplete_reasons: reasons.map(clip),
     duration_ms: result.ms,
     stderr: clip(result.stderr.trim()),
+    ...(command === 'prove' ? { coverage: asRecord(report['coverage']) } : {}),
   };
   appendFileSync(join(options.out, `${options.name}.runs.jsonl`), `${JSON.stringify(line)}\n`);
   return line;
