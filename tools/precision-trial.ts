@@ -41,7 +41,7 @@ interface TrialFinding {
   line: number | null;
   title: string;
   evidence: string;
-  /** Prover findings (of prove, or of the review's prover step): the entry point the path starts at and the checks seen on the way. */
+  /** Prover findings of `prove` (the review's report does not carry the path): the entry point and the checks seen on the way. */
   entry?: string;
   weaker_checks?: string[];
 }
