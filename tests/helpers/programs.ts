@@ -4,7 +4,7 @@
  * one printed line naming what is missing. With JSCR_REQUIRE_SCANNERS=1 (set by .ci/run after
  * installing them) nothing is skipped: a missing program fails its tests.
  */
-import { describe, it } from 'vitest';
+import { it } from 'vitest';
 import { locateProgram, type AllowedProgram } from '../../src/policy/process.js';
 import { jscrBinDirs } from '../../src/review/scanners/common.js';
 
@@ -31,9 +31,4 @@ export function testsNeeding<P extends AllowedProgram>(programs: readonly P[], w
 /** `it`, skipped when one of `programs` is missing and not required. */
 export function testNeedingAll(programs: readonly AllowedProgram[], what: string): ReturnType<typeof it.skipIf> {
   return it.skipIf(missingPrograms(programs, what).length > 0 && !requireAll());
-}
-
-/** `describe`, skipped when one of `programs` is missing and not required. */
-export function describeNeeding(programs: readonly AllowedProgram[], what: string): ReturnType<typeof describe.skipIf> {
-  return describe.skipIf(missingPrograms(programs, what).length > 0 && !requireAll());
 }
