@@ -129,7 +129,8 @@ export class CFamilyLexer extends TokenCursor<CToken> {
     const { text } = this;
     const start = this.i;
     // after a hole's `}` the template goes on, even if only to say it is left open
-    if (this.open.at(-1) === '`' && (start < text.length || this.previous?.closes === 'hole')) return this.templatePiece(start, start);
+    // the count first: most text is outside any template, and the stack's top is dearer to read
+    if (this.openTemplates > 0 && this.open[this.open.length - 1] === '`' && (start < text.length || this.previous?.closes === 'hole')) return this.templatePiece(start, start);
     if (start >= text.length) return null;
     const ch = text[start] as string;
     const next = text[start + 1];

@@ -25,7 +25,16 @@ class CodeWriter {
   private current = '';
   private pendingSpace = false;
   private indent = '';
-  constructor(private readonly keepIndent: boolean) {}
+  /** How much of `expected` the lines so far have matched, when writing against one. */
+  private matched = 0;
+  /**
+   * With `expected`, the writer checks each finished line against that compared form and gives up at
+   * the first difference: the caller only wants to know whether the two are equal.
+   */
+  constructor(
+    private readonly keepIndent: boolean,
+    private readonly expected: string | null = null,
+  ) {}
 
   /** Record the leading blanks of a line (Python keeps them as code). */
   startLine(indent: string): void {
@@ -40,7 +49,7 @@ class CodeWriter {
     this.current += text;
   }
   endLine(): void {
-    if (this.current.length > 0) this.lines.push(this.keepIndent ? this.indent + this.current : this.current);
+    if (this.current.length > 0) this.push(this.keepIndent ? this.indent + this.current : this.current);
     this.current = '';
     this.indent = '';
     this.pendingSpace = false;
@@ -57,7 +66,21 @@ class CodeWriter {
   }
   result(): string {
     this.endLine();
-    return this.lines.join('\n');
+    if (this.expected === null) return this.lines.join('\n');
+    if (this.matched !== this.expected.length) giveUp();
+    return this.expected;
+  }
+
+  private push(line: string): void {
+    if (this.expected === null) {
+      this.lines.push(line);
+      return;
+    }
+    // the joined form is compared, piece by piece, exactly as the two whole results would be
+    const piece = this.matched === 0 && this.lines.length === 0 ? line : `\n${line}`;
+    if (!this.expected.startsWith(piece, this.matched)) giveUp();
+    this.matched += piece.length;
+    if (this.lines.length === 0) this.lines.push('');
   }
 }
 
@@ -268,10 +291,43 @@ function lexBatch(text: string): string {
  * with equal compared forms differ only in ordinary comments and blanks between tokens.
  */
 export function comparableCode(text: string, language: ProfileLanguage): string | null {
+  return comparableAgainst(text, language, null);
+}
+
+/**
+ * Do `before` and `after` have the same compared form (both readable with confidence)? The same answer
+ * as comparing two `comparableCode` results, but `after` is read only as far as it agrees.
+ */
+export function sameComparableCode(before: string, after: string, language: ProfileLanguage): boolean {
+  if (differsOutsideAnyComment(before, after, language)) return false;
+  const expected = comparableCode(before, language);
+  return expected !== null && comparableAgainst(after, language, expected) !== null;
+}
+
+/** Every character a C-family lexer could treat as a blank or a line break, and then some. */
+const BLANKS = /[\s\u0085]+/g;
+
+/**
+ * A cheap, exact "no": when neither C-family window can hold a comment or a line continuation (no `/`,
+ * `#`, backslash, `<!--` or `-->`), equal compared forms would mean equal tokens, so texts that differ
+ * with every blank removed cannot have equal compared forms. Most edits change code, and this spares
+ * lexing both windows for them.
+ */
+function differsOutsideAnyComment(before: string, after: string, language: ProfileLanguage): boolean {
+  if (!isCFamilyLanguage(language)) return false;
+  const mayComment = (text: string): boolean => /[/#\\]/.test(text) || text.includes('<!--') || text.includes('-->');
+  if (mayComment(before) || mayComment(after)) return false;
+  return before.replace(BLANKS, '') !== after.replace(BLANKS, '');
+}
+
+function comparableAgainst(text: string, language: ProfileLanguage, expected: string | null): string | null {
   try {
     precheck(text, language);
-    if (language === 'batch') return lexBatch(text);
-    const out = new CodeWriter(language === 'python');
+    if (language === 'batch') {
+      const lexed = lexBatch(text);
+      return expected === null || lexed === expected ? lexed : null;
+    }
+    const out = new CodeWriter(language === 'python', expected);
     if (language === 'python') lexPython(text, out);
     else if (language === 'shell') lexPosixShell(text, out);
     else if (language === 'powershell') lexPowerShell(text, out);

@@ -9,7 +9,7 @@ import { PowerShellLexer } from '../lexing/powershell.js';
 import { MAX_FIELD_NESTING, PythonLexer } from '../lexing/python.js';
 import { ShellLexer } from '../lexing/shell.js';
 import { allowsJsx, type ProfileLanguage } from './languages.js';
-import { comparableCode } from './comparable.js';
+import { sameComparableCode } from './comparable.js';
 import { splitLines, trimStart } from './text.js';
 
 /** Largest file text (characters) the check works on, before or after an edit. */
@@ -230,8 +230,7 @@ export function editsAreTrivial(fileText: string, entries: readonly EditEntry[],
     const window = editWindow(applied, entry);
     if (window.before.length > MAX_WINDOW_CHARS || window.after.length > MAX_WINDOW_CHARS) return false;
     if (!spend(budget, window.before.length + window.after.length)) return false;
-    const before = comparableCode(window.before, language);
-    if (before === null || before !== comparableCode(window.after, language)) return false;
+    if (!sameComparableCode(window.before, window.after, language)) return false;
     if (!spend(budget, window.start)) return false;
     if (!prefixEndsInPlainCode(text.slice(0, window.start), language, path)) return false;
     text = applied.after;
