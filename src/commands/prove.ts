@@ -3,7 +3,8 @@
  * repository at `head`, reading files from git's objects so the working tree need not be checked out.
  *
  * Exit codes (SPEC 2): 2 bad input (not a repository, a bad revision, bad flags); 3 incomplete: a file
- * could not be read from git or the prover failed on a file (`error:<ClassName>` degradations); 1 findings;
+ * could not be read from git or the prover failed on a file (`error:<ClassName>` degradations), or protected
+ * operations were found but no supported framework's entry point was recognised ("not proven"); 1 findings;
  * 0 none. Parse errors, unresolved receivers and other coverage gaps are reported but do not make the run
  * incomplete: tree-sitter still gives a partial tree, and what was parsed was proved.
  */
@@ -19,7 +20,7 @@ import { proveFromReader } from '../prover/source.js';
 import { createSourceReader } from '../git/sources.js';
 import { openBoundary } from '../policy/paths.js';
 import { loadConfig } from '../config/index.js';
-import { proveJson, proveSarif, proveText, type ProveRunInfo } from '../prover/render.js';
+import { notProvenReason, proveJson, proveSarif, proveText, type ProveRunInfo } from '../prover/render.js';
 import { maskReport, SecretBook } from '../redact/index.js';
 
 export interface ProveOptions {
@@ -73,12 +74,14 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
     fanOut: config.prover.fan_out,
   });
 
-  const exitCode: 0 | 1 | 3 = incomplete ? 3 : result.findings.length > 0 ? 1 : 0;
+  const notProven = notProvenReason(result);
+  const exitCode: 0 | 1 | 3 = incomplete || notProven !== null ? 3 : result.findings.length > 0 ? 1 : 0;
   const run: ProveRunInfo = { mode: touched === null ? 'repository' : 'change', range, exitCode };
   // Evidence quotes source lines: secret shapes in them are masked like every report string.
   const shown = maskReport(result, new SecretBook());
   const text = options.format === 'json' ? proveJson(shown, run) : options.format === 'sarif' ? proveSarif(shown, run) : proveText(shown, run);
   io.stdout.write(text);
   if (incomplete) io.stderr.write('jscr prove: incomplete: some files could not be read or proved (see degradations)\n');
+  if (notProven !== null) io.stderr.write(`jscr prove: incomplete: ${notProven}\n`);
   return exitCode;
 }

@@ -12,6 +12,20 @@ import { VERSION } from '../version.js';
 import { degradationText, incompleteDegradationLines } from './degradation.js';
 import type { Coverage, ProveResult, ProverFinding } from './types.js';
 
+/** The web frameworks the recognisers know, in words, for a run that recognised none. */
+const SUPPORTED_FRAMEWORKS = 'Jenkins/Stapler, Jetty servlets, Symfony, Laravel, Livewire, Remix and Tornado';
+
+/**
+ * Why a run proved nothing although it had something to prove: protected operations were found but no
+ * entry point of a supported framework was recognised, so "no finding" would mean nothing (SPEC 2:
+ * exit 3). Null when the run did prove what it found.
+ */
+export function notProvenReason(result: ProveResult): string | null {
+  const unproved = result.coverage.uncheckedByReason.framework_unrecognised ?? 0;
+  if (result.coverage.entryPoints > 0 || unproved === 0) return null;
+  return `not proven: ${unproved} protected operation${unproved === 1 ? '' : 's'} found, but no entry point of a supported web framework was recognised (jscr knows ${SUPPORTED_FRAMEWORKS}), so none could be checked`;
+}
+
 /** Which run produced the result. */
 export interface ProveRunInfo {
   mode: 'change' | 'repository';
@@ -64,6 +78,7 @@ export function proveJson(result: ProveResult, run: ProveRunInfo): string {
     findings: result.findings.map(findingJson),
     coverage: coverageJson(result.coverage),
     degradations: result.degradations.map(degradationText),
+    not_proven: notProvenReason(result),
     exit_code: run.exitCode,
   };
   return `${escapeJsonText(JSON.stringify(report, null, 2))}\n`;
@@ -96,7 +111,10 @@ export function findingSentence(f: ProverFinding): string {
 export function proveText(result: ProveResult, run: ProveRunInfo): string {
   const lines: string[] = [];
   const scope = run.mode === 'change' ? `the change ${run.range}` : `the repository at ${run.range}`;
-  if (result.findings.length === 0) {
+  const notProven = notProvenReason(result);
+  if (notProven !== null) {
+    lines.push(`jscr prove: ${scope}: ${notProven}.`);
+  } else if (result.findings.length === 0) {
     lines.push(`jscr prove: these access-control checks, on ${scope}, found nothing.`);
   } else {
     lines.push(`jscr prove: ${result.findings.length} unguarded operation${result.findings.length === 1 ? '' : 's'} in ${scope}.`);
@@ -164,7 +182,7 @@ export function proveSarif(result: ProveResult, run: ProveRunInfo): string {
       scanners: [],
       limits_reached: [],
       complete: !incomplete,
-      incomplete_reasons: incomplete ? incompleteDegradationLines(result.degradations) : [],
+      incomplete_reasons: incomplete ? [...incompleteDegradationLines(result.degradations), ...[notProvenReason(result) ?? []].flat()] : [],
       exit_code: run.exitCode,
     },
     {

@@ -73,6 +73,30 @@ describe('jscr prove', () => {
     expect(log.runs[0]?.results[0]?.locations[0]?.physicalLocation.region.startLine).toBe(4);
   });
 
+  it('not proven, exit 3, when there are protected operations but no supported framework was recognised', async () => {
+    // a file deletion reached from no entry point jscr knows: "found nothing" would be a false clean
+    repo = makeRepo({ 'src/Maintenance.java': 'public class Maintenance {\n  public void wipe() { Files.delete(root); }\n}\n' });
+    const text = await jscr(['prove'], repo.root);
+    expect(text.code).toBe(3);
+    expect(text.stdout).toMatch(/not proven: 1 protected operation found, but no entry point of a supported web framework was recognised \(jscr knows Jenkins\/Stapler, .*\), so none could be checked/);
+    expect(text.stdout).not.toMatch(/found nothing/);
+    expect(text.stderr).toMatch(/^jscr prove: incomplete: not proven: /m);
+    const json = JSON.parse((await jscr(['prove', '--format', 'json'], repo.root)).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ exit_code: 3, findings: [], not_proven: expect.stringMatching(/^not proven: 1 protected operation/) as unknown });
+    const sarif = JSON.parse((await jscr(['prove', '--format', 'sarif'], repo.root)).stdout) as { runs: { invocations: { executionSuccessful: boolean }[] }[] };
+    expect(sarif.runs[0]?.invocations[0]?.executionSuccessful).toBe(false);
+    // a repository with nothing to protect is still a plain "found nothing", exit 0
+    const plain = makeRepo({ 'src/Util.java': 'public class Util {\n  int add(int a, int b) { return a + b; }\n}\n' });
+    try {
+      const quiet = await jscr(['prove'], plain.root);
+      expect(quiet.code).toBe(0);
+      expect(quiet.stdout).toMatch(/found nothing/);
+      expect((JSON.parse((await jscr(['prove', '--format', 'json'], plain.root)).stdout) as Record<string, unknown>).not_proven).toBeNull();
+    } finally {
+      plain.cleanup();
+    }
+  });
+
   it('exit 2 for a bad revision, a directory that is not a repository, and a bad --max-depth', async () => {
     repo = makeRepo({ 'src/Hook.java': guarded });
     expect((await jscr(['prove', '--base', 'no-such-rev'], repo.root)).code).toBe(2);
