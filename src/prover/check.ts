@@ -171,9 +171,21 @@ function makeProverFinding(
     weakerChecks: weaker,
     severity: op.severity,
     confidence,
-    cwe: op.cwe,
+    cwe: missingCheckCwe(required),
     evidence,
   };
+}
+
+/**
+ * A prover finding is a missing check, whatever the operation does: CWE-862 (missing authorization)
+ * when a permission check is wanted, CWE-639 when only the object's owner is unchecked, CWE-306 when
+ * only a login is. The operation's own CWE (CWE-78 for a process start) would read as injection.
+ */
+function missingCheckCwe(required: readonly DischargeKind[]): string {
+  if (required.includes('path_guard')) return 'CWE-862';
+  if (required.includes('ownership_check')) return 'CWE-639';
+  if (required.includes('authn')) return 'CWE-306';
+  return 'CWE-862';
 }
 
 /** True when other entries of the same class carry a check of a required kind: the class's own norm. */

@@ -98,13 +98,23 @@ function missingInWords(missing: string): string {
     .join(' or ');
 }
 
+/** What would settle a finding, said once for every finding. */
+const DISCHARGE_IN_WORDS = 'such a check before the operation, on every path from the entry, would settle it.';
+
+/** What the path shows besides the missing check, in plain words. */
+const LABEL_WORDS: Record<ProverFinding['label'], string> = {
+  unguarded_path: '',
+  authn_only: ' The path only checks that the caller is logged in.',
+  sibling_norm: ' Other entries of the same class do make this check.',
+};
+
 /** One sentence: entry, hops, operation, the missing check. */
 export function findingSentence(f: ProverFinding): string {
   const via = f.hops.length > 1 ? ` through ${f.hops.slice(1).map((h) => `${h.function} (${h.path}:${h.callLine})`).join(', then ')}` : '';
   const where = f.hops.length > 0 ? `, which calls it at ${f.hops[f.hops.length - 1]?.path ?? f.path}:${f.hops[f.hops.length - 1]?.callLine ?? f.line}` : '';
   const weaker = f.weakerChecks.length > 0 ? ` The only checks on the path are ${f.weakerChecks.join('; ')}, which do not cover it.` : '';
   const operation = f.operation.call.endsWith('(...)') ? `is itself a ${f.operation.kind.replace(/_/g, ' ')} operation (${f.operation.id})` : `reaches ${f.operation.kind.replace(/_/g, ' ')} (${f.operation.id}: ${f.operation.call}) at ${f.path}:${f.line}`;
-  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missingInWords(f.missing)} before it (missing ${f.missing}; ${f.label}).${weaker}`;
+  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missingInWords(f.missing)} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${weaker}`;
 }
 
 /** The text report. */

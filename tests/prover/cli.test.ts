@@ -26,12 +26,15 @@ describe('jscr prove', () => {
     const text = await jscr(['prove'], repo.root);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/1 unguarded operation in the repository at HEAD/);
-    expect(text.stdout).toMatch(/The stapler entry Hook\.doTestConnection \(src\/main\/java\/org\/acme\/Hook\.java:3;.*reaches credential access.*no permission or role check before it \(missing path_guard/);
+    expect(text.stdout).toMatch(/The stapler entry Hook\.doTestConnection \(src\/main\/java\/org\/acme\/Hook\.java:3;.*reaches credential access.*no permission or role check before it: such a check before the operation, on every path from the entry, would settle it\./);
+    expect(text.stdout).not.toMatch(/path_guard|unguarded_path|authn_only/);
     const json = JSON.parse((await jscr(['prove', '--format', 'json'], repo.root)).stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ schema_version: 1, mode: 'repository', exit_code: 1 });
     const finding = (json.findings as Record<string, unknown>[])[0]!;
     expect(Object.keys(finding)).toEqual(expect.arrayContaining(['id', 'rule', 'label', 'path', 'line', 'function', 'entry', 'hops', 'operation', 'missing']));
     expect(finding.operation).toMatchObject({ id: 'jenkins.credentials-lookup', kind: 'credential_access', line: 4 });
+    // a missing permission check is CWE-862 whatever the operation (not the operation's own CWE)
+    expect(finding.cwe).toBe('CWE-862');
     expect(json.coverage).toMatchObject({ entry_points: 1, frameworks_recognised: { stapler: 1 }, files_by_language: { java: 1 } });
   });
 

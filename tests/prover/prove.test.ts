@@ -115,6 +115,8 @@ describe('proveChange: Jenkins/Stapler', () => {
 `,
     });
     expect(result.findings.map((f) => [f.operation.id, f.missing])).toEqual([['jenkins.item-deletion', 'ownership_check']]);
+    // only the object's owner is unchecked: CWE-639, not the deletion's own CWE
+    expect(result.findings.map((f) => f.cwe)).toEqual(['CWE-639']);
   });
 });
 
@@ -176,6 +178,7 @@ class ProfileController extends Controller
   it('reports the same operation without the middleware, and a deletion that auth alone does not cover', async () => {
     const bare = await prove({ 'app/Http/Controllers/ProfileController.php': controller, 'routes/web.php': "<?php\nRoute::patch('/profile', [ProfileController::class, 'update']);\n" });
     expect(bare.findings.map((f) => [f.function, f.missing])).toEqual([['ProfileController.update', 'authn|path_guard|ownership_check']]);
+    expect(bare.findings.map((f) => f.cwe)).toEqual(['CWE-862']);
     const deletion = await prove({
       'app/Http/Controllers/ProfileController.php': controller,
       'routes/web.php': "<?php\nRoute::middleware('auth')->group(function () {\n    Route::delete('/projects/{project}', [ProfileController::class, 'destroyProject']);\n});\nRoute::delete('/p2/{project}', [ProfileController::class, 'destroyChecked'])->middleware(['auth', 'can:delete,project']);\n",
