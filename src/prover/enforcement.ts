@@ -13,7 +13,7 @@ import type { CallerIndex } from './paths.js';
 import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type Program } from './resolution.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
-import type { EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
+import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
 export interface WitnessSet {
@@ -121,6 +121,37 @@ function onEveryPath(file: ProgramFile, fn: FunctionIR, line: number): boolean {
   return !body.some((l) => l.line < line && /\breturn\b/.test(l.text));
 }
 
+/**
+ * Check kinds a `switch` at the outermost level of `fn` makes on every path: each case either carries a
+ * witness of the kind or throws, and a `default` exists (else an unmatched value falls through unchecked).
+ */
+function switchKinds(file: ProgramFile, fn: FunctionIR, list: readonly Witness[]): Set<DischargeKind> {
+  const kinds = new Set<DischargeKind>();
+  const body = bodyLines(file, fn);
+  if (body.length === 0) return kinds;
+  const outermost = Math.min(...body.map((l) => indentOf(l.text)));
+  for (let i = 0; i < body.length; i++) {
+    const head = body[i];
+    if (!head || indentOf(head.text) !== outermost || !/^\s*switch\b/.test(head.text)) continue;
+    if (body.slice(0, i).some((l) => /\breturn\b/.test(l.text))) break;
+    const inside: { line: number; text: string }[] = [];
+    for (let j = i + 1; j < body.length && indentOf(body[j]?.text ?? '') > outermost; j++) inside.push(body[j] ?? { line: 0, text: '' });
+    const labels = inside.filter((l) => /^\s*(case\b|default\b)/.test(l.text));
+    if (!labels.some((l) => /^\s*default\b/.test(l.text))) continue;
+    let common: Set<DischargeKind> | null = null;
+    labels.forEach((label, k) => {
+      const end = labels[k + 1]?.line ?? Number.MAX_SAFE_INTEGER;
+      const segment = inside.filter((l) => l.line >= label.line && l.line < end);
+      const here = new Set(list.filter((w) => w.line !== null && w.line >= label.line && w.line < end).map((w) => w.kind));
+      // A case that throws covers every kind; one that neither checks nor throws covers none.
+      const allowed = here.size === 0 && segment.some((l) => /^\s*throw\b/.test(l.text)) ? new Set(list.map((w) => w.kind)) : here;
+      common = common === null ? allowed : new Set([...common].filter((kind) => allowed.has(kind)));
+    });
+    for (const kind of common ?? []) kinds.add(kind);
+  }
+  return kinds;
+}
+
 /** A boolean check protects only when the code branches on it and that branch leaves the function. */
 function booleanActedOn(program: Program, file: ProgramFile, call: CallIR, fn: FunctionIR): boolean {
   const own = file.lines[call.line - 1] ?? '';
@@ -195,12 +226,9 @@ export function witnesses(input: WitnessInput): WitnessSet {
     for (const [functionId, list] of set.byFunction) {
       const helper = program.functions.get(functionId);
       const helperFile = helper ? program.byPath.get(helper.path) : undefined;
-      const kinds = new Set(
-        list
-          .filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null)
-          .filter((w) => helper !== undefined && helperFile !== undefined && onEveryPath(helperFile, helper.fn, w.line ?? 0))
-          .map((w) => w.kind),
-      );
+      if (!helper || !helperFile) continue;
+      const candidates = list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null);
+      const kinds = new Set([...candidates.filter((w) => onEveryPath(helperFile, helper.fn, w.line ?? 0)).map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates)]);
       if (kinds.size === 0) continue;
       if (helper && namedByDischarger(facts[program.byPath.get(helper.path)?.factsLanguage ?? 'java'], helper.fn.name)) continue;
       for (const site of input.index.callers.get(functionId) ?? []) {

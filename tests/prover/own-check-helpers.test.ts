@@ -115,6 +115,41 @@ ${helperBody}
     const conditional = await prove({ 'src/main/java/org/example/roles/RoleStrategy.java': strategy('    if (permissions.length > 1) {\n      Jenkins.get().checkAnyPermission(permissions);\n    }') });
     expect(unchecked(conditional.findings)).toEqual(['DescriptorImpl.doSaveRoles']);
   });
+
+  it('a helper whose switch checks in every case and throws by default is checked; a case without a check or a missing default is not', async () => {
+    const bySwitch = (cases: string) => `package org.example.roles;
+
+public class RoleStrategy extends AuthorizationStrategy {
+  private static void guardByType(String type) {
+    switch (type) {
+      case "global":
+        Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        break;
+${cases}
+    }
+  }
+
+  @RequirePOST
+  public void doDropRole(@QueryParameter String type, @QueryParameter String name) throws IOException {
+    guardByType(type);
+    roles(type).removeRole(name);
+  }
+
+  @RequirePOST
+  public void doAddRole(@QueryParameter String type, @QueryParameter String name) throws IOException {
+    Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+    roles(type).addRole(name);
+  }
+}
+`;
+    const covered = await prove({ 'src/main/java/org/example/roles/RoleStrategy.java': bySwitch('      case "project":\n        Jenkins.get().checkPermission(PROJECT_ADMIN);\n        break;\n      default:\n        throw new IllegalArgumentException(type);') });
+    expect(covered.coverage.operationsChecked).toBeGreaterThan(0);
+    expect(covered.findings).toEqual([]);
+    for (const cases of ['      case "project":\n        LOGGER.info(type);\n        break;\n      default:\n        throw new IllegalArgumentException(type);', '      case "project":\n        Jenkins.get().checkPermission(PROJECT_ADMIN);\n        break;']) {
+      const open = await prove({ 'src/main/java/org/example/roles/RoleStrategy.java': bySwitch(cases) });
+      expect(unchecked(open.findings)).toEqual(['RoleStrategy.doDropRole']);
+    }
+  });
 });
 
 describe('Laravel constructor middleware closures', () => {
