@@ -10,10 +10,10 @@
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { DischargerFact, Facts, LanguageFacts } from './facts.js';
 import type { CallerIndex } from './paths.js';
-import { callSignature, lookupClass, nodeAt, superChain, type Program } from './resolution.js';
+import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type Program } from './resolution.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
-import type { EntryPoint, ProgramFile, Witness } from './types.js';
+import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
 export interface WitnessSet {
@@ -82,8 +82,78 @@ function matchDischarger(facts: LanguageFacts, file: ProgramFile, call: CallIR):
   return null;
 }
 
+/** Leading whitespace width of a line. */
+function indentOf(text: string): number {
+  return /^\s*/.exec(text)?.[0].length ?? 0;
+}
+
+/** Body lines of a function between its opening and closing lines, with their line numbers. */
+function bodyLines(file: ProgramFile, fn: FunctionIR): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = [];
+  for (let line = fn.bodyStartLine + 1; line < fn.endLine; line++) {
+    const text = file.lines[line - 1] ?? '';
+    if (/^\s*[{}]?\s*$/.test(text)) continue;
+    out.push({ line, text });
+  }
+  return out;
+}
+
+/** A project function that never returns normally: no `return`, and its last statement throws or aborts. */
+function alwaysThrows(program: Program, ref: FunctionRef): boolean {
+  const file = program.byPath.get(ref.path);
+  if (!file) return false;
+  const body = bodyLines(file, ref.fn);
+  const last = body[body.length - 1];
+  if (!last || body.some((l) => /\breturn\b/.test(l.text))) return false;
+  return /^\s*(throw\b|raise\b|abort\w*\s*\(|die\b|exit\b)/.test(last.text) && indentOf(last.text) === Math.min(...body.map((l) => indentOf(l.text)));
+}
+
+/**
+ * True when `line` of `fn` runs on every path that reaches the end of its body: it sits at the body's
+ * outermost level and no `return` comes before it. A check nested under `if`/`switch`/`try` does not.
+ */
+function onEveryPath(file: ProgramFile, fn: FunctionIR, line: number): boolean {
+  const body = bodyLines(file, fn);
+  const own = body.find((l) => l.line === line);
+  if (!own) return false;
+  const outermost = Math.min(...body.map((l) => indentOf(l.text)));
+  if (indentOf(own.text) !== outermost) return false;
+  return !body.some((l) => l.line < line && /\breturn\b/.test(l.text));
+}
+
+/**
+ * Check kinds a `switch` at the outermost level of `fn` makes on every path: each case either carries a
+ * witness of the kind or throws, and a `default` exists (else an unmatched value falls through unchecked).
+ */
+function switchKinds(file: ProgramFile, fn: FunctionIR, list: readonly Witness[]): Set<DischargeKind> {
+  const kinds = new Set<DischargeKind>();
+  const body = bodyLines(file, fn);
+  if (body.length === 0) return kinds;
+  const outermost = Math.min(...body.map((l) => indentOf(l.text)));
+  for (let i = 0; i < body.length; i++) {
+    const head = body[i];
+    if (!head || indentOf(head.text) !== outermost || !/^\s*switch\b/.test(head.text)) continue;
+    if (body.slice(0, i).some((l) => /\breturn\b/.test(l.text))) break;
+    const inside: { line: number; text: string }[] = [];
+    for (let j = i + 1; j < body.length && indentOf(body[j]?.text ?? '') > outermost; j++) inside.push(body[j] ?? { line: 0, text: '' });
+    const labels = inside.filter((l) => /^\s*(case\b|default\b)/.test(l.text));
+    if (!labels.some((l) => /^\s*default\b/.test(l.text))) continue;
+    let common: Set<DischargeKind> | null = null;
+    labels.forEach((label, k) => {
+      const end = labels[k + 1]?.line ?? Number.MAX_SAFE_INTEGER;
+      const segment = inside.filter((l) => l.line >= label.line && l.line < end);
+      const here = new Set(list.filter((w) => w.line !== null && w.line >= label.line && w.line < end).map((w) => w.kind));
+      // A case that throws covers every kind; one that neither checks nor throws covers none.
+      const allowed = here.size === 0 && segment.some((l) => /^\s*throw\b/.test(l.text)) ? new Set(list.map((w) => w.kind)) : here;
+      common = common === null ? allowed : new Set([...common].filter((kind) => allowed.has(kind)));
+    });
+    for (const kind of common ?? []) kinds.add(kind);
+  }
+  return kinds;
+}
+
 /** A boolean check protects only when the code branches on it and that branch leaves the function. */
-function booleanActedOn(file: ProgramFile, call: CallIR, fn: FunctionIR): boolean {
+function booleanActedOn(program: Program, file: ProgramFile, call: CallIR, fn: FunctionIR): boolean {
   const own = file.lines[call.line - 1] ?? '';
   if (/^\s*return\b/.test(own)) return false; // the value is handed to the caller, not acted on here
   const statement = statementAt(file, call.line, 4);
@@ -91,6 +161,11 @@ function booleanActedOn(file: ProgramFile, call: CallIR, fn: FunctionIR): boolea
   for (let line = call.line; line <= Math.min(fn.endLine, call.line + 6); line++) {
     const text = line === call.line ? own.slice(own.indexOf(call.callee) + call.callee.length) : (file.lines[line - 1] ?? '');
     if (EXIT.test(text)) return true;
+    // Leaving through a project helper that always throws (`$this->denyAccess()`).
+    for (const inner of file.ir.calls) {
+      if (inner.line !== line || inner === call) continue;
+      if (resolveCall(program, file, fn, inner).targets.some((t) => alwaysThrows(program, t))) return true;
+    }
   }
   return false;
 }
@@ -109,7 +184,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
       const node = nodeAt(program, file.ir, call.line);
       if (!node) continue;
       if (row.kind === 'public') continue;
-      if (row.effect === 'value_only' && !booleanActedOn(file, call, node.fn)) {
+      if (row.effect === 'value_only' && !booleanActedOn(program, file, call, node.fn)) {
         const list = set.inert.get(node.id) ?? [];
         list.push(`${call.text.split('\n')[0] ?? ''} at line ${call.line} (a boolean nothing acts on)`);
         set.inert.set(node.id, list);
@@ -141,15 +216,20 @@ export function witnesses(input: WitnessInput): WitnessSet {
     });
   }
 
-  // Helper summaries: a call to a function that checks and throws is a check at the call line. Two
-  // rounds reach helpers of helpers. A helper whose own name a discharger row names (an override of
-  // `check_xsrf_cookie`) keeps that row's kind: its call sites already carry it.
-  for (let round = 0; round < 2; round++) {
+  // Helper summaries: a call to a function whose body checks on every path before it returns is a
+  // check at the call line (a helper that checks only under a condition is not). Three rounds reach
+  // helpers of helpers; the call graph's own edges bound it, so cycles add nothing new. A helper whose
+  // own name a discharger row names (an override of `check_xsrf_cookie`) keeps that row's kind: its
+  // call sites already carry it.
+  for (let round = 0; round < 3; round++) {
     const additions: Witness[] = [];
     for (const [functionId, list] of set.byFunction) {
-      const kinds = new Set(list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine).map((w) => w.kind));
-      if (kinds.size === 0) continue;
       const helper = program.functions.get(functionId);
+      const helperFile = helper ? program.byPath.get(helper.path) : undefined;
+      if (!helper || !helperFile) continue;
+      const candidates = list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null);
+      const kinds = new Set([...candidates.filter((w) => onEveryPath(helperFile, helper.fn, w.line ?? 0)).map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates)]);
+      if (kinds.size === 0) continue;
       if (helper && namedByDischarger(facts[program.byPath.get(helper.path)?.factsLanguage ?? 'java'], helper.fn.name)) continue;
       for (const site of input.index.callers.get(functionId) ?? []) {
         for (const kind of kinds) {
@@ -316,7 +396,9 @@ function controllerMiddleware(input: WitnessInput, set: WitnessSet, targetId: st
     for (const hook of record.methods.filter((m) => m.fn.name === '__construct' || m.fn.name === 'middleware')) {
       for (const call of file.ir.calls) {
         if (call.line < hook.fn.startLine || call.line > hook.fn.endLine) continue;
-        const statement = statementAt(file, call.line);
+        // A closure middleware's options follow its closing line: `})->except([...])`.
+        const closure = call.callee === 'middleware' ? file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 1) : undefined;
+        const statement = closure ? `${statementAt(file, call.line)}\n${statementAt(file, closure.endLine, 3)}` : statementAt(file, call.line);
         const only = /->only\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement) ?? /only\s*:\s*(\[[^\]]*\])/.exec(call.text);
         const except = /->except\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement) ?? /except\s*:\s*(\[[^\]]*\])/.exec(call.text);
         if (only?.[1] && !quotedNames(only[1]).includes(method)) continue;
@@ -328,11 +410,34 @@ function controllerMiddleware(input: WitnessInput, set: WitnessSet, targetId: st
         }
         const isMiddlewareCall = (call.callee === 'middleware' && (call.receiver === '$this' || call.receiver === null)) || (call.kind === 'new' && call.callee === 'Middleware');
         if (!isMiddlewareCall) continue;
+        if (closure) closureMiddleware(input, set, { targetId, hookId: hook.id, closure, record: record.name });
         for (const name of quotedNames(/\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(call.text)?.[1] ?? '')) {
           const row = middlewareRow(input.facts.php, name);
           if (row && row.kind !== 'public') add(set, { kind: row.kind, scope: 'router', functionId: targetId, line: null, dischargerId: row.id, evidence: `middleware '${name}' in ${record.name} constructor` });
         }
       }
+    }
+  }
+}
+
+/** Where a closure given to `$this->middleware(function ...)` in a constructor sits. */
+interface ClosureMiddleware {
+  targetId: string;
+  hookId: string;
+  closure: FunctionIR;
+  record: string;
+}
+
+/** The checks a constructor's middleware closure makes on every path apply to the controller's actions. */
+function closureMiddleware(input: WitnessInput, set: WitnessSet, at: ClosureMiddleware): void {
+  const file = input.program.byPath.get(input.program.functions.get(at.hookId)?.path ?? '');
+  if (!file) return;
+  const ids = new Set([at.hookId, input.program.nodeOf.get(at.closure)?.id ?? at.hookId]);
+  for (const id of ids) {
+    for (const w of set.byFunction.get(id) ?? []) {
+      if (w.scope !== 'statement' || w.kind === 'csrf_guard' || w.sameLine || w.line === null) continue;
+      if (w.line <= at.closure.startLine || w.line >= at.closure.endLine || !onEveryPath(file, at.closure, w.line)) continue;
+      add(set, { kind: w.kind, scope: 'router', functionId: at.targetId, line: null, dischargerId: w.dischargerId, evidence: `middleware closure in ${at.record} constructor: ${w.evidence}` });
     }
   }
 }

@@ -320,7 +320,8 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
   const input: QualifyInput = { receiver, enclosingClass, name, arity: call.arity, table: program.table, receiverType };
   const cls = receiverClass(input);
   if (cls) {
-    const found = findMethod(program.table, cls, name, call.arity);
+    // A bare call in a Java nested class may name a method of a lexically enclosing class.
+    const found = findMethod(program.table, cls, name, call.arity) ?? (receiver === null && file.language === 'java' ? enclosingClassMethod(program, file, cls.name, name, call.arity) : null);
     return { key: qualify(input), targets: found ? found.methods : [], unresolved: null };
   }
   // Receiver names no repository class: a framework or library object, or a dynamic value. Repository
@@ -330,6 +331,19 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
   if (receiverType !== null && !program.table.has(receiverType)) return { key: name, targets: [], unresolved: 'external' };
   if (methods.length === 1) return { key: name, targets: methods, unresolved: 'receiver_unresolved' };
   return { key: name, targets: [], unresolved: methods.length > 0 ? 'receiver_unresolved' : 'external' };
+}
+
+/** `name` declared in a class of `file` that lexically encloses class `inner`, innermost first. */
+function enclosingClassMethod(program: Program, file: ProgramFile, inner: string, name: string, arity: number | null): { owner: ClassRecord; methods: FunctionRef[] } | null {
+  const own = file.ir.classes.find((c) => c.name === inner);
+  if (!own) return null;
+  const outers = file.ir.classes.filter((c) => c !== own && c.startLine <= own.startLine && c.endLine >= own.endLine).sort((a, b) => b.startLine - a.startLine);
+  for (const outer of outers) {
+    const record = lookupClass(program.table, outer.name, file.path);
+    const found = record ? findMethod(program.table, record, name, arity) : null;
+    if (found) return found;
+  }
+  return null;
 }
 
 /** Repository files an import's module text may name (relative TS/JS paths, Python dotted modules). */
