@@ -43,6 +43,10 @@ const fileSchema = z
         fixture_paths: z.array(z.string().min(1)).default([]),
         code_paths: z.array(z.string().min(1)).default([]),
         code_reference_pattern: z.string().min(1).optional(),
+        throwaway_paths: z.array(z.string().min(1)).default([]),
+        throwaway_values: z.array(z.string().min(1)).default([]),
+        comment_line_pattern: z.string().min(1).optional(),
+        comment_confidence: z.number().min(0).max(1).default(0.3),
       })
       .strict(),
     rule: z.array(ruleSchema).min(1),
@@ -110,6 +114,14 @@ export interface SecretRuleSet {
   isCodePath: (path: string) => boolean;
   /** An unquoted value matching this, in a code path, is a variable name; null when not configured. */
   codeReferencePattern: RegExp | null;
+  /** Whether a path is a CI workflow or a test compose file, whose service containers use throwaway credentials. */
+  isThrowawayPath: (path: string) => boolean;
+  /** Lowercase well-known default passwords: in a throwaway path, a generic match with one of these is no finding. */
+  throwawayValues: Set<string>;
+  /** The text before a value on its line, when it matches this, makes the value an example in a comment. */
+  commentLinePattern: RegExp | null;
+  /** The confidence of a generic match in a code comment. */
+  commentConfidence: number;
 }
 
 /** A matcher for repository-relative paths; no globs matches nothing. */
@@ -171,6 +183,10 @@ function normaliseSecretRules(data: z.output<typeof fileSchema>, context: DataFi
     isFixturePath: pathMatcher(data.generic.fixture_paths),
     isCodePath: pathMatcher(data.generic.code_paths),
     codeReferencePattern: codeReference ? context.pattern(['generic', 'code_reference_pattern'], codeReference) : null,
+    isThrowawayPath: pathMatcher(data.generic.throwaway_paths),
+    throwawayValues: new Set(data.generic.throwaway_values.map((value) => value.toLowerCase())),
+    commentLinePattern: data.generic.comment_line_pattern ? context.pattern(['generic', 'comment_line_pattern'], data.generic.comment_line_pattern) : null,
+    commentConfidence: data.generic.comment_confidence,
   };
 }
 
