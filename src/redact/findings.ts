@@ -78,11 +78,16 @@ function isTernaryCondition(text: string, end: number): boolean {
   return text[at] === '?' && text[at + 1] !== '?' && text[at + 1] !== '.';
 }
 
+/** How many of lowercase, uppercase, digits and other characters `value` holds. */
+function characterClasses(value: string): number {
+  return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(value)).length;
+}
+
 /**
  * Whether a match is worth a finding at `path`, and how much. A generic (assignment-shaped) match is
  * only as good as its surroundings: in tests, docs and examples it is a fixture; in program source only
- * a quoted string literal (or a number) is a literal, anything unquoted is an expression, a call or a
- * variable; a well-known default in a CI workflow or test compose file is a throwaway service password;
+ * a quoted string literal is a literal, anything unquoted is an expression, a call or a
+ * variable; a value of one character class is a word, not a key; a well-known default in a CI workflow or test compose file is a throwaway service password;
  * a value in a comment is an example, reported low. Provider-shaped matches are reported everywhere.
  * Redaction does not use this: it masks every match.
  */
@@ -91,8 +96,9 @@ function weightHere(match: SecretMatch, file: SecretScanFile, rules: SecretRuleS
   if (!rule?.generic) return full;
   if (rules.isFixturePath(file.path)) return null;
   const value = file.text.slice(match.start, match.end);
+  if (characterClasses(value) < rules.minCharacterClasses) return null;
   const inCode = rules.isCodePath(file.path);
-  if (inCode && match.bare && !/^[0-9]+$/.test(value)) return null;
+  if (inCode && match.bare) return null;
   if (inCode && !match.bare && isTernaryCondition(file.text, match.end)) return null;
   if (rules.isThrowawayPath(file.path) && rules.throwawayValues.has(value.toLowerCase())) return null;
   const lineStart = file.text.lastIndexOf('\n', match.start - 1) + 1;

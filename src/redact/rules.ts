@@ -47,6 +47,7 @@ const fileSchema = z
         throwaway_values: z.array(z.string().min(1)).default([]),
         comment_line_pattern: z.string().min(1).optional(),
         comment_confidence: z.number().min(0).max(1).default(0.3),
+        min_character_classes: z.number().int().min(1).max(4).default(1),
       })
       .strict(),
     rule: z.array(ruleSchema).min(1),
@@ -122,6 +123,8 @@ export interface SecretRuleSet {
   commentLinePattern: RegExp | null;
   /** The confidence of a generic match in a code comment. */
   commentConfidence: number;
+  /** Of lowercase, uppercase, digits and other characters, how many a generic value must mix to be a finding. */
+  minCharacterClasses: number;
 }
 
 /** A matcher for repository-relative paths; no globs matches nothing. */
@@ -187,6 +190,7 @@ function normaliseSecretRules(data: z.output<typeof fileSchema>, context: DataFi
     throwawayValues: new Set(data.generic.throwaway_values.map((value) => value.toLowerCase())),
     commentLinePattern: data.generic.comment_line_pattern ? context.pattern(['generic', 'comment_line_pattern'], data.generic.comment_line_pattern) : null,
     commentConfidence: data.generic.comment_confidence,
+    minCharacterClasses: data.generic.min_character_classes,
   };
 }
 
