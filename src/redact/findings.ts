@@ -65,19 +65,47 @@ function window(line: string, from: number, to: number): string {
   return `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
 }
 
+/** How much a match is worth as a finding here: null for none, or the confidence and severity to report. */
+interface Weight {
+  confidence: number;
+  severity: Finding['severity'];
+}
+
+/** A quoted value followed by `?` is the left side of a ternary (`secret === 'x' ? a : b`), a condition, not an assignment. */
+function isTernaryCondition(text: string, end: number): boolean {
+  let at = end + 1; // past the closing quote
+  while (text[at] === ' ' || text[at] === '\t') at += 1;
+  return text[at] === '?' && text[at + 1] !== '?' && text[at + 1] !== '.';
+}
+
+/** How many of lowercase, uppercase, digits and other characters `value` holds. */
+function characterClasses(value: string): number {
+  return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(value)).length;
+}
+
 /**
- * Whether a match is worth a finding at `path`. A generic (assignment-shaped) match is only as good
- * as its surroundings: in tests, docs and examples it is a fixture, and an unquoted identifier in
- * program source is a variable. Provider-shaped matches are reported everywhere. Redaction does not
- * use this: it masks every match.
+ * Whether a match is worth a finding at `path`, and how much. A generic (assignment-shaped) match is
+ * only as good as its surroundings: in tests, docs and examples it is a fixture; in program source only
+ * a quoted string literal is a literal, anything unquoted is an expression, a call or a
+ * variable; a value of one character class is a word, not a key; a well-known default in a CI workflow or test compose file is a throwaway service password;
+ * a value in a comment is an example, reported low. Provider-shaped matches are reported everywhere.
+ * Redaction does not use this: it masks every match.
  */
-function isFindingHere(match: SecretMatch, file: SecretScanFile, rules: SecretRuleSet, byId: ReadonlyMap<string, SecretRule>): boolean {
-  if (!byId.get(match.rule)?.generic) return true;
-  if (rules.isFixturePath(file.path)) return false;
-  if (match.bare && rules.codeReferencePattern !== null && rules.isCodePath(file.path)) {
-    return !rules.codeReferencePattern.test(file.text.slice(match.start, match.end));
+function weightHere(match: SecretMatch, file: SecretScanFile, rules: SecretRuleSet, rule: SecretRule | undefined): Weight | null {
+  const full: Weight = { confidence: rule?.confidence ?? 0.5, severity: rule?.severity ?? 'high' };
+  if (!rule?.generic) return full;
+  if (rules.isFixturePath(file.path)) return null;
+  const value = file.text.slice(match.start, match.end);
+  if (characterClasses(value) < rules.minCharacterClasses) return null;
+  const inCode = rules.isCodePath(file.path);
+  if (inCode && match.bare) return null;
+  if (inCode && !match.bare && isTernaryCondition(file.text, match.end)) return null;
+  if (rules.isThrowawayPath(file.path) && rules.throwawayValues.has(value.toLowerCase())) return null;
+  const lineStart = file.text.lastIndexOf('\n', match.start - 1) + 1;
+  if (rules.commentLinePattern?.test(file.text.slice(lineStart, match.start))) {
+    return { confidence: Math.min(full.confidence, rules.commentConfidence), severity: 'low' };
   }
-  return true;
+  return full;
 }
 
 /**
@@ -89,7 +117,12 @@ export function secretFindings(files: SecretScanFile[], book: SecretBook = new S
   const titles = new Map(rules.rules.map((rule) => [rule.id, rule]));
   const findings: Finding[] = [];
   for (const file of files) {
-    const matches = book.scan(file.path, file.text).matches.filter((match) => isFindingHere(match, file, rules, titles));
+    const weights = new Map<SecretMatch, Weight>();
+    for (const match of book.scan(file.path, file.text).matches) {
+      const weight = weightHere(match, file, rules, titles.get(match.rule));
+      if (weight) weights.set(match, weight);
+    }
+    const matches = [...weights.keys()];
     if (matches.length === 0) continue;
     const starts = lineStarts(file.text);
     // Matches touching each line, so masking a line never walks every match of the file.
@@ -124,8 +157,8 @@ export function secretFindings(files: SecretScanFile[], book: SecretBook = new S
         makeFinding({
           rule: HARDCODED_SECRET_RULE,
           source: 'rule',
-          severity: rule?.severity ?? 'high',
-          confidence: rule?.confidence ?? 0.5,
+          severity: (weights.get(match) as Weight).severity,
+          confidence: (weights.get(match) as Weight).confidence,
           path: file.path,
           line: match.line,
           end_line: endLine,

@@ -42,7 +42,11 @@ const fileSchema = z
         word_like_patterns: z.array(z.string().min(1)),
         fixture_paths: z.array(z.string().min(1)).default([]),
         code_paths: z.array(z.string().min(1)).default([]),
-        code_reference_pattern: z.string().min(1).optional(),
+        throwaway_paths: z.array(z.string().min(1)).default([]),
+        throwaway_values: z.array(z.string().min(1)).default([]),
+        comment_line_pattern: z.string().min(1).optional(),
+        comment_confidence: z.number().min(0).max(1).default(0.3),
+        min_character_classes: z.number().int().min(1).max(4).default(1),
       })
       .strict(),
     rule: z.array(ruleSchema).min(1),
@@ -106,10 +110,18 @@ export interface SecretRuleSet {
   wordLikePatterns: RegExp[];
   /** Whether a path holds tests, documentation or examples, where generic matches are not findings. */
   isFixturePath: (path: string) => boolean;
-  /** Whether a path is program source, where an unquoted identifier value is a variable. */
+  /** Whether a path is program source, where only a quoted string literal is a generic secret's value. */
   isCodePath: (path: string) => boolean;
-  /** An unquoted value matching this, in a code path, is a variable name; null when not configured. */
-  codeReferencePattern: RegExp | null;
+  /** Whether a path is a CI workflow or a test compose file, whose service containers use throwaway credentials. */
+  isThrowawayPath: (path: string) => boolean;
+  /** Lowercase well-known default passwords: in a throwaway path, a generic match with one of these is no finding. */
+  throwawayValues: Set<string>;
+  /** The text before a value on its line, when it matches this, makes the value an example in a comment. */
+  commentLinePattern: RegExp | null;
+  /** The confidence of a generic match in a code comment. */
+  commentConfidence: number;
+  /** Of lowercase, uppercase, digits and other characters, how many a generic value must mix to be a finding. */
+  minCharacterClasses: number;
 }
 
 /** A matcher for repository-relative paths; no globs matches nothing. */
@@ -160,7 +172,6 @@ function normaliseSecretRules(data: z.output<typeof fileSchema>, context: DataFi
   });
   const patterns = (path: readonly string[], sources: readonly string[], flags = ''): RegExp[] =>
     sources.map((text, at) => context.pattern([...path, at], text, flags));
-  const codeReference = data.generic.code_reference_pattern;
   return {
     rules,
     maxMatchesPerFile: data.limits.max_matches_per_file,
@@ -170,7 +181,11 @@ function normaliseSecretRules(data: z.output<typeof fileSchema>, context: DataFi
     wordLikePatterns: patterns(['generic', 'word_like_patterns'], data.generic.word_like_patterns),
     isFixturePath: pathMatcher(data.generic.fixture_paths),
     isCodePath: pathMatcher(data.generic.code_paths),
-    codeReferencePattern: codeReference ? context.pattern(['generic', 'code_reference_pattern'], codeReference) : null,
+    isThrowawayPath: pathMatcher(data.generic.throwaway_paths),
+    throwawayValues: new Set(data.generic.throwaway_values.map((value) => value.toLowerCase())),
+    commentLinePattern: data.generic.comment_line_pattern ? context.pattern(['generic', 'comment_line_pattern'], data.generic.comment_line_pattern) : null,
+    commentConfidence: data.generic.comment_confidence,
+    minCharacterClasses: data.generic.min_character_classes,
   };
 }
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { detectSecrets } from '../../src/redact/detect.js';
+import { SecretBook } from '../../src/redact/mask.js';
 import { secretFindings } from '../../src/redact/index.js';
 import { fingerprint } from '../../src/report/fingerprint.js';
 import { fakes, pem } from './fakes.js';
@@ -82,3 +84,120 @@ describe('secretFindings: where a generic match is a finding', () => {
   });
 });
 
+
+describe('secretFindings: a generic secret is a literal value, not code', () => {
+  const found = (path: string, text: string) =>
+    secretFindings([{ path, text, scanLines: 'all' }]).map((f) => [f.extra?.['secret_rule'], f.severity, f.confidence]);
+  const ids = (path: string, text: string) => found(path, text).map(([id]) => id);
+
+  it('does not report expressions, calls, property paths or ternary conditions in program source', () => {
+    const cases: [string, string][] = [
+      ['src/Controller/PermissionController.php', "$token = \\array_key_exists('token', $payload) ? $payload['token'] : null;\n"],
+      ['services/site/mocks/cloudflare.ts', 'const token = match?.groups?.token?.trim()\n'],
+      ['src/app/routes/auth/auth.service.ts', 'const password = input.user.password?.trim();\n'],
+      ['app/components/signup-form.tsx', 'const password = generateStrongPassword2(24)\n'],
+      ['app/api/client.ts', 'const apiKey = data.credentials.apiKey2024\n'],
+      ['config/index.js', "  secret: NODE_ENV === 'production' ? process.env.SECRET : 'secret',\n"],
+      ['lib/session.rb', 'secret_key = ENV.fetch(SESSION_SECRET_NAME2)\n'],
+    ];
+    for (const [path, text] of cases) expect(ids(path, text), path).toEqual([]);
+  });
+
+  it('does not read a YAML alias as a password', () => {
+    expect(ids('config/packages/doctrine.yaml', 'password: *db-password\n')).toEqual([]);
+    expect(ids('config/packages/doctrine.yaml', 'password: Hq8vT2nLp9zW\n')).toEqual(['generic-password']);
+  });
+
+  it('reports a real-looking literal assigned in code, an env-file value and a config value', () => {
+    expect(found('src/db.ts', 'const password = "Qw7rT9pLx2";\n')).toEqual([['generic-password', 'high', 0.6]]);
+    expect(ids('.env', 'DB_PASSWORD=Qw7rT9pLx2Zk\n')).toEqual(['generic-password']);
+    expect(ids('deploy/app.properties', 'api.secret=Zq9xK2mW7pL4vR8t\n')).toEqual(['generic-secret']);
+  });
+
+  it('does not report a single-class value, and still masks it', () => {
+    const book = new SecretBook();
+    expect(secretFindings([{ path: 'config/app.yml', text: 'password: "postgresadmin"\n', scanLines: 'all' }], book)).toEqual([]);
+    expect(book.mask('login with postgresadmin')).not.toContain('postgresadmin');
+  });
+
+  it('reports provider tokens inside any expression', () => {
+    const token = fakes.githubClassic;
+    expect(ids('src/client.ts', `const auth = process.env.GH_TOKEN ?? "${token}";\n`)).toEqual(['github-token']);
+    expect(ids('src/client.ts', `const token = input.user.token?.trim() || '${token}'\n`)).toEqual(['github-token']);
+  });
+});
+
+describe('secretFindings: throwaway CI service passwords', () => {
+  const ids = (path: string, text: string) => secretFindings([{ path, text, scanLines: 'all' }]).map((f) => f.extra?.['secret_rule']);
+  const workflow = [
+    'jobs:',
+    '  test:',
+    '    services:',
+    '      postgres:',
+    '        env:',
+    '          POSTGRES_PASSWORD: postgres',
+    '    env:',
+    '      run: PGPASSWORD="postgres" psql -h localhost -c "select 1"',
+    '      MYSQL_ROOT_PASSWORD: root',
+    '',
+  ].join('\n');
+
+  it('does not report a well-known default password in a workflow or a compose file', () => {
+    expect(ids('.github/workflows/django-main.yml', workflow)).toEqual([]);
+    expect(ids('docker-compose.test.yml', '      MYSQL_PASSWORD: mysql\n')).toEqual([]);
+  });
+
+  it('still reports a real-looking password in those files, and the same default elsewhere', () => {
+    expect(ids('.github/workflows/ci.yml', '      POSTGRES_PASSWORD: Hq8vT2nLp9zW\n')).toEqual(['generic-password']);
+    expect(ids('deploy/production.yml', 'POSTGRES_PASSWORD: "postgres1"\n')).toEqual(['generic-password']);
+  });
+
+  it('still masks the default value in output, like every value the detector finds', () => {
+    const book = new SecretBook();
+    secretFindings([{ path: '.github/workflows/ci.yml', text: workflow, scanLines: 'all' }], book);
+    expect(book.mask('PGPASSWORD is postgres here')).not.toContain('postgres here');
+  });
+});
+
+describe('secretFindings: examples in comments', () => {
+  const found = (path: string, text: string) =>
+    secretFindings([{ path, text, scanLines: 'all' }]).map((f) => [f.extra?.['secret_rule'], f.severity, f.confidence]);
+
+  it('reports a literal shown in a comment at low severity and confidence', () => {
+    expect(found('src/auth.ts', '// e.g. password = "Qw7rT9pLx2"\n')).toEqual([['generic-password', 'low', 0.3]]);
+    expect(found('src/Model/AppConnectPayload.php', ' *   {"token": "Zq9xK2mW7pL4vR8tY3nB"}\n')).toEqual([['generic-token', 'low', 0.3]]);
+    expect(found('app/settings.py', '# SECRET_KEY = "Zq9xK2mW7pL4vR8tY3nB"\n')).toEqual([['generic-secret', 'low', 0.3]]);
+  });
+
+  it('drops a placeholder in a comment, and keeps a provider key in a comment at full weight', () => {
+    expect(found('src/auth.ts', '// e.g. password = "changeme123"\n')).toEqual([]);
+    expect(found('src/auth.ts', `// token: ${fakes.githubClassic}\n`)).toEqual([['github-token', 'high', 0.95]]);
+  });
+});
+
+describe('secretFindings: evidence', () => {
+  it('clips the evidence of a secret on a huge line to a window around its mask', () => {
+    const filler = 'x'.repeat(700_000);
+    const text = `var a="${filler}";var c={token:"${fakes.githubClassic}"};var b="${filler}";\n`;
+    const [finding] = secretFindings([{ path: 'public/app.js', text, scanLines: 'all' }]);
+    expect(finding!.evidence).toContain('ghp_…[github-token, 40 chars]');
+    expect(finding!.evidence.length).toBeLessThan(400);
+  });
+});
+
+describe('detectSecrets: shapes that are only a length and an alphabet need their name', () => {
+  it('does not read a 40-character identifier as an AWS secret access key', () => {
+    const lines = [
+      'export const draws = ["JSONSchema202012KeywordPatternProperties"];',
+      '// laws and secrets: JSONSchema202012KeywordPatternProperties',
+      'aws_region = "JSONSchema202012KeywordPatternProperties"',
+    ];
+    for (const line of lines) expect(detectSecrets(line).map((m) => m.rule), line).not.toContain('aws-secret-access-key');
+  });
+
+  it('still finds the key next to its name', () => {
+    for (const line of [`aws_secret_access_key = ${fakes.awsSecret}`, `AWS_SECRET_ACCESS_KEY: "${fakes.awsSecret}"`, `"SecretAccessKey": "${fakes.awsSecret}"`, `aws.secret: ${fakes.awsSecret}`]) {
+      expect(detectSecrets(line).map((m) => m.rule), line).toContain('aws-secret-access-key');
+    }
+  });
+});
