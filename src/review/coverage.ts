@@ -54,7 +54,15 @@ export interface CoverageInput {
 const DATA_MAX_BYTES = 100 * 1024 * 1024;
 
 /** How to take vendored or generated paths out of the review, said wherever a file is not reviewed. */
-const EXCLUDE_HINT = 'to exclude vendored or generated paths, set review.exclude = ["public/build/**"] in .jscr.toml on the base branch';
+/**
+ * How to exclude this file if it is vendored or generated: its own folder (a bundle's neighbours are
+ * usually tool output too), or the file itself at the root, as a TOML string the user can paste.
+ */
+function excludeHint(path: string): string {
+  const slash = path.lastIndexOf('/');
+  const glob = slash > 0 ? `${path.slice(0, slash)}/**` : path;
+  return `if it is vendored or generated, set review.exclude = [${JSON.stringify(glob)}] in .jscr.toml on the base branch`;
+}
 
 const SYMLINK_MODE = '120000';
 const EXECUTABLE_MODE = '100755';
@@ -164,17 +172,17 @@ function fromContent(diff: DiffFile, read: BytesRead | undefined, maxFileBytes: 
   const code = isCodePath(diff.path) || diff.newMode === EXECUTABLE_MODE || (head[0] === 0x23 && head[1] === 0x21);
   if (!read.ok && head.length === 0) return covered(diff, 'not_reviewed', `unreadable: the start of a ${read.size}-byte file could not be read`);
   if (isBinaryContent(head)) {
-    if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes in a code file (a source-code name, the executable mode or a #! line; git's rule: a NUL in the first 8,000 bytes); ${EXCLUDE_HINT}`);
+    if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes in a code file (a source-code name, the executable mode or a #! line; git's rule: a NUL in the first 8,000 bytes); ${excludeHint(diff.path)}`);
     const { kind, format } = binaryKind(head);
     return covered(diff, 'data', format === null ? 'binary content: nothing to review line by line' : `${kind} (${format}): nothing to review line by line`, kind);
   }
-  if (!read.ok) return covered(diff, 'not_reviewed', `too_large: ${read.size} bytes, over review.max_file_bytes (${maxFileBytes}); ${EXCLUDE_HINT}`);
+  if (!read.ok) return covered(diff, 'not_reviewed', `too_large: ${read.size} bytes, over review.max_file_bytes (${maxFileBytes}); ${excludeHint(diff.path)}`);
   const text = decodeSource(read.bytes) as string;
   const dataKind = textDataKind(diff.path, text);
   if (dataKind !== null) return covered(diff, 'data', `${dataKind}: nothing to review line by line`, dataKind);
-  if (read.bytes.length > maxFileBytes) return covered(diff, 'not_reviewed', `too_large: ${read.bytes.length} bytes, over review.max_file_bytes (${maxFileBytes}); ${EXCLUDE_HINT}`);
+  if (read.bytes.length > maxFileBytes) return covered(diff, 'not_reviewed', `too_large: ${read.bytes.length} bytes, over review.max_file_bytes (${maxFileBytes}); ${excludeHint(diff.path)}`);
   const minified = code ? minifiedReason(text) : null;
-  if (minified !== null) return covered(diff, 'not_reviewed', `${minified}: tool-written code is not reviewed line by line; ${EXCLUDE_HINT}`);
+  if (minified !== null) return covered(diff, 'not_reviewed', `${minified}: tool-written code is not reviewed line by line; ${excludeHint(diff.path)}`);
   return covered(diff, 'reviewed', null, null, text);
 }
 

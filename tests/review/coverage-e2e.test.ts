@@ -187,6 +187,14 @@ describe('tool-written code and large files are not reviewed unless the base exc
     expect(text.stdout).toContain('Not reviewed: public/build/app.min.js (too_large');
   });
 
+  it("the hint to exclude names the file's own folder, quoted for TOML", async () => {
+    const r = repo({ 'app.js': '1;\n' });
+    r.commit({ 'assets/vendor "x"/lib.min.js': bigMinified() });
+    const { code, report } = await review(r, ['--range', 'HEAD~1..HEAD']);
+    expect(code).toBe(3);
+    expect(report.incomplete_reasons.join(' ')).toContain('review.exclude = ["assets/vendor \\"x\\"/**"]');
+  });
+
   it('review.exclude of the base configuration excludes it (listed, exit 0); the same key added by the change does not', async () => {
     const r = repo({ 'app.js': '1;\n', '.jscr.toml': '[review]\nexclude = ["public/build/**"]\n' });
     r.commit({ 'public/build/app.min.js': bigMinified() });
