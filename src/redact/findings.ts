@@ -164,7 +164,7 @@ export function secretFindings(files: SecretScanFile[], book: SecretBook = new S
           end_line: endLine,
           title: `Hardcoded ${title}`,
           message:
-            `A ${title} (${maskValue(match, file.text)}) is written into the source. ` +
+            `${withArticle(title)} (${maskValue(match, file.text)}) is written into the source. ` +
             'Load it from a secret store or the environment instead, and revoke it: it is in the history now.',
           evidence: window(line.text, from, to),
           cwe: 'CWE-798',
@@ -174,4 +174,11 @@ export function secretFindings(files: SecretScanFile[], book: SecretBook = new S
     }
   }
   return findings;
+}
+
+/** "An AWS access key", "A GitHub token": the article a title starts with when read aloud. */
+function withArticle(title: string): string {
+  // a vowel, or an initialism read from a letter whose name starts with one ("npm" is "en-pee-em")
+  const an = /^[aeiou]/i.test(title) || /^(npm|[FHLMNRSX][A-Z0-9]{1,4}\b)/.test(title);
+  return `${an ? 'An' : 'A'} ${title}`;
 }

@@ -27,6 +27,13 @@ describe('secretFindings', () => {
     expect(finding!.fingerprint).toBe(fingerprint('jscr/hardcoded-secret', 'app/client.py', finding!.evidence));
   });
 
+  it('says the article a title takes: an AWS key, a GitHub token', () => {
+    const [aws] = secretFindings([{ path: 'app/aws.py', text: `key_id = "${fakes.awsKeyId}"\n`, scanLines: 'all' }]);
+    expect(aws!.message).toMatch(/^An AWS access key id \(/);
+    const [github] = secretFindings([{ path: 'app/client.py', text, scanLines: 'all' }]);
+    expect(github!.message).toMatch(/^A GitHub token \(/);
+  });
+
   it('keeps the fingerprint when the line moves', () => {
     const moved = `import os\n\n\n${text.split('\n')[1]}\n`;
     const [before] = secretFindings([{ path: 'a.py', text, scanLines: 'all' }]);
