@@ -181,8 +181,10 @@ describe('jscr fix', () => {
     const before = readFileSync(join(repo.root, TARGET));
     server.propose = [{ proposal: goodProposal() }];
     const out = join(scratch('jscr-fix-out-'), 'run');
-    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', "python3 -c 'import sys; sys.exit(1)'", '--out', out], repo.root);
+    const run = await jscr(['fix', '--commit', 'HEAD', '--accept-model', '--verify', "python3 -c 'import sys; print(\"first\"); sys.exit(\"check_users: 2 tests failed\")'", '--out', out], repo.root);
     expect(run.code).toBe(1);
+    // the user sees why the check failed, not only that it did
+    expect(run.stderr).toMatch(/--verify failed after writing .*; restoring it\n {2}\| first\n {2}\| check_users: 2 tests failed\n/);
     expect(readFileSync(join(repo.root, TARGET)).equals(before)).toBe(true);
     const [row] = readRows(out);
     expect(row?.outcome).toBe('verify_failed');
