@@ -76,7 +76,7 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
 
   const notProven = notProvenReason(result);
   const exitCode: 0 | 1 | 3 = incomplete || notProven !== null ? 3 : result.findings.length > 0 ? 1 : 0;
-  const run: ProveRunInfo = { mode: touched === null ? 'repository' : 'change', range, exitCode };
+  const run: ProveRunInfo = { mode: touched === null ? 'repository' : 'change', range, exitCode, notProven };
   // Evidence quotes source lines: secret shapes in them are masked like every report string.
   const shown = maskReport(result, new SecretBook());
   const text = options.format === 'json' ? proveJson(shown, run) : options.format === 'sarif' ? proveSarif(shown, run) : proveText(shown, run);

@@ -213,9 +213,10 @@ async function fixOne(finding: Finding, ctx: FixContext): Promise<FixRow> {
   if (ctx.request.verify === null) return done({ outcome: 'applied', stage: 'write', detail: checked.detail });
 
   const result = await runVerify(ctx.request.verify, ctx.root, ctx.request.env);
-  base.verify = verifyRecord(result);
+  const record = verifyRecord(result);
+  base.verify = record;
   if (verifyPassed(result)) return done({ outcome: 'applied', stage: 'verify', detail: `${checked.detail}; --verify passed` });
-  ctx.request.diagnostics.write(`jscr: fix: --verify failed after writing ${escapeOneLine(proposal.path)}; restoring it\n${shownTail(result)}`);
+  ctx.request.diagnostics.write(`jscr: fix: --verify failed after writing ${escapeOneLine(proposal.path)}; restoring it\n${shownTail(record.output_tail)}`);
   const restored = await guardedApply(target, written.newSha256, prepared.fileBytes);
   if (!restored.ok) {
     return done({ outcome: 'write_failed', stage: 'verify', detail: `--verify failed (${verifyFailure(result)}) and the file could not be restored: ${restored.reason}: ${restored.detail}` });
@@ -242,9 +243,9 @@ const TAIL_LINES = 20;
 /** Lines of the verify output shown on the terminal when it fails (the run folder keeps TAIL_LINES). */
 const SHOWN_TAIL_LINES = 10;
 
-/** The last lines the failed check printed, each escaped as one line and indented, for the user to see why. */
-function shownTail(result: RunResult): string {
-  const lines = `${result.stdout}${result.stderr}`.split(/\r?\n/).filter((line) => line.trim() !== '');
+/** The last lines of the recorded output tail, each escaped as one line and indented, for the user to see why. */
+function shownTail(outputTail: string): string {
+  const lines = outputTail.split(/\r?\n/).filter((line) => line.trim() !== '');
   return lines
     .slice(-SHOWN_TAIL_LINES)
     .map((line) => `  | ${escapeOneLine(line)}\n`)

@@ -21,12 +21,13 @@ function giveUp(): never {
 
 /** Builds the compared lines: blanks fold to one space, verbatim pieces (strings, directives) are kept. */
 class CodeWriter {
-  readonly lines: string[] = [];
+  private readonly lines: string[] = [];
   private current = '';
   private pendingSpace = false;
   private indent = '';
   /** How much of `expected` the lines so far have matched, when writing against one. */
   private matched = 0;
+  private lineCount = 0;
   /**
    * With `expected`, the writer checks each finished line against that compared form and gives up at
    * the first difference: the caller only wants to know whether the two are equal.
@@ -72,15 +73,15 @@ class CodeWriter {
   }
 
   private push(line: string): void {
+    const first = this.lineCount++ === 0;
     if (this.expected === null) {
       this.lines.push(line);
       return;
     }
     // the joined form is compared, piece by piece, exactly as the two whole results would be
-    const piece = this.matched === 0 && this.lines.length === 0 ? line : `\n${line}`;
+    const piece = first ? line : `\n${line}`;
     if (!this.expected.startsWith(piece, this.matched)) giveUp();
     this.matched += piece.length;
-    if (this.lines.length === 0) this.lines.push('');
   }
 }
 

@@ -32,6 +32,8 @@ export interface ProveRunInfo {
   /** `base..head` for a change, the head revision otherwise. */
   range: string;
   exitCode: 0 | 1 | 3;
+  /** Why the run proved nothing although it had something to prove (`notProvenReason`), or null. */
+  notProven: string | null;
 }
 
 function coverageJson(c: Coverage): Record<string, unknown> {
@@ -78,7 +80,7 @@ export function proveJson(result: ProveResult, run: ProveRunInfo): string {
     findings: result.findings.map(findingJson),
     coverage: coverageJson(result.coverage),
     degradations: result.degradations.map(degradationText),
-    not_proven: notProvenReason(result),
+    not_proven: run.notProven,
     exit_code: run.exitCode,
   };
   return `${escapeJsonText(JSON.stringify(report, null, 2))}\n`;
@@ -121,9 +123,8 @@ export function findingSentence(f: ProverFinding): string {
 export function proveText(result: ProveResult, run: ProveRunInfo): string {
   const lines: string[] = [];
   const scope = run.mode === 'change' ? `the change ${run.range}` : `the repository at ${run.range}`;
-  const notProven = notProvenReason(result);
-  if (notProven !== null) {
-    lines.push(`jscr prove: ${scope}: ${notProven}.`);
+  if (run.notProven !== null) {
+    lines.push(`jscr prove: ${scope}: ${run.notProven}.`);
   } else if (result.findings.length === 0) {
     lines.push(`jscr prove: these access-control checks, on ${scope}, found nothing.`);
   } else {
@@ -192,7 +193,7 @@ export function proveSarif(result: ProveResult, run: ProveRunInfo): string {
       scanners: [],
       limits_reached: [],
       complete: !incomplete,
-      incomplete_reasons: incomplete ? [...incompleteDegradationLines(result.degradations), ...[notProvenReason(result) ?? []].flat()] : [],
+      incomplete_reasons: incomplete ? [...incompleteDegradationLines(result.degradations), ...(run.notProven === null ? [] : [run.notProven])] : [],
       exit_code: run.exitCode,
     },
     {

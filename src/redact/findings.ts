@@ -153,12 +153,13 @@ export function secretFindings(files: SecretScanFile[], book: SecretBook = new S
         masked.set(match.line, line);
       }
       const [from, to] = line.at.get(match) ?? [0, 0];
+      const weight = weights.get(match) as Weight; // every kept match has one
       findings.push(
         makeFinding({
           rule: HARDCODED_SECRET_RULE,
           source: 'rule',
-          severity: (weights.get(match) as Weight).severity,
-          confidence: (weights.get(match) as Weight).confidence,
+          severity: weight.severity,
+          confidence: weight.confidence,
           path: file.path,
           line: match.line,
           end_line: endLine,

@@ -60,8 +60,12 @@ const DATA_MAX_BYTES = 100 * 1024 * 1024;
  */
 function excludeHint(path: string): string {
   const slash = path.lastIndexOf('/');
-  const glob = slash > 0 ? `${path.slice(0, slash)}/**` : path;
-  return `if it is vendored or generated, set review.exclude = [${JSON.stringify(glob)}] in .jscr.toml on the base branch`;
+  return `if it is vendored or generated, ${excludeSetting(slash > 0 ? `${path.slice(0, slash)}/**` : path)}`;
+}
+
+/** The `review.exclude` line for one glob, quoted for TOML (a JSON string is a TOML basic string). */
+function excludeSetting(glob: string): string {
+  return `set review.exclude = [${JSON.stringify(glob)}] in .jscr.toml on the base branch`;
 }
 
 const SYMLINK_MODE = '120000';
@@ -157,7 +161,7 @@ function withoutReading(diff: DiffFile, excludeGlobs: ExcludeGlob[], marks: Ling
   // A submodule pointer moved: the code it now names lives in another repository, which this review
   // cannot read. That is code not looked at, unless the base configuration excludes the path.
   if (diff.isSubmodule) {
-    return covered(diff, 'not_reviewed', `submodule: the commit it now points at is another repository's code, not reviewed here; to accept submodule bumps, set review.exclude = ["${diff.path}"] in .jscr.toml on the base branch`);
+    return covered(diff, 'not_reviewed', `submodule: the commit it now points at is another repository's code, not reviewed here; to accept submodule bumps, ${excludeSetting(diff.path)}`);
   }
   return null;
 }

@@ -138,7 +138,7 @@ describe('prove, fix and error lines are defused too', () => {
       coverage: { filesByLanguage: {}, frameworksRecognised: {}, entryPoints: 1, reached: 1, unreached: 0, operationsChecked: 1, operationsDischarged: 0, uncheckedByReason: {} },
       degradations: [{ kind: 'exception', path: `app/${text}.py`, errorName: 'Error', message: text }],
     } as unknown as ProveResult;
-    const run = { mode: 'repository', range: 'HEAD', exitCode: 1 } as const;
+    const run = { mode: 'repository', range: 'HEAD', exitCode: 1, notProven: null } as const;
     expect(runnerCommands(proveText(result, run))).toEqual([]);
     expect(runnerCommands(proveJson(result, run))).toEqual([]);
   });
