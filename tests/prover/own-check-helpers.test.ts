@@ -116,6 +116,30 @@ ${helperBody}
     expect(unchecked(conditional.findings)).toEqual(['DescriptorImpl.doSaveRoles']);
   });
 
+  it('a hostile helper that swallows its own check, or returns before it, does not count', async () => {
+    const strategy = (helperBody: string) => `package org.example.roles;
+
+public class RoleStrategy extends AuthorizationStrategy {
+  private static void guardRoleEditing(Permission... permissions) {
+${helperBody}
+  }
+
+  public static class DescriptorImpl extends Descriptor<AuthorizationStrategy> {
+    @RequirePOST
+    public void doSaveRoles(StaplerRequest2 req, StaplerResponse2 rsp) throws IOException {
+      guardRoleEditing(Jenkins.ADMINISTER);
+      Jenkins.get().setAuthorizationStrategy(new RoleStrategy());
+    }
+  }
+}
+`;
+    const path = 'src/main/java/org/example/roles/RoleStrategy.java';
+    const swallowed = await prove({ [path]: strategy('    try {\n      Jenkins.get().checkAnyPermission(permissions);\n    } catch (AccessDeniedException e) {\n      LOGGER.fine("ignored");\n    }') });
+    expect(unchecked(swallowed.findings)).toEqual(['DescriptorImpl.doSaveRoles']);
+    const early = await prove({ [path]: strategy('    if (permissions.length == 1) return;\n    Jenkins.get().checkAnyPermission(permissions);') });
+    expect(unchecked(early.findings)).toEqual(['DescriptorImpl.doSaveRoles']);
+  });
+
   it('a helper whose switch checks in every case and throws by default is checked; a case without a check or a missing default is not', async () => {
     const bySwitch = (cases: string) => `package org.example.roles;
 
