@@ -81,18 +81,28 @@ function wholeLines(text: string, offset: number, entry: EditEntry): string[] {
   return [head + entry.oldString + tail, head + entry.newString + tail];
 }
 
+function snippetsTouchSurface(entry: EditEntry, language: ProfileLanguage): boolean {
+  return snippetTouchesSurface(entry.oldString, language, true) || snippetTouchesSurface(entry.newString, language, true);
+}
+
 function editTouchesSurface(input: Extract<ChangeInput, { kind: 'edit' }>, language: ProfileLanguage): boolean {
   if (isAllSurfaceFile(input.path, language)) return true;
-  for (const entry of input.edits) {
-    if (snippetTouchesSurface(entry.oldString, language, true) || snippetTouchesSurface(entry.newString, language, true)) return true;
-  }
-  if (input.fileText === null) return false;
-  // With the file: read whole lines (the snippet may start mid-line) and the enclosing opener.
+  if (input.fileText === null) return input.edits.some((entry) => snippetsTouchSurface(entry, language));
+  // With the file: judge each entry by what it changes. An entry that only changes a comment cannot
+  // change a public name, even on a line that declares one (`export const X = 1; // note`); every
+  // other entry is read by its snippets, its whole lines (the snippet may start mid-line) and the
+  // enclosing opener.
   const budget: ScanBudget = { left: MAX_OPENER_SCAN };
   let text = input.fileText;
   for (const entry of input.edits) {
     const offset = entry.oldString.length === 0 ? -1 : text.indexOf(entry.oldString);
+    const commentOnly = offset >= 0 && editsAreTrivial(text, [entry], language, input.path);
+    if (!commentOnly && snippetsTouchSurface(entry, language)) return true;
     if (offset < 0) continue;
+    if (commentOnly) {
+      text = text.slice(0, offset) + entry.newString + text.slice(offset + entry.oldString.length);
+      continue;
+    }
     const lines = wholeLines(text, offset, entry);
     for (const whole of lines) if (snippetTouchesSurface(whole, language, false)) return true;
     const editedLines = lines.flatMap((whole) => whole.split('\n'));

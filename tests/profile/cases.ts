@@ -114,6 +114,24 @@ edit('opener js: a non-exported class is not a public opener', 'a.ts', privateCl
 const decorated = 'export interface A {\n  // a comment line\n  @dec\n  x: number;\n}\n';
 edit('opener js: comments and decorators are skipped on the way up', 'a.ts', decorated, 'x: number;', 'x: string;', { touchesPublicSurface: true });
 
+// ---- a comment-only entry on a line that declares a public name: the edit's own text decides (#13) ----
+const exportWithComment = 'export const LIMIT = 3; // per user\nexport function run() {\n  return LIMIT;\n}\n';
+edit('comment on a public line: comment-only edit is not surface', 'a.ts', exportWithComment, '// per user', '// per account', { touchesPublicSurface: false, trivial: true });
+edit('comment on a public line: whole line in the snippet, comment-only, is not surface', 'a.ts', exportWithComment, 'export const LIMIT = 3; // per user', 'export const LIMIT = 3; // per account', { touchesPublicSurface: false, trivial: true });
+edit('comment on a public line: changing the value is surface', 'a.ts', exportWithComment, 'LIMIT = 3; // per user', 'LIMIT = 4; // per user', { touchesPublicSurface: true, trivial: false });
+edit('comment on a public line: without the file the snippet decides', 'a.ts', null, 'export const LIMIT = 3; // per user', 'export const LIMIT = 3; // per account', { touchesPublicSurface: true });
+const pyConstWithComment = 'API_URL = "https://example.test"  # the staging host\n\ndef call():\n    return API_URL\n';
+edit('comment on a public line: python comment-only edit is not surface', 'a.py', pyConstWithComment, '# the staging host', '# the test host', { touchesPublicSurface: false, trivial: true });
+edit('comment on a public line: python value change is surface', 'a.py', pyConstWithComment, '"https://example.test"  # the staging host', '"https://other.test"  # the staging host', { touchesPublicSurface: true, trivial: false });
+const shWithComment = 'export PATH_PREFIX=/opt/app # install root\nrun() {\n  echo "$PATH_PREFIX"\n}\n';
+edit('comment on a public line: shell comment-only edit is not surface', 'run.sh', shWithComment, '# install root', '# where it is installed', { touchesPublicSurface: false, trivial: true });
+edit('comment on a public line: shell value change is surface', 'run.sh', shWithComment, '/opt/app # install root', '/srv/app # install root', { touchesPublicSurface: true, trivial: false });
+cases.push({
+  name: 'comment on a public line: a comment entry beside a body change leaves the body change to decide',
+  input: { kind: 'edit', path: 'a.ts', fileText: exportWithComment, edits: [{ oldString: '// per user', newString: '// per account', replaceAll: false }, { oldString: 'return LIMIT;', newString: 'return LIMIT + 1;', replaceAll: false }] },
+  expect: { touchesPublicSurface: false, trivial: false },
+});
+
 // ---- public surface: Python ----
 edit('surface py: public def', 'a.py', noFile, 'def load(path):', 'def load(p):', { touchesPublicSurface: true });
 edit('surface py: private def is not surface', 'a.py', noFile, 'def _load(path):', 'def _load(p):', { touchesPublicSurface: false });
