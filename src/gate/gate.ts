@@ -7,7 +7,8 @@ import { readdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { changeInputFor, editToolOf, entriesOf, isRecord, type EditTool } from '../profile/payload.js';
 import { readTargetText } from '../profile/filetext.js';
-import { profileChange, UNKNOWN_PROFILE, type ChangeProfile } from '../profile/profile.js';
+import { changedNames } from '../profile/changed-names.js';
+import { profileChange, UNKNOWN_PROFILE, type ChangeInput, type ChangeProfile } from '../profile/profile.js';
 import { questionIdsFor, type QuestionId, type TargetClass } from '../profile/questions.js';
 import {
   canonicalKey,
@@ -131,6 +132,7 @@ class GateRun {
   private state: GateState | null = null;
   private location: StateLocation;
   private turnCache: Turn | null | undefined;
+  private readonly changeInputs = new Map<string, ChangeInput | null>();
   private realRoot: string | undefined;
   private readonly records: DecisionRecord[] = [];
   private readonly stderr: string[];
@@ -251,16 +253,39 @@ class GateRun {
     return { ...outcome, stderr: [...this.stderr, ...outcome.stderr] };
   }
 
+  /** The change to one target as the profile reads it (read once: the file text is read from disk). */
+  private changeInput(target: Target): ChangeInput | null {
+    const cached = this.changeInputs.get(target.key);
+    if (cached !== undefined) return cached;
+    const isEdit = this.tool === 'Edit' || this.tool === 'MultiEdit';
+    const fileText = isEdit ? readTargetText(target.absolute) : null;
+    const belongs = (entryPath: string | null): boolean => entryPath !== null && canonicalKey(resolve(this.base, entryPath)) === target.key;
+    const input = changeInputFor(this.tool, this.toolInput, target.rawPath, belongs, fileText);
+    this.changeInputs.set(target.key, input);
+    return input;
+  }
+
   private profileFor(target: Target, targetClass: TargetClass): ChangeProfile | null {
     if (this.tool === 'NotebookEdit') return null;
     const isEdit = this.tool === 'Edit' || this.tool === 'MultiEdit';
     const needed = targetClass === 'code' || (isEdit && (targetClass === 'test' || targetClass === 'prose')) || this.settings.metrics;
     if (!needed) return null;
     // The trivial check treats the target as code: tests and prose in a supported language can pass too.
-    const fileText = isEdit ? readTargetText(target.absolute) : null;
-    const belongs = (entryPath: string | null): boolean => entryPath !== null && canonicalKey(resolve(this.base, entryPath)) === target.key;
-    const input = changeInputFor(this.tool, this.toolInput, target.rawPath, belongs, fileText);
+    const input = this.changeInput(target);
     return input === null ? { ...UNKNOWN_PROFILE } : profileChange(input);
+  }
+
+  /** The functions and classes an Edit of a code or test file changes: a search for one credits too. */
+  private searchableNames(target: Target, targetClass: TargetClass, profile: ChangeProfile | null): string[] {
+    if ((this.tool !== 'Edit' && this.tool !== 'MultiEdit') || (targetClass !== 'code' && targetClass !== 'test')) return [];
+    if (profile === null || profile.language === null) return [];
+    const input = this.changeInput(target);
+    if (input === null || input.kind !== 'edit') return [];
+    try {
+      return changedNames(input.fileText, input.edits, profile.language);
+    } catch {
+      return [];
+    }
   }
 
   private decide(target: Target): Verdict {
@@ -323,7 +348,7 @@ class GateRun {
     // A transcript with no human-turn boundary in reach has no current turn, so nothing in it credits.
     if (turn && turn.id !== null) {
       const toolUseId = firstString(this.payload.tool_use_id);
-      const credit = findCredit(turn, target.key, targetClass === 'test', this.base, toolUseId);
+      const credit = findCredit(turn, target.key, targetClass === 'test', this.base, toolUseId, this.searchableNames(target, targetClass, profile));
       if (credit !== null) {
         return this.settle(failed, (state) => {
           if (state.checked.includes(target.key)) return checkedPass;

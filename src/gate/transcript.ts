@@ -318,13 +318,27 @@ function callsOf(turn: Turn, pendingToolUseId: string | null): { uses: ToolUse[]
 }
 
 /**
+ * The words a search may name to credit the target: its stem, and the functions and classes the edit
+ * changes (what the local-callers question asks the agent to look up), lowercased, each long and
+ * specific enough to be a real search.
+ */
+function creditWords(stem: string, changedNames: readonly string[]): string[] {
+  const words: string[] = [];
+  for (const word of [stem, ...changedNames.map((name) => name.toLowerCase())]) {
+    if (word.length >= 4 && !GENERIC_STEMS.has(word) && !words.includes(word)) words.push(word);
+  }
+  return words;
+}
+
+/**
  * Prior-search credit: a successful Glob, Grep, LS or shell search in this turn, from an earlier
- * assistant message than the pending call's own, that names the target's stem and covers its path.
+ * assistant message than the pending call's own, that names the target's stem (or a function or
+ * class the edit changes) and covers its path.
  * Read never credits.
  */
-export function findCredit(turn: Turn, target: string, isTest: boolean, cwd: string, pendingToolUseId: string | null): Credit | null {
-  const stem = targetStem(target, isTest);
-  if (stem.length < 4 || GENERIC_STEMS.has(stem)) return null;
+export function findCredit(turn: Turn, target: string, isTest: boolean, cwd: string, pendingToolUseId: string | null, changedNames: readonly string[] = []): Credit | null {
+  const words = creditWords(targetStem(target, isTest), changedNames);
+  if (words.length === 0) return null;
   const { uses, results, idCounts, pendingMessage } = callsOf(turn, pendingToolUseId);
   for (let i = uses.length - 1; i >= 0; i--) {
     const use = uses[i] as ToolUse;
@@ -332,7 +346,7 @@ export function findCredit(turn: Turn, target: string, isTest: boolean, cwd: str
     if (idCounts.get(use.id) !== 1) continue;
     const result = results.get(use.id);
     if (result === undefined || resultIsError(result)) continue;
-    if (searchEvidence(use.name, use.input, stem, target, cwd) === 'credit') return { tool: use.name, detail: detailOf(use.name, use.input), callsAgo: uses.length - i };
+    if (words.some((word) => searchEvidence(use.name, use.input, word, target, cwd) === 'credit')) return { tool: use.name, detail: detailOf(use.name, use.input), callsAgo: uses.length - i };
   }
   return null;
 }
