@@ -1,6 +1,7 @@
 /**
  * The `review.exclude` globs `jscr init` suggests: vendored, built and minified paths the repository
- * tracks, and the paths its `.gitattributes` files mark `linguist-vendored` or `linguist-generated`.
+ * tracks (a bundler's output folder known by its content-hashed file names), and the paths its
+ * `.gitattributes` files mark `linguist-vendored` or `linguist-generated`.
  * Only path names and attribute text are looked at; nothing here runs or reads anything else.
  */
 
@@ -40,11 +41,18 @@ function escapeGlob(literal: string): string {
   return literal.replace(/[\\*?[\]{}()!+@]/g, '\\$&');
 }
 
+/**
+ * Folders whose `vendor/` holds the application's own copies of templates it renders (Laravel's
+ * published views in `resources/views/vendor/`, Symfony's `templates/bundles/`): reviewed, not vendored.
+ */
+const TEMPLATE_FOLDERS = new Set(['views', 'templates']);
+
 /** The first directory of `segments` that is vendored or built output, as a `dir/**` glob. */
 function vendoredDirectoryGlob(segments: readonly string[]): ExcludeGuess | null {
   // the last segment is the file itself
   for (let i = 0; i < segments.length - 1; i++) {
     const name = segments[i] ?? '';
+    if (name === 'vendor' && TEMPLATE_FOLDERS.has(segments[i - 1] ?? '')) continue;
     const why = name === 'build' && segments[i - 1] === 'public' ? 'build output' : Object.hasOwn(VENDORED_DIRECTORIES, name) ? VENDORED_DIRECTORIES[name] : undefined;
     if (why !== undefined) {
       const dir = segments.slice(0, i + 1);
@@ -71,6 +79,62 @@ function fromTrackedPaths(paths: readonly string[]): ExcludeGuess[] {
     }
   }
   return [...[...directories.values()].sort((a, b) => (a.glob < b.glob ? -1 : 1)), ...[...suffixes.values()].sort((a, b) => (a.glob < b.glob ? -1 : 1))];
+}
+
+/** A bundler's output file: a name, then a content hash (Vite: 8 base64url characters; webpack: 8-20 hex digits). */
+const BUILT_ASSET = /^(.+)[-.]([A-Za-z0-9_-]{8}|[0-9a-f]{8,20})\.(?:m?js|css)$/;
+/** Extensions of code and templates a person writes: a folder holding one of these unhashed is not only build output. */
+const HAND_WRITTEN = /\.(?:m?[jt]sx?|cjs|css|s[ac]ss|less|py|php|rb|java|go|html?|twig|vue|svelte)$/;
+/** A folder needs at least this many hashed files before it reads as a bundler's output folder. */
+const MIN_HASHED_FILES = 3;
+
+/**
+ * A content hash as bundlers write it (Vite `index-BfT3kQ9a.js`, webpack `main.4f5e6a7b.js`): digits,
+ * or cases mixed out of word order, which words in ordinary names (`app-settings.js`) do not have.
+ */
+function contentHash(base: string): 'hashed' | 'maybe' | 'no' {
+  const match = BUILT_ASSET.exec(base);
+  if (match === null) return 'no';
+  const hash = match[2] ?? '';
+  if (/[0-9]/.test(hash)) return 'hashed';
+  if (!/[A-Z]/.test(hash) || !/[a-z]/.test(hash)) return 'no';
+  // no digit but mixed case: a hash out of word order, or a word pair (`UserList`, or a hash like
+  // `CoszOyzj`) that counts neither way
+  return /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*$/.test(hash) ? 'maybe' : 'hashed';
+}
+
+/**
+ * Build output folders: the highest folder whose files are content-hashed bundler output, with at
+ * least MIN_HASHED_FILES of them and not one unhashed code or template file anywhere below it (so
+ * nothing a person wrote is excluded). Evidence is in the reason: how many hashed files, one example.
+ */
+function fromHashedBuildOutput(paths: readonly string[]): ExcludeGuess[] {
+  const hashed = new Map<string, { count: number; example: string }>();
+  const handWritten = new Set<string>();
+  const ancestors = (path: string): string[] => {
+    const segments = path.split('/');
+    return segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join('/'));
+  };
+  for (const path of paths) {
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    const hash = contentHash(base);
+    if (hash === 'maybe') continue;
+    for (const dir of ancestors(path)) {
+      if (hash === 'hashed') {
+        const entry = hashed.get(dir) ?? { count: 0, example: path };
+        entry.count++;
+        hashed.set(dir, entry);
+      } else if (HAND_WRITTEN.test(base)) handWritten.add(dir);
+    }
+  }
+  const chosen: ExcludeGuess[] = [];
+  for (const [dir, { count, example }] of [...hashed].sort(([a], [b]) => a.length - b.length || (a < b ? -1 : 1))) {
+    if (count < MIN_HASHED_FILES || handWritten.has(dir)) continue;
+    if (chosen.some((guess) => dir.startsWith(guess.glob.slice(0, -2)))) continue;
+    const glob = `${dir.split('/').map(escapeGlob).join('/')}/**`;
+    chosen.push({ glob, why: `build output (${dir}/: ${count} files with content-hashed names such as ${example.slice(dir.length + 1)}, no hand-written code)` });
+  }
+  return chosen;
 }
 
 /** Whether an attribute list sets linguist-vendored or linguist-generated (not `-x`, `!x` or `x=false`). */
@@ -118,6 +182,6 @@ function fromAttributes(files: readonly AttributesFile[]): ExcludeGuess[] {
 /** Every suggestion, each glob once, at most MAX_EXCLUDE_GUESSES (plus how many were left out). */
 export function guessExcludes(trackedPaths: readonly string[], attributes: readonly AttributesFile[]): { guesses: ExcludeGuess[]; leftOut: number } {
   const seen = new Set<string>();
-  const all = [...fromTrackedPaths(trackedPaths), ...fromAttributes(attributes)].filter((g) => !seen.has(g.glob) && seen.add(g.glob));
+  const all = [...fromTrackedPaths(trackedPaths), ...fromHashedBuildOutput(trackedPaths), ...fromAttributes(attributes)].filter((g) => !seen.has(g.glob) && seen.add(g.glob));
   return { guesses: all.slice(0, MAX_EXCLUDE_GUESSES), leftOut: Math.max(0, all.length - MAX_EXCLUDE_GUESSES) };
 }

@@ -109,6 +109,38 @@ describe('jscr init: the starter .jscr.toml', () => {
     expect(text).toMatch(/^# exclude = \[\]$/m);
   });
 
+  it('proposes a bundler output folder by its content-hashed names, with the evidence, and never a folder with hand-written code (#13)', async () => {
+    const r = repo({
+      'app/themes/admin/templates/base.html': '<html></html>\n',
+      'app/themes/admin/static/assets/index-Bf3kQ9aZ.js': 'x\n',
+      'app/themes/admin/static/assets/vendor-CZ8OEr5k.css': 'x\n',
+      'app/themes/admin/static/assets/pages/users-Ll_d0V3v.js': 'x\n',
+      'app/themes/admin/static/assets/main-css-CoszOyzj.css': 'x\n',
+      'web/dist-like/main.4f5e6a7b.js': 'x\n',
+      'web/dist-like/chunk.0a1b2c3d.js': 'x\n',
+      'web/dist-like/other.9f8e7d6c5b.js': 'x\n',
+      'web/dist-like/settings.js': 'x\n',
+      'src/components/user-settings.js': 'x\n',
+      'src/components/app-controls.js': 'x\n',
+      'src/components/nav-navigate.js': 'x\n',
+    });
+    const out = await init(r, '--write');
+    expect(out.code).toBe(0);
+    const text = readFileSync(join(r.root, '.jscr.toml'), 'utf8');
+    expect(parseConfigText(text, '.jscr.toml').review.exclude).toEqual(['app/themes/admin/static/**']);
+    expect(text).toContain('content-hashed names such as assets/');
+  });
+
+  it("does not propose a Laravel application's published views (resources/views/vendor) (#13)", async () => {
+    const r = repo({
+      'resources/views/vendor/pagination/default.blade.php': '<nav>{{ $x }}</nav>\n',
+      'templates/vendor/mail.html.twig': '{{ x }}\n',
+      'vendor/autoload.php': '<?php\n',
+    });
+    expect((await init(r, '--write')).code).toBe(0);
+    expect(parseConfigText(readFileSync(join(r.root, '.jscr.toml'), 'utf8'), '.jscr.toml').review.exclude).toEqual(['vendor/**']);
+  });
+
   it('keeps hostile path names and attribute text inside TOML strings and comments', async () => {
     const r = repo({
       'a"b\\c/vendor/x.js': '1\n',
