@@ -53,6 +53,13 @@ export interface InitPlan {
   files: PlannedFile[];
 }
 
+/**
+ * Where `--claude` puts the gate hook: Claude Code's personal project settings, which are not for
+ * committing. The hook names this machine's jscr by its absolute path, which another machine does not
+ * have; a team that shares `.claude/settings.json` writes `jscr gate` there itself (README).
+ */
+const CLAUDE_LOCAL_SETTINGS = 'settings.local.json';
+
 /** Settings files and hooks are small; `.gitattributes` files past this many are not read. */
 const MAX_ATTRIBUTE_FILES = 100;
 const MAX_ATTRIBUTES_BYTES = 256 * 1024;
@@ -115,12 +122,12 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     await add(join(root, '.github', 'workflows', 'jscr.yml'), 0o644, (state) => wholeFile(state, workflowFile(), request.force, 'conflict'));
   }
   if (request.claude) {
-    await add(join(root, '.claude', 'settings.json'), 0o644, runsJscr((state) => {
+    await add(join(root, '.claude', CLAUDE_LOCAL_SETTINGS), 0o644, runsJscr((state) => {
       if (state.kind === 'refused') return { action: 'conflict', text: null, note: state.why };
       const merge = mergeGateHook(state.kind === 'file' ? state.text : null, request.jscr, request.force);
       if (merge.kind === 'conflict') return { action: 'conflict', text: null, note: `${merge.why}; not changed` };
       if (merge.kind === 'unchanged') return { action: 'unchanged', text: null, note: merge.why };
-      return { action: state.kind === 'file' ? 'update' : 'create', text: merge.text, note: state.kind === 'file' ? 'the jscr gate hook added; everything else kept' : '' };
+      return { action: state.kind === 'file' ? 'update' : 'create', text: merge.text, note: state.kind === 'file' ? 'the jscr gate hook added; everything else kept' : 'personal settings with this machine\'s jscr path: keep it out of commits (.gitignore)' };
     }));
   }
   if (request.prePush && area.hooksDir !== null) {

@@ -147,7 +147,7 @@ describe('jscr init from the single executable', () => {
       const home = join(temp, 'home-binary');
       const init = clean([binary, 'init', '--claude', '--pre-push', '--write'], target.root, home);
       expect(init.code, init.stderr).toBe(0);
-      const settings = JSON.parse(readFileSync(join(target.root, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+      const settings = JSON.parse(readFileSync(join(target.root, '.claude', 'settings.local.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
       const command = settings.hooks.PreToolUse[0]?.hooks[0]?.command ?? '';
       // argv[1] of a single executable is the executable again: it must not be passed as an argument.
       expect(command).toBe(`'${binary}' gate`);

@@ -235,7 +235,7 @@ describe('jscr init --github', () => {
 });
 
 describe('jscr init --claude', () => {
-  const settingsPath = (r: TestRepo): string => join(r.root, '.claude/settings.json');
+  const settingsPath = (r: TestRepo): string => join(r.root, '.claude/settings.local.json');
   const gateCommand = `'${process.execPath}' '${realpathSync(JSCR_BIN)}' gate`;
 
   it('creates the settings with the PreToolUse entry that runs this jscr gate', async () => {
@@ -247,6 +247,16 @@ describe('jscr init --claude', () => {
     });
   });
 
+  it("writes this machine's jscr path only into the personal settings, never the committed .claude/settings.json (#13)", async () => {
+    const shared = '{\n  "permissions": { "allow": ["Bash(npm test)"] }\n}\n';
+    const r = repo({ 'a.py': '1\n', '.claude/settings.json': shared });
+    const out = initByBinary(r, '--claude', '--write');
+    expect(out.code).toBe(0);
+    expect(readFileSync(join(r.root, '.claude/settings.json'), 'utf8')).toBe(shared);
+    expect(readFileSync(settingsPath(r), 'utf8')).toContain(realpathSync(JSCR_BIN));
+    expect(out.stdout).toContain('keep it out of commits');
+  });
+
   it('merges into existing settings without losing anything, and only once', async () => {
     const existing = {
       permissions: { allow: ['Bash(npm test)'] },
@@ -256,10 +266,10 @@ describe('jscr init --claude', () => {
       },
       env: { FOO: '1' },
     };
-    const r = repo({ 'a.py': '1\n', '.claude/settings.json': JSON.stringify(existing) });
+    const r = repo({ 'a.py': '1\n', '.claude/settings.local.json': JSON.stringify(existing) });
     const out = initByBinary(r, '--claude', '--write');
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/update\s+\.claude\/settings\.json/);
+    expect(out.stdout).toMatch(/update\s+\.claude\/settings\.local\.json/);
     const merged = JSON.parse(readFileSync(settingsPath(r), 'utf8'));
     expect(merged.permissions).toEqual(existing.permissions);
     expect(merged.env).toEqual(existing.env);
@@ -271,7 +281,7 @@ describe('jscr init --claude', () => {
     const text = readFileSync(settingsPath(r), 'utf8');
     const again = initByBinary(r, '--claude', '--write');
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/unchanged\s+\.claude\/settings\.json/);
+    expect(again.stdout).toMatch(/unchanged\s+\.claude\/settings\.local\.json/);
     expect(readFileSync(settingsPath(r), 'utf8')).toBe(text);
   });
 
@@ -279,7 +289,7 @@ describe('jscr init --claude', () => {
     const theirs = {
       hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: "'/home/someone/jscr/bin/jscr' gate", timeout: 9 }] }, { matcher: 'Bash', hooks: [{ type: 'command', command: 'audit' }] }] },
     };
-    const r = repo({ 'a.py': '1\n', '.claude/settings.json': JSON.stringify(theirs) });
+    const r = repo({ 'a.py': '1\n', '.claude/settings.local.json': JSON.stringify(theirs) });
     const out = initByBinary(r, '--claude', '--write');
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("already runs another jscr gate ('/home/someone/jscr/bin/jscr' gate); --force points it at this jscr");
@@ -298,10 +308,10 @@ describe('jscr init --claude', () => {
     ['hooks not an object', '{"hooks": []}'],
     ['PreToolUse not a list', '{"hooks": {"PreToolUse": {"matcher": "Edit"}}}'],
   ])('leaves settings with %s untouched, even with --force (exit 2)', async (_name, text) => {
-    const r = repo({ 'a.py': '1\n', '.claude/settings.json': text });
+    const r = repo({ 'a.py': '1\n', '.claude/settings.local.json': text });
     const out = await init(r, '--claude', '--write', '--force');
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/^jscr: \.claude\/settings\.json .*; not changed\n$/);
+    expect(out.stderr).toMatch(/^jscr: \.claude\/settings\.local\.json .*; not changed\n$/);
     expect(readFileSync(settingsPath(r), 'utf8')).toBe(text);
     expect(existsSync(join(r.root, '.jscr.toml'))).toBe(false);
   });
@@ -431,7 +441,7 @@ describe('jscr init: the jscr the hooks run', () => {
     const jscr = [process.execPath, join(r.root, 'node_modules', '@jscr', 'cli', 'bin', 'jscr')];
     const plan = await planInit({ repoDir: r.root, github: false, claude: true, prePush: true, force: false, jscr });
     const byName = new Map(plan.files.map((f) => [f.shown, f]));
-    expect(byName.get('.claude/settings.json')?.action).toBe('conflict');
+    expect(byName.get('.claude/settings.local.json')?.action).toBe('conflict');
     expect(byName.get('.git/hooks/pre-push')?.action).toBe('conflict');
     expect(byName.get('.git/hooks/pre-push')?.note).toMatch(/inside this repository .*lockfile/);
     expect(byName.get('.jscr.toml')?.action).toBe('create');
