@@ -71,6 +71,17 @@ const queryFinding = (overrides: Parameters<typeof modelFinding>[0] = {}): Recor
   modelFinding({ line: QUERY_LINE, evidence: ROUTE_LINES[QUERY_LINE - 1] ?? '', ...overrides });
 
 describe('jscr review with a model', () => {
+  it('lists a context limit as reached: it cut what the model read (without a model it is not listed)', async () => {
+    const files: Record<string, string> = { '.jscr.toml': `${configToml()}[context]\nmax_files = 1\n`, 'main.py': 'x = 1\n' };
+    for (let i = 0; i < 3; i++) files[`mod${i}.py`] = `VALUE_${i} = ${i}\n`;
+    const repo = makeRepo(files);
+    repos.push(repo);
+    repo.commit({ 'main.py': `${[0, 1, 2].map((i) => `from .mod${i} import VALUE_${i}`).join('\n')}\nx = 2\n` });
+    server.review = [{ findings: [] }];
+    const report = JSON.parse((await review(repo)).stdout) as Report & { limits_reached: string[] };
+    expect(report.limits_reached).toContain('context.max_files');
+  });
+
   it('a model finding at the place and CWE of a rule finding merges into the rule finding', async () => {
     server.review = [{ findings: [modelFinding()] }];
     const run = await review(changeRepo(configToml()));

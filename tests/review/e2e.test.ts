@@ -127,7 +127,7 @@ describe('jscr review', () => {
     expect(JSON.stringify(report.skipped_files)).toMatch(/symlink/);
   });
 
-  it('the context limits are hard and the report names the limit reached', async () => {
+  it('the context limits are hard; without a model they cut nothing reviewed, so they are not listed as limits reached', async () => {
     const files: Record<string, string> = { 'main.py': 'x = 1\n' };
     for (let i = 0; i < 8; i++) files[`mod${i}.py`] = `VALUE_${i} = ${i}\n`;
     const r = repo(files);
@@ -136,8 +136,11 @@ describe('jscr review', () => {
     writeFileSync(join(r.root, 'limits.toml'), '[context]\nmax_files = 3\n');
     const out = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json', '--config', 'limits.toml'], { cwd: r.root });
     const report = json(out.stdout);
-    expect(report.limits_reached).toContain('context.max_files');
     expect((report.context as { files: unknown[] }).files.length).toBe(3);
+    expect(report.limits_reached).not.toContain('context.max_files');
+    expect(JSON.stringify(report.steps)).toContain('stopped at context.max_files');
+    const text = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--config', 'limits.toml'], { cwd: r.root });
+    expect(text.stdout).not.toContain('Limits reached');
   });
 
   it('reads .jscr.toml from the base of a range, so a change cannot weaken its own review', async () => {

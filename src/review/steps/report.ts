@@ -51,7 +51,10 @@ export const reportStep: ReviewStep<'report', { read_files: ReadFiles; context: 
       today,
     });
     const ordered = orderFindings([...suppression.kept, ...suppression.added], { minConfidence: config.review.min_confidence, maxFindings: config.review.max_findings });
-    const limitsReached = [...context.limitsReached, ...rules.limits, ...book.limitsReached(), ...(ordered.truncated > 0 ? ['review.max_findings'] : [])];
+    // The context bundle is what a model reads; without one its limits cut nothing the review looked at
+    // (the context step's detail still says where it stopped).
+    const contextLimits = config.model.provider === 'none' ? [] : context.limitsReached;
+    const limitsReached = [...contextLimits, ...rules.limits, ...book.limitsReached(), ...(ordered.truncated > 0 ? ['review.max_findings'] : [])];
     const detail = `${ordered.findings.length} finding(s)${ordered.truncated ? `, ${ordered.truncated} cut by review.max_findings` : ''}`;
     return result(ran(detail), { ordered, suppression, limitsReached });
   },
