@@ -16,6 +16,7 @@ import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
 import { buildProgram, callSignature, nodeAt, type Program } from './resolution.js';
 import type { Degradation } from './degradation.js';
+import { applyPublicDeclarations, NO_DECLARATIONS, staleGuard, type ProverDeclarations } from './declarations.js';
 import type { Coverage, EntryPoint, OperationSite, ProgramFile, ProveResult } from './types.js';
 
 /** Input of `proveChange`. */
@@ -36,6 +37,8 @@ export interface ProveInput {
   irs?: ReadonlyMap<string, FileIR>;
   /** The review's deadline: files not parsed before it passes are errors (the proof is incomplete). */
   deadline?: { remainingMs(): number };
+  /** `[prover] guards` and `public` of the base configuration. */
+  declarations?: ProverDeclarations;
 }
 
 /** Build output, dependencies and generated code: never proved (their owners prove them). */
@@ -129,9 +132,13 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const entries = recogniseEntries(program, facts, reasons, degradations);
   coverage.entryPoints = entries.size;
   for (const entry of entries.values()) bump(coverage.frameworksRecognised, entry.framework);
+  // Entries the base configuration declares public are no starting points (and are listed as skipped).
+  const declarations = input.declarations ?? NO_DECLARATIONS;
+  const publicDeclared = applyPublicDeclarations(entries, declarations.public);
 
   // 5. Witnesses.
-  const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts });
+  const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts, guards: declarations.guards });
+  const staleGuards = declarations.guards.filter((_, i) => !witnessSet.guardsCalled.has(i)).map(staleGuard);
 
   // 6. Operations.
   const operations = findOperations(program, facts, entries, reasons, degradations);
@@ -186,7 +193,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   coverage.reached = checked.checked.size;
   coverage.operationsChecked = checked.checked.size;
   coverage.operationsDischarged = checked.discharged.size;
-  return { findings: checked.findings, coverage, degradations };
+  return { findings: checked.findings, coverage, degradations, declared: { publicSkipped: publicDeclared.skipped, stale: [...staleGuards, ...publicDeclared.stale] } };
 }
 
 function recordError(reasons: Record<string, number>, degradations: Degradation[], path: string, error: unknown): void {
