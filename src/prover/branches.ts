@@ -39,7 +39,7 @@ function indentOf(text: string): number {
 function negatedIn(condition: string, name: string): boolean {
   const n = escape(name);
   const chain = String.raw`(?:[\w$]+(?:\([^()]*\))?\s*(?:->|\?->|\.|\?\.|::)\s*)*`;
-  if (new RegExp(String.raw`(?:!|\bnot\s+)\s*(?:await\s+)?${chain}\$?${n}\b`).test(condition)) return true;
+  if (new RegExp(String.raw`(?:!|\bnot\s+)\s*\(?\s*(?:await\s+)?${chain}\$?${n}\b`).test(condition)) return true;
   return new RegExp(String.raw`\$?${n}\b(?:\([^()]*\))?\s*(?:===?\s*false|!==?\s*true|is\s+False)`).test(condition);
 }
 
