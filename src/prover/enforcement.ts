@@ -50,6 +50,8 @@ export interface WitnessInput {
   configTexts: ReadonlyMap<string, string>;
   /** The project's own check helpers, from the base configuration's `[prover] guards`. */
   guards?: readonly GuardDeclaration[];
+  /** Functions the change under proof touched: a declared guard defined (or redefined) there is not trusted. */
+  changed?: ReadonlySet<string>;
 }
 
 const EXIT = /\b(throw|return|raise|abort\w*|exit|die|redirect|send_error|finish)\b/;
@@ -222,7 +224,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
         // A declared guard is trusted to end the request when it fails, unless the code tests its value.
         const use = booleanUse(file, node.fn, call.line, call.callee, leavesBetween(program, file, node.fn));
         const kind = GUARD_KINDS[guard.checks];
-        if (use.kind === 'returned') addPredicate(predicates, node.id, kind);
+        if (use.kind === 'returned') addPredicate(predicates, node, kind, file);
         else if (use.kind === 'fell_through') noteInert(set, node.id, `${evidence} at line ${call.line} (a declared guard whose failure falls through)`);
         else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, ...(use.kind === 'branch' ? { until: use.until } : {}) });
       }
@@ -230,7 +232,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
       let until: number | undefined;
       if (row.effect === 'value_only') {
         const use = actedOn(program, file, call, node.fn);
-        if (use.kind === 'returned') addPredicate(predicates, node.id, row.kind);
+        if (use.kind === 'returned') addPredicate(predicates, node, row.kind, file);
         if (use.kind !== 'leaves' && use.kind !== 'branch') {
           noteInert(set, node.id, `${call.text.split('\n')[0] ?? ''} at line ${call.line} (a boolean nothing acts on)`);
           continue;
@@ -358,18 +360,44 @@ function noteInert(set: WitnessSet, functionId: string, text: string): void {
   set.inert.set(functionId, list);
 }
 
-function addPredicate(predicates: Map<string, Set<DischargeKind>>, functionId: string, kind: DischargeKind): void {
-  const kinds = predicates.get(functionId) ?? new Set<DischargeKind>();
+/** `return true`, `return 1`, `return "yes"`: a path on which a would-be predicate allows without checking. */
+const ALLOWS_OUTRIGHT = /\breturn\s+(true|True|1|!0|'[^']+'|"[^"]+")\s*;?\s*$/;
+
+/**
+ * Record `functionId` as a predicate of `kind`, unless one of its returns allows outright (then its
+ * value is no check). Returns whether it was recorded.
+ */
+function addPredicate(predicates: Map<string, Set<DischargeKind>>, ref: FunctionRef, kind: DischargeKind, file: ProgramFile): boolean {
+  if (bodyLines(file, ref.fn).some((l) => ALLOWS_OUTRIGHT.test(l.text))) return false;
+  const kinds = predicates.get(ref.id) ?? new Set<DischargeKind>();
   kinds.add(kind);
-  predicates.set(functionId, kinds);
+  predicates.set(ref.id, kinds);
+  return true;
 }
 
-/** The `[prover] guards` declarations (with their index) that a call calls. */
+/**
+ * The `[prover] guards` declarations (with their index) that a call calls. The declaration names a
+ * helper the base revision had; when the call resolves to a repository function the change wrote, or
+ * to one that cannot refuse anything (no exit, no call), the name no longer stands for that helper.
+ */
 function declaredGuardsOf(input: WitnessInput, file: ProgramFile, call: CallIR): [number, GuardDeclaration][] {
   const guards = input.guards ?? [];
   if (guards.length === 0) return [];
-  const caller = nodeAt(input.program, file.ir, call.line);
-  return guards.map((g, i): [number, GuardDeclaration] => [i, g]).filter(([, g]) => callsGuard(input.program, file, caller, call, g.name));
+  const { program } = input;
+  const caller = nodeAt(program, file.ir, call.line);
+  const named = guards.map((g, i): [number, GuardDeclaration] => [i, g]).filter(([, g]) => callsGuard(program, file, caller, call, g.name));
+  if (named.length === 0) return named;
+  const targets = resolveCall(program, file, caller?.fn ?? null, call).targets;
+  if (targets.some((t) => input.changed?.has(t.id) === true || !canRefuse(program, t))) return [];
+  return named;
+}
+
+/** A repository function that could end a request: its body leaves somewhere or calls something. */
+function canRefuse(program: Program, ref: FunctionRef): boolean {
+  const file = program.byPath.get(ref.path);
+  if (!file) return true;
+  if (bodyLines(file, ref.fn).some((l) => EXIT.test(l.text))) return true;
+  return file.ir.calls.some((c) => c.line > ref.fn.bodyStartLine && c.line < ref.fn.endLine);
 }
 
 /**
@@ -394,9 +422,8 @@ function predicateWitnesses(input: WitnessInput, set: WitnessSet, predicates: Ma
         const use = actedOn(program, file, call, caller.fn);
         for (const kind of kinds) {
           if (use.kind === 'returned') {
-            if (predicates.get(caller.id)?.has(kind)) continue;
-            addPredicate(predicates, caller.id, kind);
-            addPredicate(next, caller.id, kind);
+            if (predicates.get(caller.id)?.has(kind) || !addPredicate(predicates, caller, kind, file)) continue;
+            addPredicate(next, caller, kind, file);
           } else if (use.kind === 'leaves' || use.kind === 'branch') {
             add(set, { kind, scope: 'statement', functionId: caller.id, line: site.line, dischargerId: `predicate:${predicate.fn.qualifiedName}`, evidence: `${predicate.fn.name}() returns a check`, ...(use.kind === 'branch' ? { until: use.until } : {}) });
           } else {

@@ -136,15 +136,15 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const declarations = input.declarations ?? NO_DECLARATIONS;
   const publicDeclared = applyPublicDeclarations(entries, declarations.public);
 
-  // 5. Witnesses.
-  const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts, guards: declarations.guards });
+  // 5. Witnesses. A declared guard whose own body the change wrote is not trusted as one.
+  const touched = input.touched === null ? null : touchedFunctions(program, input.touched);
+  const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts, guards: declarations.guards, ...(touched ? { changed: touched.functions } : {}) });
   const staleGuards = declarations.guards.filter((_, i) => !witnessSet.guardsCalled.has(i)).map(staleGuard);
 
   // 6. Operations.
   const operations = findOperations(program, facts, entries, reasons, degradations);
 
   // 7. Targets.
-  const touched = input.touched === null ? null : touchedFunctions(program, input.touched);
   let targets: string[];
   if (touched === null) {
     targets = [...operations.keys()];

@@ -74,6 +74,28 @@ describe('[prover] guards', () => {
     expect(leaves.findings).toEqual([]);
   });
 
+  it('a declared name the change defines or rewrites, or a definition that cannot refuse, is no guard', async () => {
+    const declaration = guards({ name: 'mustBeEditor', checks: 'permission' });
+    const helper = (body: string) => `export async function mustBeEditor(request: Request) {\n${body}\n}\n`;
+    const checking = helper("  const who = await readSession(request)\n  if (!who?.editor) throw new Response('no', { status: 404 })");
+    const files = { [ROUTE]: route('  await mustBeEditor(request)'), 'app/utils/authz.server.ts': checking };
+    expect((await prove(files, declaration)).findings).toEqual([]);
+    const everyLine = (text: string) => new Set(text.split('\n').map((_, i) => i + 1));
+    const rewritten = await proveChange({
+      root: '/repo',
+      files: Object.entries(files).map(([path, text]) => ({ path, text })),
+      touched: Object.entries(files).map(([path, text]) => ({ path, lines: everyLine(text) })),
+      maxDepth: 3,
+      fanOut: 25,
+      declarations: declaration,
+    });
+    // What is left is the helper's own throw (a 404 is no permission check), not the declaration.
+    expect(rewritten.findings.map((f) => f.label)).toEqual(['authn_only']);
+    expect(rewritten.findings[0]?.weakerChecks.join(' ')).not.toMatch(/declared/);
+    const noop = await prove({ ...files, 'app/utils/authz.server.ts': helper('  // trust everyone') }, declaration);
+    expect(noop.findings.map((f) => f.label)).toEqual(['unguarded_path']);
+  });
+
   it('an authentication guard is a login only: an operation that needs a permission stays a finding, labelled so', async () => {
     const found = await prove({ [ROUTE]: route('  await mustBeEditor(request)') }, guards({ name: 'mustBeEditor', checks: 'authentication' }));
     expect(found.findings.map((f) => f.label)).toEqual(['authn_only']);

@@ -87,6 +87,19 @@ describe('predicate helpers', () => {
     expect(await findingsFor("        $allowed = $this->userCan('team-manage');\n        if (!$allowed) {\n            abort(403);\n        }")).toEqual([]);
   });
 
+  it('a helper that allows outright on some path (`return true`) is no predicate', async () => {
+    const lenient = `
+    private function lenient(): bool
+    {
+        if (config('app.debug')) {
+            return true;
+        }
+        return auth()->user()->can('team-manage');
+    }
+`;
+    expect(await findingsFor('        if (!$this->lenient()) {\n            abort(403);\n        }', lenient)).toEqual(['TeamController.promote authn_only']);
+  });
+
   it('mutually recursive predicates end and discharge nothing', async () => {
     const cycle = `
     private function first(): bool
