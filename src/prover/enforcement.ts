@@ -226,7 +226,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
         const kind = GUARD_KINDS[guard.checks];
         if (use.kind === 'returned') addPredicate(predicates, node, kind, file);
         else if (use.kind === 'fell_through') noteInert(set, node.id, `${evidence} at line ${call.line} (a declared guard whose failure falls through)`);
-        else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, ...(use.kind === 'branch' ? { until: use.until } : {}) });
+        else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, ...(use.kind === 'branch' ? { until: use.until } : {}), ...(guard.resource === undefined ? {} : { resource: guard.resource }) });
       }
       if (!row || row.kind === 'public' || guards.length > 0) continue;
       let until: number | undefined;

@@ -79,6 +79,8 @@ export interface Witness {
   sameLine?: boolean;
   /** For a check that guards only its own branch (`if (can(x)) { ... }`): the last line it covers. */
   until?: number;
+  /** For a declared guard: the parameter (index or name) naming the checked object, for resource binding. */
+  resource?: number | string;
 }
 
 /** A protected operation found in a function. */

@@ -51,6 +51,7 @@ describe('[prover] guards', () => {
     expect((await prove(files)).findings.map((f) => f.label)).toEqual(['unguarded_path']);
     const declared = await prove(files, guards({ name: 'mustBeEditor', checks: 'permission', resource: 1 }));
     expect(declared.findings).toEqual([]);
+    expect(declared.coverage.operationsDischarged).toBe(1);
     expect(declared.declared?.stale).toEqual([]);
   });
 
