@@ -115,10 +115,15 @@ function publicMatches(declaration: PublicDeclaration, entry: EntryPoint): boole
  * Remove the entries the configuration declares public from the starting points, and say which were
  * removed and why. Returns the declarations that matched no entry as stale sentences.
  */
-export function applyPublicDeclarations(entries: Map<string, EntryPoint>, declarations: readonly PublicDeclaration[]): { skipped: SkippedPublicEntry[]; stale: string[] } {
+export function applyPublicDeclarations(
+  entries: Map<string, EntryPoint>,
+  declarations: readonly PublicDeclaration[],
+  addedByChange: (entry: EntryPoint) => boolean = () => false,
+): { skipped: SkippedPublicEntry[]; stale: string[] } {
   const skipped: SkippedPublicEntry[] = [];
   const stale: string[] = [];
-  const all = [...entries.values()];
+  // A handler the change under proof adds under a declared name (a second `LoginController.show`) stays a starting point.
+  const all = [...entries.values()].filter((entry) => !addedByChange(entry));
   for (const declaration of declarations) {
     const matching = all.filter((entry) => publicMatches(declaration, entry));
     if (matching.length === 0) stale.push(`[[prover.public]] ${describePublic(declaration)} matched no entry point`);

@@ -163,15 +163,32 @@ function switchKinds(file: ProgramFile, fn: FunctionIR, list: readonly Witness[]
 
 /** Whether lines `from..to` of `fn` leave it: an exit word, or a call to a project helper that always throws. */
 function leavesBetween(program: Program, file: ProgramFile, fn: FunctionIR): (from: number, to: number) => boolean {
+  const byLine = callsByLine(file);
   return (from, to) => {
     for (let line = from; line <= to; line++) {
       if (EXIT.test(file.lines[line - 1] ?? '')) return true;
-      for (const inner of file.ir.calls) {
-        if (inner.line === line && resolveCall(program, file, fn, inner).targets.some((t) => alwaysThrows(program, t))) return true;
+      for (const inner of byLine.get(line) ?? []) {
+        if (resolveCall(program, file, fn, inner).targets.some((t) => alwaysThrows(program, t))) return true;
       }
     }
     return false;
   };
+}
+
+const CALLS_BY_LINE = new WeakMap<ProgramFile, Map<number, CallIR[]>>();
+
+/** A file's calls by line, built once per file. */
+function callsByLine(file: ProgramFile): Map<number, CallIR[]> {
+  let map = CALLS_BY_LINE.get(file);
+  if (map) return map;
+  map = new Map();
+  for (const call of file.ir.calls) {
+    const list = map.get(call.line);
+    if (list) list.push(call);
+    else map.set(call.line, [call]);
+  }
+  CALLS_BY_LINE.set(file, map);
+  return map;
 }
 
 /**
@@ -417,7 +434,7 @@ function predicateWitnesses(input: WitnessInput, set: WitnessSet, predicates: Ma
       for (const site of input.index.callers.get(functionId) ?? []) {
         const caller = program.functions.get(site.callerId);
         const file = caller ? program.byPath.get(caller.path) : undefined;
-        const call = file?.ir.calls.find((c) => c.line === site.line && c.callee === predicate.fn.name);
+        const call = file ? callsByLine(file).get(site.line)?.find((c) => c.callee === predicate.fn.name) : undefined;
         if (!caller || !file || !call) continue;
         const use = actedOn(program, file, call, caller.fn);
         for (const kind of kinds) {

@@ -132,12 +132,13 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const entries = recogniseEntries(program, facts, reasons, degradations);
   coverage.entryPoints = entries.size;
   for (const entry of entries.values()) bump(coverage.frameworksRecognised, entry.framework);
-  // Entries the base configuration declares public are no starting points (and are listed as skipped).
+  // Entries the base configuration declares public are no starting points (and are listed as skipped);
+  // an entry the change itself adds is not one the declaration was written for.
+  const touched = input.touched === null ? null : touchedFunctions(program, input.touched);
   const declarations = input.declarations ?? NO_DECLARATIONS;
-  const publicDeclared = applyPublicDeclarations(entries, declarations.public);
+  const publicDeclared = applyPublicDeclarations(entries, declarations.public, (entry) => touched !== null && addedByChange(program, touched.lines, entry.functionId));
 
   // 5. Witnesses. A declared guard whose own body the change wrote is not trusted as one.
-  const touched = input.touched === null ? null : touchedFunctions(program, input.touched);
   const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts, guards: declarations.guards, ...(touched ? { changed: touched.functions } : {}) });
   const staleGuards = declarations.guards.filter((_, i) => !witnessSet.guardsCalled.has(i)).map(staleGuard);
 
@@ -278,6 +279,15 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
     });
   }
   return operations;
+}
+
+/** True when the change wrote every line of the function: it is new (or rewritten whole). */
+function addedByChange(program: Program, lines: ReadonlyMap<string, ReadonlySet<number>>, functionId: string): boolean {
+  const ref = program.functions.get(functionId);
+  const touchedLines = ref ? lines.get(ref.path) : undefined;
+  if (!ref || !touchedLines) return false;
+  for (let line = ref.fn.startLine; line <= ref.fn.endLine; line++) if (!touchedLines.has(line)) return false;
+  return true;
 }
 
 /** The call-graph nodes whose lines a change touched. */

@@ -152,6 +152,38 @@ class ReportController extends AbstractController
   });
 });
 
+describe('a change cannot use a declaration written for something else', () => {
+  const login = (namespace: string, body: string) => `<?php
+namespace ${namespace};
+class LoginController extends AbstractController
+{
+    #[Route('/login')]
+    public function show(Request $request): Response
+    {
+        ${body}
+        return new Response('ok');
+    }
+}
+`;
+
+  it('a handler the change adds under a declared public name stays a starting point; the declared one is still skipped', async () => {
+    const original = login('App\\Controller', "$this->em->remove($this->attempts->find($request->get('id')));");
+    const added = login('App\\Controller\\Admin', "$this->em->remove($this->users->find($request->get('id')));");
+    const files = { 'src/Controller/LoginController.php': original, 'src/Controller/Admin/LoginController.php': added };
+    const declarations: ProverDeclarations = { guards: [], public: [{ handler: 'LoginController.show', reason: 'the sign-in page' }] };
+    const run = (touched: { path: string; lines: Set<number> }[] | null) =>
+      proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched, maxDepth: 3, fanOut: 25, declarations });
+    const undeclared = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
+    expect(undeclared.findings).toHaveLength(2);
+    // As a whole repository (both exist), the declaration names both.
+    expect((await run(null)).findings).toEqual([]);
+    const everyLine = new Set(added.split('\n').map((_, i) => i + 1));
+    const change = await run([{ path: 'src/Controller/Admin/LoginController.php', lines: everyLine }, { path: 'src/Controller/LoginController.php', lines: new Set([8]) }]);
+    expect(change.findings.map((f) => f.entry.path)).toEqual(['src/Controller/Admin/LoginController.php']);
+    expect(change.declared?.publicSkipped.map((s) => s.path)).toEqual(['src/Controller/LoginController.php']);
+  });
+});
+
 describe('declarations come from the base configuration', () => {
   const repos: TestRepo[] = [];
   const dirs: string[] = [];
