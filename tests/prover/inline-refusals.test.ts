@@ -67,6 +67,17 @@ describe('refusals counted by what they do', () => {
   return member
 }
 
+export async function ensureAdministrator(request: Request) {
+  const member = await readSession(request)
+  if (!member) {
+    throw redirect('/login')
+  }
+  if (member.role !== 'ADMIN') {
+    throw redirect('/')
+  }
+  return member
+}
+
 export async function staffOrNull(request: Request) {
   const member = await readSession(request)
   if (member?.kind !== 'staff') {
@@ -88,6 +99,9 @@ export async function ensureStaffWhen(request: Request, strict: boolean) {
 
   it("a project helper that throws a 403 on a failed test checks at its call sites, whatever it is called", async () => {
     expect(await labels({ [ROUTE]: helperRoute('await ensureStaff(request)'), 'app/utils/staff.server.ts': helpers })).toEqual([]);
+    // a redirect away under a role test, after a redirect to the login page, in a helper of any name
+    const administrator = helperRoute('await ensureAdministrator(request)').replace('import { ensureStaff,', 'import { ensureAdministrator, ensureStaff,');
+    expect(await labels({ [ROUTE]: administrator, 'app/utils/staff.server.ts': helpers })).toEqual([]);
   });
 
   it('a helper that returns the refusal (the action goes on), or refuses only under another condition, does not count', async () => {
