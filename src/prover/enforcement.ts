@@ -398,11 +398,13 @@ function addPredicate(predicates: Map<string, Set<DischargeKind>>, ref: Function
  * to one that cannot refuse anything (no exit, no call), the name no longer stands for that helper.
  */
 function declaredGuardsOf(input: WitnessInput, file: ProgramFile, call: CallIR): [number, GuardDeclaration][] {
-  const guards = input.guards ?? [];
+  const callee = call.callee;
+  // Most calls name no guard: a cheap test on the method name before any lookup.
+  const guards = (input.guards ?? []).filter((g) => g.name === callee || g.name.endsWith(`.${callee}`) || g.name.endsWith(`::${callee}`));
   if (guards.length === 0) return [];
   const { program } = input;
   const caller = nodeAt(program, file.ir, call.line);
-  const named = guards.map((g, i): [number, GuardDeclaration] => [i, g]).filter(([, g]) => callsGuard(program, file, caller, call, g.name));
+  const named = (input.guards ?? []).map((g, i): [number, GuardDeclaration] => [i, g]).filter(([, g]) => guards.includes(g) && callsGuard(program, file, caller, call, g.name));
   if (named.length === 0) return named;
   const targets = resolveCall(program, file, caller?.fn ?? null, call).targets;
   if (targets.some((t) => input.changed?.has(t.id) === true || !canRefuse(program, t))) return [];
