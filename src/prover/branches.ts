@@ -161,7 +161,10 @@ export function booleanUse(file: ProgramFile, fn: FunctionIR, line: number, name
     return negatedIn(own, name) === whenTrue ? { kind: 'leaves' } : { kind: 'fell_through' };
   }
   // An arrow function whose body is the check returns it too (`const canEdit = (u) => u.can('edit')`).
-  if (/^\s*return\b/.test(own) || (line === fn.startLine && before.includes('=>'))) return { kind: 'returned' };
+  if (/^\s*return\b/.test(own) || (line === fn.startLine && before.includes('=>'))) {
+    // `return !can(x)` is a denial test, and `return other || can(x)` may be true without the check: neither is a predicate.
+    return negatedIn(own, name) || /\|\||\bor\b|\?\?/.test(own) ? { kind: 'fell_through' } : { kind: 'returned' };
+  }
   const conditionLine = conditionLineAbove(file, fn, line);
   if (conditionLine !== null) return useInCondition(file, fn, conditionLine, name, leaves);
   const assigned = /^\s*(?:(?:const|let|var|final|val|bool|boolean)\s+)?\$?([A-Za-z_]\w*)\s*=(?!=)/.exec(own);

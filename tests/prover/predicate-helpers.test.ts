@@ -100,6 +100,13 @@ describe('predicate helpers', () => {
     expect(await findingsFor('        if (!$this->lenient()) {\n            abort(403);\n        }', lenient)).toEqual(['TeamController.promote authn_only']);
   });
 
+  it('a helper returning the negation of a check, or the check or something else, is no predicate', async () => {
+    for (const ret of ["return !auth()->user()->can('team-manage');", "return $this->isOwner || auth()->user()->can('team-manage');"]) {
+      const helper = `\n    private function verdict(): bool\n    {\n        ${ret}\n    }\n`;
+      expect(await findingsFor('        if (!$this->verdict()) {\n            abort(403);\n        }', helper), ret).toEqual(['TeamController.promote authn_only']);
+    }
+  });
+
   it('mutually recursive predicates end and discharge nothing', async () => {
     const cycle = `
     private function first(): bool
