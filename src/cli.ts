@@ -67,6 +67,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .option('--head <rev>', 'the head revision (default: HEAD)')
     .addOption(new Option('--format <format>', 'report format').choices(FORMATS_PROVE).default('text'))
     .option('--max-depth <n>', 'how many calls deep a path may be (0 to 10)', wholeNumber)
+    .option('--config <file>', 'a .jscr.toml to use instead of the one in the base (or head) revision')
     .action((opts: ProveOptions) => run(async () => (await import('./commands/prove.js')).proveCommand(opts, io)));
 
   changeFlags(program.command('fix').description('ask the model for fixes and write the ones the guard accepts'))

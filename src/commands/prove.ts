@@ -22,6 +22,7 @@ import { openBoundary } from '../policy/paths.js';
 import { loadConfig } from '../config/index.js';
 import { notProvenReason, proveJson, proveSarif, proveText, type ProveRunInfo } from '../prover/render.js';
 import { maskReport, SecretBook } from '../redact/index.js';
+import { escapeOneLine } from '../report/escape.js';
 
 export interface ProveOptions {
   repo?: string;
@@ -29,6 +30,8 @@ export interface ProveOptions {
   head?: string;
   format: 'text' | 'json' | 'sarif';
   maxDepth?: number;
+  /** `--config FILE`: the configuration to use instead of the revision's `.jscr.toml` (as for review). */
+  config?: string;
 }
 
 /** Larger files are skipped (generated code, data) and counted. */
@@ -57,7 +60,12 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
       .map((f) => ({ path: f.path, lines: touchedLines(f) }));
   }
 
-  const { config } = await loadConfig({ repoRoot: root, baseText: await configTextAtRevision(root, options.base ?? head) });
+  // The base revision's configuration (the head's for the whole repository): a change cannot declare its own guards or public entries.
+  const { config } = await loadConfig({
+    repoRoot: root,
+    baseText: await configTextAtRevision(root, options.base ?? head),
+    ...(options.config === undefined ? {} : { configPath: resolve(io.cwd, options.config) }),
+  });
   const reader = createSourceReader({
     root,
     boundary: await openBoundary(root, { followSymlinks: false }),
@@ -72,6 +80,7 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
     touched,
     maxDepth: options.maxDepth ?? config.prover.max_depth,
     fanOut: config.prover.fan_out,
+    declarations: { guards: config.prover.guards, public: config.prover.public },
   });
 
   const notProven = notProvenReason(result);
@@ -83,5 +92,6 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
   io.stdout.write(text);
   if (incomplete) io.stderr.write('jscr prove: incomplete: some files could not be read or proved (see degradations)\n');
   if (notProven !== null) io.stderr.write(`jscr prove: incomplete: ${notProven}\n`);
+  for (const note of result.declared?.stale ?? []) io.stderr.write(`jscr prove: note: ${escapeOneLine(note)}\n`);
   return exitCode;
 }

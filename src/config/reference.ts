@@ -54,6 +54,15 @@ const KEY_DOCS: Record<string, KeyDoc> = {
   'prover.enabled': { text: 'Run the access-control prover on the change.' },
   'prover.max_depth': { text: 'How many calls deep a path from an entry point to an operation may be.' },
   'prover.fan_out': { text: 'Most callees followed from one function.' },
+  'prover.guards.name': {
+    text: "One of the project's own check helpers: a function, or a method as `Class.method` or `Class::method`. A call to it counts as a check of its kind where it is called (before the operation, on the path). Read from the base revision: a change cannot declare its own guard.",
+    example: '"requireEditor"',
+  },
+  'prover.guards.checks': { text: 'What a call to the helper proves: `authentication` (someone is logged in), `permission` (a role or ability), `ownership` (the object belongs to the caller).', example: '"permission"' },
+  'prover.guards.resource': { text: 'The parameter (index from 0, or its name) that names the object checked; kept for resource binding, not yet used to tell objects apart.', example: '1' },
+  'prover.public.route': { text: 'An entry public on purpose, by the URL path its framework declares (`/login`); a trailing `*` takes every route under it.', example: '"/login"' },
+  'prover.public.handler': { text: 'An entry public on purpose, by handler: `Class.method`, `Class::method`, or `path/to/file.ts:action` for a module\'s exported handler. With `route`, both must match.', example: '"app/routes/signup.tsx:action"' },
+  'prover.public.reason': { text: 'Why the entry is public; required. `jscr prove` lists every entry it skipped with this reason. Read from the base revision: a change cannot exempt its own entry.', example: '"sign-up is open to everyone"' },
   'gate.enabled': { text: 'Turn the coding-agent edit gate off with `false` (the JSCR_GATE environment variable wins).' },
   'gate.state_dir': {
     text: 'Where per-session gate state lives; by default under $XDG_STATE_HOME/jscr/gate (or ~/.local/state/jscr/gate).',
@@ -196,10 +205,19 @@ export function configReference(): ConfigSection[] {
     const repeated = node.type === 'array';
     const sectionDefaults = repeated ? {} : ((defaults[name] ?? {}) as Record<string, unknown>);
     const required = new Set(entry?.required ?? []);
-    const keys = Object.entries(entry?.properties ?? {}).map(([key, keyNode]) =>
-      keyOf(`${name}.${key}`, key, keyNode, sectionDefaults[key], repeated && required.has(key)),
-    );
-    sections.push({ name, repeated, keys });
+    const nested: ConfigSection[] = [];
+    const keys: ConfigKey[] = [];
+    for (const [key, keyNode] of Object.entries(entry?.properties ?? {})) {
+      // A list of tables inside a table (`[[prover.guards]]`) is a section of its own, shown after its parent.
+      if (!repeated && keyNode.type === 'array' && keyNode.items?.properties !== undefined) {
+        const inner = new Set(keyNode.items.required ?? []);
+        const innerKeys = Object.entries(keyNode.items.properties).map(([k, n]) => keyOf(`${name}.${key}.${k}`, k, n, undefined, inner.has(k)));
+        nested.push({ name: `${name}.${key}`, repeated: true, keys: innerKeys });
+        continue;
+      }
+      keys.push(keyOf(`${name}.${key}`, key, keyNode, sectionDefaults[key], repeated && required.has(key)));
+    }
+    sections.push({ name, repeated, keys }, ...nested);
   }
   const known = new Set(sections.flatMap((s) => s.keys.map((k) => k.path)));
   const stale = Object.keys(KEY_DOCS).filter((path) => !known.has(path));

@@ -124,10 +124,39 @@ const verifySchema = z.strictObject({
   enabled: z.boolean().optional(),
 });
 
+/** A function (`requireAdmin`), or a method as `Class.method` or `Class::method`. */
+const GUARD_NAME = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)?$/;
+
+/** `[[prover.guards]]`: a project's own check helper and the kind of check a call to it makes. */
+const proverGuardSchema = z.strictObject({
+  /** The helper: a function name, or `Class.method` / `Class::method`. */
+  name: z.string().regex(GUARD_NAME, 'expected a function name, or Class.method / Class::method'),
+  /** What a call to it proves about the caller. */
+  checks: z.enum(['authentication', 'permission', 'ownership']),
+  /** The parameter (index from 0, or name) naming the object the check is about; carried for resource binding. */
+  resource: z.union([nonNegativeInt, z.string().regex(/^[A-Za-z_$][\w$]*$/, 'expected a parameter name or index')]).optional(),
+});
+
+/** `[[prover.public]]`: an entry that is public on purpose, by route or handler, with the reason. */
+const proverPublicSchema = z
+  .strictObject({
+    /** The URL path as the framework declares it (`/login`); a trailing `*` matches every route under it. */
+    route: z.string().min(1, 'expected a route').optional(),
+    /** The handler: `Class.method`, `Class::method`, or `path/to/file.ts:function` (Remix `action`/`loader`). */
+    handler: z.string().min(1, 'expected a handler name').optional(),
+    /** Why it is public; required so every exemption is explained. */
+    reason: z.string().trim().min(1, 'expected a non-empty reason'),
+  })
+  .refine((entry) => entry.route !== undefined || entry.handler !== undefined, { error: 'expected a route or a handler' });
+
 const proverSchema = z.strictObject({
   enabled: z.boolean().default(true),
   max_depth: nonNegativeInt.default(3),
   fan_out: positiveInt.default(25),
+  /** The project's own check helpers (read from the base revision: a change cannot declare its own). */
+  guards: z.array(proverGuardSchema).default([]),
+  /** Entries public on purpose (read from the base revision: a change cannot exempt its own entry). */
+  public: z.array(proverPublicSchema).default([]),
 });
 
 /**
@@ -181,6 +210,9 @@ export const configSchema = configFileSchema
 
 /** The fully defaulted configuration every part of jscr reads. */
 export type JscrConfig = z.output<typeof configSchema>;
+
+/** The `[prover]` declarations the prover reads: `guards` and `public`. */
+export type ProverDeclarations = Pick<JscrConfig['prover'], 'guards' | 'public'>;
 
 /** One `[[suppress]]` entry after defaults. */
 export type Suppression = JscrConfig['suppress'][number];

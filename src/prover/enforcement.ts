@@ -13,6 +13,8 @@ import type { CallerIndex } from './paths.js';
 import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type Program } from './resolution.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
+import { booleanUse, comparisonUse, guardClauseHead, type BooleanUse } from './branches.js';
+import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -25,6 +27,8 @@ export interface WitnessSet {
   inert: Map<string, string[]>;
   /** Entries whose purpose is authenticating a user (login, OAuth/SSO callback, registration...): entry function id → the flow. */
   authFlows: Map<string, AuthFlow>;
+  /** Indexes of the `[prover] guards` declarations some call reached (the others are stale). */
+  guardsCalled: Set<number>;
 }
 
 /** An entry recognised as an authentication flow, and which operation kinds it performs on the account being authenticated. */
@@ -44,6 +48,10 @@ export interface WitnessInput {
   index: CallerIndex;
   /** Configuration files that are not source (Symfony's security.yaml), by path. */
   configTexts: ReadonlyMap<string, string>;
+  /** The project's own check helpers, from the base configuration's `[prover] guards`. */
+  guards?: readonly GuardDeclaration[];
+  /** Functions the change under proof touched: a declared guard defined (or redefined) there is not trusted. */
+  changed?: ReadonlySet<string>;
 }
 
 const EXIT = /\b(throw|return|raise|abort\w*|exit|die|redirect|send_error|finish)\b/;
@@ -71,8 +79,9 @@ function matchDischarger(facts: LanguageFacts, file: ProgramFile, call: CallIR):
   const lineText = file.lines[call.line - 1] ?? '';
   for (const row of facts.dischargers) {
     if (!row.calls.some((re) => re.test(signature))) continue;
-    // A constraint inside the operation's own call may sit on a later line of the call.
-    if (row.line && !row.line.test(lineText) && !(row.effect === 'constrains' && row.line.test(call.text))) continue;
+    // A constraint inside the operation's own call may sit on a later line of the call; so may a status (`throw json(x, {\n status: 403 })`).
+    const whole = row.effect === 'constrains' ? call.text : `${lineText}\n${call.text}`;
+    if (row.line && !row.line.test(lineText) && !row.line.test(whole)) continue;
     if (row.condition) {
       const condition = conditionAbove(file, call.line);
       if (condition === null || !row.condition.test(condition)) continue;
@@ -152,6 +161,46 @@ function switchKinds(file: ProgramFile, fn: FunctionIR, list: readonly Witness[]
   return kinds;
 }
 
+/** Whether lines `from..to` of `fn` leave it: an exit word, or a call to a project helper that always throws. */
+function leavesBetween(program: Program, file: ProgramFile, fn: FunctionIR): (from: number, to: number) => boolean {
+  const byLine = callsByLine(file);
+  return (from, to) => {
+    for (let line = from; line <= to; line++) {
+      if (EXIT.test(file.lines[line - 1] ?? '')) return true;
+      for (const inner of byLine.get(line) ?? []) {
+        if (resolveCall(program, file, fn, inner).targets.some((t) => alwaysThrows(program, t))) return true;
+      }
+    }
+    return false;
+  };
+}
+
+const CALLS_BY_LINE = new WeakMap<ProgramFile, Map<number, CallIR[]>>();
+
+/** A file's calls by line, built once per file. */
+function callsByLine(file: ProgramFile): Map<number, CallIR[]> {
+  let map = CALLS_BY_LINE.get(file);
+  if (map) return map;
+  map = new Map();
+  for (const call of file.ir.calls) {
+    const list = map.get(call.line);
+    if (list) list.push(call);
+    else map.set(call.line, [call]);
+  }
+  CALLS_BY_LINE.set(file, map);
+  return map;
+}
+
+/**
+ * How the code uses a boolean check: read from the `if` or assignment around it (branches.ts); shapes
+ * that reading does not know fall back to the older rule (a branch that leaves within a few lines).
+ */
+function actedOn(program: Program, file: ProgramFile, call: CallIR, fn: FunctionIR): BooleanUse {
+  const use = booleanUse(file, fn, call.line, call.callee, leavesBetween(program, file, fn));
+  if (use.kind !== 'other') return use;
+  return booleanActedOn(program, file, call, fn) ? { kind: 'leaves' } : { kind: 'other' };
+}
+
 /** A boolean check protects only when the code branches on it and that branch leaves the function. */
 function booleanActedOn(program: Program, file: ProgramFile, call: CallIR, fn: FunctionIR): boolean {
   const own = file.lines[call.line - 1] ?? '';
@@ -173,22 +222,39 @@ function booleanActedOn(program: Program, file: ProgramFile, call: CallIR, fn: F
 /** Collect every witness of the program. */
 export function witnesses(input: WitnessInput): WitnessSet {
   const { program, facts } = input;
-  const set: WitnessSet = { byFunction: new Map(), publicEntries: new Set(), inert: new Map(), authFlows: new Map() };
+  const set: WitnessSet = { byFunction: new Map(), publicEntries: new Set(), inert: new Map(), authFlows: new Map(), guardsCalled: new Set() };
+  // Functions that hand a check's boolean to their caller (`return $user->can(...)`): id → kinds.
+  const predicates = new Map<string, Set<DischargeKind>>();
 
-  // Statement witnesses: discharger calls in function bodies.
+  // Statement witnesses: discharger calls and declared guards in function bodies.
   for (const file of program.files) {
     const languageFacts = facts[file.factsLanguage];
     for (const call of file.ir.calls) {
       const row = matchDischarger(languageFacts, file, call);
-      if (!row) continue;
+      const guards = declaredGuardsOf(input, file, call);
+      if (!row && guards.length === 0) continue;
       const node = nodeAt(program, file.ir, call.line);
       if (!node) continue;
-      if (row.kind === 'public') continue;
-      if (row.effect === 'value_only' && !booleanActedOn(program, file, call, node.fn)) {
-        const list = set.inert.get(node.id) ?? [];
-        list.push(`${call.text.split('\n')[0] ?? ''} at line ${call.line} (a boolean nothing acts on)`);
-        set.inert.set(node.id, list);
-        continue;
+      const evidence = (call.text.split('\n')[0] ?? '').trim();
+      for (const [index, guard] of guards) {
+        set.guardsCalled.add(index);
+        // A declared guard is trusted to end the request when it fails, unless the code tests its value.
+        const use = booleanUse(file, node.fn, call.line, call.callee, leavesBetween(program, file, node.fn));
+        const kind = GUARD_KINDS[guard.checks];
+        if (use.kind === 'returned') addPredicate(predicates, node, kind, file);
+        else if (use.kind === 'fell_through') noteInert(set, node.id, `${evidence} at line ${call.line} (a declared guard whose failure falls through)`);
+        else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, ...(use.kind === 'branch' ? { until: use.until } : {}), ...(guard.resource === undefined ? {} : { resource: guard.resource }) });
+      }
+      if (!row || row.kind === 'public' || guards.length > 0) continue;
+      let until: number | undefined;
+      if (row.effect === 'value_only') {
+        const use = actedOn(program, file, call, node.fn);
+        if (use.kind === 'returned') addPredicate(predicates, node, row.kind, file);
+        if (use.kind !== 'leaves' && use.kind !== 'branch') {
+          noteInert(set, node.id, `${call.text.split('\n')[0] ?? ''} at line ${call.line} (a boolean nothing acts on)`);
+          continue;
+        }
+        if (use.kind === 'branch') until = use.until;
       }
       add(set, {
         kind: row.kind,
@@ -196,11 +262,14 @@ export function witnesses(input: WitnessInput): WitnessSet {
         functionId: node.id,
         line: call.line,
         dischargerId: row.id,
-        evidence: (call.text.split('\n')[0] ?? '').trim(),
+        evidence,
         ...(row.effect === 'constrains' ? { sameLine: true } : {}),
+        ...(until === undefined ? {} : { until }),
       });
     }
   }
+
+  predicateWitnesses(input, set, predicates);
 
   // Condition witnesses: an `if` whose condition is itself the check (a credential comparison).
   for (const file of program.files) {
@@ -212,7 +281,9 @@ export function witnesses(input: WitnessInput): WitnessSet {
       if (!row || row.kind === 'public') return;
       const node = nodeAt(program, file.ir, index + 1);
       if (!node) return;
-      add(set, { kind: row.kind, scope: 'statement', functionId: node.id, line: index + 1, dischargerId: row.id, evidence: text.trim() });
+      const use = comparisonUse(file, node.fn, index + 1, leavesBetween(program, file, node.fn));
+      if (use.kind === 'fell_through') return noteInert(set, node.id, `${text.trim()} at line ${index + 1} (a comparison whose mismatch falls through)`);
+      add(set, { kind: row.kind, scope: 'statement', functionId: node.id, line: index + 1, dischargerId: row.id, evidence: text.trim(), ...(use.kind === 'branch' ? { until: use.until } : {}) });
     });
   }
 
@@ -227,8 +298,9 @@ export function witnesses(input: WitnessInput): WitnessSet {
       const helper = program.functions.get(functionId);
       const helperFile = helper ? program.byPath.get(helper.path) : undefined;
       if (!helper || !helperFile) continue;
-      const candidates = list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null);
-      const kinds = new Set([...candidates.filter((w) => onEveryPath(helperFile, helper.fn, w.line ?? 0)).map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates)]);
+      // A check that guards one branch, or a response the helper returns (its caller goes on), is no check for the caller.
+      const candidates = list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null && w.until === undefined && !/^\s*return\b/.test(helperFile.lines[w.line - 1] ?? ''));
+      const kinds = new Set([...candidates.filter((w) => onEveryPath(helperFile, helper.fn, guardClauseHead(helperFile, helper.fn, w.line ?? 0))).map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates)]);
       if (kinds.size === 0) continue;
       if (helper && namedByDischarger(facts[program.byPath.get(helper.path)?.factsLanguage ?? 'java'], helper.fn.name)) continue;
       for (const site of input.index.callers.get(functionId) ?? []) {
@@ -297,6 +369,90 @@ export function witnesses(input: WitnessInput): WitnessSet {
   symfonyAccessControl(input, set);
   recogniseAuthFlows(input, set);
   return set;
+}
+
+function noteInert(set: WitnessSet, functionId: string, text: string): void {
+  const list = set.inert.get(functionId) ?? [];
+  list.push(text);
+  set.inert.set(functionId, list);
+}
+
+/** `return true`, `return 1`, `return "yes"`: a path on which a would-be predicate allows without checking. */
+const ALLOWS_OUTRIGHT = /\breturn\s+(true|True|1|!0|'[^']+'|"[^"]+")\s*;?\s*$/;
+
+/**
+ * Record `functionId` as a predicate of `kind`, unless one of its returns allows outright (then its
+ * value is no check). Returns whether it was recorded.
+ */
+function addPredicate(predicates: Map<string, Set<DischargeKind>>, ref: FunctionRef, kind: DischargeKind, file: ProgramFile): boolean {
+  if (bodyLines(file, ref.fn).some((l) => ALLOWS_OUTRIGHT.test(l.text))) return false;
+  const kinds = predicates.get(ref.id) ?? new Set<DischargeKind>();
+  kinds.add(kind);
+  predicates.set(ref.id, kinds);
+  return true;
+}
+
+/**
+ * The `[prover] guards` declarations (with their index) that a call calls. The declaration names a
+ * helper the base revision had; when the call resolves to a repository function the change wrote, or
+ * to one that cannot refuse anything (no exit, no call), the name no longer stands for that helper.
+ */
+function declaredGuardsOf(input: WitnessInput, file: ProgramFile, call: CallIR): [number, GuardDeclaration][] {
+  const callee = call.callee;
+  // Most calls name no guard: a cheap test on the method name before any lookup.
+  const guards = (input.guards ?? []).filter((g) => g.name === callee || g.name.endsWith(`.${callee}`) || g.name.endsWith(`::${callee}`));
+  if (guards.length === 0) return [];
+  const { program } = input;
+  const caller = nodeAt(program, file.ir, call.line);
+  const named = (input.guards ?? []).map((g, i): [number, GuardDeclaration] => [i, g]).filter(([, g]) => guards.includes(g) && callsGuard(program, file, caller, call, g.name));
+  if (named.length === 0) return named;
+  const targets = resolveCall(program, file, caller?.fn ?? null, call).targets;
+  if (targets.some((t) => input.changed?.has(t.id) === true || !canRefuse(program, t))) return [];
+  return named;
+}
+
+/** A repository function that could end a request: its body leaves somewhere or calls something. */
+function canRefuse(program: Program, ref: FunctionRef): boolean {
+  const file = program.byPath.get(ref.path);
+  if (!file) return true;
+  if (bodyLines(file, ref.fn).some((l) => EXIT.test(l.text))) return true;
+  return file.ir.calls.some((c) => c.line > ref.fn.bodyStartLine && c.line < ref.fn.endLine);
+}
+
+/**
+ * Predicate helpers: a call to a project function that returns a check's boolean is that check where
+ * the caller acts on it (leaves when it is false, or guards a branch with it). A predicate returned
+ * again makes its caller a predicate too; three rounds bound the depth, and a function already known
+ * as a predicate of a kind is not revisited, so cycles end.
+ */
+function predicateWitnesses(input: WitnessInput, set: WitnessSet, predicates: Map<string, Set<DischargeKind>>): void {
+  const { program } = input;
+  let frontier = new Map(predicates);
+  for (let round = 0; round < 3 && frontier.size > 0; round++) {
+    const next = new Map<string, Set<DischargeKind>>();
+    for (const [functionId, kinds] of frontier) {
+      const predicate = program.functions.get(functionId);
+      if (!predicate) continue;
+      for (const site of input.index.callers.get(functionId) ?? []) {
+        const caller = program.functions.get(site.callerId);
+        const file = caller ? program.byPath.get(caller.path) : undefined;
+        const call = file ? callsByLine(file).get(site.line)?.find((c) => c.callee === predicate.fn.name) : undefined;
+        if (!caller || !file || !call) continue;
+        const use = actedOn(program, file, call, caller.fn);
+        for (const kind of kinds) {
+          if (use.kind === 'returned') {
+            if (predicates.get(caller.id)?.has(kind) || !addPredicate(predicates, caller, kind, file)) continue;
+            addPredicate(next, caller, kind, file);
+          } else if (use.kind === 'leaves' || use.kind === 'branch') {
+            add(set, { kind, scope: 'statement', functionId: caller.id, line: site.line, dischargerId: `predicate:${predicate.fn.qualifiedName}`, evidence: `${predicate.fn.name}() returns a check`, ...(use.kind === 'branch' ? { until: use.until } : {}) });
+          } else {
+            noteInert(set, caller.id, `${(call.text.split('\n')[0] ?? '').trim()} at line ${site.line} (a boolean nothing acts on)`);
+          }
+        }
+      }
+    }
+    frontier = next;
+  }
 }
 
 /** True when some discharger row's call patterns name a function called `name` (bare or through this/self). */

@@ -16,6 +16,7 @@ import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
 import { buildProgram, callSignature, nodeAt, type Program } from './resolution.js';
 import type { Degradation } from './degradation.js';
+import { applyPublicDeclarations, NO_DECLARATIONS, staleGuard, type ProverDeclarations } from './declarations.js';
 import type { Coverage, EntryPoint, OperationSite, ProgramFile, ProveResult } from './types.js';
 
 /** Input of `proveChange`. */
@@ -36,6 +37,8 @@ export interface ProveInput {
   irs?: ReadonlyMap<string, FileIR>;
   /** The review's deadline: files not parsed before it passes are errors (the proof is incomplete). */
   deadline?: { remainingMs(): number };
+  /** `[prover] guards` and `public` of the base configuration. */
+  declarations?: ProverDeclarations;
 }
 
 /** Build output, dependencies and generated code: never proved (their owners prove them). */
@@ -129,15 +132,20 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const entries = recogniseEntries(program, facts, reasons, degradations);
   coverage.entryPoints = entries.size;
   for (const entry of entries.values()) bump(coverage.frameworksRecognised, entry.framework);
+  // Entries the base configuration declares public are no starting points (and are listed as skipped);
+  // an entry the change itself adds is not one the declaration was written for.
+  const touched = input.touched === null ? null : touchedFunctions(program, input.touched);
+  const declarations = input.declarations ?? NO_DECLARATIONS;
+  const publicDeclared = applyPublicDeclarations(entries, declarations.public, (entry) => touched !== null && addedByChange(program, touched.lines, entry.functionId));
 
-  // 5. Witnesses.
-  const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts });
+  // 5. Witnesses. A declared guard whose own body the change wrote is not trusted as one.
+  const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts, guards: declarations.guards, ...(touched ? { changed: touched.functions } : {}) });
+  const staleGuards = declarations.guards.filter((_, i) => !witnessSet.guardsCalled.has(i)).map(staleGuard);
 
   // 6. Operations.
   const operations = findOperations(program, facts, entries, reasons, degradations);
 
   // 7. Targets.
-  const touched = input.touched === null ? null : touchedFunctions(program, input.touched);
   let targets: string[];
   if (touched === null) {
     targets = [...operations.keys()];
@@ -186,7 +194,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   coverage.reached = checked.checked.size;
   coverage.operationsChecked = checked.checked.size;
   coverage.operationsDischarged = checked.discharged.size;
-  return { findings: checked.findings, coverage, degradations };
+  return { findings: checked.findings, coverage, degradations, declared: { publicSkipped: publicDeclared.skipped, stale: [...staleGuards, ...publicDeclared.stale] } };
 }
 
 function recordError(reasons: Record<string, number>, degradations: Degradation[], path: string, error: unknown): void {
@@ -271,6 +279,15 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
     });
   }
   return operations;
+}
+
+/** True when the change wrote every line of the function: it is new (or rewritten whole). */
+function addedByChange(program: Program, lines: ReadonlyMap<string, ReadonlySet<number>>, functionId: string): boolean {
+  const ref = program.functions.get(functionId);
+  const touchedLines = ref ? lines.get(ref.path) : undefined;
+  if (!ref || !touchedLines) return false;
+  for (let line = ref.fn.startLine; line <= ref.fn.endLine; line++) if (!touchedLines.has(line)) return false;
+  return true;
 }
 
 /** The call-graph nodes whose lines a change touched. */

@@ -4,7 +4,7 @@
  * the review's Finding (`source: "prover"`) for the review engine.
  */
 import { escapeJsonText, escapeOneLine } from '../report/escape.js';
-import type { Finding, FlowStep } from '../report/finding.js';
+import type { Finding, FlowStep, ProverDetail } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { renderSarif } from '../report/sarif.js';
 import { builtinCheckMeta } from '../rules/checks.js';
@@ -49,8 +49,21 @@ function coverageJson(c: Coverage): Record<string, unknown> {
   };
 }
 
+/** The entry, hops, operation and checks of a finding: the same fields in `prove`'s and the review's JSON. */
+function proverDetail(f: ProverFinding): ProverDetail {
+  return {
+    entry: f.entry,
+    hops: f.hops.map((h) => ({ function: h.function, path: h.path, call_line: h.callLine })),
+    operation: f.operation,
+    label: f.label,
+    missing: f.missing,
+    checks_seen: f.weakerChecks,
+  };
+}
+
 /** A prover finding in the JSON shape of `jscr prove --format json`. */
 function findingJson(f: ProverFinding): Record<string, unknown> {
+  const detail = proverDetail(f);
   return {
     id: f.id,
     rule: f.rule,
@@ -58,9 +71,9 @@ function findingJson(f: ProverFinding): Record<string, unknown> {
     path: f.path,
     line: f.line,
     function: f.function,
-    entry: f.entry,
-    hops: f.hops.map((h) => ({ function: h.function, path: h.path, call_line: h.callLine })),
-    operation: f.operation,
+    entry: detail.entry,
+    hops: detail.hops,
+    operation: detail.operation,
     missing: f.missing,
     weaker_checks: f.weakerChecks,
     severity: f.severity,
@@ -80,6 +93,9 @@ export function proveJson(result: ProveResult, run: ProveRunInfo): string {
     findings: result.findings.map(findingJson),
     coverage: coverageJson(result.coverage),
     degradations: result.degradations.map(degradationText),
+    // Entries the configuration declares public are listed with the reason, never silently dropped.
+    public_entries_skipped: (result.declared?.publicSkipped ?? []).map((s) => ({ path: s.path, function: s.function, line: s.line, framework: s.framework, declared: s.declared, reason: s.reason })),
+    notes: result.declared?.stale ?? [],
     not_proven: run.notProven,
     exit_code: run.exitCode,
   };
@@ -139,6 +155,12 @@ export function proveText(result: ProveResult, run: ProveRunInfo): string {
   const unchecked = Object.entries(c.uncheckedByReason).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
   lines.push('');
   lines.push(`Coverage: ${c.entryPoints} entry points (${frameworks}); ${c.operationsChecked} operations checked, ${c.operationsDischarged} discharged, ${c.unreached} unreached; unchecked: ${unchecked}.`);
+  const skipped = result.declared?.publicSkipped ?? [];
+  if (skipped.length > 0) {
+    lines.push(`Public on purpose ([prover] public), not proved as entry points (${skipped.length}):`);
+    for (const s of skipped) lines.push(`  ${s.framework} ${s.function} (${s.path}:${s.line}): ${s.reason}`);
+  }
+  for (const note of result.declared?.stale ?? []) lines.push(`Note: ${note}.`);
   if (result.degradations.length > 0) {
     lines.push(`Degradations (${result.degradations.length}):`);
     for (const d of result.degradations.slice(0, 20)) lines.push(`  ${degradationText(d)}`);
@@ -174,7 +196,8 @@ export function toReviewFinding(f: ProverFinding): Finding {
     message: findingSentence(f),
     evidence: f.evidence,
     cwe: f.cwe,
-    extra: { label: f.label, entry: f.entry, hops: f.hops, operation: f.operation, missing: f.missing, prover_id: f.id },
+    extra: { prover_id: f.id },
+    prover: proverDetail(f),
     flow: witnessFlow(f),
   });
 }

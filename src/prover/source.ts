@@ -10,6 +10,7 @@ import { isLeftOut, isProverConfig, proveChange } from './prove.js';
 import { leavesIncomplete, type Degradation } from './degradation.js';
 import type { ProveResult } from './types.js';
 import type { FileIR } from '../syntax/ir.js';
+import type { ProverDeclarations } from './declarations.js';
 
 export interface ProveFromReaderInput {
   root: string;
@@ -22,6 +23,8 @@ export interface ProveFromReaderInput {
   irs?: ReadonlyMap<string, FileIR>;
   /** The review's deadline, checked between files. */
   deadline?: { remainingMs(): number };
+  /** `[prover] guards` and `public` of the base configuration. */
+  declarations?: ProverDeclarations;
 }
 
 export interface ProveFromReaderOutcome {
@@ -52,7 +55,7 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
     else if (read.reason === 'unreadable') readProblems.push({ kind: 'unreadable', path, detail: read.detail });
     else readProblems.push({ kind: 'not_read', path, reason: read.reason, detail: read.detail });
   }
-  const result = await proveChange({ root: input.root, files, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}) });
+  const result = await proveChange({ root: input.root, files, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}), ...(input.declarations ? { declarations: input.declarations } : {}) });
   result.degradations.unshift(...readProblems);
   return { result, fileCount: files.length, incomplete: result.degradations.some(leavesIncomplete) };
 }

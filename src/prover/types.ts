@@ -7,6 +7,7 @@ import type { FileIR, FunctionIR } from '../syntax/ir-types.js';
 import type { Language } from '../syntax/languages.js';
 import type { Degradation } from './degradation.js';
 import type { FactsLanguage } from './facts.js';
+import type { DeclarationReport } from './declarations.js';
 
 /** One source file the prover read, with its IR built once. */
 export interface ProgramFile {
@@ -76,6 +77,10 @@ export interface Witness {
   evidence: string;
   /** True when the check is part of the operation's own call (a query constrained by the user): same line counts. */
   sameLine?: boolean;
+  /** For a check that guards only its own branch (`if (can(x)) { ... }`): the last line it covers. */
+  until?: number;
+  /** For a declared guard: the parameter (index or name) naming the checked object, for resource binding. */
+  resource?: number | string;
 }
 
 /** A protected operation found in a function. */
@@ -158,4 +163,6 @@ export interface ProveResult {
   coverage: Coverage;
   /** What could not be proved in full, in the order met (rendered by `degradationText`). */
   degradations: Degradation[];
+  /** What the `[prover]` declarations of the configuration did (entries skipped as public, stale entries). */
+  declared?: DeclarationReport;
 }

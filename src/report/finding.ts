@@ -40,6 +40,21 @@ export interface Finding {
   extra?: Record<string, unknown>;
   /** The path the finding rests on, source first (the prover's witness; later data flow); SARIF `codeFlows`. */
   flow?: FlowStep[];
+  /** Prover findings only: the entry point, the calls to the operation and the checks seen on the way. */
+  prover?: ProverDetail;
+}
+
+/** What a prover finding rests on, in the JSON report as `prover` (the same fields `jscr prove` prints). */
+export interface ProverDetail {
+  entry: { path: string; function: string; line: number; framework: string; evidence: string };
+  hops: { function: string; path: string; call_line: number }[];
+  operation: { id: string; kind: string; line: number; call: string };
+  /** `unguarded_path`, `authn_only` or `sibling_norm`. */
+  label: string;
+  /** The check kinds that would discharge the operation, joined by `|`. */
+  missing: string;
+  /** Checks seen on the path that do not cover the operation (a login only, a boolean nothing acts on...). */
+  checks_seen: string[];
 }
 
 /** One location on a finding's path. */

@@ -46,6 +46,7 @@ function findingToJson(f: Finding): Record<string, unknown> {
     cwe: f.cwe,
     fingerprint: f.fingerprint,
   };
+  if (f.prover !== undefined) out.prover = canonical(f.prover);
   if (f.extra !== undefined) out.extra = canonical(f.extra);
   return out;
 }

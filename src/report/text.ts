@@ -1,6 +1,6 @@
 /** `--format text`: the terminal report. Colour only when the caller asks for it. */
 import { escapeControls, escapeOneLine } from './escape.js';
-import type { Finding, ReviewReport, Severity } from './finding.js';
+import type { Finding, ProverDetail, ReviewReport, Severity } from './finding.js';
 import type { RenderOptions } from './options.js';
 import { CLEAN_SENTENCE, changeLabel, countBySeverity, coverageNotes, omittedCounts, plural, stepsThatDidNotRun } from './summary.js';
 
@@ -36,6 +36,12 @@ function indentBlock(text: string, prefix: string): string[] {
     .map((line) => `${prefix}${line}`.trimEnd());
 }
 
+/** A prover finding's entry and checks, in one line. */
+function proverLine(p: ProverDetail): string {
+  const seen = p.checks_seen.length === 0 ? 'none' : p.checks_seen.join('; ');
+  return `entry ${p.entry.framework} ${p.entry.function} (${p.entry.path}:${p.entry.line}); checks seen: ${seen}`;
+}
+
 function renderFinding(f: Finding, paint: Paint): string[] {
   const lines = [
     `${paint(SEVERITY_STYLE[f.severity], f.severity.toUpperCase())} ${escapeOneLine(f.rule)} ${escapeOneLine(f.path)}:${f.line}`,
@@ -46,6 +52,7 @@ function renderFinding(f: Finding, paint: Paint): string[] {
   if (f.cwe !== null) facts.push(escapeOneLine(f.cwe));
   if (f.end_line > f.line) facts.push(`lines ${f.line}-${f.end_line}`);
   lines.push(`  ${paint(ANSI.dim, facts.join(' · '))}`);
+  if (f.prover !== undefined) lines.push(`  ${escapeOneLine(proverLine(f.prover))}`);
   if (f.evidence.length > 0) lines.push(...indentBlock(f.evidence, '    | '));
   return lines;
 }

@@ -1,0 +1,197 @@
+/**
+ * How a boolean check's value is used where it is computed: the code leaves when it is false
+ * (`if (!can(x)) { throw }`, `abort_unless(can(x))`), guards one branch (`if (can(x)) { ... }`), hands it
+ * to the caller (`return user.can(x)`: the function is a predicate), or lets it fall through (`$ok =
+ * can(x);` and nothing branches on `$ok`, or a failing arm that does not leave). Textual, per function;
+ * prover part 2 replaces it with the control-flow graph.
+ */
+import type { FunctionIR } from '../syntax/ir-types.js';
+import type { ProgramFile } from './types.js';
+
+/** What the code does with a boolean check. */
+export type BooleanUse =
+  | { kind: 'leaves' }
+  | { kind: 'branch'; until: number }
+  | { kind: 'returned' }
+  /** Tested, but the failing arm does not leave (or the test is mixed with other conditions). */
+  | { kind: 'fell_through' }
+  /** Stored in a variable that no later condition reads. */
+  | { kind: 'unused' }
+  /** A shape this reading does not know (ternaries, chains): the caller decides. */
+  | { kind: 'other' };
+
+/** Says whether lines `from..to` of the function leave it (throw, return, abort, an always-throwing helper). */
+export type LeavesBetween = (from: number, to: number) => boolean;
+
+const CONDITION = /\b(if|elif|unless)\b/;
+/** Laravel/PHP and assertion helpers that end the request when their argument is false (or true, for `_if`). */
+const ASSERTING = /^\s*(?:return\s+)?(abort_unless|throw_unless|abort_if|throw_if|assert|invariant)\s*\(/;
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function indentOf(text: string): number {
+  return /^\s*/.exec(text)?.[0].length ?? 0;
+}
+
+/** True when `name` sits under a `!`/`not` in `condition` (through a receiver chain), or is compared with false. */
+function negatedIn(condition: string, name: string): boolean {
+  const n = escape(name);
+  const chain = String.raw`(?:[\w$]+(?:\([^()]*\))?\s*(?:->|\?->|\.|\?\.|::)\s*)*`;
+  if (new RegExp(String.raw`(?:!|\bnot\s+)\s*\(?\s*(?:await\s+)?${chain}\$?${n}\b`).test(condition)) return true;
+  return new RegExp(String.raw`\$?${n}\b(?:\([^()]*\))?\s*(?:===?\s*false|!==?\s*true|is\s+False)`).test(condition);
+}
+
+/** The lines a text offset falls on, for a text joined from `firstLine` on. */
+function lineOfOffset(starts: readonly number[], firstLine: number, offset: number): number {
+  let i = 0;
+  while (i + 1 < starts.length && (starts[i + 1] ?? Infinity) <= offset) i++;
+  return firstLine + i;
+}
+
+/** The offset of the bracket closing the one at `open`, skipping quoted strings; -1 when unbalanced. */
+function closing(text: string, open: number): number {
+  const pair: Record<string, string> = { '(': ')', '{': '}' };
+  const want = pair[text[open] ?? ''];
+  if (want === undefined) return -1;
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"' || ch === "'" || ch === '`') {
+      const end = text.indexOf(ch, i + 1);
+      if (end < 0) return -1;
+      i = end;
+      continue;
+    }
+    if (ch === text[open]) depth++;
+    else if (ch === want && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The condition text and the lines of the branch it guards, for the `if` on `line`. */
+function conditionalAt(file: ProgramFile, fn: FunctionIR, line: number): { condition: string; keyword: string; from: number; to: number } | null {
+  const first = file.lines[line - 1] ?? '';
+  const keyword = CONDITION.exec(first);
+  if (!keyword) return null;
+  const lines = file.lines.slice(line - 1, fn.endLine);
+  const starts: number[] = [];
+  let offset = 0;
+  for (const text of lines) {
+    starts.push(offset);
+    offset += text.length + 1;
+  }
+  const text = lines.join('\n');
+  const afterKeyword = keyword.index + keyword[0].length;
+  const open = /^\s*\(/.exec(text.slice(afterKeyword));
+  if (!open) {
+    // `if not user.can(x):` and an indented block (Python).
+    const colon = first.lastIndexOf(':');
+    if (colon < afterKeyword) return null;
+    let to = line;
+    for (let l = line + 1; l <= fn.endLine && (file.lines[l - 1]?.trim() === '' || indentOf(file.lines[l - 1] ?? '') > indentOf(first)); l++) to = l;
+    const rest = first.slice(colon + 1).trim();
+    return { condition: first.slice(afterKeyword, colon), keyword: keyword[0], from: rest === '' ? line + 1 : line, to };
+  }
+  const parenAt = afterKeyword + open[0].length - 1;
+  const parenEnd = closing(text, parenAt);
+  if (parenEnd < 0) return null;
+  const condition = text.slice(parenAt + 1, parenEnd);
+  const after = /^\s*/.exec(text.slice(parenEnd + 1))?.[0].length ?? 0;
+  const bodyAt = parenEnd + 1 + after;
+  if (text[bodyAt] === '{') {
+    const end = closing(text, bodyAt);
+    if (end < 0) return null;
+    return { condition, keyword: keyword[0], from: lineOfOffset(starts, line, bodyAt), to: lineOfOffset(starts, line, end) };
+  }
+  // One statement as the branch: up to its `;` (or the end of its line).
+  const semi = text.indexOf(';', bodyAt);
+  const end = semi < 0 ? text.indexOf('\n', bodyAt) : semi;
+  return { condition, keyword: keyword[0], from: lineOfOffset(starts, line, bodyAt), to: lineOfOffset(starts, line, end < 0 ? text.length - 1 : end) };
+}
+
+/** What a test does, once it is known whether its truth means "allowed" (`negated` false) or "refused". */
+function judge(at: { to: number; from: number; condition: string }, negated: boolean, leaves: LeavesBetween): BooleanUse {
+  if (negated) {
+    // Only when the check alone decides: `!can(x) && other` leaves only when both hold.
+    if (/&&|\band\b/.test(at.condition)) return { kind: 'fell_through' };
+    return leaves(at.from, at.to) ? { kind: 'leaves' } : { kind: 'fell_through' };
+  }
+  if (/\|\||\bor\b/.test(at.condition)) return { kind: 'fell_through' };
+  return { kind: 'branch', until: at.to };
+}
+
+/** The use of `name` (a check's callee, or the variable holding its value) in the `if` on `line`. */
+function useInCondition(file: ProgramFile, fn: FunctionIR, line: number, name: string, leaves: LeavesBetween): BooleanUse {
+  const at = conditionalAt(file, fn, line);
+  if (!at || !new RegExp(String.raw`\b${escape(name)}\b`).test(at.condition)) return { kind: 'other' };
+  return judge(at, negatedIn(at.condition, name) !== (at.keyword === 'unless'), leaves);
+}
+
+/**
+ * A condition that is itself a credential comparison (`token !== process.env.X`, `hash_equals(...)`):
+ * a mismatch test must leave; a match test guards only its own branch.
+ */
+export function comparisonUse(file: ProgramFile, fn: FunctionIR, line: number, leaves: LeavesBetween): BooleanUse {
+  const at = conditionalAt(file, fn, line);
+  if (!at) return { kind: 'other' };
+  const mismatch = /!==?|<>|\bnot\b|!\s*[\w$.:>-]*\(/.test(at.condition);
+  return judge(at, mismatch !== (at.keyword === 'unless'), leaves);
+}
+
+/** The nearest condition line at or above `line` inside the same statement (three lines up at most). */
+function conditionLineAbove(file: ProgramFile, fn: FunctionIR, line: number): number | null {
+  for (let l = line; l >= Math.max(fn.startLine, line - 3); l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (l < line && /[;{}]\s*$/.test(text)) return null;
+    if (CONDITION.test(text)) return l;
+  }
+  return null;
+}
+
+/** How the boolean that `name(...)` returns on `line` of `fn` is used. */
+export function booleanUse(file: ProgramFile, fn: FunctionIR, line: number, name: string, leaves: LeavesBetween): BooleanUse {
+  const own = file.lines[line - 1] ?? '';
+  const before = own.slice(0, Math.max(0, own.indexOf(name)));
+  const asserting = ASSERTING.exec(own);
+  if (asserting) {
+    // `abort_unless(can(x))` leaves when the check fails; `abort_if` only when the check is negated.
+    const whenTrue = /_if$/.test(asserting[1] ?? '');
+    return negatedIn(own, name) === whenTrue ? { kind: 'leaves' } : { kind: 'fell_through' };
+  }
+  // An arrow function whose body is the check returns it too (`const canEdit = (u) => u.can('edit')`).
+  if (/^\s*return\b/.test(own) || (line === fn.startLine && before.includes('=>'))) {
+    // `return !can(x)` is a denial test, and `return other || can(x)` may be true without the check: neither is a predicate.
+    return negatedIn(own, name) || /\|\||\bor\b|\?\?/.test(own) ? { kind: 'fell_through' } : { kind: 'returned' };
+  }
+  const conditionLine = conditionLineAbove(file, fn, line);
+  if (conditionLine !== null) return useInCondition(file, fn, conditionLine, name, leaves);
+  const assigned = /^\s*(?:(?:const|let|var|final|val|bool|boolean)\s+)?\$?([A-Za-z_]\w*)\s*=(?!=)/.exec(own);
+  if (assigned?.[1] && before.length >= assigned[0].length - 1) {
+    const variable = assigned[1];
+    for (let l = line + 1; l <= fn.endLine; l++) {
+      const text = file.lines[l - 1] ?? '';
+      if (!new RegExp(String.raw`\b${escape(variable)}\b`).test(text)) continue;
+      if (CONDITION.test(text)) return useInCondition(file, fn, l, variable, leaves);
+      if (ASSERTING.test(text)) return booleanUse(file, fn, l, variable, leaves);
+    }
+    return { kind: 'unused' };
+  }
+  return { kind: 'other' };
+}
+
+/**
+ * For a check written as a guard clause (`if (user.role !== 'ADMIN') { throw forbidden }`), the line of
+ * the `if` that holds it: the clause runs on every path when that line does. Other lines come back unchanged.
+ */
+export function guardClauseHead(file: ProgramFile, fn: FunctionIR, line: number): number {
+  const own = file.lines[line - 1] ?? '';
+  if (!/^\s*(throw|raise|abort\w*\s*\()/.test(own)) return line;
+  for (let l = line - 1; l > fn.bodyStartLine && l >= line - 3; l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '') continue;
+    if (indentOf(text) < indentOf(own)) return CONDITION.test(text) && !/\belse\b/.test(text) ? l : line;
+  }
+  return line;
+}
