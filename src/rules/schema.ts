@@ -12,6 +12,7 @@ const RULE_LANGUAGES = [...GRAMMARS, ...FILE_KINDS, 'any'] as const;
 export type RuleLanguage = (typeof RULE_LANGUAGES)[number];
 
 const regexText = (what: string) => z.string().min(1).describe(what);
+const regexList = (what: string, meaning: string) => z.array(regexText(what)).min(1).optional().describe(meaning);
 
 const RuleEntrySchema = z
   .strictObject({
@@ -44,26 +45,22 @@ const RuleEntrySchema = z
       .min(1)
       .optional()
       .describe('globs over the repository-relative path of files the rule never applies to'),
-    safe_values: z
-      .array(regexText('a regex over the text of the `value` group'))
-      .min(1)
-      .optional()
-      .describe('pattern rules: a match whose named group `value` matches one of these whole is cancelled (literals, known-safe producers)'),
-    safe_producers: z
-      .array(regexText('a regex over a called function'))
-      .min(1)
-      .optional()
-      .describe('query rules: a call whose callee text matches one of these whole yields a safe `@value` (escapers, sanitisers)'),
-    safe_wrappers: z
-      .array(regexText('a regex over a called function'))
-      .min(1)
-      .optional()
-      .describe('query rules: a call whose callee text matches one of these whole is safe when all its arguments are (a translation of a literal)'),
-    safe_imports: z
-      .array(regexText('a regex over an import source'))
-      .min(1)
-      .optional()
-      .describe('query rules: a name imported from a module matching one of these is a safe `@value` (the application\'s own static assets)'),
+    safe_values: regexList(
+      'a regex over the text of the `value` group',
+      'pattern rules: a match whose named group `value` matches one of these whole is cancelled (literals, known-safe producers)',
+    ),
+    safe_producers: regexList(
+      'a regex over a called function',
+      'query rules: a call whose callee text matches one of these whole yields a safe `@value` (escapers, sanitisers)',
+    ),
+    safe_wrappers: regexList(
+      'a regex over a called function',
+      'query rules: a call whose callee text matches one of these whole is safe when all its arguments are (a translation of a literal)',
+    ),
+    safe_imports: regexList(
+      'a regex over an import source',
+      "query rules: a name imported from a module matching one of these is a safe `@value` (the application's own static assets)",
+    ),
     line_check: z
       .enum(['bidi-reorders-code'])
       .optional()
