@@ -10,6 +10,7 @@ import { packageFileText } from '../package-root.js';
 
 const ContextFileSchema = z.strictObject({
   guidance_paths: z.array(z.string().min(1)).min(1),
+  example_framing: z.string().min(1),
   test_paths: z.array(z.string().min(1)).min(1),
   test_topic: z.string().min(1),
   translation_paths: z.array(z.string().min(1)).min(1),
@@ -20,6 +21,8 @@ export type Placement = 'guidance' | 'test' | 'translation' | 'code';
 
 export interface PlacementRules {
   placementOf(path: string): Placement;
+  /** Whether words outside a guidance line's quotes present the quoted text as an example. */
+  framesExample(outsideQuotes: string): boolean;
   /** Whether a test file's path or text says it is about injection. */
   isAboutInjection(path: string, lines: Iterable<string>): boolean;
 }
@@ -37,7 +40,9 @@ export function parsePlacementRules(text: string, file = 'ruleset/injection-cont
       const test = glob(data.test_paths);
       const translation = glob(data.translation_paths);
       const topic = context.pattern(['test_topic'], data.test_topic, 'i');
+      const framing = context.pattern(['example_framing'], data.example_framing, 'i');
       return {
+        framesExample: (outsideQuotes: string): boolean => framing.test(outsideQuotes),
         placementOf: (path: string): Placement => (translation(path) ? 'translation' : guidance(path) ? 'guidance' : test(path) ? 'test' : 'code'),
         isAboutInjection: (path: string, lines: Iterable<string>): boolean => {
           if (topic.test(path)) return true;

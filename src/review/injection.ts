@@ -245,13 +245,15 @@ function within(span: { start: number; end: number }, ranges: readonly { start: 
  * to the reader outside its quotes. Anything addressed to the reader outside the quotes keeps its
  * finding, so naming a file AGENTS.md hides nothing.
  */
-function quotedExamples(text: string, hits: readonly (Hit & { spans: { start: number; end: number }[] })[]): Set<string> {
+function quotedExamples(text: string, hits: readonly (Hit & { spans: { start: number; end: number }[] })[], placement: Placement): Set<string> {
   const quoted = rangesOf(QUOTED, text);
   if (quoted.length === 0) return new Set();
   const hiddenComments = rangesOf(HTML_COMMENT, text);
   let outside = text;
   for (const range of quoted) outside = `${outside.slice(0, range.start)}${' '.repeat(range.end - range.start)}${outside.slice(range.end)}`;
   if (phraseHits(outside).length > 0) return new Set();
+  // In a test the string is the filter's input; in guidance the words around the quote must say it is an example.
+  if (placement === 'guidance' && !placementRules().framesExample(outside)) return new Set();
   return new Set(
     hits.filter((hit) => hit.spans.every((span) => within(span, quoted) && !within(span, hiddenComments))).map((hit) => hit.id),
   );
@@ -286,7 +288,7 @@ function signalsOf(line: string, atFileStart: boolean, placement: Placement, quo
   }
   const phrases = phraseHits(visible);
   // A phrase found only once hidden characters are removed is itself hidden: never an example.
-  const examples = quotingIsNormal && visible === line ? quotedExamples(visible, phrases) : new Set<string>();
+  const examples = quotingIsNormal && visible === line ? quotedExamples(visible, phrases, placement) : new Set<string>();
   for (const { spans: _spans, ...hit } of phrases) if (!examples.has(hit.id)) hits.push(hit);
   if (decoded !== '') {
     const first = hits.find((hit) => hit.id === 'unicode-tag-characters');

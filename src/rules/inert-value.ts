@@ -119,8 +119,8 @@ function inertCall(node: Node, context: SinkContext, facts: GrammarFacts, next: 
 }
 
 /**
- * A replacement function that uses nothing but its own parameters (and names it calls): what it puts
- * in comes from the matched markup itself.
+ * A replacement function that uses nothing but its own parameters (and names it calls on them): what it
+ * puts in comes from the matched markup itself.
  */
 function isClosedCallback(node: Node, facts: GrammarFacts): boolean {
   if (node.type !== 'arrow_function' && node.type !== 'function_expression') return false;
@@ -133,8 +133,10 @@ function isClosedCallback(node: Node, facts: GrammarFacts): boolean {
   return body.descendantsOfType(facts.identifier).every((id) => {
     if (id === null) return true;
     if (params.has(id.text)) return true;
+    // A name it calls on the matched pieces (link(url)); a call with no arguments brings its own data.
     const parent = id.parent;
-    return parent !== null && parent.type === facts.call && parent.childForFieldName('function')?.id === id.id;
+    const args = parent?.childForFieldName('arguments')?.namedChildren.length ?? 0;
+    return parent !== null && parent.type === facts.call && parent.childForFieldName('function')?.id === id.id && args > 0;
   });
 }
 

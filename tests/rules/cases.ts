@@ -310,6 +310,7 @@ const javascriptCases: RuleCases[] = [
       { path: 'src/view.js', code: src('el.innerHTML = DOMPurify.sanitize(a) + b;', 'el.innerHTML = other.innerHTML.replace(/x/g, y);'), lines: [1, 2] },
       { path: 'src/view.js', code: src("el.insertAdjacentHTML('beforeend', `<li>${item.title}</li>`);"), lines: [1] },
       { path: 'src/view.js', code: src('el.innerHTML = el.innerHTML.replace(/@(\\w+)/g, (m, user) => `<a>${user}</a>` + extra);'), lines: [1] },
+      { path: 'src/view.js', code: src('el.innerHTML = el.innerHTML.replace(/{{NAME}}/g, () => readCookie());'), lines: [1] },
       // An import from a module that is code, not an asset; a name from destructuring.
       { path: 'src/view.ts', code: src("import { banner } from './remote-config';", 'el.innerHTML = banner;', 'const { html } = await res.json();', 'box.innerHTML = html;'), lines: [2, 4] },
     ],
