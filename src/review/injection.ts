@@ -188,8 +188,6 @@ interface Hit {
   /** Where the signal's text starts and ends in the line (UTF-16 offsets). */
   start: number;
   end: number;
-  /** The signal is hidden text (invisible characters), not a phrase. */
-  hidden: boolean;
 }
 
 /** The evidence is a window of the line around what matched: this much before it and after its start. */
@@ -219,7 +217,7 @@ function phraseHits(text: string): (Hit & { spans: { start: number; end: number 
       if (spans === null) continue;
       const start = Math.min(...spans.map((span) => span.start));
       const end = Math.max(...spans.map((span) => span.end));
-      hits.push({ id: signal.id, description: signal.description, confidence: signal.confidence, start, end, hidden: false, spans });
+      hits.push({ id: signal.id, description: signal.description, confidence: signal.confidence, start, end, spans });
       break;
     }
   }
@@ -273,14 +271,14 @@ function signalsOf(line: string, atFileStart: boolean, placement: Placement, quo
     };
     if (TAG_CHAR.test(checked)) {
       decoded = decodeTagCharacters(checked);
-      hits.push({ id: 'unicode-tag-characters', description: 'hides text in invisible Unicode tag characters', confidence: 0.95, hidden: true, ...at(TAG_CHAR) });
+      hits.push({ id: 'unicode-tag-characters', description: 'hides text in invisible Unicode tag characters', confidence: 0.95, ...at(TAG_CHAR) });
     }
     // In translation data zero-width characters are the language's typography, not hidden text.
     if (placement !== 'translation') {
       if (ZERO_WIDTH_RUN.test(checked)) {
-        hits.push({ id: 'zero-width-run', description: 'contains a run of zero-width characters', confidence: 0.8, hidden: true, ...at(ZERO_WIDTH_RUN) });
+        hits.push({ id: 'zero-width-run', description: 'contains a run of zero-width characters', confidence: 0.8, ...at(ZERO_WIDTH_RUN) });
       } else if (ZERO_WIDTH_IN_WORD.test(checked)) {
-        hits.push({ id: 'zero-width-in-word', description: 'splits a word with a zero-width character', confidence: 0.6, hidden: true, ...at(ZERO_WIDTH_IN_WORD) });
+        hits.push({ id: 'zero-width-in-word', description: 'splits a word with a zero-width character', confidence: 0.6, ...at(ZERO_WIDTH_IN_WORD) });
       }
     }
     // Phrases hidden by splitting words, or spelled in tag characters, are still phrases.
