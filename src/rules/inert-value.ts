@@ -18,8 +18,6 @@ const MAX_DEPTH = 6;
 export interface SinkContext {
   language: Language;
   safe: SafeValueData;
-  /** Source text of the element written to (`el` in `el.innerHTML = ...`), when the rule captures it. */
-  target: string | null;
 }
 
 /** The grammar facts the check reads, per family. */
@@ -91,17 +89,19 @@ function inert(node: Node, context: SinkContext, facts: GrammarFacts, depth: num
   }
   if (type === facts.call) return inertCall(node, context, facts, next);
   if (JS_FAMILY.has(context.language)) {
-    if (type === 'member_expression') return isOwnMarkup(node, context);
+    if (type === 'member_expression') return isPageMarkup(node);
     if (type === facts.identifier) return inertName(node, context, facts, depth, visiting);
   }
   return false;
 }
 
-/** `el.innerHTML` read back into `el`: the element's own markup, already HTML. */
-function isOwnMarkup(node: Node, context: SinkContext): boolean {
+/**
+ * `code.innerHTML` read back: markup already in the page, serialised with its text escaped, so writing
+ * it again adds nothing from outside (the pieces a rewrite puts in are judged on their own).
+ */
+function isPageMarkup(node: Node): boolean {
   const property = node.childForFieldName('property');
-  const object = node.childForFieldName('object');
-  return context.target !== null && property !== null && object !== null && OWN_MARKUP.test(property.text) && object.text === context.target;
+  return property !== null && OWN_MARKUP.test(property.text);
 }
 
 function inertCall(node: Node, context: SinkContext, facts: GrammarFacts, next: (child: Node | null) => boolean): boolean {

@@ -291,6 +291,9 @@ const javascriptCases: RuleCases[] = [
         ),
       },
       { path: 'src/view.js', code: src("el.insertAdjacentHTML('afterbegin', '<span class=\"badge\">new</span>');") },
+      // Markup read back from the page, and an application's own escaper plugin.
+      { path: 'resources/js/plugin-codeeditor.js', code: src("tempEl.innerHTML = code.innerHTML.replace(/\\ufeff/g, '');") },
+      { path: 'assets/js/forms/TeamForm.js', code: src("const ESCAPER = this.getPlugin('escape');", 'temp.innerHTML = ESCAPER.sanitize(widget);') },
     ],
     invalid: [
       { path: 'src/view.js', code: src('el.innerHTML = message;'), lines: [1] },
@@ -516,14 +519,20 @@ const anyLanguageCases: RuleCases[] = [
       { path: 'templates/post.html.twig', code: src('<div>{{ post.content|markdown_to_html|sanitize_html|raw }}</div>') },
       // Escaped last, literals joined, a translation of a literal without parameters.
       { path: 'templates/post.html.twig', code: src('<p>{{ post.title|e|raw }} {{ post.title|escape(\'html\')|raw }}</p>', "{{ '<br>' ~ '<hr>'|raw }}", "{{- 'nav.home'|trans()|raw -}}") },
+      { path: 'templates/calendar.html.twig', code: src("url: '{{ path('get_timesheets', {'user': user.id, 'full': 'true'})|raw }}',") },
     ],
     invalid: [
       { path: 'templates/post.html.twig', code: src('<article>', '  {{ post.content|raw }}', '</article>'), lines: [2] },
       // A filter after the escape, a translation with data in its parameters, data joined to a literal.
       {
         path: 'templates/post.html.twig',
-        code: src("{{ post.title|e|replace({'x': post.body})|raw }}", "{{ 'greeting'|trans({'%name%': user.name})|raw }}", "{{ '<b>' ~ user.name|raw }}"),
-        lines: [1, 2, 3],
+        code: src(
+          "{{ post.title|e|replace({'x': post.body})|raw }}",
+          "{{ 'greeting'|trans({'%name%': user.name})|raw }}",
+          "{{ '<b>' ~ user.name|raw }}",
+          "{{ path('home') ~ user.name|raw }}",
+        ),
+        lines: [1, 2, 3, 4],
       },
     ],
   },
@@ -545,6 +554,7 @@ const anyLanguageCases: RuleCases[] = [
           "{!! '<hr>' !!}",
           "{!! Vite::content('resources/css/app.css') !!}",
           '{!! clean($post->body) !!}',
+          "{!! file_get_contents(public_path('/dist/export-styles.css')) !!}",
         ),
       },
     ],
@@ -559,8 +569,10 @@ const anyLanguageCases: RuleCases[] = [
           "{!! trans('entities.by', ['name' => $user->name]) !!}",
           '{!! nl2br(e($a) . $b) !!}',
           '{!! request()->input("q") !!}',
+          '{!! file_get_contents($path) !!}',
+          '{!! isset($page->renderedHTML) ? $page->renderedHTML : $page->html !!}',
         ),
-        lines: [1, 2, 3, 4, 5],
+        lines: [1, 2, 3, 4, 5, 6, 7],
       },
     ],
   },
