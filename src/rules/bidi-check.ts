@@ -22,7 +22,7 @@ const MARKUP = /\.(html?|xhtml|xml|svg|vue|svelte|twig|jinja2?|j2|djhtml|erb|hbs
 const HASH_COMMENTS = /\.(py|pyi|rb|sh|bash|zsh|ksh|pl|pm|r|ya?ml|toml|ini|cfg|conf|properties|mk|cmake|ps1|nix|tf|hcl|coffee|cr|ex|exs|jl|nim)$|(^|\/)(Dockerfile[^/]*|Makefile|Gemfile|Rakefile|\.env[^/]*)$/i;
 const FENCE = /^\s*(```|~~~)/;
 
-/** The bidi controls still open after `char`; false when the stack is unchanged by it. */
+/** Open or close a level on `stack` of the controls still open, as `char` does (PDF and PDI close only what they can). */
 function applyBidi(stack: string[], char: string): void {
   if (OPEN_EMBEDDING.has(char)) stack.push('embedding');
   else if (OPEN_ISOLATE.has(char)) stack.push('isolate');
