@@ -19,7 +19,12 @@ export interface SecretScanFile {
   text: string;
   /** 1-based lines to report on (the added lines), or every line. */
   scanLines: Set<number> | 'all';
+  /** How a value at [start, end) is written, from the syntax tree; absent: judged by its quoting. */
+  literalAt?: (start: number, end: number) => LiteralKind;
 }
+
+/** A value in a string literal, in a comment, or in code (an expression, a call, a name). */
+export type LiteralKind = 'literal' | 'comment' | 'code';
 
 /** What a value is shown as: `<prefix>…[<rule>, N chars]`. */
 function maskValue(match: SecretMatch, text: string): string {
@@ -78,9 +83,21 @@ function isTernaryCondition(text: string, end: number): boolean {
   return text[at] === '?' && text[at + 1] !== '?' && text[at + 1] !== '.';
 }
 
-/** How many of lowercase, uppercase, digits and other characters `value` holds. */
-function characterClasses(value: string): number {
-  return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(value)).length;
+const CHARACTER_CLASSES: [string, RegExp][] = [['lowercase', /[a-z]/], ['uppercase', /[A-Z]/], ['digits', /[0-9]/], ['symbols', /[^A-Za-z0-9]/]];
+
+/** Which of lowercase, uppercase, digits and other characters `value` holds. */
+function characterClasses(value: string): string[] {
+  return CHARACTER_CLASSES.filter(([, kind]) => kind.test(value)).map(([name]) => name);
+}
+
+/**
+ * The mask with the value's shape, for the message: kind, length and character classes tell a reviewer
+ * a key from a word or a line of code. (The evidence keeps the plain mask: fingerprints are made from it.)
+ */
+function maskWithShape(match: SecretMatch, text: string): string {
+  const mask = maskValue(match, text);
+  const classes = characterClasses(text.slice(match.start, match.end)).join(', ');
+  return `${mask.slice(0, -1)}; ${classes}]`;
 }
 
 /**
@@ -96,15 +113,18 @@ function weightHere(match: SecretMatch, file: SecretScanFile, rules: SecretRuleS
   if (!rule?.generic) return full;
   if (rules.isFixturePath(file.path)) return null;
   const value = file.text.slice(match.start, match.end);
-  if (characterClasses(value) < rules.minCharacterClasses) return null;
+  if (characterClasses(value).length < rules.minCharacterClasses) return null;
   const inCode = rules.isCodePath(file.path);
-  if (inCode && match.bare) return null;
-  if (inCode && !match.bare && isTernaryCondition(file.text, match.end)) return null;
+  // The tree decides where there is one; otherwise the quoting does.
+  const kind = inCode && file.literalAt ? file.literalAt(match.start, match.end) : null;
+  if (kind === 'code') return null;
+  if (kind === null && inCode && match.bare) return null;
+  if (kind === null && inCode && isTernaryCondition(file.text, match.end)) return null;
   if (rules.isThrowawayPath(file.path) && rules.throwawayValues.has(value.toLowerCase())) return null;
   const lineStart = file.text.lastIndexOf('\n', match.start - 1) + 1;
-  if (rules.commentLinePattern?.test(file.text.slice(lineStart, match.start))) {
-    return { confidence: Math.min(full.confidence, rules.commentConfidence), severity: 'low' };
-  }
+  const asExample = { confidence: Math.min(full.confidence, rules.commentConfidence), severity: 'low' } as const;
+  if (kind === 'comment') return asExample;
+  if (rules.commentLinePattern?.test(file.text.slice(lineStart, match.start))) return asExample;
   return full;
 }
 
@@ -165,11 +185,11 @@ export function secretFindings(files: SecretScanFile[], book: SecretBook = new S
           end_line: endLine,
           title: `Hardcoded ${title}`,
           message:
-            `${withArticle(title)} (${maskValue(match, file.text)}) is written into the source. ` +
+            `${withArticle(title)} (${maskWithShape(match, file.text)}) is written into the source. ` +
             'Load it from a secret store or the environment instead, and revoke it: it is in the history now.',
           evidence: window(line.text, from, to),
           cwe: 'CWE-798',
-          extra: { secret_rule: match.rule, length: match.length },
+          extra: { secret_rule: match.rule, length: match.length, character_classes: characterClasses(file.text.slice(match.start, match.end)) },
         }),
       );
     }

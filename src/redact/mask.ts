@@ -6,6 +6,7 @@
  * secret shape is masked even in text from a file that was never scanned. A masked value shows its
  * rule, its length and a short prefix, never the value.
  */
+import { clipEvidence } from './clip-evidence.js';
 import { GitError } from '../errors.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
@@ -215,12 +216,18 @@ export class SecretBook {
 const VOCABULARY_KEYS = new Set(['name', 'status', 'severity', 'source', 'kind', 'fingerprint', 'id', 'cwe', 'schema_version', 'exit_code', 'complete']);
 
 /**
- * The report with every string in it masked: the one pass every report goes through before any
- * renderer sees it, so a field added later is covered without being named here.
+ * The report with every string in it masked, and every finding's evidence clipped (src/redact/clip-evidence.ts):
+ * the one pass every report goes through before any renderer sees it, so a field added later is
+ * covered without being named here.
  */
 export function maskReport<T>(report: T, book: SecretBook): T {
   const walk = (value: unknown, key: string | null): unknown => {
-    if (typeof value === 'string') return key !== null && VOCABULARY_KEYS.has(key) ? value : book.mask(value);
+    if (typeof value === 'string') {
+      if (key !== null && VOCABULARY_KEYS.has(key)) return value;
+      // Masked whole, then clipped: a cut must never leave part of a value the mask would not know.
+      const masked = book.mask(value);
+      return key === 'evidence' ? clipEvidence(masked) : masked;
+    }
     if (Array.isArray(value)) return value.map((item: unknown) => walk(item, null));
     if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
     return value;

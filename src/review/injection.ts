@@ -6,6 +6,7 @@
  */
 import type { Finding } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
+import { placementRules, type Placement } from './injection-context.js';
 
 const PROMPT_INJECTION_RULE = 'jscr/prompt-injection-attempt';
 
@@ -184,38 +185,132 @@ interface Hit {
   id: string;
   description: string;
   confidence: number;
+  /** Where the signal's text starts and ends in the line (UTF-16 offsets). */
+  start: number;
+  end: number;
 }
 
-const MAX_EVIDENCE = 500;
+/** The evidence is a window of the line around what matched: this much before it and after its start. */
+const EVIDENCE_BEFORE = 120;
+const EVIDENCE_AFTER = 240;
 /** The hidden text decoded from tag characters, as shown in the finding: enough to read, never the file. */
 const MAX_DECODED = 2000;
 
+/** Where every regex of one co-occurrence entry matches in `text`, or null when one does not. */
+function spansOf(all: readonly RegExp[], text: string): { start: number; end: number }[] | null {
+  const spans: { start: number; end: number }[] = [];
+  for (const pattern of all) {
+    const found = pattern.exec(text);
+    if (found === null) return null;
+    spans.push({ start: found.index, end: found.index + found[0].length });
+  }
+  return spans;
+}
+
+/** The phrase signals present in `text`, each with the spans of what matched. */
+function phraseHits(text: string): (Hit & { spans: { start: number; end: number }[] })[] {
+  if (!PHRASE_PREFILTER.test(text)) return [];
+  const hits: (Hit & { spans: { start: number; end: number }[] })[] = [];
+  for (const signal of PHRASE_SIGNALS) {
+    for (const all of signal.anyOf) {
+      const spans = spansOf(all, text);
+      if (spans === null) continue;
+      const start = Math.min(...spans.map((span) => span.start));
+      const end = Math.max(...spans.map((span) => span.end));
+      hits.push({ id: signal.id, description: signal.description, confidence: signal.confidence, start, end, spans });
+      break;
+    }
+  }
+  return hits;
+}
+
+// Quoted passages: double, curly and back quotes, and single quotes that are not apostrophes.
+const QUOTED = /"[^"]*"|\u201C[^\u201D]*\u201D|\u2018[^\u2019]*\u2019|`[^`]*`|(?<![\p{L}\p{N}])'[^']*'(?![\p{L}\p{N}])/gu;
+// Text a rendered document does not show.
+const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+
+function rangesOf(pattern: RegExp, text: string): { start: number; end: number }[] {
+  return [...text.matchAll(pattern)].map((found) => ({ start: found.index, end: found.index + found[0].length }));
+}
+
+function within(span: { start: number; end: number }, ranges: readonly { start: number; end: number }[]): boolean {
+  return ranges.some((range) => span.start >= range.start && span.end <= range.end);
+}
+
+/**
+ * Phrases quoted as examples: in guidance text (or a test of an injection filter), a signal whose every
+ * matched piece sits inside quotation marks, not in a hidden HTML comment, on a line that says nothing
+ * to the reader outside its quotes. Anything addressed to the reader outside the quotes keeps its
+ * finding, so naming a file AGENTS.md hides nothing.
+ */
+function quotedExamples(text: string, hits: readonly (Hit & { spans: { start: number; end: number }[] })[], placement: Placement): Set<string> {
+  const quoted = rangesOf(QUOTED, text);
+  if (quoted.length === 0) return new Set();
+  const hiddenComments = rangesOf(HTML_COMMENT, text);
+  let outside = text;
+  for (const range of quoted) outside = `${outside.slice(0, range.start)}${' '.repeat(range.end - range.start)}${outside.slice(range.end)}`;
+  if (phraseHits(outside).length > 0) return new Set();
+  // In a test the string is the filter's input; in guidance the words around the quote must say it is an example.
+  if (placement === 'guidance' && !placementRules().framesExample(outside)) return new Set();
+  return new Set(
+    hits.filter((hit) => hit.spans.every((span) => within(span, quoted) && !within(span, hiddenComments))).map((hit) => hit.id),
+  );
+}
+
 /** The signals present on one added line. `atFileStart` allows a byte-order mark there. */
-function signalsOf(line: string, atFileStart: boolean): { hits: Hit[]; decoded: string } {
+function signalsOf(line: string, atFileStart: boolean, placement: Placement, quotingIsNormal: boolean): { hits: Hit[]; decoded: string } {
   const hits: Hit[] = [];
   let decoded = '';
-  let parts = [line];
+  let visible = line;
   if (ANY_INVISIBLE.test(line)) {
     const checked = atFileStart && line.startsWith('\uFEFF') ? line.slice(1) : line;
+    const offset = line.length - checked.length;
+    const at = (pattern: RegExp): { start: number; end: number } => {
+      const found = pattern.exec(checked);
+      return { start: offset + (found?.index ?? 0), end: offset + (found?.index ?? 0) + (found?.[0].length ?? 0) };
+    };
     if (TAG_CHAR.test(checked)) {
       decoded = decodeTagCharacters(checked);
-      hits.push({ id: 'unicode-tag-characters', description: 'hides text in invisible Unicode tag characters', confidence: 0.95 });
+      hits.push({ id: 'unicode-tag-characters', description: 'hides text in invisible Unicode tag characters', confidence: 0.95, ...at(TAG_CHAR) });
     }
-    if (ZERO_WIDTH_RUN.test(checked)) {
-      hits.push({ id: 'zero-width-run', description: 'contains a run of zero-width characters', confidence: 0.8 });
-    } else if (ZERO_WIDTH_IN_WORD.test(checked)) {
-      hits.push({ id: 'zero-width-in-word', description: 'splits a word with a zero-width character', confidence: 0.6 });
+    // In translation data zero-width characters are the language's typography, not hidden text.
+    if (placement !== 'translation') {
+      if (ZERO_WIDTH_RUN.test(checked)) {
+        hits.push({ id: 'zero-width-run', description: 'contains a run of zero-width characters', confidence: 0.8, ...at(ZERO_WIDTH_RUN) });
+      } else if (ZERO_WIDTH_IN_WORD.test(checked)) {
+        hits.push({ id: 'zero-width-in-word', description: 'splits a word with a zero-width character', confidence: 0.6, ...at(ZERO_WIDTH_IN_WORD) });
+      }
     }
     // Phrases hidden by splitting words, or spelled in tag characters, are still phrases.
-    parts = [line.replace(HIDDEN_GLOBAL, ''), ...(decoded ? [decoded] : [])];
+    visible = line.replace(HIDDEN_GLOBAL, '');
   }
-  parts = parts.filter((part) => PHRASE_PREFILTER.test(part));
-  for (const signal of PHRASE_SIGNALS) {
-    if (parts.some((part) => signal.anyOf.some((all) => all.every((pattern) => pattern.test(part))))) {
-      hits.push({ id: signal.id, description: signal.description, confidence: signal.confidence });
+  const phrases = phraseHits(visible);
+  // A phrase found only once hidden characters are removed is itself hidden: never an example.
+  const examples = quotingIsNormal && visible === line ? quotedExamples(visible, phrases, placement) : new Set<string>();
+  for (const { spans: _spans, ...hit } of phrases) if (!examples.has(hit.id)) hits.push(hit);
+  if (decoded !== '') {
+    const first = hits.find((hit) => hit.id === 'unicode-tag-characters');
+    for (const { spans: _spans, ...hit } of phraseHits(decoded)) {
+      if (!hits.some((known) => known.id === hit.id)) hits.push({ ...hit, start: first?.start ?? 0, end: first?.end ?? 0 });
     }
   }
   return { hits, decoded };
+}
+
+/** The text of the first signal, shown, at most one evidence window long. */
+function matchedText(line: string, hits: readonly Hit[], at: number): string {
+  const first = hits.find((hit) => hit.start === at);
+  const end = Math.min(first?.end ?? at, at + EVIDENCE_AFTER);
+  return revealInvisible(line.slice(at, Math.max(end, at + 1)));
+}
+
+/** A window of `line` around `at`, invisible characters shown, with an ellipsis where it was cut. */
+function evidenceWindow(line: string, at: number): string {
+  const from = Math.max(0, at - EVIDENCE_BEFORE);
+  const to = Math.min(line.length, at + EVIDENCE_AFTER);
+  const text = line.slice(from, to);
+  const shown = from === 0 ? text.trimStart() : text;
+  return `${from > 0 ? '…' : ''}${revealInvisible(to === line.length ? shown.trimEnd() : shown)}${to < line.length ? '…' : ''}`;
 }
 
 /** One file's added lines, by 1-based new-file line number. */
@@ -245,17 +340,20 @@ export function scanInjection(files: InjectionScanFile[], deadline: { expired():
       continue;
     }
     const lines = [...file.addedLines.entries()].sort((a, b) => a[0] - b[0]);
+    const placement = placementRules().placementOf(file.path);
+    const quotingIsNormal = placement === 'guidance' || (placement === 'test' && placementRules().isAboutInjection(file.path, file.addedLines.values()));
     let seen = 0;
     for (const [lineNumber, text] of lines) {
       if (++seen % CLOCK_EVERY === 0 && deadline.expired()) {
         unfinished.push(file.path);
         break;
       }
-      const { hits, decoded } = signalsOf(text, lineNumber === 1);
+      const { hits, decoded } = signalsOf(text, lineNumber === 1, placement, quotingIsNormal);
       if (hits.length === 0) continue;
-      // Only what is shown is revealed: a 2 MB line is not copied ten times over to quote 500 characters.
-      const revealed = revealInvisible(text.trim().slice(0, MAX_EVIDENCE + 1));
-      const evidence = revealed.length > MAX_EVIDENCE ? `${revealed.slice(0, MAX_EVIDENCE)}…` : revealed;
+      // What matched, in a window: on a 390 KB minified line the start of the line says nothing.
+      const at = Math.min(...hits.map((hit) => hit.start));
+      const column = at + 1;
+      const evidence = evidenceWindow(text, at);
       const hidden = decoded
         ? ` The hidden tag characters decode to: "${revealInvisible(decoded).slice(0, 300)}".`
         : '';
@@ -270,11 +368,11 @@ export function scanInjection(files: InjectionScanFile[], deadline: { expired():
           end_line: lineNumber,
           title: 'Text in the change addresses the reviewer or a model',
           message:
-            `This added line ${hits.map((hit) => hit.description).join('; ')}.${hidden} ` +
+            `This added line ${hits.map((hit) => hit.description).join('; ')} (at column ${column}).${hidden} ` +
             'jscr reports such text and never follows it; find out who added it and why.',
           evidence,
           cwe: 'CWE-1427',
-          extra: { signals: hits.map((hit) => hit.id), ...(decoded ? { decoded_hidden_text: decoded.slice(0, MAX_DECODED) } : {}) },
+          extra: { signals: hits.map((hit) => hit.id), column, matched: matchedText(text, hits, at), ...(decoded ? { decoded_hidden_text: decoded.slice(0, MAX_DECODED) } : {}) },
         }),
       );
     }

@@ -10,7 +10,10 @@ import type { Language } from '../syntax/languages.js';
 import { loadRuleSources, queryFor } from './load.js';
 import { createLineMatcher, type LineMatcher, type MatchRequest, type PatternJob, type RegexSource } from './line-match.js';
 import { MatchWorker, type BoundedMatch } from './match-worker.js';
-import type { PatternMatcher, QueryMatcher, Rule } from './rule.js';
+import type { LineCheckName, PatternMatcher, QueryMatcher, Rule } from './rule.js';
+import { bidiReordersCode } from './bidi-check.js';
+import type { QueryCapture } from 'web-tree-sitter';
+import { isInertValue } from './inert-value.js';
 import type { FileKind } from '../languages/registry.js';
 
 export type { Rule } from './rule.js';
@@ -150,6 +153,7 @@ function patternSetOf(rules: readonly Rule[]): PatternSet {
       unlessLater: regexSource(matcher.unlessLater),
       insideBlock: regexSource(matcher.insideBlock),
       requiresInFile: regexSource(rule.requiresInFile),
+      safeValues: matcher.safeValues.map((regex) => regexSource(regex) as RegexSource),
     };
   });
   const set = { rules: patternRules, jobs, indexOf: new Map(patternRules.map((rule, index) => [rule, index])), local: createLineMatcher(jobs) };
@@ -186,17 +190,19 @@ async function runQueryRules(
       if (!matcher.languages.includes(target.language)) continue;
       const query = await queryFor(rule.id, matcher, target.language);
       const reported = new Set<number>();
-      const captures = query.captures(tree.rootNode, { progressCallback });
-      // A cancelled query returns no captures, which would read as "nothing found".
+      const matches = query.matches(tree.rootNode, { progressCallback });
+      // A cancelled query returns no matches, which would read as "nothing found".
       if (stopped) return { findings: found, finished: false, capped };
-      for (const capture of captures) {
-        if (capture.name !== 'match') continue;
-        const line = capture.node.startPosition.row + 1;
-        const endLine = capture.node.endPosition.row + 1;
+      for (const match of matches) {
+        const node = match.captures.find((capture) => capture.name === 'match')?.node;
+        if (node === undefined) continue;
+        const line = node.startPosition.row + 1;
+        const endLine = node.endPosition.row + 1;
         if (reported.has(line)) continue;
         // A match spanning lines is the change's when any of its lines is: a rewritten argument on the
         // line below `os.system(` makes the call new, though its first line is unchanged.
         if (!spansScannedLine(target.scanLines, line, endLine)) continue;
+        if (isSafeSink(match.captures, target.language, matcher)) continue;
         if (reported.size === MAX_HITS_PER_RULE_PER_FILE) {
           capped.push(`${rule.id} in ${target.path}`);
           break;
@@ -209,6 +215,23 @@ async function runQueryRules(
     tree.delete();
   }
   return { findings: found, finished: true, capped };
+}
+
+/** The checks in code a pattern rule can name (`line_check`). */
+const LINE_CHECKS: Record<LineCheckName, (lines: readonly string[], lineNumber: number, path: string) => boolean> = {
+  'bidi-reorders-code': bidiReordersCode,
+};
+
+function passesLineCheck(rule: Rule, lines: readonly string[], line: number, path: string): boolean {
+  const name = rule.matcher.kind === 'pattern' ? rule.matcher.lineCheck : null;
+  return name === null || LINE_CHECKS[name](lines, line, path);
+}
+
+/** A match whose `@value` is inert (a literal, a known-safe producer) does not count. */
+function isSafeSink(captures: readonly QueryCapture[], language: Language, matcher: QueryMatcher): boolean {
+  const value = captures.find((capture) => capture.name === 'value')?.node;
+  if (value === undefined) return false;
+  return isInertValue(value, { language, safe: matcher.safe });
 }
 
 /** What bounds a run of the rules: the time left (the review's deadline), asked per file. */
@@ -275,7 +298,7 @@ export async function runRules(input: { files: readonly RuleTarget[]; rules: rea
       else {
         for (const [index, line] of matched.result.hits) {
           const rule = patterns.rules[index];
-          if (rule) fileFindings.push(finding(rule, target, lines, line, line));
+          if (rule && passesLineCheck(rule, lines, line, target.path)) fileFindings.push(finding(rule, target, lines, line, line));
         }
         for (const index of matched.result.capped) run.capped.push(`${patterns.rules[index]?.id ?? '?'} in ${target.path}`);
         if (!matched.result.finished) run.unfinished.push({ path: target.path, reason: `pattern rules: ${limit}` });

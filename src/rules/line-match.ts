@@ -22,6 +22,8 @@ export interface PatternJob {
   unlessLater: RegexSource | null;
   insideBlock: RegexSource | null;
   requiresInFile: RegexSource | null;
+  /** A match whose `value` group matches one of these whole does not count (empty: every match counts). */
+  safeValues: readonly RegexSource[];
 }
 
 export interface MatchRequest {
@@ -55,7 +57,21 @@ export function createLineMatcher(jobs: readonly PatternJob[]): LineMatcher {
     unlessLater: compile(job.unlessLater),
     insideBlock: compile(job.insideBlock),
     requiresInFile: compile(job.requiresInFile),
+    // Every match of the line is looked at, so one safe value does not hide an unsafe one beside it.
+    everyMatch: job.safeValues.length > 0 ? new RegExp(job.pattern.source, `${job.pattern.flags.replace('g', '')}g`) : null,
+    safeValues: job.safeValues.map((regex) => compile(regex) as RegExp),
   }));
+
+  // True when some match of `every` on the line has a `value` that no safe regex accepts whole.
+  const hasUnsafeValue = (line: string, every: RegExp, safe: readonly RegExp[]): boolean => {
+    every.lastIndex = 0;
+    for (let found = every.exec(line); found !== null; found = every.exec(line)) {
+      if (found[0] === '') every.lastIndex++;
+      const value = (found.groups?.['value'] ?? '').trim();
+      if (!safe.some((regex) => regex.test(value))) return true;
+    }
+    return false;
+  };
   // Lines read the clock this often: often enough to stop near the budget, rarely enough to cost nothing.
   const CLOCK_EVERY = 16;
 
@@ -112,6 +128,7 @@ export function createLineMatcher(jobs: readonly PatternJob[]): LineMatcher {
         const line = lines[lineNumber - 1];
         if (line === undefined || !rule.pattern.test(line)) continue;
         if (rule.notPattern !== null && rule.notPattern.test(line)) continue;
+        if (rule.everyMatch !== null && !hasUnsafeValue(line, rule.everyMatch, rule.safeValues)) continue;
         if (rule.insideBlock !== null) {
           blockFlags ??= insideBlockFlags(lines, rule.insideBlock);
           if (blockFlags[lineNumber - 1] !== true) continue;

@@ -19,7 +19,8 @@ export interface RuleSource {
 }
 
 const ID_SHAPE = /^jscr\/[a-z0-9]+(-[a-z0-9]+)*$/;
-const PATTERN_ONLY_KEYS = ['not_pattern', 'ignore_case', 'unless_later', 'inside_block'] as const;
+const PATTERN_ONLY_KEYS = ['not_pattern', 'ignore_case', 'unless_later', 'inside_block', 'safe_values', 'line_check'] as const;
+const QUERY_ONLY_KEYS = ['safe_producers', 'safe_wrappers', 'safe_imports'] as const;
 /** Rule keys that hold a regex. */
 type RegexKey = 'pattern' | 'not_pattern' | 'unless_later' | 'inside_block' | 'requires_in_file';
 
@@ -44,6 +45,8 @@ function normaliseRule(context: DataFileContext, entry: RuleEntry, index: number
     return text === undefined ? null : context.pattern(['rule', index, key], text, ignoreCase && key !== 'requires_in_file' ? 'i' : '');
   };
   const requiresInFile = regex('requires_in_file');
+  const regexList = (key: 'safe_values' | 'safe_producers' | 'safe_wrappers' | 'safe_imports', flags = ''): RegExp[] =>
+    (entry[key] ?? []).map((text, at) => context.pattern(['rule', index, key, at], text, flags));
 
   let matcher: Rule['matcher'];
   if (entry.query !== undefined) {
@@ -53,19 +56,29 @@ function normaliseRule(context: DataFileContext, entry: RuleEntry, index: number
     const languages = entry.languages.filter(isTreeSitterLanguage);
     if (languages.length !== entry.languages.length) fail('languages', 'a query rule may list only tree-sitter languages');
     const origin = { file: context.file, index, line: context.lineOf(['rule', index, 'query']) };
-    matcher = { kind: 'query', source: entry.query, languages, compiled: new Map(), origin };
+    const safe = { producers: regexList('safe_producers'), wrappers: regexList('safe_wrappers'), imports: regexList('safe_imports') };
+    matcher = { kind: 'query', source: entry.query, languages, compiled: new Map(), origin, safe };
   } else {
+    for (const key of QUERY_ONLY_KEYS) {
+      if (entry[key] !== undefined) fail(key, `${key} applies to query rules only`);
+    }
+    const pattern = regex('pattern') as RegExp; // present: checked above
+    if (entry.safe_values !== undefined && !/\(\?<value>/.test(pattern.source)) fail('safe_values', 'safe_values needs a (?<value>...) group in pattern');
     matcher = {
       kind: 'pattern',
-      pattern: regex('pattern') as RegExp, // present: checked above
+      pattern,
       notPattern: regex('not_pattern'),
       unlessLater: regex('unless_later'),
       insideBlock: regex('inside_block'),
+      safeValues: regexList('safe_values', ignoreCase ? 'i' : ''),
+      lineCheck: entry.line_check ?? null,
     };
   }
 
   const paths = entry.paths ?? [];
   const pathMatcher = paths.length > 0 ? picomatch(paths, { dot: true }) : null;
+  const notPaths = entry.not_paths ?? [];
+  const notPathMatcher = notPaths.length > 0 ? picomatch(notPaths, { dot: true, nocase: true }) : null;
   return {
     id: entry.id,
     title: entry.title,
@@ -77,7 +90,7 @@ function normaliseRule(context: DataFileContext, entry: RuleEntry, index: number
     matcher,
     requiresInFile,
     paths,
-    appliesToPath: pathMatcher ? (path) => pathMatcher(path) : () => true,
+    appliesToPath: (path) => (pathMatcher === null || pathMatcher(path)) && (notPathMatcher === null || !notPathMatcher(path)),
     fix: { allowedImports: entry.fix?.allowed_imports ?? [] },
     origin: { file: context.file, line: context.lineOf(['rule', index]) },
   };

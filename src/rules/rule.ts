@@ -14,6 +14,23 @@ export interface PatternMatcher {
   unlessLater: RegExp | null;
   /** A match counts only on a line matching this or indented under one that does (YAML blocks). */
   insideBlock: RegExp | null;
+  /** A match whose `value` group matches one of these whole is cancelled (empty: no value test). */
+  safeValues: readonly RegExp[];
+  /** A check in code the matched line must also pass. */
+  lineCheck: LineCheckName | null;
+}
+
+/** The checks in code a pattern rule may name (`line_check`). */
+export type LineCheckName = 'bidi-reorders-code';
+
+/** What makes a query rule's `@value` capture safe beyond being a literal. */
+export interface SafeValueData {
+  /** Callee texts of escapers and sanitisers (whole match). */
+  producers: readonly RegExp[];
+  /** Callee texts of calls that are as safe as their arguments: translations (whole match). */
+  wrappers: readonly RegExp[];
+  /** Import sources whose bindings are the application's own static data (whole match). */
+  imports: readonly RegExp[];
 }
 
 /**
@@ -28,6 +45,8 @@ export interface QueryMatcher {
   compiled: Map<Language, Query>;
   /** Where the rule came from, for a compile error found on first use. */
   origin: { file: string; index: number; line: number | null };
+  /** A match whose `@value` capture is a literal or built only from known-safe producers is cancelled. */
+  safe: SafeValueData;
 }
 
 export interface Rule {

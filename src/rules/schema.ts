@@ -12,6 +12,7 @@ const RULE_LANGUAGES = [...GRAMMARS, ...FILE_KINDS, 'any'] as const;
 export type RuleLanguage = (typeof RULE_LANGUAGES)[number];
 
 const regexText = (what: string) => z.string().min(1).describe(what);
+const regexList = (what: string, meaning: string) => z.array(regexText(what)).min(1).optional().describe(meaning);
 
 const RuleEntrySchema = z
   .strictObject({
@@ -39,6 +40,31 @@ const RuleEntrySchema = z
       .describe('a tree-sitter query over the new file; the start line of the `@match` capture is the finding line')
       .optional(),
     paths: z.array(z.string().min(1)).min(1).optional().describe('globs over the repository-relative path'),
+    not_paths: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe('globs over the repository-relative path of files the rule never applies to'),
+    safe_values: regexList(
+      'a regex over the text of the `value` group',
+      'pattern rules: a match whose named group `value` matches one of these whole is cancelled (literals, known-safe producers)',
+    ),
+    safe_producers: regexList(
+      'a regex over a called function',
+      'query rules: a call whose callee text matches one of these whole yields a safe `@value` (escapers, sanitisers)',
+    ),
+    safe_wrappers: regexList(
+      'a regex over a called function',
+      'query rules: a call whose callee text matches one of these whole is safe when all its arguments are (a translation of a literal)',
+    ),
+    safe_imports: regexList(
+      'a regex over an import source',
+      "query rules: a name imported from a module matching one of these is a safe `@value` (the application's own static assets)",
+    ),
+    line_check: z
+      .enum(['bidi-reorders-code'])
+      .optional()
+      .describe('a check in code that a `pattern` match must also pass (see docs/rules.md)'),
     fix: z
       .strictObject({
         allowed_imports: z.array(z.string().min(1)).describe('modules a fix for this rule may import'),

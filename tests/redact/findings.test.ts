@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectSecrets } from '../../src/redact/detect.js';
 import { SecretBook } from '../../src/redact/mask.js';
 import { secretFindings } from '../../src/redact/index.js';
+import { secretFindingsBySyntax } from '../../src/redact/literal-tree.js';
 import { fingerprint } from '../../src/report/fingerprint.js';
 import { fakes, pem } from './fakes.js';
 
@@ -23,7 +24,8 @@ describe('secretFindings', () => {
     });
     expect(JSON.stringify(finding)).not.toContain(fakes.githubClassic);
     expect(JSON.stringify(finding)).not.toContain(fakes.githubClassic.slice(4, 20));
-    expect(finding!.message).toContain('ghp_…[github-token, 40 chars]');
+    expect(finding!.message).toContain('ghp_…[github-token, 40 chars; lowercase, uppercase, digits, symbols]');
+    expect(finding!.extra?.['character_classes']).toEqual(['lowercase', 'uppercase', 'digits', 'symbols']);
     expect(finding!.fingerprint).toBe(fingerprint('jscr/hardcoded-secret', 'app/client.py', finding!.evidence));
   });
 
@@ -206,5 +208,63 @@ describe('detectSecrets: shapes that are only a length and an alphabet need thei
     for (const line of [`aws_secret_access_key = ${fakes.awsSecret}`, `AWS_SECRET_ACCESS_KEY: "${fakes.awsSecret}"`, `"SecretAccessKey": "${fakes.awsSecret}"`, `aws.secret: ${fakes.awsSecret}`]) {
       expect(detectSecrets(line).map((m) => m.rule), line).toContain('aws-secret-access-key');
     }
+  });
+});
+
+describe('secretFindingsBySyntax: the generic literal test by the syntax tree', () => {
+  const VALUE = 'Xq7#mK2pLw9zR4tB';
+  const found = async (path: string, text: string) => secretFindingsBySyntax([{ path, text, scanLines: 'all' }], new SecretBook());
+
+  it('reports a generic value that is a string literal, in each parsed language', async () => {
+    const files: [string, string][] = [
+      ['src/config.ts', `export const password = "${VALUE}";\n`],
+      ['app/settings.py', `SECRET_KEY = '${VALUE}'\n`],
+      ['src/Config.php', `<?php\n$config = ['token' => '${VALUE}'];\n`],
+      ['src/Main.java', `String apiKey = "${VALUE}";\n`],
+      ['cmd/main.go', `var token = "${VALUE}"\n`],
+    ];
+    for (const [path, text] of files) {
+      const findings = await found(path, text);
+      expect(findings.map((f) => [f.rule, f.severity]), path).toEqual([['jscr/hardcoded-secret', 'high']]);
+      expect(JSON.stringify(findings)).not.toContain(VALUE);
+    }
+  });
+
+  it('does not report expressions, calls, property paths or holes, quoted or not', async () => {
+    const files: [string, string][] = [
+      ['src/auth.service.ts', 'const password = input.user.password?.trim();\n'],
+      ['services/site/mocks/cloudflare.ts', 'const token = match?.groups?.token?.trim()\n'],
+      ['src/Controller/PermissionController.php', "<?php\n$token = \\array_key_exists('token', $payload) ? $payload['token'] : null;\n"],
+      // A template literal whose quoted-looking part is inside a hole: a call, not a value.
+      ['src/client.ts', 'const header = `token="${readToken("Ab12Cd34Ef56Gh")}"`;\n'],
+    ];
+    for (const [path, text] of files) expect(await found(path, text), path).toEqual([]);
+  });
+
+  it('takes a quoted value compared in a ternary condition as code, the literal in a branch as a value', async () => {
+    const text = `module.exports = { secret: NODE_ENV === 'Pr0duct1on#x' ? process.env.SECRET : '${VALUE}' };\n`;
+    const findings = await found('config/index.js', text);
+    expect(findings.map((f) => f.evidence)).toEqual([
+      "module.exports = { secret: NODE_ENV === 'Pr0duct1on#x' ? process.env.SECRET : 'Xq7…[generic-secret, 16 chars]' };",
+    ]);
+  });
+
+  it('reports a value in a trailing comment low, as an example', async () => {
+    const [finding, ...rest] = await found('src/client.ts', `connect(); // password = "${VALUE}"\n`);
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ severity: 'low' });
+  });
+
+  it('keeps the quoting test where there is no grammar: an unquoted env value is a literal', async () => {
+    const findings = await found('.env', `DB_PASSWORD=${VALUE}\n`);
+    expect(findings).toHaveLength(1);
+  });
+
+  it('clips the evidence of a secret on a 1.4 MB one-line file', async () => {
+    const text = `const a = [${'1,'.repeat(350_000)}]; const password = "${VALUE}"; const b = [${'2,'.repeat(350_000)}];\n`;
+    expect(text.length).toBeGreaterThan(1_400_000);
+    const [finding] = await found('public/app.ts', text);
+    expect(finding!.evidence.length).toBeLessThan(400);
+    expect(finding!.evidence).toContain('password = "');
   });
 });

@@ -101,6 +101,26 @@ describe('maskReport: the one pass over a report', () => {
     expect(masked.some_new_field).not.toContain('failed');
   });
 
+  it('clips every finding\'s evidence, whatever made it, and keeps its fingerprint', () => {
+    const long = `x = [${'7,'.repeat(700_000)}] # ${fakes.githubClassic}`;
+    const report = {
+      findings: [
+        { source: 'scanner', fingerprint: 'f1', evidence: long },
+        { source: 'model', fingerprint: 'f2', evidence: Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n') },
+        { source: 'rule', fingerprint: 'f3', evidence: 'short' },
+      ],
+    };
+    const masked = maskReport(report, new SecretBook());
+    expect(long.length).toBeGreaterThan(1_400_000);
+    expect(masked.findings[0]!.evidence.length).toBeLessThanOrEqual(401);
+    expect(masked.findings[0]!.evidence.endsWith('…')).toBe(true);
+    expect(masked.findings[0]!.fingerprint).toBe('f1');
+    expect(masked.findings[1]!.evidence.split('\n')).toHaveLength(21);
+    expect(masked.findings[1]!.evidence).toContain('… (40 more lines)');
+    expect(masked.findings[2]!.evidence).toBe('short');
+    expect(JSON.stringify(masked).length).toBeLessThan(2_000);
+  });
+
   it('masks an error message in place, keeping its class', () => {
     const error = maskError(new InputError(`bad revision '${fakes.githubClassic}..HEAD'`));
     expect(error).toBeInstanceOf(InputError);

@@ -144,8 +144,20 @@ const pythonCases: RuleCases[] = [
   },
   {
     rule: 'jscr/python-mark-safe-non-literal',
-    valid: [{ path: 'widgets.py', code: src('label = mark_safe("<b>Required</b>")') }],
-    invalid: [{ path: 'widgets.py', code: src('label = mark_safe(f"<b>{user.name}</b>")'), lines: [1] }],
+    valid: [
+      { path: 'widgets.py', code: src('label = mark_safe("<b>Required</b>")') },
+      // Literals joined, an f-string with no holes, a translation of a literal, an escaper's output.
+      { path: 'widgets.py', code: src('label = mark_safe("<b>" "Required" "</b>")', 'hint = mark_safe("<i>" + "note" + "</i>")', 'x = mark_safe(f"<br>")') },
+      { path: 'forms.py', code: src('help_text = mark_safe(_("Use <b>letters</b> only"))', 'row = mark_safe(format_html("<td>{}</td>", user.name))') },
+      { path: 'forms.py', code: src('from markupsafe import Markup, escape', 'cell = Markup(escape(value))') },
+    ],
+    invalid: [
+      { path: 'widgets.py', code: src('label = mark_safe(f"<b>{user.name}</b>")'), lines: [1] },
+      // A translation of a variable, a parameter, an unknown call, a literal joined with data.
+      { path: 'forms.py', code: src('help_text = mark_safe(_(field.help))'), lines: [1] },
+      { path: 'helpers.py', code: src('def markup(text):', '    return Markup(text)'), lines: [2] },
+      { path: 'views.py', code: src('html = mark_safe(render_bio(request.GET["bio"]))', 'tail = mark_safe("<p>" + comment.body + "</p>")'), lines: [1, 2] },
+    ],
   },
   {
     rule: 'jscr/python-chmod-world-writable',
@@ -182,10 +194,16 @@ const javascriptCases: RuleCases[] = [
   },
   {
     rule: 'jscr/js-eval-dynamic',
-    valid: [{ path: 'src/calc.js', code: src("const two = eval('1 + 1');", 'const data = JSON.parse(body);') }],
+    valid: [
+      { path: 'src/calc.js', code: src("const two = eval('1 + 1');", 'const data = JSON.parse(body);') },
+      // Concatenated literals and a name bound only to literals are the program's own code.
+      { path: 'src/calc.js', code: src("const probe = eval('typeof ' + 'window');", "const CODE = 'return 1';", 'const one = new Function(CODE);') },
+    ],
     invalid: [
       { path: 'src/calc.js', code: src('const result = eval(req.body.expr);'), lines: [1] },
       { path: 'src/calc.ts', code: src('const fn = new Function("x", body);'), lines: [1] },
+      { path: 'src/calc.js', code: src('function run(expr) {', "  return eval('(' + expr + ')');", '}'), lines: [2] },
+      { path: 'src/calc.js', code: src("let code = 'return 1';", 'code = location.hash.slice(1);', 'new Function(code)();'), lines: [3] },
     ],
   },
   {
@@ -248,16 +266,68 @@ const javascriptCases: RuleCases[] = [
       { path: 'src/view.js', code: src('el.innerHTML = DOMPurify.sanitize(html);') },
       // Rewriting the element's own serialised markup: the text in it stays escaped.
       { path: 'src/doclinks.js', code: src('comment.innerHTML = comment.innerHTML.replace(/https:\\/\\/docs\\.example\\.org\\/\\S+/g, (url) => link(url));') },
+      // Literals: concatenated, a template with no holes, a template whose holes are literals.
+      { path: 'src/view.js', code: src("el.innerHTML = '<p>' + 'Loading' + '</p>';", 'el.outerHTML = `<hr>`;', "el.innerHTML = `<b>${'x'}</b>`;") },
+      // Escapers and sanitisers (safe_producers).
+      { path: 'src/view.ts', code: src('cell.innerHTML = escapeHtml(row.name);', "el.insertAdjacentHTML('beforeend', DOMPurify.sanitize(html));", 'el.innerHTML = utils.escapeHTML(text) + "<br>";') },
+      // The application's own SVG icon, imported at build time (safe_imports).
+      {
+        path: 'src/wysiwyg/menu-button.ts',
+        code: src('import arrowIcon from "@icons/chevron-right.svg"', 'export function build(): HTMLElement {', "  const icon = el('div');", '  icon.innerHTML = arrowIcon;', '  return icon;', '}'),
+      },
+      // A template row rewritten from its own markup: the name escaped, the label one of two literals.
+      {
+        path: 'src/main/webapp/js/tableAssign.js',
+        code: src(
+          'function insertRow(template, name, type) {',
+          '  let tooltipDescription = "Group";',
+          '  if (type === "USER") {',
+          '    tooltipDescription = "User";',
+          '  }',
+          '  template.childNodes.forEach(function (item) {',
+          '    item.outerHTML = item.outerHTML.replace(/{{USER}}/g, doubleEscapeHTML(name)).replace(/{{GROUP}}/g, tooltipDescription);',
+          '  });',
+          '}',
+        ),
+      },
+      { path: 'src/view.js', code: src("el.insertAdjacentHTML('afterbegin', '<span class=\"badge\">new</span>');") },
+      // Markup read back from the page, and an application's own escaper plugin.
+      { path: 'resources/js/plugin-codeeditor.js', code: src("tempEl.innerHTML = code.innerHTML.replace(/\\ufeff/g, '');") },
+      { path: 'assets/js/forms/TeamForm.js', code: src("const ESCAPER = this.getPlugin('escape');", 'temp.innerHTML = ESCAPER.sanitize(widget);') },
     ],
     invalid: [
       { path: 'src/view.js', code: src('el.innerHTML = message;'), lines: [1] },
       { path: 'src/view.ts', code: src('list.innerHTML += `<li>${item.name}</li>`;'), lines: [1] },
+      // The same row template with the name put in unescaped, or a label that a caller chose.
+      {
+        path: 'src/main/webapp/js/tableAssign.js',
+        code: src('function insertRow(template, name) {', '  template.childNodes.forEach(function (item) {', '    item.outerHTML = item.outerHTML.replace(/{{USER}}/g, name);', '  });', '}'),
+        lines: [3],
+      },
+      {
+        path: 'src/rows.js',
+        code: src('function row(item, label) {', '  let text = "Group";', '  if (label) text = label;', '  item.innerHTML = item.innerHTML.replace("{{L}}", text);', '}'),
+        lines: [4],
+      },
+      // A sanitiser beside unsanitised data, markup of another element, insertAdjacentHTML, a replacement callback using outside data.
+      { path: 'src/view.js', code: src('el.innerHTML = DOMPurify.sanitize(a) + b;', 'el.innerHTML = other.innerHTML.replace(/x/g, y);'), lines: [1, 2] },
+      { path: 'src/view.js', code: src("el.insertAdjacentHTML('beforeend', `<li>${item.title}</li>`);"), lines: [1] },
+      { path: 'src/view.js', code: src('el.innerHTML = el.innerHTML.replace(/@(\\w+)/g, (m, user) => `<a>${user}</a>` + extra);'), lines: [1] },
+      { path: 'src/view.js', code: src('el.innerHTML = el.innerHTML.replace(/{{NAME}}/g, () => readCookie());'), lines: [1] },
+      // An import from a module that is code, not an asset; a name from destructuring.
+      { path: 'src/view.ts', code: src("import { banner } from './remote-config';", 'el.innerHTML = banner;', 'const { html } = await res.json();', 'box.innerHTML = html;'), lines: [2, 4] },
     ],
   },
   {
     rule: 'jscr/js-document-write',
-    valid: [{ path: 'src/legacy.js', code: src("document.write('<p>static</p>');") }],
-    invalid: [{ path: 'src/legacy.js', code: src("document.write('<p>' + location.hash + '</p>');"), lines: [1] }],
+    valid: [
+      { path: 'src/legacy.js', code: src("document.write('<p>static</p>');") },
+      { path: 'src/legacy.js', code: src("document.write('<p>' + 'static' + '</p>');", "document.writeln(`<hr>`);", 'document.write(escapeHtml(title));') },
+    ],
+    invalid: [
+      { path: 'src/legacy.js', code: src("document.write('<p>' + location.hash + '</p>');"), lines: [1] },
+      { path: 'src/legacy.js', code: src('function show(msg) {', '  document.writeln(`<p>${msg}</p>`);', '}'), lines: [2] },
+    ],
   },
   {
     rule: 'jscr/react-dangerously-set-inner-html',
@@ -310,10 +380,35 @@ const javascriptCases: RuleCases[] = [
 const anyLanguageCases: RuleCases[] = [
   {
     rule: 'jscr/trojan-source-bidi',
-    valid: [{ path: 'src/i18n.js', code: src("const greeting = 'مرحبا';") }],
+    valid: [
+      { path: 'src/i18n.js', code: src("const greeting = 'مرحبا';") },
+      // Right-to-left text closed inside its own string or comment lays out text, nothing else.
+      { path: 'src/i18n.js', code: src("const greeting = '\u2067مرحبا\u2069';", '// \u202Bشكرا\u202C for the translation') },
+      // Translation data is language: an embedding opened in a target and left to the line end.
+      { path: 'translations/messages.ar.xlf', code: src('<trans-unit id="reopen">', '  <target state="translated">\u202Bإعادة الفتح</target>', '</trans-unit>') },
+      { path: 'app/src/locales/ar.json', code: src('{', '  "reopen": "\u202Bإعادة الفتح"', '}') },
+      { path: 'locale/he/LC_MESSAGES/django.po', code: src('msgid "Reopen"', 'msgstr "\u202Bפתח מחדש"') },
+      { path: 'config/locales/fa.yml', code: src('fa:', '  reopen: "\u202Bبازگشایی"') },
+      { path: 'Resources/Strings.resx', code: src('<data name="Reopen"><value>\u202Bإعادة</value></data>') },
+      // Prose outside a fenced block is language.
+      { path: 'README.md', code: src('plain', 'text \u2067 here') },
+    ],
     invalid: [
+      // Commenting-out: the override in the comment is never closed in it.
       { path: 'src/auth.js', code: src('const isAdmin = false;', 'if (isAdmin) { /*\u202E } \u2066if (isAdmin)\u2069 \u2066 begin admins only */'), lines: [2] },
-      { path: 'README.md', code: src('plain', 'text \u2067 here'), lines: [2] },
+      // Stretched string: the string looks closed before a comment that is really inside it.
+      { path: 'src/access.js', code: src('const accessLevel = "user";', 'if (accessLevel != "user\u202E \u2066// Check if admin\u2069 \u2066") {', '  grant();', '}'), lines: [2] },
+      // Early return: an isolate in code puts a return where it is not seen.
+      { path: 'bank/withdraw.py', code: src('def withdraw(amount):', '    bank -= amount \u2067 ;return  # \u2069', '    audit(amount)'), lines: [2] },
+      // In an identifier, and between tokens.
+      { path: 'src/Main.java', code: src('int is\u202EAdmin = 0;', 'x = 1; \u2066 y = 2;'), lines: [1, 2] },
+      // A string that leaves the override open (the rest of the line shows reversed).
+      { path: 'tests/test_validators.py', code: src('    "//google\u202e.com",  # a hostname with an override'), lines: [1] },
+      // A translation file's name does not cover code: a locale module is code.
+      { path: 'src/locales/ar.js', code: src('export default { reopen: "\u202Bإعادة" };'), lines: [1] },
+      // Code in a fenced block of a prose file, and markup inside a tag.
+      { path: 'docs/setup.md', code: src('Run:', '```js', 'const role = "user\u202E"; // admin', '```'), lines: [3] },
+      { path: 'templates/card.html', code: src('<div title="\u202Eevil">x</div>'), lines: [1] },
     ],
   },
   {
@@ -373,8 +468,14 @@ const anyLanguageCases: RuleCases[] = [
       // Framework helpers that return escaped markup by construction.
       { path: 'templates/login.html', code: src('<form method="post">', '  {{ xsrf_form_html() | safe }}', '</form>') },
       { path: 'templates/page.html', code: src('<script>const state = {{ state|tojson|safe }};</script>') },
+      // A literal, and a value escaped just before it is marked safe.
+      { path: 'templates/page.html', code: src('<p>{{ "<b>New</b>"|safe }}</p>', "<p>{{ 'x'|safe }} {{ bio|force_escape|safe }}</p>") },
     ],
-    invalid: [{ path: 'templates/profile.html', code: src('<h1>Profile</h1>', '<p>{{ user.bio|safe }}</p>'), lines: [2] }],
+    invalid: [
+      { path: 'templates/profile.html', code: src('<h1>Profile</h1>', '<p>{{ user.bio|safe }}</p>'), lines: [2] },
+      // A safe value beside an unsafe one on the same line, and a filter after the escape.
+      { path: 'templates/banner.html', code: src('{{ csrf_input()|safe }}<div>{{ banner.body|safe }}</div>', '{{ bio|escape|linebreaks|safe }}'), lines: [1, 2] },
+    ],
   },
   {
     rule: 'jscr/template-autoescape-off',
@@ -416,15 +517,64 @@ const anyLanguageCases: RuleCases[] = [
       // The application's own translated text.
       { path: 'templates/about.html.twig', code: src("<p>{{ 'help.app_description'|trans|raw }}</p>") },
       { path: 'templates/post.html.twig', code: src('<div>{{ post.content|markdown_to_html|sanitize_html|raw }}</div>') },
+      // Escaped last, literals joined, a translation of a literal without parameters.
+      { path: 'templates/post.html.twig', code: src('<p>{{ post.title|e|raw }} {{ post.title|escape(\'html\')|raw }}</p>', "{{ '<br>' ~ '<hr>'|raw }}", "{{- 'nav.home'|trans()|raw -}}") },
+      { path: 'templates/calendar.html.twig', code: src("url: '{{ path('get_timesheets', {'user': user.id, 'full': 'true'})|raw }}',") },
     ],
-    invalid: [{ path: 'templates/post.html.twig', code: src('<article>', '  {{ post.content|raw }}', '</article>'), lines: [2] }],
+    invalid: [
+      { path: 'templates/post.html.twig', code: src('<article>', '  {{ post.content|raw }}', '</article>'), lines: [2] },
+      // A filter after the escape, a translation with data in its parameters, data joined to a literal.
+      {
+        path: 'templates/post.html.twig',
+        code: src(
+          "{{ post.title|e|replace({'x': post.body})|raw }}",
+          "{{ 'greeting'|trans({'%name%': user.name})|raw }}",
+          "{{ '<b>' ~ user.name|raw }}",
+          "{{ path('home') ~ user.name|raw }}",
+        ),
+        lines: [1, 2, 3, 4],
+      },
+    ],
   },
   {
     rule: 'jscr/blade-unescaped-output',
     valid: [
       { path: 'resources/views/post.blade.php', code: src('<div>{{ $post->body }}</div>', '{!! csrf_field() !!}') },
+      // Laravel's own helpers, a paginator, translations of literals, escaped text, literals.
+      {
+        path: 'resources/views/users.blade.php',
+        code: src(
+          "<form>{!! csrf_field() !!}{!! method_field('DELETE') !!}</form>",
+          '{!! $users->links() !!}',
+          "{!! $shelves->render('pagination::simple') !!}",
+          "{!! trans('settings.reg_enable_desc') !!}",
+          "{!! __('auth.intro', ['link' => '<a href=\"/docs\">docs</a>']) !!}",
+          "{!! nl2br(e(trans('entities.tags_explain'))) !!}",
+          "{!! nl2br(htmlentities(session()->get('warning'))) !!}",
+          "{!! '<hr>' !!}",
+          "{!! Vite::content('resources/css/app.css') !!}",
+          '{!! clean($post->body) !!}',
+          "{!! file_get_contents(public_path('/dist/export-styles.css')) !!}",
+        ),
+      },
     ],
-    invalid: [{ path: 'resources/views/post.blade.php', code: src('<div>{!! $post->body !!}</div>'), lines: [1] }],
+    invalid: [
+      { path: 'resources/views/post.blade.php', code: src('<div>{!! $post->body !!}</div>'), lines: [1] },
+      // A variable after a safe helper, an unknown producer, a translation with data, escaping undone by concatenation.
+      {
+        path: 'resources/views/post.blade.php',
+        code: src(
+          '{!! csrf_field() !!} {!! $diff !!}',
+          '{!! $chapter->descriptionHtml() !!}',
+          "{!! trans('entities.by', ['name' => $user->name]) !!}",
+          '{!! nl2br(e($a) . $b) !!}',
+          '{!! request()->input("q") !!}',
+          '{!! file_get_contents($path) !!}',
+          '{!! isset($page->renderedHTML) ? $page->renderedHTML : $page->html !!}',
+        ),
+        lines: [1, 2, 3, 4, 5, 6, 7],
+      },
+    ],
   },
 ];
 

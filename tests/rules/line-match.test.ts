@@ -11,7 +11,7 @@ const BLOCK = /^\s*run:/;
 const LATER = /cleanup/;
 
 function job(extra: Partial<PatternJob>): PatternJob {
-  return { pattern: { source: 'curl', flags: '' }, notPattern: null, unlessLater: null, insideBlock: null, requiresInFile: null, ...extra };
+  return { pattern: { source: 'curl', flags: '' }, notPattern: null, unlessLater: null, insideBlock: null, requiresInFile: null, safeValues: [], ...extra };
 }
 
 function indentOf(line: string): number {

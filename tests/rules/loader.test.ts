@@ -118,3 +118,32 @@ describe('the catastrophic-backtracking check', () => {
     expect(catastrophicBacktrackingHazard(regex)).toBeNull();
   });
 });
+
+describe('safe values and line checks in rule files', () => {
+  it('refuses safe_values without a value group, and each matcher\'s keys on the other kind', async () => {
+    const noGroup = await loadError([{ file: 'rules/t.toml', text: ruleToml('jscr/no-group', "pattern = 'danger\\('\nsafe_values = ['^x$']") }]);
+    expect(noGroup.problem).toMatch(/safe_values needs a \(\?<value>\.\.\.\) group/);
+    const onPattern = await loadError([{ file: 'rules/t.toml', text: ruleToml('jscr/producers-on-pattern', "pattern = 'danger\\('\nsafe_producers = ['^escape$']") }]);
+    expect(onPattern.problem).toMatch(/safe_producers applies to query rules only/);
+    const onQuery = await loadError([
+      { file: 'rules/t.toml', text: ruleToml('jscr/values-on-query', "query = '(call) @match'\nsafe_values = ['^x$']") },
+    ]);
+    expect(onQuery.problem).toMatch(/safe_values applies to pattern rules only/);
+  });
+
+  it('refuses a safe regex that may backtrack catastrophically, naming its index', async () => {
+    const error = await loadError([{ file: 'rules/t.toml', text: ruleToml('jscr/slow-safe', "pattern = 'x(?<value>.*)'\nsafe_values = ['^ok$', '^(a+)+$']") }]);
+    expect(error.problem).toMatch(/^rule\[0\]\.safe_values\[1\]: regex may backtrack catastrophically/);
+  });
+
+  it('refuses an unknown line check', async () => {
+    const error = await loadError([{ file: 'rules/t.toml', text: ruleToml('jscr/odd-check', "pattern = 'x'\nline_check = 'no-such-check'") }]);
+    expect(error.problem).toMatch(/line_check/);
+  });
+
+  it('applies not_paths: a file they match is never checked by the rule', async () => {
+    const [rule] = await loadRuleSources([{ file: 'rules/t.toml', text: ruleToml('jscr/not-here', "pattern = 'x'\nnot_paths = ['**/*.po']") }]);
+    expect(rule!.appliesToPath('src/app.py')).toBe(true);
+    expect(rule!.appliesToPath('locale/de/LC_MESSAGES/django.po')).toBe(false);
+  });
+});

@@ -2,7 +2,7 @@
  * Step 5a: the built-in rules and the secret detector, which always run (`scanners.builtin` cannot be
  * turned off). Symlinks are not scanned: their "text" is a target path.
  */
-import { secretFindings } from '../../redact/index.js';
+import { secretFindingsBySyntax } from '../../redact/literal-tree.js';
 import type { Finding } from '../../report/finding.js';
 import type { RuleMeta } from '../../report/options.js';
 import { builtinCheckMeta } from '../../rules/checks.js';
@@ -36,7 +36,7 @@ export const rulesStep: ReviewStep<'rules', { read_files: ReadFiles }, RuleRun> 
     const secretsUnfinished: string[] = [];
     for (const t of targets) {
       if (deadline.expired()) secretsUnfinished.push(t.path);
-      else secrets.push(...secretFindings([{ path: t.path, text: t.text, scanLines: t.scanLines }], book));
+      else secrets.push(...(await secretFindingsBySyntax([{ path: t.path, text: t.text, scanLines: t.scanLines }], book)));
     }
     const capped = ruleRun.capped;
     const limits = capped.length > 0 ? [`rules: at most ${MAX_HITS_PER_RULE_PER_FILE} lines per rule per file (${capped.slice(0, 5).join('; ')}${capped.length > 5 ? '; ...' : ''})`] : [];

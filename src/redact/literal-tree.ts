@@ -1,0 +1,81 @@
+/**
+ * The generic secret's "is this a literal value" test by the syntax tree, for files whose language has
+ * a grammar: the value must sit inside a string literal node (not in a template's hole, not the
+ * condition of a ternary), or in a comment, where it is an example. Files without a grammar keep the
+ * quoting test of src/redact/findings.ts; config and env files take an unquoted value as a literal.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import type { Finding } from '../report/finding.js';
+import { parse, ParseStopped } from '../syntax/parser.js';
+import { languageForPath } from '../syntax/languages.js';
+import { secretFindings, type LiteralKind, type SecretScanFile } from './findings.js';
+import type { SecretBook } from './mask.js';
+
+/** String literal nodes across the grammars jscr parses (and the pieces inside them). */
+const STRING_NODES = new Set([
+  'string', 'string_fragment', 'string_content', 'template_string', 'string_literal', 'interpreted_string_literal',
+  'raw_string_literal', 'encapsed_string', 'string_value', 'heredoc', 'heredoc_body', 'nowdoc', 'nowdoc_body',
+  'character_literal', 'text_block', 'escape_sequence', 'multiline_string_fragment', 'raw_string',
+]);
+/** Holes in a string: what is inside one is an expression again. */
+const HOLES = new Set(['template_substitution', 'interpolation', 'string_interpolation']);
+/** What a condition may be wrapped in on its way up to the ternary. */
+const CONDITION_PARTS = new Set(['binary_expression', 'binary_operator', 'comparison_operator', 'parenthesized_expression', 'boolean_operator']);
+const TERNARIES = new Set(['ternary_expression', 'conditional_expression']);
+
+/** How the value at [start, end) is written in `tree`. */
+function literalKindAt(tree: Tree, start: number, end: number): LiteralKind {
+  let node: Node | null = tree.rootNode.descendantForIndex(start, Math.max(start, end - 1));
+  let literal: Node | null = null;
+  for (; node !== null; node = node.parent) {
+    if (node.type.includes('comment')) return 'comment';
+    if (HOLES.has(node.type)) return 'code';
+    if (STRING_NODES.has(node.type)) literal = node;
+    else if (literal !== null) break;
+  }
+  if (literal === null) return 'code';
+  // `secret === 'x' ? a : b`: a quoted value compared in a condition is not the value assigned.
+  let part: Node = literal;
+  while (part.parent !== null && CONDITION_PARTS.has(part.parent.type)) part = part.parent;
+  const parent = part.parent;
+  if (parent !== null && TERNARIES.has(parent.type) && parent.childForFieldName('condition')?.id === part.id) return 'code';
+  if (parent !== null && parent.type === 'conditional_expression' && parent.namedChildren[1]?.id === part.id) return 'code';
+  return 'literal';
+}
+
+/** How long one file's parse for the secret test may take; a slower one keeps the quoting test. */
+const PARSE_MS = 5_000;
+
+/**
+ * `secretFindings` with the syntax-tree literal test for files that have a grammar and a generic
+ * candidate (the only ones that need a parse).
+ */
+export async function secretFindingsBySyntax(files: SecretScanFile[], book: SecretBook): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const file of files) {
+    const language = languageForPath(file.path);
+    const generic = new Set(book.rules.rules.filter((rule) => rule.generic).map((rule) => rule.id));
+    const needsTree = language !== null && book.rules.isCodePath(file.path) && book.scan(file.path, file.text).matches.some((match) => generic.has(match.rule));
+    if (!needsTree) {
+      findings.push(...secretFindings([file], book));
+      continue;
+    }
+    let tree: Tree | null = null;
+    try {
+      tree = await parse(language, file.text, { stopAt: Date.now() + PARSE_MS });
+    } catch (error) {
+      if (!(error instanceof ParseStopped)) throw error;
+    }
+    if (tree === null) {
+      findings.push(...secretFindings([file], book));
+      continue;
+    }
+    try {
+      const parsed = tree;
+      findings.push(...secretFindings([{ ...file, literalAt: (start, end) => literalKindAt(parsed, start, end) }], book));
+    } finally {
+      tree.delete();
+    }
+  }
+  return findings;
+}
