@@ -60,6 +60,8 @@ const factsFileSchema = z.strictObject({
     current_user: z.array(pattern).default([]),
     /** Regexes over a parameter's declared type or annotation that the framework fills with the logged-in user (`Authenticatable`, `CurrentUser`). */
     current_user_types: z.array(pattern).default([]),
+    /** Regexes over an `if` line that tests whether anyone is logged in (`!auth()->check()`, `Auth::guest()`): read in middleware `handle()`. */
+    login_tests: z.array(pattern).default([]),
   }),
   operation: z
     .array(
@@ -206,6 +208,8 @@ export interface LanguageFacts {
   currentUser: RegExp[];
   /** Parameter types/annotations the framework fills with the logged-in user. */
   currentUserTypes: RegExp[];
+  /** Conditions that test whether anyone is logged in. */
+  loginTests: RegExp[];
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -293,6 +297,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     baselineAuthn: input.header.baseline_authn,
     currentUser: patterns(['header', 'current_user'], input.header.current_user),
     currentUserTypes: patterns(['header', 'current_user_types'], input.header.current_user_types),
+    loginTests: patterns(['header', 'login_tests'], input.header.login_tests),
     authFlows,
     operations,
     dischargers,
