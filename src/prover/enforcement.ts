@@ -11,6 +11,7 @@ import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { DischargerFact, Facts, LanguageFacts } from './facts.js';
 import type { CallerIndex } from './paths.js';
 import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type Program } from './resolution.js';
+import { formRequestChecks } from './laravel-form-request.js';
 import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
 import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
@@ -380,6 +381,7 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
       for (const { method, ref } of routeTargets(program, site)) {
         for (const target of ref?.methods ?? []) {
           addMiddleware(set, ctx, target.id, refs, file, where);
+          for (const check of formRequestChecks(program, input.facts.php, target)) add(set, { kind: check.kind, scope: 'decorator', functionId: target.id, line: null, dischargerId: 'laravel.form-request-authorize', evidence: check.evidence });
           controllerMiddleware(input, set, ctx, target.id, site.controller, method);
         }
       }

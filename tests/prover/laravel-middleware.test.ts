@@ -226,3 +226,61 @@ return Application::configure(basePath: dirname(__DIR__))
     expect(found).toEqual({ 'AdminController.report': 'unguarded_path' });
   });
 });
+
+describe('FormRequest::authorize()', () => {
+  const request = (name: string, authorize: string | null, base = 'FormRequest') => `<?php
+namespace App\\Http\\Requests;
+use Illuminate\\Foundation\\Http\\FormRequest;
+class ${name} extends ${base}
+{
+${authorize === null ? '' : `    public function authorize(): bool\n    {\n${authorize}\n    }\n`}
+    public function rules(): array { return ['name' => 'required']; }
+}
+`;
+  const postController = (type: string) => `<?php
+namespace App\\Http\\Controllers;
+use App\\Http\\Requests\\${type};
+class PostController extends Controller
+{
+    public function destroy(${type} $request, Post $post)
+    {
+        $post->delete();
+        return back();
+    }
+}
+`;
+  const routes = "<?php\nuse App\\Http\\Controllers\\PostController;\nRoute::middleware('auth')->group(function () {\n    Route::delete('posts/{post}', [PostController::class, 'destroy']);\n});\n";
+  const run = (authorize: string | null, base?: string, extra: Record<string, string> = {}) =>
+    labels({ 'app/Http/Requests/DeletePostRequest.php': request('DeletePostRequest', authorize, base), 'app/Http/Controllers/PostController.php': postController('DeletePostRequest'), 'routes/web.php': routes, ...extra });
+
+  it('an authorize() that answers with a policy test, a role predicate or an owner comparison checks the action', async () => {
+    const answers = {
+      policy: "        return $this->user()->can('delete', $this->route('post'));",
+      gate: "        return Gate::allows('delete-posts');",
+      role: '        return $this->user()->isAdmin();',
+      owner: "        return $this->user()->id === $this->route('post')->user_id;",
+      'owner on two lines': "        return $this->route('post')->user_id\n            === auth()->id();",
+    };
+    for (const [name, body] of Object.entries(answers)) expect(await run(body), name).toEqual({});
+  });
+
+  it('a form request inherited from the project base request is read through the chain', async () => {
+    const found = await run(null, 'BaseRequest', { 'app/Http/Requests/BaseRequest.php': request('BaseRequest', "        return $this->user()->can('moderate');") });
+    expect(found).toEqual({});
+  });
+
+  it('return true, no authorize(), a conditional true, and a login-only answer do not check ownership or permission', async () => {
+    for (const [name, body] of Object.entries({ 'return true': '        return true;', 'no authorize()': null, 'conditional true': "        if ($this->user()->can('delete', $this->route('post'))) {\n            return true;\n        }\n        return true;", 'login only': '        return auth()->check();' })) {
+      expect(await run(body), name).toEqual({ 'PostController.destroy': 'authn_only' });
+    }
+  });
+
+  it('a parameter typed with a class that is not a form request is not read', async () => {
+    const found = await labels({
+      'app/Http/Requests/DeletePostRequest.php': request('DeletePostRequest', "        return $this->user()->can('delete', $this->route('post'));", 'Data'),
+      'app/Http/Controllers/PostController.php': postController('DeletePostRequest'),
+      'routes/web.php': routes,
+    });
+    expect(found).toEqual({ 'PostController.destroy': 'authn_only' });
+  });
+});
