@@ -76,6 +76,8 @@ const factsFileSchema = z.strictObject({
         /** Regexes over a handler's name: the handler itself is the operation (needs `framework`). */
         handlers: z.array(pattern).default([]),
         framework: nonEmpty.optional(),
+        /** Call-signature regexes of calls whose first argument this operation writes later (Doctrine `persist`/`remove` before `flush`). */
+        queued_by: z.array(pattern).default([]),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -155,6 +157,7 @@ interface OperationFact {
   line: RegExp | null;
   handlers: RegExp[];
   framework: string | null;
+  queuedBy: RegExp[];
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -245,6 +248,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       line: optionalPattern([...at, 'line'], row.line),
       handlers: patterns([...at, 'handlers'], row.handlers),
       framework: row.framework ?? null,
+      queuedBy: patterns([...at, 'queued_by'], row.queued_by),
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,

@@ -7,9 +7,9 @@
  * argument (`$this->userService->updateUser($this->user, ...)`). Textual and intra-path only: a value is
  * "derived" when its right-hand side mentions the user at all.
  */
-import type { FunctionIR } from '../syntax/ir-types.js';
+import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { LanguageFacts } from './facts.js';
-import { lookupClass, superChain, type Program } from './resolution.js';
+import { callSignature, lookupClass, superChain, type Program } from './resolution.js';
 import { statementAt } from './recognisers/shared.js';
 import type { OperationSite, PathRecord, ProgramFile } from './types.js';
 
@@ -108,6 +108,49 @@ const LOOPS = [
   /\bfor\s*\(\s*(?:const|let|var|final)?\s*(?:[\w<>.]+\s+)?([$\w]+)\s*(?::|\bof\b|\bin\b)\s*(.+)\)/, // Java, JS
 ];
 
+/** The statement starting at `line` up to where its brackets close and its chain ends (at most twelve lines): TypeScript may omit `;`. */
+function balancedStatement(file: ProgramFile, line: number): { text: string; end: number } {
+  let depth = 0;
+  const out: string[] = [];
+  for (let l = line; l < line + 12 && l <= file.lines.length; l++) {
+    const text = file.lines[l - 1] ?? '';
+    out.push(text);
+    for (const ch of text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '')) {
+      if ('([{'.includes(ch)) depth++;
+      if (')]}'.includes(ch)) depth--;
+    }
+    // A chain continued on the next line (`->where(...)`, `.filter(...)`) is the same statement.
+    const continued = /^\s*(\?->|->|\?\.|\.)/.test(file.lines[l] ?? '');
+    if (depth <= 0 && !continued) return { text: out.join('\n'), end: l };
+  }
+  return { text: out.join('\n'), end: line };
+}
+
+/** The id a lookup is keyed by besides the user: `id: params.callId`, `'id' => $id`, a shorthand `{ id, userId }`. */
+function lookupKey(statement: string): string | null {
+  const keyed = /(?:\bid|['"]id['"])\s*(?::|=>)\s*([$\w.]+(?:\[['"]?\w+['"]?\])?)/.exec(statement);
+  if (keyed?.[1]) return keyed[1];
+  return /[{,]\s*id\s*[,}]/.test(statement) ? 'id' : null;
+}
+
+/** True when the lines after `end` leave the function when `variable` came back empty (`if (!call) { ... return ... }`). */
+function exitsWhenMissing(file: ProgramFile, variable: string, end: number): boolean {
+  const v = escape(variable);
+  const missing = new RegExp(`\\bif\\s*\\(\\s*(!\\s*${v}(?![\\w$])|${v}\\s*===?\\s*(null|undefined)|(null|undefined)\\s*===?\\s*${v}(?![\\w$])|is_null\\(\\s*${v}\\s*\\))\\s*\\)`);
+  for (let line = end + 1; line <= Math.min(file.lines.length, end + 3); line++) {
+    const head = file.lines[line - 1] ?? '';
+    if (!missing.test(head)) continue;
+    const own = /^\s*/.exec(head)?.[0].length ?? 0;
+    for (let l = line; l <= Math.min(file.lines.length, line + 8); l++) {
+      const text = file.lines[l - 1] ?? '';
+      if (l > line && text.trim() !== '' && (/^\s*/.exec(text)?.[0].length ?? 0) <= own) return false;
+      if (/\b(return|throw|abort\w*|redirect)\b/.test(l === line ? text.slice(text.indexOf(')')) : text)) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 /** Follow assignments and loops in `fn` from its body to `untilLine` (exclusive). */
 function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, bindings: Bindings): void {
   for (let line = fn.bodyStartLine; line < untilLine && line <= fn.endLine; line++) {
@@ -123,10 +166,55 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
     }
     const assign = ASSIGNMENT.exec(text);
     if (assign?.[1] && assign[2] && !/^\s*(if|elif|while|return)\b/.test(text)) {
-      const origin = bindings.origin(assign[2]);
-      if (origin) bindings.bind(assign[1], origin);
+      // A lookup written over several lines is read whole: its user constraint may sit on a later line.
+      const statement = balancedStatement(file, line);
+      const rhs = statement.text.slice(statement.text.indexOf(assign[2]));
+      const origin = bindings.origin(rhs);
+      if (origin) {
+        bindings.bind(assign[1], origin);
+        // A lookup scoped by the user that leaves when nothing came back proves its key is the user's too.
+        const key = lookupKey(rhs);
+        if (key && exitsWhenMissing(file, assign[1], statement.end)) bindings.bind(key, `${key}, found for the user in the lookup at line ${line}`);
+      }
     }
   }
+}
+
+/** A call's plain arguments: the ones that can name the object acted on (not object or array literals, strings or named data). */
+function objectArguments(call: CallIR): string[] {
+  return (callArguments(call.text, call.callee) ?? []).filter((arg) => !/^[[{'"`]/.test(arg) && !/^\w+\s*:(?!:)/.test(arg));
+}
+
+/** The operation row's `queued_by` patterns: calls whose argument it writes (Doctrine's persist/remove before flush). */
+function queuedBy(facts: LanguageFacts, op: OperationSite): RegExp[] {
+  return facts.operations.find((o) => o.id === op.operationId)?.queuedBy ?? [];
+}
+
+/**
+ * Where the object an operation acts on comes from, when that is the logged-in user: its receiver
+ * (`$user->tokens()->delete()`), a plain argument (`$em->remove($bookmark)`, `db.update(userTable,
+ * user.id, {...})`), or, for a write of queued changes (`flush()`), every object queued before it in the
+ * same function.
+ */
+function operatedObjectOwner(file: ProgramFile, fn: FunctionIR, call: CallIR, bindings: Bindings, queued: readonly RegExp[]): string | null {
+  if (call.receiver) {
+    const origin = bindings.origin(call.receiver);
+    if (origin) return origin;
+  }
+  for (const arg of objectArguments(call)) {
+    const origin = bindings.origin(arg);
+    if (origin) return origin;
+  }
+  if (queued.length === 0 || objectArguments(call).length > 0) return null;
+  const before = file.ir.calls.filter((c) => c.line >= fn.bodyStartLine && c.line < call.line && queued.some((re) => re.test(callSignature(c))));
+  if (before.length === 0) return null;
+  let origin: string | null = null;
+  for (const queuedCall of before) {
+    const first = objectArguments(queuedCall)[0];
+    origin = first === undefined ? null : bindings.origin(first);
+    if (!origin) return null;
+  }
+  return origin;
 }
 
 /**
@@ -151,8 +239,8 @@ export function ownedByCurrentUser(program: Program, facts: LanguageFacts, path:
     propagate(file, ref.fn, until, bindings);
     if (isLast) {
       const call = file.ir.calls.find((c) => c.line === op.line && c.text === op.call) ?? file.ir.calls.find((c) => c.line === op.line);
-      if (!call?.receiver) return null;
-      return bindings.origin(call.receiver);
+      if (!call) return null;
+      return operatedObjectOwner(file, ref.fn, call, bindings, queuedBy(facts, op));
     }
     // Hand the user to the next hop's parameters, by position or by name.
     const next = path.hops[i + 1] ? program.functions.get(path.hops[i + 1]?.functionId ?? '') : undefined;
