@@ -78,6 +78,7 @@ function expressionKinds(facts: LanguageFacts, file: ProgramFile, line: number, 
   }
   if (user(expression) && ROLE_PREDICATE.test(expression)) kinds.add('path_guard');
   if (user(expression) && COMPARISON.test(expression) && !/null\b/.test(expression)) kinds.add('ownership_check');
-  if (facts.loginTests.some((re) => re.test(expression)) || (user(expression) && /null\b|^\(bool\)|^!!/.test(expression))) kinds.add('authn');
+  // The facts' login tests are true when nobody is logged in; the answer allows, so its negation is one.
+  if (facts.loginTests.some((re) => re.test(`!${expression}`)) || (user(expression) && /null\b|^\(bool\)|^!!/.test(expression))) kinds.add('authn');
   return kinds;
 }

@@ -307,7 +307,15 @@ function indent(text: string): number {
  * whose block ends the request (returns a response, redirects, aborts or throws): the condition's text.
  */
 function loginBranch(ctx: JudgeContext, file: ProgramFile, handle: FunctionRef, nextLine: number): string | null {
-  const tests = [...ctx.facts.loginTests, ...ctx.facts.currentUser, ...currentUserHelpers(ctx)];
+  // A test true when nobody is logged in: the facts' login tests, or a negated or null-compared user.
+  const users = [...ctx.facts.currentUser, ...currentUserHelpers(ctx)];
+  const tests = [...ctx.facts.loginTests, ...users.map((re) => new RegExp(`^!\\s*(?:${re.source})`)), ...users.map((re) => new RegExp(`^(?:${re.source})\\s*===?\\s*null\\b`))];
+  // Every disjunct of the condition is tried alone; one joined by && may not fire for an anonymous caller.
+  const firesForNobody = (line: string): boolean => {
+    const open = line.indexOf('(');
+    const condition = bracketed(line, open) ?? '';
+    return condition.split('||').some((part) => !part.includes('&&') && tests.some((re) => re.test(part.trim())));
+  };
   const body: { line: number; text: string }[] = [];
   for (let line = handle.fn.bodyStartLine + 1; line < handle.fn.endLine; line++) {
     const text = file.lines[line - 1] ?? '';
@@ -318,7 +326,7 @@ function loginBranch(ctx: JudgeContext, file: ProgramFile, handle: FunctionRef, 
     if (head.line >= nextLine) break;
     if (indent(head.text) !== outermost) continue;
     if (/^\s*return\b/.test(head.text)) break; // an earlier exit: later tests do not run on every path
-    if (!/^\s*if\s*\(/.test(head.text) || !tests.some((re) => re.test(head.text))) continue;
+    if (!/^\s*if\s*\(/.test(head.text) || !firesForNobody(head.text)) continue;
     const block = [head];
     for (const next of body.slice(i + 1)) {
       if (indent(next.text) <= outermost) break;

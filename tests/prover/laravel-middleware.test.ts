@@ -275,6 +275,12 @@ class PostController extends Controller
     }
   });
 
+  it('a login-only answer is a login check (the route itself has none), return true is nothing', async () => {
+    const bare = "<?php\nuse App\\Http\\Controllers\\PostController;\nRoute::delete('posts/{post}', [PostController::class, 'destroy']);\n";
+    expect(await run('        return auth()->check();', undefined, { 'routes/web.php': bare })).toEqual({ 'PostController.destroy': 'authn_only' });
+    expect(await run('        return true;', undefined, { 'routes/web.php': bare })).toEqual({ 'PostController.destroy': 'unguarded_path' });
+  });
+
   it('a parameter typed with a class that is not a form request is not read', async () => {
     const found = await labels({
       'app/Http/Requests/DeletePostRequest.php': request('DeletePostRequest', "        return $this->user()->can('delete', $this->route('post'));", 'Data'),
@@ -282,5 +288,22 @@ class PostController extends Controller
       'routes/web.php': routes,
     });
     expect(found).toEqual({ 'PostController.destroy': 'authn_only' });
+  });
+});
+
+describe('login tests in a middleware', () => {
+  it('a test that fires only for a logged-in user (auth()->check() && ...) is not a login check; a negated user or a guest test is', async () => {
+    const routes = `${routeHead}Route::post('admin/purge', [AdminController::class, 'purge'])->middleware(Authenticate::class);\n`;
+    const bodies = {
+      'confirmed-email check of a logged-in user': ["        if (auth()->check() && !auth()->user()->email_confirmed) {\n            return redirect('/');\n        }", 'unguarded_path'],
+      'negated user': ["        if (!$request->user()) {\n            return redirect('/login');\n        }", 'authn_only'],
+      'guest or not confirmed': ["        if (Auth::guest() || !auth()->user()->email_confirmed) {\n            abort(401);\n        }", 'authn_only'],
+      'negated user helper predicate': ["        if (!current()->hasAppAccess()) {\n            return redirect('/login');\n        }", 'authn_only'],
+    };
+    const helpers = "<?php\nfunction current(): User\n{\n    return auth()->user() ?: User::guest();\n}\n";
+    for (const [name, [body, label]] of Object.entries(bodies)) {
+      const found = await labels(app({ 'app/helpers.php': helpers, 'app/Http/Middleware/Authenticate.php': middleware('Authenticate', body ?? ''), 'routes/web.php': routes }));
+      expect(found, name).toEqual({ 'AdminController.purge': label });
+    }
   });
 });
