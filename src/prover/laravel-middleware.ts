@@ -9,7 +9,7 @@
  * a failed permission test. A library class is judged by the facts rows naming it.
  */
 import type { DischargerFact, LanguageFacts } from './facts.js';
-import { callArguments } from './ownership.js';
+import { callArguments, currentUserHelpers } from './ownership.js';
 import { findMethod, lookupClass, superChain, type ClassRecord, type Program } from './resolution.js';
 import type { DischargeKind, FunctionRef, ProgramFile } from './types.js';
 
@@ -308,7 +308,7 @@ function indent(text: string): number {
  */
 function loginBranch(ctx: JudgeContext, file: ProgramFile, handle: FunctionRef, nextLine: number): string | null {
   // A test true when nobody is logged in: the facts' login tests, or a negated or null-compared user.
-  const users = [...ctx.facts.currentUser, ...currentUserHelpers(ctx)];
+  const users = [...ctx.facts.currentUser, ...currentUserHelpers(ctx.program, ctx.facts)];
   const tests = [...ctx.facts.loginTests, ...users.map((re) => new RegExp(`^!\\s*(?:${re.source})`)), ...users.map((re) => new RegExp(`^(?:${re.source})\\s*===?\\s*null\\b`))];
   // Every disjunct of the condition is tried alone; one joined by && may not fire for an anonymous caller.
   const firesForNobody = (line: string): boolean => {
@@ -336,25 +336,6 @@ function loginBranch(ctx: JudgeContext, file: ProgramFile, handle: FunctionRef, 
     if (ends) return head.text.trim();
   }
   return null;
-}
-
-const helperCache = new WeakMap<Program, RegExp[]>();
-
-/** Project functions that return the logged-in user (`function user() { return auth()->user() ...; }`), as call patterns. */
-function currentUserHelpers(ctx: JudgeContext): RegExp[] {
-  const cached = helperCache.get(ctx.program);
-  if (cached) return cached;
-  const found: RegExp[] = [];
-  for (const [path, byName] of ctx.program.moduleFunctions) {
-    const file = ctx.program.byPath.get(path);
-    if (file?.language !== 'php') continue;
-    for (const [name, refs] of byName) {
-      const returnsUser = refs.some((ref) => file.lines.slice(ref.fn.startLine - 1, ref.fn.endLine).some((l) => /\breturn\b/.test(l) && ctx.facts.currentUser.some((re) => re.test(l))));
-      if (returnsUser && /^\w+$/.test(name)) found.push(new RegExp(`(?<![\\w$>:])${name}\\(\\)`));
-    }
-  }
-  helperCache.set(ctx.program, found);
-  return found;
 }
 
 /** A project class by name, for callers outside this module (FormRequest subclasses). */

@@ -24,7 +24,10 @@ class Bindings {
   readonly names = new Map<string, string>();
   private patterns: { re: RegExp; origin: string }[] = [];
 
-  constructor(private readonly facts: LanguageFacts) {}
+  constructor(
+    private readonly facts: LanguageFacts,
+    private readonly helpers: readonly RegExp[] = [],
+  ) {}
 
   bind(name: string, origin: string): void {
     if (this.names.has(name)) return;
@@ -36,13 +39,37 @@ class Bindings {
 
   /** Why `text` denotes (or derives from) the logged-in user, or null. */
   origin(text: string): string | null {
-    for (const re of this.facts.currentUser) {
+    for (const re of [...this.facts.currentUser, ...this.helpers]) {
       const match = re.exec(text);
       if (match) return match[0];
     }
     for (const { re, origin } of this.patterns) if (re.test(text)) return origin;
     return null;
   }
+}
+
+const helperCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
+
+/**
+ * Call patterns of the repository's own functions that return the logged-in user (a PHP helper
+ * `function user() { return auth()->user() ?: User::guest(); }`): a call to one denotes that user too.
+ */
+export function currentUserHelpers(program: Program, facts: LanguageFacts): RegExp[] {
+  let byFacts = helperCache.get(program);
+  if (!byFacts) helperCache.set(program, (byFacts = new Map<LanguageFacts, RegExp[]>()));
+  const cached = byFacts.get(facts);
+  if (cached) return cached;
+  const found: RegExp[] = [];
+  for (const [path, byName] of program.moduleFunctions) {
+    const file = program.byPath.get(path);
+    if (file?.factsLanguage !== facts.language) continue;
+    for (const [name, refs] of byName) {
+      const returnsUser = refs.some((ref) => file.lines.slice(ref.fn.startLine - 1, ref.fn.endLine).some((l) => /\breturn\b/.test(l) && facts.currentUser.some((re) => re.test(l))));
+      if (returnsUser && /^\w+$/.test(name)) found.push(new RegExp(`(?<![\\w$>:.])${name}\\(\\)`));
+    }
+  }
+  byFacts.set(facts, found);
+  return found;
 }
 
 /** The arguments of the first call to `callee` in `text`, split at top-level commas. */
@@ -228,7 +255,7 @@ export function ownedByCurrentUser(program: Program, facts: LanguageFacts, path:
     const ref = program.functions.get(hop.functionId);
     const file = ref ? program.byPath.get(ref.path) : undefined;
     if (!ref || !file) return null;
-    const bindings = new Bindings(facts);
+    const bindings = new Bindings(facts, currentUserHelpers(program, facts));
     bindInjected(program, facts, bindings, ref.path, ref.fn);
     ref.fn.parameters.forEach((p, index) => {
       const origin = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));

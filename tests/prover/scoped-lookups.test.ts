@@ -123,6 +123,10 @@ ${body}
       where: "        $project = Project::where('user_id', auth()->id())\n            ->findOrFail($id);",
     };
     for (const [name, body] of Object.entries(owned)) expect(await findings({ 'app/Http/Controllers/ProjectController.php': controller(body), 'routes/web.php': routes }), name).toEqual([]);
+    // A project helper that returns the logged-in user denotes that user; one returning another user does not.
+    const helpers = "<?php\nfunction current(): User\n{\n    return auth()->user() ?: User::guest();\n}\nfunction pick(): User\n{\n    return User::query()->first();\n}\n";
+    expect(await findings({ 'app/helpers.php': helpers, 'app/Http/Controllers/ProjectController.php': controller('        $project = current();'), 'routes/web.php': routes })).toEqual([]);
+    expect(await findings({ 'app/helpers.php': helpers, 'app/Http/Controllers/ProjectController.php': controller('        $project = pick();'), 'routes/web.php': routes })).toEqual(['ProjectController.destroy:php.model-deletion:authn_only']);
     const chosen = "        $project = Project::where('user_id', $request->input('user_id'))->findOrFail($id);";
     expect(await findings({ 'app/Http/Controllers/ProjectController.php': controller(chosen), 'routes/web.php': routes })).toEqual(['ProjectController.destroy:php.model-deletion:authn_only']);
   });
