@@ -7,6 +7,7 @@
  */
 import type { LanguageFacts } from './facts.js';
 import { classNamed } from './laravel-middleware.js';
+import { statementAt } from './recognisers/shared.js';
 import { callSignature, findMethod, superChain, type Program } from './resolution.js';
 import type { DischargeKind, FunctionRef, ProgramFile } from './types.js';
 
@@ -48,22 +49,12 @@ function answerKinds(facts: LanguageFacts, file: ProgramFile, fn: FunctionRef): 
   for (let line = fn.fn.bodyStartLine; line <= fn.fn.endLine; line++) {
     const text = file.lines[line - 1] ?? '';
     if (!/\breturn\b/.test(text)) continue;
-    const statement = statementFrom(file, line);
+    const statement = statementAt(file, line, 6);
     const expression = statement.slice(statement.indexOf('return') + 'return'.length).replace(/;[\s\S]*$/, '').trim();
     const kinds: Set<DischargeKind> = /^false$/i.test(expression) ? new Set(all) : expressionKinds(facts, file, line, expression);
     common = common === null ? kinds : new Set([...common].filter((k: DischargeKind) => kinds.has(k)));
   }
   return common === null ? [] : [...common];
-}
-
-/** The return statement starting at `line`, up to its `;` (at most six lines). */
-function statementFrom(file: ProgramFile, line: number): string {
-  const out: string[] = [];
-  for (let l = line; l < line + 6 && l <= file.lines.length; l++) {
-    out.push(file.lines[l - 1] ?? '');
-    if ((file.lines[l - 1] ?? '').includes(';')) break;
-  }
-  return out.join('\n');
 }
 
 function expressionKinds(facts: LanguageFacts, file: ProgramFile, line: number, expression: string): Set<DischargeKind> {

@@ -10,7 +10,7 @@
  */
 import type { DischargerFact, LanguageFacts } from './facts.js';
 import { callArguments, currentUserHelpers } from './ownership.js';
-import { findMethod, lookupClass, superChain, type ClassRecord, type Program } from './resolution.js';
+import { findMethod, lookupClass, namespaceOf, superChain, type ClassRecord, type Program } from './resolution.js';
 import type { DischargeKind, FunctionRef, ProgramFile } from './types.js';
 
 /** What one middleware reference checks, with the evidence for the finding's reader. */
@@ -204,7 +204,7 @@ function qualifiedName(written: string, file: ProgramFile): string {
     const last = imp.module.split('\\').pop();
     if (imp.names.includes(first ?? '') || (imp.names.length === 0 && last === first)) return [imp.module.replace(/^\\/, ''), ...rest].join('\\');
   }
-  const space = /^\s*namespace\s+([\w\\]+)\s*;/m.exec(file.text)?.[1];
+  const space = namespaceOf(file);
   return space ? `${space}\\${written}` : written;
 }
 
@@ -213,7 +213,7 @@ function projectClass(program: Program, qualified: string): ClassRecord | null {
   const simple = qualified.split('\\').pop() ?? qualified;
   for (const record of program.table.get(simple) ?? []) {
     const file = program.byPath.get(record.path);
-    const space = file ? (/^\s*namespace\s+([\w\\]+)\s*;/m.exec(file.text)?.[1] ?? '') : '';
+    const space = file ? namespaceOf(file) : '';
     if ((space === '' ? simple : `${space}\\${simple}`) === qualified || !qualified.includes('\\')) return record;
   }
   return null;

@@ -284,12 +284,17 @@ function rootVariable(receiver: string): string | null {
 /** Fully qualified names (`App\Support\Client`, `com.acme.Store`) of the repository's own classes, per program. */
 const ownQualifiedNames = new WeakMap<Program, Set<string>>();
 
+/** The namespace (PHP) or package (Java) a file declares, or ''. */
+export function namespaceOf(file: ProgramFile): string {
+  return /^\s*(?:namespace|package)\s+([\w.\\]+)\s*;/m.exec(file.text)?.[1] ?? '';
+}
+
 function qualifiedClassNames(program: Program): Set<string> {
   let names = ownQualifiedNames.get(program);
   if (names) return names;
   names = new Set();
   for (const file of program.files) {
-    const space = /^\s*(?:namespace|package)\s+([\w.\\]+)\s*;/m.exec(file.text)?.[1] ?? '';
+    const space = namespaceOf(file);
     const separator = file.language === 'php' ? '\\' : '.';
     for (const cls of file.ir.classes) {
       // Java imports a nested class through its outer one: `a.b.Outer.Inner`.
