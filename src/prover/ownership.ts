@@ -72,6 +72,23 @@ export function currentUserHelpers(program: Program, facts: LanguageFacts): RegE
   return found;
 }
 
+/** `[property, value]` of an object literal's top-level entries: `{ user, id: params.id }` → user→user, id→params.id. */
+function objectProperties(literal: string): [string, string][] {
+  const entries = callArguments(`o(${literal.replace(/^\{|\}$/g, '')})`, 'o') ?? [];
+  const out: [string, string][] = [];
+  for (const entry of entries) {
+    const pair = /^(\w+)\s*(?::\s*([\s\S]+))?$/.exec(entry.trim());
+    if (pair?.[1]) out.push([pair[1], pair[2] ?? pair[1]]);
+  }
+  return out;
+}
+
+/** `[property, local name]` of a destructuring parameter: `{ user, code: c }` → user→user, code→c. */
+function destructured(name: string): [string, string][] {
+  if (!name.trim().startsWith('{')) return [];
+  return objectProperties(name.trim()).filter(([, local]) => /^\w+$/.test(local));
+}
+
 /** The arguments of the first call to `callee` in `text`, split at top-level commas. */
 export function callArguments(text: string, callee: string): string[] | null {
   const at = new RegExp(`(?<![\\w$])${escape(callee)}\\s*\\(`).exec(text);
@@ -260,6 +277,11 @@ export function ownedByCurrentUser(program: Program, facts: LanguageFacts, path:
     ref.fn.parameters.forEach((p, index) => {
       const origin = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));
       if (origin) bindings.bind(p.name, origin);
+      // A destructured parameter `{ user, code }` takes the properties of an object argument by name.
+      for (const [property, local] of destructured(p.name)) {
+        const fromProperty = passed.get(`.${property}`);
+        if (fromProperty) bindings.bind(local, fromProperty);
+      }
     });
     const isLast = i === path.hops.length - 1;
     const until = isLast ? op.line : hop.callLine ?? ref.fn.endLine;
@@ -275,6 +297,14 @@ export function ownedByCurrentUser(program: Program, facts: LanguageFacts, path:
     const args = callArguments(statementAt(file, hop.callLine, 6), next.fn.name) ?? [];
     passed = new Map();
     args.forEach((arg, index) => {
+      // An object argument `{ user, code }` hands over each property the user flows into.
+      if (arg.startsWith('{')) {
+        for (const [property, value] of objectProperties(arg)) {
+          const origin = bindings.origin(value);
+          if (origin) passed.set(`.${property}`, origin);
+        }
+        return;
+      }
       const named = /^(\w+)\s*[:=](?![:=])\s*(.+)$/s.exec(arg);
       const origin = bindings.origin(named?.[2] ?? arg);
       if (!origin) return;

@@ -41,6 +41,31 @@ ${body}
   });
 });
 
+describe('the user handed on inside an object argument', () => {
+  const helper = `import { db, userTable } from './db.server'
+export async function connect({ user, code }: { user: User; code: string }) {
+  const member = await fetchMember(code)
+  await store(member, user)
+}
+async function store(member: Member, user: User) {
+  await db.update(userTable, user.id, { discordId: member.id })
+}
+`;
+  const loader = (argument: string) => `import { requireUser } from '~/utils/session.server'
+import { connect } from '~/utils/discord.server'
+export async function loader({ request, params }) {
+  const user = await requireUser(request)
+  const other = await findUser(params.userId)
+  await connect(${argument})
+  return null
+}
+`;
+  it('a destructured parameter takes the user by property name; another user in the same property is not owned', async () => {
+    expect(await findings({ 'app/utils/discord.server.ts': helper, 'app/routes/discord.callback.tsx': loader('{ user, code: params.code }') })).toEqual([]);
+    expect(await findings({ 'app/utils/discord.server.ts': helper, 'app/routes/discord.callback.tsx': loader('{ user: other, code: params.code }') })).toEqual(['loader:ts.orm-update:authn_only']);
+  });
+});
+
 describe('Symfony: repository lookups by $this->getUser()', () => {
   const controller = (lookup: string, write = '        $em->remove($bookmark);\n        $em->flush();') => `<?php
 namespace App\\Controller;
