@@ -230,7 +230,7 @@ export function qualify(input: QualifyInput): string {
 }
 
 /** Why a call resolved to nothing in the repository. */
-type Unresolved = 'receiver_unresolved' | 'external';
+type Unresolved = 'receiver_unresolved' | 'library_receiver' | 'external';
 
 /** The result of resolving one call. */
 export interface Resolution {
@@ -383,7 +383,7 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
     const rootType = writtenType ?? (root === null ? null : declaredType(file, caller, root));
     const named = /^[A-Z][\w.\\]*$/.test(receiver) ? receiver : null;
     const names = [rootType?.replace(/<.*$/s, '').trim() ?? null, named, root];
-    if (names.some((n) => n !== null && isLibraryName(program, file, n))) return { key: name, targets: [], unresolved: 'external' };
+    if (names.some((n) => n !== null && isLibraryName(program, file, n))) return { key: name, targets: [], unresolved: 'library_receiver' };
   }
   const input: QualifyInput = { receiver, enclosingClass, name, arity: call.arity, table: program.table, receiverType };
   const cls = receiverClass(input);
