@@ -367,16 +367,16 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
       const closure = file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 8);
       if (!closure) continue;
       const head = `${call.receiver ?? ''} ${call.text}`;
-      groups.push({ start: closure.startLine, end: closure.endLine, refs: appliedMiddleware(head.slice(0, head.indexOf('function') > 0 ? head.indexOf('function') : head.length)) });
+      groups.push({ start: closure.startLine, end: closure.endLine, refs: appliedMiddleware(head.slice(0, head.indexOf('function') > 0 ? head.indexOf('function') : head.length), file) });
     }
     const attached = fileMiddleware(ctx.registry, file.path);
     for (const site of routeSites(file)) {
       const refs = new Set<string>(attached.flatMap((a) => a.refs));
       for (const global of ctx.registry.global) for (const ref of global.refs) refs.add(ref);
       for (const group of groups) if (site.line >= group.start && site.line <= group.end) for (const n of group.refs) refs.add(n);
-      for (const n of appliedMiddleware(`${site.call.receiver ?? ''} ${site.statement.slice(site.statement.indexOf(site.call.callee))}`)) refs.add(n);
+      for (const n of appliedMiddleware(`${site.call.receiver ?? ''} ${site.statement.slice(site.statement.indexOf(site.call.callee))}`, file)) refs.add(n);
       for (const match of site.statement.matchAll(/->can\(\s*['"]([^'"]+)['"](?:\s*,\s*['"]([^'"]+)['"])?/g)) refs.add(`can:${match[1] ?? ''}${match[2] ? `,${match[2]}` : ''}`);
-      for (const match of site.statement.matchAll(/withoutMiddleware\(/g)) for (const n of middlewareTokens(callArguments(site.statement.slice(match.index), 'withoutMiddleware')?.join(',') ?? '')) refs.delete(n);
+      for (const match of site.statement.matchAll(/withoutMiddleware\(/g)) for (const n of middlewareTokens(callArguments(site.statement.slice(match.index), 'withoutMiddleware')?.join(',') ?? '', file)) refs.delete(n);
       const where = `on Route::${site.call.callee}('${site.uri}') at ${file.path}:${site.line}${attached.length > 0 ? ` (routes file loaded at ${attached.map((a) => a.evidence).join(', ')})` : ''}`;
       for (const { method, ref } of routeTargets(program, site)) {
         for (const target of ref?.methods ?? []) {
@@ -416,7 +416,7 @@ function controllerMiddleware(input: WitnessInput, set: WitnessSet, ctx: JudgeCo
         if (!isMiddlewareCall) continue;
         if (closure) closureMiddleware(input, set, { targetId, hookId: hook.id, closure, record: record.name });
         const first = (callArguments(call.text, call.callee) ?? [])[0] ?? '';
-        addMiddleware(set, ctx, targetId, middlewareTokens(first), file, `in ${record.name} constructor`);
+        addMiddleware(set, ctx, targetId, middlewareTokens(first, file), file, `in ${record.name} constructor`);
       }
     }
   }

@@ -7,6 +7,7 @@
  */
 import type { LanguageFacts } from './facts.js';
 import { classNamed } from './laravel-middleware.js';
+import { alternatives } from './ownership.js';
 import { statementAt } from './recognisers/shared.js';
 import { callSignature, findMethod, superChain, type Program } from './resolution.js';
 import type { DischargeKind, FunctionRef, ProgramFile } from './types.js';
@@ -51,7 +52,13 @@ function answerKinds(facts: LanguageFacts, file: ProgramFile, fn: FunctionRef): 
     if (!/\breturn\b/.test(text)) continue;
     const statement = statementAt(file, line, 6);
     const expression = statement.slice(statement.indexOf('return') + 'return'.length).replace(/;[\s\S]*$/, '').trim();
-    const kinds: Set<DischargeKind> = /^false$/i.test(expression) ? new Set(all) : expressionKinds(facts, file, line, expression);
+    // Each value the answer can take must be a check: `can(...) || true` lets everyone through.
+    let kinds: Set<DischargeKind> | null = null;
+    for (const value of alternatives(expression)) {
+      const own: Set<DischargeKind> = /^false$/i.test(value) ? new Set(all) : expressionKinds(facts, file, line, value);
+      kinds = kinds === null ? own : new Set([...kinds].filter((k: DischargeKind) => own.has(k)));
+    }
+    kinds ??= new Set();
     common = common === null ? kinds : new Set([...common].filter((k: DischargeKind) => kinds.has(k)));
   }
   return common === null ? [] : [...common];

@@ -54,16 +54,18 @@ const CLASS_REF = /(\\?[A-Za-z_][\w\\]*)::class(?:\s*\.\s*['"]:([^'"]*)['"])?/y;
 const STRING_REF = /['"]([^'"]+)['"]/y;
 
 /**
- * Middleware references in an argument or array text, in order: quoted names as they are
- * (`can:edit,post`), class constants as `X::class` with their parameters after a colon.
+ * Middleware references in an argument or array text of `file`, in order: quoted names as they are
+ * (`can:edit,post`), class constants fully qualified through the file's imports (`\App\X::class`), with
+ * their parameters after a colon, so that a reference means the same wherever it is judged or removed.
  */
-export function middlewareTokens(text: string): string[] {
+export function middlewareTokens(text: string, file: ProgramFile): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i++) {
     CLASS_REF.lastIndex = i;
     const cls = CLASS_REF.exec(text);
     if (cls?.[1] && (i === 0 || !/[\w\\]/.test(text[i - 1] ?? ''))) {
-      out.push(cls[2] ? `${cls[1]}::class:${cls[2]}` : `${cls[1]}::class`);
+      const qualified = `\\${qualifiedName(cls[1], file)}`;
+      out.push(cls[2] ? `${qualified}::class:${cls[2]}` : `${qualified}::class`);
       i = CLASS_REF.lastIndex - 1;
       continue;
     }
@@ -78,13 +80,13 @@ export function middlewareTokens(text: string): string[] {
 }
 
 /** Every middleware a text applies: `middleware(a, [b, C::class])` calls and `'middleware' => ...` entries. */
-export function appliedMiddleware(text: string): string[] {
+export function appliedMiddleware(text: string, file: ProgramFile): string[] {
   const refs: string[] = [];
   for (const match of text.matchAll(/(?<!without)(?<![\w$])[Mm]iddleware\s*\(/g)) {
     const args = callArguments(text.slice(match.index), match[0].replace(/\s*\($/, '')) ?? [];
-    for (const arg of args) if (!/^\s*(only|except)\s*:/.test(arg)) refs.push(...middlewareTokens(arg));
+    for (const arg of args) if (!/^\s*(only|except)\s*:/.test(arg)) refs.push(...middlewareTokens(arg, file));
   }
-  for (const match of text.matchAll(/['"]middleware['"]\s*=>\s*(\[[^\]]*\]|['"][^'"]*['"]|\\?[\w\\]+::class)/g)) refs.push(...middlewareTokens(match[1] ?? ''));
+  for (const match of text.matchAll(/['"]middleware['"]\s*=>\s*(\[[^\]]*\]|['"][^'"]*['"]|\\?[\w\\]+::class)/g)) refs.push(...middlewareTokens(match[1] ?? '', file));
   return refs;
 }
 
@@ -103,12 +105,12 @@ function bracketed(text: string, open: number): string | null {
 }
 
 /** `'key' => value` entries of an array text whose values are one reference or a list of them. */
-function keyedEntries(body: string): { key: string; refs: string[] }[] {
+function keyedEntries(body: string, file: ProgramFile): { key: string; refs: string[] }[] {
   const out: { key: string; refs: string[] }[] = [];
   for (const match of body.matchAll(/['"]([\w.-]+)['"]\s*=>\s*/g)) {
     const at = match.index + match[0].length;
     const value = body[at] === '[' ? bracketed(body, at) : /^[^,\]]+/.exec(body.slice(at))?.[0];
-    if (value !== null && value !== undefined) out.push({ key: match[1] ?? '', refs: middlewareTokens(value) });
+    if (value !== null && value !== undefined) out.push({ key: match[1] ?? '', refs: middlewareTokens(value, file) });
   }
   return out;
 }
@@ -134,9 +136,9 @@ export function readMiddlewareRegistry(program: Program): MiddlewareRegistry {
     for (const match of text.matchAll(/\$(middlewareAliases|routeMiddleware|middlewareGroups|middleware)\s*=\s*\[/g)) {
       const body = bracketed(text, match.index + match[0].length - 1);
       if (body === null) continue;
-      if (match[1] === 'middleware') registry.global.push({ refs: middlewareTokens(body), file });
-      else if (match[1] === 'middlewareGroups') for (const { key, refs } of keyedEntries(body)) addGroup(key, refs, file);
-      else for (const { key, refs } of keyedEntries(body)) if (refs[0]) registry.aliases.set(key, { ref: refs[0], file });
+      if (match[1] === 'middleware') registry.global.push({ refs: middlewareTokens(body, file), file });
+      else if (match[1] === 'middlewareGroups') for (const { key, refs } of keyedEntries(body, file)) addGroup(key, refs, file);
+      else for (const { key, refs } of keyedEntries(body, file)) if (refs[0]) registry.aliases.set(key, { ref: refs[0], file });
     }
     // Laravel 11: `->withMiddleware(function (Middleware $middleware) { ... })` in bootstrap/app.php.
     if (/(^|\/)bootstrap\/app\.php$/.test(file.path)) readBootstrap(file, registry, addGroup);
@@ -149,13 +151,13 @@ function readBootstrap(file: ProgramFile, registry: MiddlewareRegistry, addGroup
   const text = file.text;
   for (const match of text.matchAll(/->alias\(\s*\[/g)) {
     const body = bracketed(text, match.index + match[0].length - 1);
-    for (const { key, refs } of keyedEntries(body ?? '')) if (refs[0]) registry.aliases.set(key, { ref: refs[0], file });
+    for (const { key, refs } of keyedEntries(body ?? '', file)) if (refs[0]) registry.aliases.set(key, { ref: refs[0], file });
   }
-  for (const match of text.matchAll(/->(web|api)\(/g)) addGroup(match[1] ?? '', middlewareTokens(bracketed(text, match.index + match[0].length - 1) ?? ''), file);
+  for (const match of text.matchAll(/->(web|api)\(/g)) addGroup(match[1] ?? '', middlewareTokens(bracketed(text, match.index + match[0].length - 1) ?? '', file), file);
   for (const match of text.matchAll(/->(?:group|appendToGroup|prependToGroup)\(\s*['"]([\w.-]+)['"]\s*,/g)) {
-    addGroup(match[1] ?? '', middlewareTokens(bracketed(text, text.lastIndexOf('(', match.index + match[0].length)) ?? ''), file);
+    addGroup(match[1] ?? '', middlewareTokens(bracketed(text, text.lastIndexOf('(', match.index + match[0].length)) ?? '', file), file);
   }
-  for (const match of text.matchAll(/->(?:append|prepend)\(/g)) registry.global.push({ refs: middlewareTokens(bracketed(text, match.index + match[0].length - 1) ?? ''), file });
+  for (const match of text.matchAll(/->(?:append|prepend)\(/g)) registry.global.push({ refs: middlewareTokens(bracketed(text, match.index + match[0].length - 1) ?? '', file), file });
   // `->withRouting(web: __DIR__.'/../routes/web.php', api: ...)`: the file runs in the group of that name.
   const routing = /->withRouting\(/.exec(text);
   const args = routing ? (callArguments(text.slice(routing.index), 'withRouting') ?? []) : [];
@@ -186,7 +188,7 @@ function readRouteFileAttachments(file: ProgramFile, registry: MiddlewareRegistr
         if (suffix) required.push(suffix);
       }
     }
-    const refs = appliedMiddleware(closure ? head.slice(0, Math.max(0, head.indexOf('function'))) || head : head);
+    const refs = appliedMiddleware(closure ? head.slice(0, Math.max(0, head.indexOf('function'))) || head : head, file);
     for (const suffix of required) registry.attachments.push({ suffix, refs, evidence: `${file.path}:${call.line}` });
   }
 }

@@ -72,6 +72,50 @@ export function currentUserHelpers(program: Program, facts: LanguageFacts): RegE
   return found;
 }
 
+/**
+ * The values an expression can take, split at its top level: `a || b`, `a or b`, `a ?? b`, `a ?: b`,
+ * `c ? a : b` (the condition is not a value). Strings and brackets are skipped; `?->`/`?.` are not operators.
+ */
+export function alternatives(expression: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  let ternary = -1;
+  const cut = (from: number, to: number): void => {
+    parts.push(expression.slice(from, to).trim());
+  };
+  for (let i = 0; i < expression.length; i++) {
+    const ch = expression[i] ?? '';
+    if (quote) {
+      if (ch === quote && expression[i - 1] !== '\\') quote = null;
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+    if (depth !== 0 || quote) continue;
+    const two = expression.slice(i, i + 2);
+    if (two === '||' || two === '??' || two === '?:') {
+      cut(start, i);
+      start = i + 2;
+      i++;
+    } else if (/^\sor\s/i.test(expression.slice(i, i + 4))) {
+      cut(start, i);
+      start = i + 3;
+    } else if (ch === '?' && !/[-.>]/.test(expression[i + 1] ?? '')) {
+      ternary = i; // the condition before it is not one of the values
+      start = i + 1;
+    } else if (ch === ':' && ternary >= 0 && expression[i + 1] !== ':' && expression[i - 1] !== ':') {
+      cut(start, i);
+      start = i + 1;
+      ternary = -1;
+    }
+  }
+  cut(start, expression.length);
+  return parts.filter((p) => p.length > 0);
+}
+
 /** `[property, value]` of an object literal's top-level entries: `{ user, id: params.id }` → user→user, id→params.id. */
 function objectProperties(literal: string): [string, string][] {
   const entries = callArguments(`o(${literal.replace(/^\{|\}$/g, '')})`, 'o') ?? [];
@@ -213,7 +257,9 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       // A lookup written over several lines is read whole: its user constraint may sit on a later line.
       const statement = balancedStatement(file, line);
       const rhs = statement.text.slice(statement.text.indexOf(assign[2]));
-      const origin = bindings.origin(rhs);
+      // Every value the right-hand side can take must come from the user (`find($id) ?? ...` does not).
+      const values = alternatives(rhs.replace(/;[\s\S]*$/, ''));
+      const origin = values.length > 0 && values.every((v) => bindings.origin(v) !== null) ? bindings.origin(rhs) : null;
       if (origin) {
         bindings.bind(assign[1], origin);
         // A lookup scoped by the user that leaves when nothing came back proves its key is the user's too.

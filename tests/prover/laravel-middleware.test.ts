@@ -209,6 +209,14 @@ ${boot}
     }
   });
 
+  it("a class the provider imports is resolved in the provider's file, and withoutMiddleware removes it however it is spelled", async () => {
+    const boot = "            Route::middleware(EnsureUserIsAdmin::class)->group(base_path('routes/admin.php'));";
+    const providerText = provider(boot).replace('use Illuminate\\Support\\Facades\\Route;', 'use Illuminate\\Support\\Facades\\Route;\nuse App\\Http\\Middleware\\EnsureUserIsAdmin;');
+    const plainAdmin = "<?php\nuse App\\Http\\Controllers\\AdminController;\nRoute::post('purge', [AdminController::class, 'purge']);\nRoute::post('report', [AdminController::class, 'report'])->withoutMiddleware(\\App\\Http\\Middleware\\EnsureUserIsAdmin::class);\n";
+    const found = await labels(app({ 'app/Providers/RouteServiceProvider.php': providerText, 'app/Http/Middleware/EnsureUserIsAdmin.php': checkingAdmin, 'routes/admin.php': plainAdmin }));
+    expect(found).toEqual({ 'AdminController.report': 'unguarded_path' });
+  });
+
   it("bootstrap/app.php withRouting: the then: callback's file gets its middleware, the web file only the web group", async () => {
     const bootstrap = `<?php
 use Illuminate\\Foundation\\Application;
@@ -260,6 +268,7 @@ class PostController extends Controller
       role: '        return $this->user()->isAdmin();',
       owner: "        return $this->user()->id === $this->route('post')->user_id;",
       'owner on two lines': "        return $this->route('post')->user_id\n            === auth()->id();",
+      'either of two checks': "        return $this->user()->isAdmin() || $this->user()->can('delete', $this->route('post'));",
     };
     for (const [name, body] of Object.entries(answers)) expect(await run(body), name).toEqual({});
   });
@@ -270,7 +279,7 @@ class PostController extends Controller
   });
 
   it('return true, no authorize(), a conditional true, and a login-only answer do not check ownership or permission', async () => {
-    for (const [name, body] of Object.entries({ 'return true': '        return true;', 'no authorize()': null, 'conditional true': "        if ($this->user()->can('delete', $this->route('post'))) {\n            return true;\n        }\n        return true;", 'login only': '        return auth()->check();' })) {
+    for (const [name, body] of Object.entries({ 'return true': '        return true;', 'no authorize()': null, 'conditional true': "        if ($this->user()->can('delete', $this->route('post'))) {\n            return true;\n        }\n        return true;", 'login only': '        return auth()->check();', 'a check or true': "        return $this->user()->can('delete', $this->route('post')) || true;", 'a check or anything': "        return $this->user()->can('delete', $this->route('post')) ?: $this->boolean('force');", 'a ternary with true': "        return $this->has('draft') ? true : $this->user()->can('delete', $this->route('post'));" })) {
       expect(await run(body), name).toEqual({ 'PostController.destroy': 'authn_only' });
     }
   });

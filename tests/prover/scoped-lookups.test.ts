@@ -122,6 +122,8 @@ class BookmarkRepository extends ServiceEntityRepository
     const scopedByRequest = "        $bookmark = $repository->findOneBy(['user' => $request->get('user'), 'id' => $id]);";
     expect(await findings(app(scopedByRequest))).toEqual(['BookmarkController.delete:php.model-deletion:authn_only', 'BookmarkController.delete:php.model-write:authn_only']);
     expect(await findings(app('        $bookmark = $repository->find($id);'))).toEqual(['BookmarkController.delete:php.model-deletion:authn_only', 'BookmarkController.delete:php.model-write:authn_only']);
+    const fallback = "        $bookmark = $repository->findOneBy(['user' => $this->getUser(), 'id' => $id]) ?? $repository->find($id);";
+    expect(await findings(app(fallback))).toEqual(['BookmarkController.delete:php.model-deletion:authn_only', 'BookmarkController.delete:php.model-write:authn_only']);
     const other = "        $bookmark = $repository->findOneBy(['user' => $this->getUser(), 'id' => $id]);";
     expect(await findings(app(other, '        $em->persist($bookmark);\n        $em->persist($repository->find($request->get(\'other\')));\n        $em->flush();'))).toEqual(['BookmarkController.delete:php.model-write:authn_only']);
   });
