@@ -304,6 +304,8 @@ function qualifiedClassNames(program: Program): Set<string> {
         if (nested.split(separator).length > 8) break;
       }
       for (const own of new Set([cls.name, nested])) names.add(space === '' ? own : `${space}${separator}${own}`);
+      // A class declared without a namespace may be loaded under any name: never call an import of it a library.
+      if (space === '') names.add(`*${cls.name}`);
     }
   }
   ownQualifiedNames.set(program, names);
@@ -317,11 +319,17 @@ function qualifiedClassNames(program: Program): Set<string> {
  */
 function isLibraryName(program: Program, file: ProgramFile, name: string): boolean {
   const bare = name.replace(/^\$/, '');
-  if (file.language === 'php' && /\\/.test(bare)) return !qualifiedClassNames(program).has(bare.replace(/^\\/, ''));
+  if (file.language === 'php' && /\\/.test(bare)) {
+    const own = qualifiedClassNames(program);
+    return !own.has(bare.replace(/^\\/, '')) && !own.has(`*${bare.split('\\').pop() ?? ''}`);
+  }
   for (const imp of file.ir.imports) {
     const last = imp.module.split(/[.\\/]/).pop();
     if (!imp.names.includes(bare) && !(imp.names.length === 0 && last === bare)) continue;
-    if (file.language === 'php' || file.language === 'java') return !qualifiedClassNames(program).has(imp.module.replace(/^\\/, ''));
+    if (file.language === 'php' || file.language === 'java') {
+      const own = qualifiedClassNames(program);
+      return !own.has(imp.module.replace(/^\\/, '')) && !own.has(`*${last ?? ''}`);
+    }
     // Only a package specifier names a library; relative paths and project aliases (`~/`, `#app/`, `@/`) do not.
     if (!/^(@[\w.-]+\/)?[\w][\w.-]*(\/|$)/.test(imp.module) || /^@\//.test(imp.module)) return false;
     return moduleFiles(program, file.path, imp.module).length === 0;

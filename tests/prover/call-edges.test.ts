@@ -114,6 +114,14 @@ class Invoker
     expect(buildCallerIndex(program).unresolved).toEqual({ receiver_followed_by_name: 1 });
   });
 
+  it('a class declared without a namespace is the project\'s, whatever name imports it', async () => {
+    const program = await programOf({
+      'lib/Ledger.php': '<?php\nclass Ledger\n{\n    public function settle(): void { }\n}\n',
+      'app/Billing.php': '<?php\nnamespace App;\nuse Legacy\\Ledger;\nclass Billing\n{\n    public function close(Ledger $ledger): void { $ledger->settle(); }\n}\n',
+    });
+    expect(edges(program)['Billing.close']).toEqual(['Ledger.settle']);
+  });
+
   it('TypeScript: an object built from a package class or imported from a package is a library object', async () => {
     const program = await programOf({
       'app/models/report.server.ts': 'export class ReportStore {\n  query(id: string) { return id }\n}\n',
