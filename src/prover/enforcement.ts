@@ -11,6 +11,9 @@ import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { DischargerFact, Facts, LanguageFacts } from './facts.js';
 import type { CallerIndex } from './paths.js';
 import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type Program } from './resolution.js';
+import { formRequestChecks } from './laravel-form-request.js';
+import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
+import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
 import { booleanUse, comparisonUse, guardClauseHead, type BooleanUse } from './branches.js';
@@ -483,58 +486,59 @@ function recogniseAuthFlows(input: WitnessInput, set: WitnessSet): void {
   }
 }
 
-/** Middleware names a text applies with `middleware(...)` or `'middleware' => [...]`. */
-function middlewareIn(text: string): string[] {
-  const names: string[] = [];
-  for (const match of text.matchAll(/(?<!without)[Mm]iddleware\(\s*(\[[^\]]*\]|['"][^'"]*['"])/g)) names.push(...quotedNames(match[1] ?? ''));
-  for (const match of text.matchAll(/['"]middleware['"]\s*=>\s*(\[[^\]]*\]|['"][^'"]*['"])/g)) names.push(...quotedNames(match[1] ?? ''));
-  return names;
-}
-
-function middlewareRow(facts: LanguageFacts, name: string): DischargerFact | null {
-  return facts.dischargers.find((d) => d.middleware.some((re) => re.test(name))) ?? null;
-}
-
 const RESOURCE_ABILITIES: Record<string, string> = { index: 'viewAny', show: 'view', create: 'create', store: 'create', edit: 'update', update: 'update', destroy: 'delete' };
 
-/** Laravel: route-group, route-chained and controller-constructor middleware, and authorizeResource. */
-function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
+/** The context laravel-middleware.ts judges middleware in: the statement checks already collected. */
+function middlewareContext(input: WitnessInput, set: WitnessSet): JudgeContext {
   const { program } = input;
-  const php = input.facts.php;
-  const routeFiles = program.files.filter((f) => f.language === 'php' && isRouteFile(f.path));
-  // `->group(base_path('routes/admin.php'))` applies middleware to a whole file.
-  const fileMiddleware = new Map<string, string[]>();
-  for (const file of program.files.filter((f) => f.language === 'php')) {
-    for (const call of file.ir.calls) {
-      if (call.callee !== 'group') continue;
-      const included = /base_path\(\s*['"]([^'"]+)['"]/.exec(statementAt(file, call.line));
-      if (!included?.[1]) continue;
-      const names = middlewareIn(`${call.receiver ?? ''} ${call.text}`);
-      fileMiddleware.set(included[1], [...(fileMiddleware.get(included[1]) ?? []), ...names]);
+  const checksBefore: ChecksBefore = (fn, line) => {
+    const file = program.byPath.get(fn.path);
+    if (!file) return [];
+    const list = set.byFunction.get(fn.id) ?? [];
+    return list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null && w.line < line && onEveryPath(file, fn.fn, w.line));
+  };
+  return { program, facts: input.facts.php, registry: readMiddlewareRegistry(program), checksBefore };
+}
+
+/** Router witnesses for one controller method from the middleware references that cover it. */
+function addMiddleware(set: WitnessSet, ctx: JudgeContext, targetId: string, refs: Iterable<string>, from: ProgramFile, where: string): void {
+  for (const ref of refs) {
+    for (const check of judgeMiddleware(ref, from, ctx)) {
+      add(set, { kind: check.kind, scope: 'router', functionId: targetId, line: null, dischargerId: check.dischargerId, evidence: `${check.evidence} ${where}` });
     }
   }
+}
+
+/** Laravel: global, route-file, route-group, route-chained and controller-constructor middleware, and authorizeResource. */
+function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
+  const { program } = input;
+  const routeFiles = program.files.filter((f) => f.language === 'php' && isRouteFile(f.path));
+  if (routeFiles.length === 0) return;
+  const ctx = middlewareContext(input, set);
   for (const file of routeFiles) {
     // Group closures: the lambda a `group(function () {...})` call opens, with the group's middleware.
-    const groups: { start: number; end: number; names: string[] }[] = [];
+    const groups: { start: number; end: number; refs: string[] }[] = [];
     for (const call of file.ir.calls) {
       if (call.callee !== 'group') continue;
-      const closure = file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 1);
+      const closure = file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 8);
       if (!closure) continue;
-      groups.push({ start: closure.startLine, end: closure.endLine, names: middlewareIn(`${call.receiver ?? ''} ${call.text}`) });
+      const head = `${call.receiver ?? ''} ${call.text}`;
+      groups.push({ start: closure.startLine, end: closure.endLine, refs: appliedMiddleware(head.slice(0, head.indexOf('function') > 0 ? head.indexOf('function') : head.length), file) });
     }
+    const attached = fileMiddleware(ctx.registry, file.path);
     for (const site of routeSites(file)) {
-      const names = new Set<string>(fileMiddleware.get(file.path) ?? []);
-      for (const group of groups) if (site.line >= group.start && site.line <= group.end) for (const n of group.names) names.add(n);
-      for (const n of middlewareIn(`${site.call.receiver ?? ''} ${site.statement.slice(site.statement.indexOf(site.call.callee))}`)) names.add(n);
-      for (const match of site.statement.matchAll(/->can\(\s*['"]([^'"]+)['"](?:\s*,\s*['"]([^'"]+)['"])?/g)) names.add(`can:${match[1] ?? ''}${match[2] ? `,${match[2]}` : ''}`);
-      for (const match of site.statement.matchAll(/withoutMiddleware\(\s*(\[[^\]]*\]|['"][^'"]*['"])/g)) for (const n of quotedNames(match[1] ?? '')) names.delete(n);
+      const refs = new Set<string>(attached.flatMap((a) => a.refs));
+      for (const global of ctx.registry.global) for (const ref of global.refs) refs.add(ref);
+      for (const group of groups) if (site.line >= group.start && site.line <= group.end) for (const n of group.refs) refs.add(n);
+      for (const n of appliedMiddleware(`${site.call.receiver ?? ''} ${site.statement.slice(site.statement.indexOf(site.call.callee))}`, file)) refs.add(n);
+      for (const match of site.statement.matchAll(/->can\(\s*['"]([^'"]+)['"](?:\s*,\s*['"]([^'"]+)['"])?/g)) refs.add(`can:${match[1] ?? ''}${match[2] ? `,${match[2]}` : ''}`);
+      for (const match of site.statement.matchAll(/withoutMiddleware\(/g)) for (const n of middlewareTokens(callArguments(site.statement.slice(match.index), 'withoutMiddleware')?.join(',') ?? '', file)) refs.delete(n);
+      const where = `on Route::${site.call.callee}('${site.uri}') at ${file.path}:${site.line}${attached.length > 0 ? ` (routes file loaded at ${attached.map((a) => a.evidence).join(', ')})` : ''}`;
       for (const { method, ref } of routeTargets(program, site)) {
         for (const target of ref?.methods ?? []) {
-          for (const name of names) {
-            const row = middlewareRow(php, name);
-            if (row && row.kind !== 'public') add(set, { kind: row.kind, scope: 'router', functionId: target.id, line: null, dischargerId: row.id, evidence: `middleware '${name}' on Route::${site.call.callee}('${site.uri}') at ${file.path}:${site.line}` });
-          }
-          controllerMiddleware(input, set, target.id, site.controller, method);
+          addMiddleware(set, ctx, target.id, refs, file, where);
+          for (const check of formRequestChecks(program, input.facts.php, target)) add(set, { kind: check.kind, scope: 'decorator', functionId: target.id, line: null, dischargerId: 'laravel.form-request-authorize', evidence: check.evidence });
+          controllerMiddleware(input, set, ctx, target.id, site.controller, method);
         }
       }
     }
@@ -542,7 +546,7 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
 }
 
 /** `$this->middleware('x')->only([...])` and `authorizeResource` in a controller's constructor chain. */
-function controllerMiddleware(input: WitnessInput, set: WitnessSet, targetId: string, controller: string, method: string): void {
+function controllerMiddleware(input: WitnessInput, set: WitnessSet, ctx: JudgeContext, targetId: string, controller: string, method: string): void {
   const { program } = input;
   const cls = lookupClass(program.table, controller);
   if (!cls) return;
@@ -567,10 +571,8 @@ function controllerMiddleware(input: WitnessInput, set: WitnessSet, targetId: st
         const isMiddlewareCall = (call.callee === 'middleware' && (call.receiver === '$this' || call.receiver === null)) || (call.kind === 'new' && call.callee === 'Middleware');
         if (!isMiddlewareCall) continue;
         if (closure) closureMiddleware(input, set, { targetId, hookId: hook.id, closure, record: record.name });
-        for (const name of quotedNames(/\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(call.text)?.[1] ?? '')) {
-          const row = middlewareRow(input.facts.php, name);
-          if (row && row.kind !== 'public') add(set, { kind: row.kind, scope: 'router', functionId: targetId, line: null, dischargerId: row.id, evidence: `middleware '${name}' in ${record.name} constructor` });
-        }
+        const first = (callArguments(call.text, call.callee) ?? [])[0] ?? '';
+        addMiddleware(set, ctx, targetId, middlewareTokens(first, file), file, `in ${record.name} constructor`);
       }
     }
   }

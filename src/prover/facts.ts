@@ -60,6 +60,8 @@ const factsFileSchema = z.strictObject({
     current_user: z.array(pattern).default([]),
     /** Regexes over a parameter's declared type or annotation that the framework fills with the logged-in user (`Authenticatable`, `CurrentUser`). */
     current_user_types: z.array(pattern).default([]),
+    /** Regexes over an `if` line that tests whether anyone is logged in (`!auth()->check()`, `Auth::guest()`): read in middleware `handle()`. */
+    login_tests: z.array(pattern).default([]),
   }),
   operation: z
     .array(
@@ -74,6 +76,8 @@ const factsFileSchema = z.strictObject({
         /** Regexes over a handler's name: the handler itself is the operation (needs `framework`). */
         handlers: z.array(pattern).default([]),
         framework: nonEmpty.optional(),
+        /** Call-signature regexes of calls whose first argument this operation writes later (Doctrine `persist`/`remove` before `flush`). */
+        queued_by: z.array(pattern).default([]),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -153,6 +157,7 @@ interface OperationFact {
   line: RegExp | null;
   handlers: RegExp[];
   framework: string | null;
+  queuedBy: RegExp[];
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -206,6 +211,8 @@ export interface LanguageFacts {
   currentUser: RegExp[];
   /** Parameter types/annotations the framework fills with the logged-in user. */
   currentUserTypes: RegExp[];
+  /** Conditions that test whether anyone is logged in. */
+  loginTests: RegExp[];
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -241,6 +248,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       line: optionalPattern([...at, 'line'], row.line),
       handlers: patterns([...at, 'handlers'], row.handlers),
       framework: row.framework ?? null,
+      queuedBy: patterns([...at, 'queued_by'], row.queued_by),
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,
@@ -293,6 +301,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     baselineAuthn: input.header.baseline_authn,
     currentUser: patterns(['header', 'current_user'], input.header.current_user),
     currentUserTypes: patterns(['header', 'current_user_types'], input.header.current_user_types),
+    loginTests: patterns(['header', 'login_tests'], input.header.login_tests),
     authFlows,
     operations,
     dischargers,

@@ -7,9 +7,9 @@
  * argument (`$this->userService->updateUser($this->user, ...)`). Textual and intra-path only: a value is
  * "derived" when its right-hand side mentions the user at all.
  */
-import type { FunctionIR } from '../syntax/ir-types.js';
+import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { LanguageFacts } from './facts.js';
-import { lookupClass, superChain, type Program } from './resolution.js';
+import { callSignature, lookupClass, superChain, type Program } from './resolution.js';
 import { statementAt } from './recognisers/shared.js';
 import type { OperationSite, PathRecord, ProgramFile } from './types.js';
 
@@ -24,7 +24,10 @@ class Bindings {
   readonly names = new Map<string, string>();
   private patterns: { re: RegExp; origin: string }[] = [];
 
-  constructor(private readonly facts: LanguageFacts) {}
+  constructor(
+    private readonly facts: LanguageFacts,
+    private readonly helpers: readonly RegExp[] = [],
+  ) {}
 
   bind(name: string, origin: string): void {
     if (this.names.has(name)) return;
@@ -36,13 +39,98 @@ class Bindings {
 
   /** Why `text` denotes (or derives from) the logged-in user, or null. */
   origin(text: string): string | null {
-    for (const re of this.facts.currentUser) {
+    for (const re of [...this.facts.currentUser, ...this.helpers]) {
       const match = re.exec(text);
       if (match) return match[0];
     }
     for (const { re, origin } of this.patterns) if (re.test(text)) return origin;
     return null;
   }
+}
+
+const helperCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
+
+/**
+ * Call patterns of the repository's own functions that return the logged-in user (a PHP helper
+ * `function user() { return auth()->user() ?: User::guest(); }`): a call to one denotes that user too.
+ */
+export function currentUserHelpers(program: Program, facts: LanguageFacts): RegExp[] {
+  let byFacts = helperCache.get(program);
+  if (!byFacts) helperCache.set(program, (byFacts = new Map<LanguageFacts, RegExp[]>()));
+  const cached = byFacts.get(facts);
+  if (cached) return cached;
+  const found: RegExp[] = [];
+  for (const [path, byName] of program.moduleFunctions) {
+    const file = program.byPath.get(path);
+    if (file?.factsLanguage !== facts.language) continue;
+    for (const [name, refs] of byName) {
+      const returnsUser = refs.some((ref) => file.lines.slice(ref.fn.startLine - 1, ref.fn.endLine).some((l) => /\breturn\b/.test(l) && facts.currentUser.some((re) => re.test(l))));
+      if (returnsUser && /^\w+$/.test(name)) found.push(new RegExp(`(?<![\\w$>:.])${name}\\(\\)`));
+    }
+  }
+  byFacts.set(facts, found);
+  return found;
+}
+
+/**
+ * The values an expression can take, split at its top level: `a || b`, `a or b`, `a ?? b`, `a ?: b`,
+ * `c ? a : b` (the condition is not a value). Strings and brackets are skipped; `?->`/`?.` are not operators.
+ */
+export function alternatives(expression: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  let ternary = -1;
+  const cut = (from: number, to: number): void => {
+    parts.push(expression.slice(from, to).trim());
+  };
+  for (let i = 0; i < expression.length; i++) {
+    const ch = expression[i] ?? '';
+    if (quote) {
+      if (ch === quote && expression[i - 1] !== '\\') quote = null;
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+    if (depth !== 0 || quote) continue;
+    const two = expression.slice(i, i + 2);
+    if (two === '||' || two === '??' || two === '?:') {
+      cut(start, i);
+      start = i + 2;
+      i++;
+    } else if (/^\sor\s/i.test(expression.slice(i, i + 4))) {
+      cut(start, i);
+      start = i + 3;
+    } else if (ch === '?' && !/[-.>]/.test(expression[i + 1] ?? '')) {
+      ternary = i; // the condition before it is not one of the values
+      start = i + 1;
+    } else if (ch === ':' && ternary >= 0 && expression[i + 1] !== ':' && expression[i - 1] !== ':') {
+      cut(start, i);
+      start = i + 1;
+      ternary = -1;
+    }
+  }
+  cut(start, expression.length);
+  return parts.filter((p) => p.length > 0);
+}
+
+/** `[property, value]` of an object literal's top-level entries: `{ user, id: params.id }` → user→user, id→params.id. */
+function objectProperties(literal: string): [string, string][] {
+  const entries = callArguments(`o(${literal.replace(/^\{|\}$/g, '')})`, 'o') ?? [];
+  const out: [string, string][] = [];
+  for (const entry of entries) {
+    const pair = /^(\w+)\s*(?::\s*([\s\S]+))?$/.exec(entry.trim());
+    if (pair?.[1]) out.push([pair[1], pair[2] ?? pair[1]]);
+  }
+  return out;
+}
+
+/** `[property, local name]` of a destructuring parameter: `{ user, code: c }` → user→user, code→c. */
+function destructured(name: string): [string, string][] {
+  if (!name.trim().startsWith('{')) return [];
+  return objectProperties(name.trim()).filter(([, local]) => /^\w+$/.test(local));
 }
 
 /** The arguments of the first call to `callee` in `text`, split at top-level commas. */
@@ -108,6 +196,49 @@ const LOOPS = [
   /\bfor\s*\(\s*(?:const|let|var|final)?\s*(?:[\w<>.]+\s+)?([$\w]+)\s*(?::|\bof\b|\bin\b)\s*(.+)\)/, // Java, JS
 ];
 
+/** The statement starting at `line` up to where its brackets close and its chain ends (at most twelve lines): TypeScript may omit `;`. */
+function balancedStatement(file: ProgramFile, line: number): { text: string; end: number } {
+  let depth = 0;
+  const out: string[] = [];
+  for (let l = line; l < line + 12 && l <= file.lines.length; l++) {
+    const text = file.lines[l - 1] ?? '';
+    out.push(text);
+    for (const ch of text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '')) {
+      if ('([{'.includes(ch)) depth++;
+      if (')]}'.includes(ch)) depth--;
+    }
+    // A chain continued on the next line (`->where(...)`, `.filter(...)`) is the same statement.
+    const continued = /^\s*(\?->|->|\?\.|\.)/.test(file.lines[l] ?? '');
+    if (depth <= 0 && !continued) return { text: out.join('\n'), end: l };
+  }
+  return { text: out.join('\n'), end: line };
+}
+
+/** The id a lookup is keyed by besides the user: `id: params.callId`, `'id' => $id`, a shorthand `{ id, userId }`. */
+function lookupKey(statement: string): string | null {
+  const keyed = /(?:\bid|['"]id['"])\s*(?::|=>)\s*([$\w.]+(?:\[['"]?\w+['"]?\])?)/.exec(statement);
+  if (keyed?.[1]) return keyed[1];
+  return /[{,]\s*id\s*[,}]/.test(statement) ? 'id' : null;
+}
+
+/** True when the lines after `end` leave the function when `variable` came back empty (`if (!call) { ... return ... }`). */
+function exitsWhenMissing(file: ProgramFile, variable: string, end: number): boolean {
+  const v = escape(variable);
+  const missing = new RegExp(`\\bif\\s*\\(\\s*(!\\s*${v}(?![\\w$])|${v}\\s*===?\\s*(null|undefined)|(null|undefined)\\s*===?\\s*${v}(?![\\w$])|is_null\\(\\s*${v}\\s*\\))\\s*\\)`);
+  for (let line = end + 1; line <= Math.min(file.lines.length, end + 3); line++) {
+    const head = file.lines[line - 1] ?? '';
+    if (!missing.test(head)) continue;
+    const own = /^\s*/.exec(head)?.[0].length ?? 0;
+    for (let l = line; l <= Math.min(file.lines.length, line + 8); l++) {
+      const text = file.lines[l - 1] ?? '';
+      if (l > line && text.trim() !== '' && (/^\s*/.exec(text)?.[0].length ?? 0) <= own) return false;
+      if (/\b(return|throw|abort\w*|redirect)\b/.test(l === line ? text.slice(text.indexOf(')')) : text)) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 /** Follow assignments and loops in `fn` from its body to `untilLine` (exclusive). */
 function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, bindings: Bindings): void {
   for (let line = fn.bodyStartLine; line < untilLine && line <= fn.endLine; line++) {
@@ -123,10 +254,57 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
     }
     const assign = ASSIGNMENT.exec(text);
     if (assign?.[1] && assign[2] && !/^\s*(if|elif|while|return)\b/.test(text)) {
-      const origin = bindings.origin(assign[2]);
-      if (origin) bindings.bind(assign[1], origin);
+      // A lookup written over several lines is read whole: its user constraint may sit on a later line.
+      const statement = balancedStatement(file, line);
+      const rhs = statement.text.slice(statement.text.indexOf(assign[2]));
+      // Every value the right-hand side can take must come from the user (`find($id) ?? ...` does not).
+      const values = alternatives(rhs.replace(/;[\s\S]*$/, ''));
+      const origin = values.length > 0 && values.every((v) => bindings.origin(v) !== null) ? bindings.origin(rhs) : null;
+      if (origin) {
+        bindings.bind(assign[1], origin);
+        // A lookup scoped by the user that leaves when nothing came back proves its key is the user's too.
+        const key = lookupKey(rhs);
+        if (key && exitsWhenMissing(file, assign[1], statement.end)) bindings.bind(key, `${key}, found for the user in the lookup at line ${line}`);
+      }
     }
   }
+}
+
+/** A call's plain arguments: the ones that can name the object acted on (not object or array literals, strings or named data). */
+function objectArguments(call: CallIR): string[] {
+  return (callArguments(call.text, call.callee) ?? []).filter((arg) => !/^[[{'"`]/.test(arg) && !/^\w+\s*:(?!:)/.test(arg));
+}
+
+/** The operation row's `queued_by` patterns: calls whose argument it writes (Doctrine's persist/remove before flush). */
+function queuedBy(facts: LanguageFacts, op: OperationSite): RegExp[] {
+  return facts.operations.find((o) => o.id === op.operationId)?.queuedBy ?? [];
+}
+
+/**
+ * Where the object an operation acts on comes from, when that is the logged-in user: its receiver
+ * (`$user->tokens()->delete()`), a plain argument (`$em->remove($bookmark)`, `db.update(userTable,
+ * user.id, {...})`), or, for a write of queued changes (`flush()`), every object queued before it in the
+ * same function.
+ */
+function operatedObjectOwner(file: ProgramFile, fn: FunctionIR, call: CallIR, bindings: Bindings, queued: readonly RegExp[]): string | null {
+  if (call.receiver) {
+    const origin = bindings.origin(call.receiver);
+    if (origin) return origin;
+  }
+  for (const arg of objectArguments(call)) {
+    const origin = bindings.origin(arg);
+    if (origin) return origin;
+  }
+  if (queued.length === 0 || objectArguments(call).length > 0) return null;
+  const before = file.ir.calls.filter((c) => c.line >= fn.bodyStartLine && c.line < call.line && queued.some((re) => re.test(callSignature(c))));
+  if (before.length === 0) return null;
+  let origin: string | null = null;
+  for (const queuedCall of before) {
+    const first = objectArguments(queuedCall)[0];
+    origin = first === undefined ? null : bindings.origin(first);
+    if (!origin) return null;
+  }
+  return origin;
 }
 
 /**
@@ -140,19 +318,24 @@ export function ownedByCurrentUser(program: Program, facts: LanguageFacts, path:
     const ref = program.functions.get(hop.functionId);
     const file = ref ? program.byPath.get(ref.path) : undefined;
     if (!ref || !file) return null;
-    const bindings = new Bindings(facts);
+    const bindings = new Bindings(facts, currentUserHelpers(program, facts));
     bindInjected(program, facts, bindings, ref.path, ref.fn);
     ref.fn.parameters.forEach((p, index) => {
       const origin = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));
       if (origin) bindings.bind(p.name, origin);
+      // A destructured parameter `{ user, code }` takes the properties of an object argument by name.
+      for (const [property, local] of destructured(p.name)) {
+        const fromProperty = passed.get(`.${property}`);
+        if (fromProperty) bindings.bind(local, fromProperty);
+      }
     });
     const isLast = i === path.hops.length - 1;
     const until = isLast ? op.line : hop.callLine ?? ref.fn.endLine;
     propagate(file, ref.fn, until, bindings);
     if (isLast) {
       const call = file.ir.calls.find((c) => c.line === op.line && c.text === op.call) ?? file.ir.calls.find((c) => c.line === op.line);
-      if (!call?.receiver) return null;
-      return bindings.origin(call.receiver);
+      if (!call) return null;
+      return operatedObjectOwner(file, ref.fn, call, bindings, queuedBy(facts, op));
     }
     // Hand the user to the next hop's parameters, by position or by name.
     const next = path.hops[i + 1] ? program.functions.get(path.hops[i + 1]?.functionId ?? '') : undefined;
@@ -160,6 +343,14 @@ export function ownedByCurrentUser(program: Program, facts: LanguageFacts, path:
     const args = callArguments(statementAt(file, hop.callLine, 6), next.fn.name) ?? [];
     passed = new Map();
     args.forEach((arg, index) => {
+      // An object argument `{ user, code }` hands over each property the user flows into.
+      if (arg.startsWith('{')) {
+        for (const [property, value] of objectProperties(arg)) {
+          const origin = bindings.origin(value);
+          if (origin) passed.set(`.${property}`, origin);
+        }
+        return;
+      }
       const named = /^(\w+)\s*[:=](?![:=])\s*(.+)$/s.exec(arg);
       const origin = bindings.origin(named?.[2] ?? arg);
       if (!origin) return;

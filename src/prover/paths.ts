@@ -35,7 +35,10 @@ export function buildCallerIndex(program: Program): CallerIndex {
       // Prefilter: a name no repository function carries cannot reach one.
       if (call.kind !== 'new' && !program.byName.has(call.callee)) continue;
       const resolution = resolveCall(program, file, caller.fn, call);
-      if (resolution.unresolved === 'receiver_unresolved') index.unresolved.receiver_unresolved = (index.unresolved.receiver_unresolved ?? 0) + 1;
+      // Counted apart: an untyped receiver followed by its name alone (one project method has it), one not
+      // followed (several have it), and a library object whose method shares a project method's name.
+      const reason = resolution.unresolved === 'receiver_unresolved' && resolution.targets.length > 0 ? 'receiver_followed_by_name' : resolution.unresolved;
+      if (reason === 'receiver_unresolved' || reason === 'receiver_followed_by_name' || reason === 'library_receiver') index.unresolved[reason] = (index.unresolved[reason] ?? 0) + 1;
       for (const target of resolution.targets) {
         if (target.id === caller.id) continue; // recursion adds no path
         const key = `${target.id}\0${caller.id}\0${call.line}`;

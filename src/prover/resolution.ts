@@ -230,7 +230,7 @@ export function qualify(input: QualifyInput): string {
 }
 
 /** Why a call resolved to nothing in the repository. */
-type Unresolved = 'receiver_unresolved' | 'external';
+type Unresolved = 'receiver_unresolved' | 'library_receiver' | 'external';
 
 /** The result of resolving one call. */
 export interface Resolution {
@@ -247,7 +247,7 @@ function declaredType(file: ProgramFile, fn: FunctionIR | null, name: string): s
   if (!/^\w+$/.test(bare)) return null;
   if (fn) {
     const param = fn.parameters.find((p) => p.name.replace(/^\$/, '') === bare);
-    if (param?.type) return simpleName(param.type.replace(/^\?/, ''));
+    if (param?.type) return param.type.replace(/^\?/, '').replace(/^\\/, '');
   }
   let cache = typeCache.get(file);
   if (!cache) typeCache.set(file, (cache = new Map<string, string | null>()));
@@ -255,7 +255,9 @@ function declaredType(file: ProgramFile, fn: FunctionIR | null, name: string): s
   const v = `\\$?${bare}`;
   const shapes = [
     new RegExp(`\\b([A-Z]\\w*)(?:<[^<>;=]{0,80}>)?\\s+${v}\\s*[=;,)]`),
-    new RegExp(`${v}\\s*=\\s*new\\s+([A-Z]\\w*)`),
+    new RegExp(`${v}\\s*=\\s*new\\s+\\\\?([A-Z][\\w\\\\]*)`),
+    // A docblock type above a PHP property: `/** @var LambdaClient */ private $client;`
+    new RegExp(`@var\\s+\\\\?([A-Z][\\w\\\\]*)[^\\n]*(?:\\n[^\\n$]*){0,2}\\$${bare}\\b`),
     new RegExp(`(?:self|this)\\.${bare}\\s*=\\s*([A-Z]\\w*)\\(`),
     new RegExp(`\\b${bare}\\s*=\\s*([A-Z]\\w*)\\(`),
     new RegExp(`\\b${bare}\\??\\s*:\\s*([A-Z]\\w*)`),
@@ -270,6 +272,69 @@ function declaredType(file: ProgramFile, fn: FunctionIR | null, name: string): s
   }
   cache.set(bare, found);
   return found;
+}
+
+/** The variable a receiver expression starts from: `$this->sdk->createLambda()` → `sdk`, `client.x` → `client`. */
+function rootVariable(receiver: string): string | null {
+  const match = /^(?:(?:this|self|\$this)\.)?(\$?\w+)/.exec(normaliseReceiver(receiver));
+  const root = match?.[1] ?? null;
+  return root === null || SELF_RECEIVERS.has(root) ? null : root;
+}
+
+/** Fully qualified names (`App\Support\Client`, `com.acme.Store`) of the repository's own classes, per program. */
+const ownQualifiedNames = new WeakMap<Program, Set<string>>();
+
+/** The namespace (PHP) or package (Java) a file declares, or ''. */
+export function namespaceOf(file: ProgramFile): string {
+  return /^\s*(?:namespace|package)\s+([\w.\\]+)\s*;/m.exec(file.text)?.[1] ?? '';
+}
+
+function qualifiedClassNames(program: Program): Set<string> {
+  let names = ownQualifiedNames.get(program);
+  if (names) return names;
+  names = new Set();
+  for (const file of program.files) {
+    const space = namespaceOf(file);
+    const separator = file.language === 'php' ? '\\' : '.';
+    for (const cls of file.ir.classes) {
+      // Java imports a nested class through its outer one: `a.b.Outer.Inner`.
+      let nested = cls.name;
+      for (let outer = cls.enclosingClass; outer !== null; outer = file.ir.classes.find((c) => c.name === outer)?.enclosingClass ?? null) {
+        nested = `${outer}${separator}${nested}`;
+        if (nested.split(separator).length > 8) break;
+      }
+      for (const own of new Set([cls.name, nested])) names.add(space === '' ? own : `${space}${separator}${own}`);
+      // A class declared without a namespace may be loaded under any name: never call an import of it a library.
+      if (space === '') names.add(`*${cls.name}`);
+    }
+  }
+  ownQualifiedNames.set(program, names);
+  return names;
+}
+
+/**
+ * True when `name` (a type or a variable) is bound in `file` by an import from outside the repository: a
+ * PHP `use` or Java `import` of a class no repository file declares, or a TypeScript/Python import from a
+ * package. A fully qualified PHP name (`\\Aws\\Lambda\\LambdaClient`) is judged the same way.
+ */
+function isLibraryName(program: Program, file: ProgramFile, name: string): boolean {
+  const bare = name.replace(/^\$/, '');
+  if (file.language === 'php' && /\\/.test(bare)) {
+    const own = qualifiedClassNames(program);
+    return !own.has(bare.replace(/^\\/, '')) && !own.has(`*${bare.split('\\').pop() ?? ''}`);
+  }
+  for (const imp of file.ir.imports) {
+    const last = imp.module.split(/[.\\/]/).pop();
+    if (!imp.names.includes(bare) && !(imp.names.length === 0 && last === bare)) continue;
+    if (file.language === 'php' || file.language === 'java') {
+      const own = qualifiedClassNames(program);
+      return !own.has(imp.module.replace(/^\\/, '')) && !own.has(`*${last ?? ''}`);
+    }
+    // Only a package specifier names a library; relative paths and project aliases (`~/`, `#app/`, `@/`) do not.
+    if (!/^(@[\w.-]+\/)?[\w][\w.-]*(\/|$)/.test(imp.module) || /^@\//.test(imp.module)) return false;
+    return moduleFiles(program, file.path, imp.module).length === 0;
+  }
+  return false;
 }
 
 /** The local name a receiver stands for: `store`, `$store`, `this.store`, `$this->store`, `self.store`. */
@@ -307,15 +372,26 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
 
   // `new Store().wipe()`: the receiver is a fresh instance of a class.
   const constructed = call.receiver === null ? null : /^new\s+([A-Z][\w.\\]*)\s*\(/.exec(call.receiver.trim());
-  let receiverType: string | null = constructed?.[1] ? simpleName(constructed[1]) : null;
-  if (receiverType === null && receiver !== null && !SELF_RECEIVERS.has(receiver) && !PARENT_RECEIVERS.has(receiver) && !/^[A-Z][\w.\\]*$/.test(receiver)) {
+  // The type as written (`\Aws\Lambda\LambdaClient`, `Foo<T>`) tells a library type; its simple name finds a class.
+  let writtenType: string | null = constructed?.[1] ?? null;
+  if (writtenType === null && receiver !== null && !SELF_RECEIVERS.has(receiver) && !PARENT_RECEIVERS.has(receiver) && !/^[A-Z][\w.\\]*$/.test(receiver)) {
     const variable = receiverVariable(receiver);
-    if (variable !== null) receiverType = declaredType(file, caller, variable);
+    if (variable !== null) writtenType = declaredType(file, caller, variable);
     // `module.fn()` where `module` is an imported module of the repository.
-    if (receiverType === null && variable !== null) {
+    if (writtenType === null && variable !== null) {
       const viaModule = moduleAlias(program, file, variable, name);
       if (viaModule) return { key: `${viaModule[0]?.path ?? ''}::${name}`, targets: viaModule, unresolved: null };
     }
+  }
+  const receiverType = writtenType === null ? null : simpleName(writtenType);
+  // A receiver whose type, or whose own binding, comes from a package is a library object: none of its
+  // methods is a project method, whatever its name (an SDK client's `execute`).
+  if (receiver !== null && !SELF_RECEIVERS.has(receiver) && !PARENT_RECEIVERS.has(receiver)) {
+    const root = rootVariable(receiver);
+    const rootType = writtenType ?? (root === null ? null : declaredType(file, caller, root));
+    const named = /^[A-Z][\w.\\]*$/.test(receiver) ? receiver : null;
+    const names = [rootType?.replace(/<.*$/s, '').trim() ?? null, named, root];
+    if (names.some((n) => n !== null && isLibraryName(program, file, n))) return { key: name, targets: [], unresolved: 'library_receiver' };
   }
   const input: QualifyInput = { receiver, enclosingClass, name, arity: call.arity, table: program.table, receiverType };
   const cls = receiverClass(input);

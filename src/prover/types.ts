@@ -153,7 +153,7 @@ export interface Coverage {
   unreached: number;
   operationsChecked: number;
   operationsDischarged: number;
-  /** Reason → count: receiver_unresolved, registration_unresolved, framework_unrecognised, parse_error, fan_out_cut, error:<Class>... */
+  /** Reason → count: receiver_unresolved, receiver_followed_by_name, library_receiver, registration_unresolved, framework_unrecognised, parse_error, fan_out_cut, error:<Class>... */
   uncheckedByReason: Record<string, number>;
 }
 
