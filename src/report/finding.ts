@@ -61,10 +61,15 @@ export interface StepRecord {
   duration_ms?: number;
 }
 
+/** A scanner's status: a step's, or `partial` when it ran but could not analyse some of its files. */
+export type ScannerStatus = StepStatus | 'partial';
+
 export interface ScannerRecord {
   name: string;
-  status: StepStatus;
+  status: ScannerStatus;
   detail: string;
+  /** With `partial`: the files it could not analyse (not reviewed by this scanner), with its reason. */
+  not_analysed?: { path: string; reason: string }[];
 }
 
 export type FileStatus = 'added' | 'deleted' | 'modified' | 'renamed' | 'copied' | 'binary' | 'mode-only';

@@ -1,5 +1,5 @@
 /** Small facts about a report that several renderers print the same way. */
-import { SEVERITIES, type ChangeSummary, type OmittedFindings, type ReviewReport, type Severity, type StepRecord } from './finding.js';
+import { SEVERITIES, type ChangeSummary, type OmittedFindings, type ReviewReport, type ScannerRecord, type Severity, type StepRecord } from './finding.js';
 
 /** SPEC 4 and seed step "What a clean result means": the only words a clean report may use. */
 export const CLEAN_SENTENCE = 'These checks, on this change, found nothing.';
@@ -39,10 +39,11 @@ export function plural(count: number, noun: string): string {
 }
 
 /** Steps and scanners that were meant to run and did not: the reasons a review can be incomplete. */
-export function stepsThatDidNotRun(report: Pick<ReviewReport, 'steps' | 'scanners'>): { kind: 'step' | 'scanner'; record: StepRecord }[] {
-  const out: { kind: 'step' | 'scanner'; record: StepRecord }[] = [];
+export function stepsThatDidNotRun(report: Pick<ReviewReport, 'steps' | 'scanners'>): { kind: 'step' | 'scanner'; record: StepRecord | ScannerRecord }[] {
+  const out: { kind: 'step' | 'scanner'; record: StepRecord | ScannerRecord }[] = [];
   for (const record of report.steps) if (record.status === 'not_run' || record.status === 'failed') out.push({ kind: 'step', record });
-  for (const record of report.scanners) if (record.status === 'not_run' || record.status === 'failed') out.push({ kind: 'scanner', record });
+  // a partial scanner did not review the files it could not analyse: as much a gap as one that did not run
+  for (const record of report.scanners) if (record.status === 'not_run' || record.status === 'failed' || record.status === 'partial') out.push({ kind: 'scanner', record });
   return out;
 }
 

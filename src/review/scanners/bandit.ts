@@ -3,7 +3,7 @@ import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
 import { z } from 'zod';
 import { pathsForScanner } from '../../languages/registry.js';
-import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
+import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
 /** The fields of `bandit -f json` that jscr reads; others (code, metrics, col_offset) are ignored. */
@@ -67,9 +67,9 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
       }),
     ];
   });
-  const errors = report.errors ?? [];
-  const skipped = errors.length > 0 ? `; could not analyse ${errors.map((e) => `${rootRelative(input.root, e.filename) ?? e.filename} (${e.reason})`).join(', ')}` : '';
-  return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)${skipped}` };
+  // bandit lists the files it could not parse (newer syntax than its Python, say) in `errors`
+  const unanalysed = (report.errors ?? []).map((e) => ({ path: rootRelative(input.root, e.filename) ?? e.filename, reason: e.reason }));
+  return scanned(findings, input.files.length, unanalysed);
 }
 
 export const bandit: ScannerAdapter = {

@@ -7,7 +7,8 @@ import { realpathSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { locateProgram, runProgram, type AllowedProgram } from '../../policy/process.js';
 import { z } from 'zod';
-import type { ScannerOutcome } from './types.js';
+import type { ScannerOutcome, UnanalysedFile } from './types.js';
+import type { Finding } from '../../report/finding.js';
 import { jscrPackageRoot } from '../../package-root.js';
 
 export { jscrPackageRoot };
@@ -38,6 +39,17 @@ export function asArgument(path: string): string {
 
 export function notRun(detail: string): ScannerOutcome {
   return { status: 'not_run', findings: [], detail };
+}
+
+/**
+ * A completed scan's outcome: `ran`, or `partial` when the scanner could not analyse some of the files
+ * it was given (those files are not reviewed by it, so the review is incomplete). The detail names them.
+ */
+export function scanned(findings: Finding[], fileCount: number, unanalysed: readonly UnanalysedFile[]): ScannerOutcome {
+  const detail = `${findings.length} finding(s) in ${fileCount} file(s)`;
+  if (unanalysed.length === 0) return { status: 'ran', findings, detail };
+  const named = unanalysed.map((u) => `${u.path} (${u.reason.replace(/\s+/g, ' ').trim().slice(0, 200)})`);
+  return { status: 'partial', findings, detail: `${detail}; could not analyse ${unanalysed.length} file(s): ${named.join(', ')}`, unanalysed: [...unanalysed] };
 }
 
 function failed(detail: string): ScannerOutcome {
