@@ -34,12 +34,26 @@ export interface Finding {
   evidence: string;
   /** `CWE-78` style, or null when the rule names none. */
   cwe: string | null;
-  /** sha256 over rule + path + normalised evidence: stable across runs and line moves. */
+  /**
+   * Version 2 (src/report/fingerprint.ts): rule + path + enclosing function + normalised evidence +
+   * occurrence index; stable across runs and line moves, different for each copy of one line.
+   */
   fingerprint: string;
+  /** Version 1: rule + path + normalised evidence, shared by every copy; still matched by suppressions. */
+  fingerprint_v1: string;
+  /** Where the finding sits, for its version 2 fingerprint (not printed; absent: first at file level). */
+  occurrence?: Occurrence;
   /** Extra, source-specific detail (e.g. the model's original line before anchoring). */
   extra?: Record<string, unknown>;
   /** The path the finding rests on, source first (the prover's witness; later data flow); SARIF `codeFlows`. */
   flow?: FlowStep[];
+}
+
+/** A finding's place: the enclosing function's qualified name ('' outside any) and which copy it is. */
+export interface Occurrence {
+  scope: string;
+  /** 0 for the first occurrence of the finding's code in its scope, 1 for the next copy, and so on. */
+  index: number;
 }
 
 /** One location on a finding's path. */

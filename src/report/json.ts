@@ -45,6 +45,7 @@ function findingToJson(f: Finding): Record<string, unknown> {
     evidence: f.evidence,
     cwe: f.cwe,
     fingerprint: f.fingerprint,
+    fingerprint_v1: f.fingerprint_v1,
   };
   if (f.extra !== undefined) out.extra = canonical(f.extra);
   return out;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectSecrets } from '../../src/redact/detect.js';
 import { SecretBook } from '../../src/redact/mask.js';
 import { secretFindings } from '../../src/redact/index.js';
-import { fingerprint } from '../../src/report/fingerprint.js';
+import { fingerprintV1 } from '../../src/report/fingerprint.js';
 import { fakes, pem } from './fakes.js';
 
 describe('secretFindings', () => {
@@ -24,7 +24,7 @@ describe('secretFindings', () => {
     expect(JSON.stringify(finding)).not.toContain(fakes.githubClassic);
     expect(JSON.stringify(finding)).not.toContain(fakes.githubClassic.slice(4, 20));
     expect(finding!.message).toContain('ghp_…[github-token, 40 chars]');
-    expect(finding!.fingerprint).toBe(fingerprint('jscr/hardcoded-secret', 'app/client.py', finding!.evidence));
+    expect(finding!.fingerprint_v1).toBe(fingerprintV1('jscr/hardcoded-secret', 'app/client.py', finding!.evidence));
   });
 
   it('says the article a title takes: an AWS key, a GitHub token', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Suppression } from '../../src/config/schema.js';
 import type { Finding } from '../../src/report/finding.js';
 import { makeFinding } from '../../src/report/fingerprint.js';
+import { RuleAliases } from '../../src/rules/aliases.js';
 import {
   applySuppressions,
   baseLineCounts,
@@ -26,6 +27,8 @@ function finding(path: string, line: number, evidence: string, rule = 'jscr/sql-
   });
 }
 
+const NO_ALIASES = new RuleAliases([]);
+
 const query = 'db.query("SELECT * FROM users WHERE id = " + req.params.id)';
 
 function run(overrides: Partial<SuppressionInput>) {
@@ -37,6 +40,7 @@ function run(overrides: Partial<SuppressionInput>) {
     configEntries: [],
     entriesAddedByChange: [],
     today: '2025-06-01',
+    aliases: NO_ALIASES,
     ...overrides,
   });
 }
