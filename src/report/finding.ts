@@ -45,8 +45,18 @@ export interface Finding {
   occurrence?: Occurrence;
   /** Extra, source-specific detail (e.g. the model's original line before anchoring). */
   extra?: Record<string, unknown>;
+  /** The findings folded into this one (same fingerprint, or another source at the same line and CWE). */
+  merged?: MergedFinding[];
   /** The path the finding rests on, source first (the prover's witness; later data flow); SARIF `codeFlows`. */
   flow?: FlowStep[];
+}
+
+/** A finding the report folded into another, named so a reader can tell which. */
+export interface MergedFinding {
+  rule: string;
+  source: string;
+  line: number;
+  fingerprint: string;
 }
 
 /** A finding's place: the enclosing function's qualified name ('' outside any) and which copy it is. */

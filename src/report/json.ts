@@ -47,6 +47,7 @@ function findingToJson(f: Finding): Record<string, unknown> {
     fingerprint: f.fingerprint,
     fingerprint_v1: f.fingerprint_v1,
   };
+  if (f.merged !== undefined && f.merged.length > 0) out.merged = f.merged.map((m) => ({ rule: m.rule, source: m.source, line: m.line, fingerprint: m.fingerprint }));
   if (f.extra !== undefined) out.extra = canonical(f.extra);
   return out;
 }

@@ -1,5 +1,5 @@
 /** Small facts about a report that several renderers print the same way. */
-import { SEVERITIES, type ChangeSummary, type OmittedFindings, type ReviewReport, type ScannerRecord, type Severity, type StepRecord } from './finding.js';
+import { SEVERITIES, type ChangeSummary, type MergedFinding, type OmittedFindings, type ReviewReport, type ScannerRecord, type Severity, type StepRecord } from './finding.js';
 
 /** SPEC 4 and seed step "What a clean result means": the only words a clean report may use. */
 export const CLEAN_SENTENCE = 'These checks, on this change, found nothing.';
@@ -53,6 +53,26 @@ export function omittedCounts(report: ReviewReport): OmittedFindings | null {
   if (omitted === undefined) return null;
   if (omitted.duplicates === 0 && omitted.below_min_confidence === 0 && omitted.truncated === 0) return null;
   return omitted;
+}
+
+/** `bandit/B602 (scanner:bandit, line 5)`: one merged finding, named. */
+export function mergedName(m: MergedFinding): string {
+  return `${m.rule} (${m.source}, line ${m.line})`;
+}
+
+/**
+ * "N duplicates merged", saying which: each merged finding and the finding it was folded into, at most
+ * a handful named (the JSON report has every one in `merged`).
+ */
+export function duplicatesNote(report: Pick<ReviewReport, 'findings'>, count: number): string {
+  const named = report.findings.flatMap((kept) => (kept.merged ?? []).map((m) => `${mergedName(m)} into ${kept.rule} at ${kept.path}:${kept.line}`));
+  const head = `${plural(count, 'duplicate')} merged`;
+  return named.length === 0 ? `${head}.` : `${head}: ${namedList(named)}.`;
+}
+
+/** What the suppression step asks the user to do (re-pin a shared version 1 fingerprint), one line each. */
+export function suppressionNotes(report: ReviewReport): string[] {
+  return arrayOf(report.suppression_notes, (item): item is string => typeof item === 'string').map((note) => `Suppression: ${note}`);
 }
 
 /** At most this many paths are named in one coverage note; the JSON report lists them all. */

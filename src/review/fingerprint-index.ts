@@ -25,16 +25,20 @@ interface Entry {
   v2: string;
 }
 
-/** Only the first occurrence answers to a version 1 value; later copies do not. */
-function firstByPlace(group: readonly Entry[]): Entry | undefined {
-  return [...group].sort((a, b) => a.finding.line - b.finding.line || a.finding.end_line - b.finding.end_line || (a.v2 < b.v2 ? -1 : a.v2 > b.v2 ? 1 : 0))[0];
-}
-
 export class FingerprintIndex {
   private readonly entries: Entry[] = [];
   private readonly v1Groups = new Map<string, Entry[]>();
 
-  constructor(findings: readonly Finding[], aliases: RuleAliases) {
+  /**
+   * `rank` orders the copies that share a version 1 value before their lines do (lower first): the
+   * suppression step puts copies on lines the change did not touch first, as those are the copies
+   * that existed when the value was written down.
+   */
+  constructor(
+    findings: readonly Finding[],
+    aliases: RuleAliases,
+    private readonly rank: (finding: Finding) => number = () => 0,
+  ) {
     for (const finding of findings) {
       for (const asRule of aliases.namesOf(finding.rule)) {
         const entry = { finding, asRule, ...fingerprintsAs(finding, asRule) };
@@ -62,8 +66,15 @@ export class FingerprintIndex {
       }
       if (!entry.v1.startsWith(wanted)) continue;
       const group = this.v1Groups.get(`${entry.asRule}\0${entry.v1}`) ?? [entry];
-      if (firstByPlace(group) === entry) out.push({ finding: entry.finding, asRule: entry.asRule, version: 'v1', sharedBy: group.length });
+      if (this.first(group) === entry) out.push({ finding: entry.finding, asRule: entry.asRule, version: 'v1', sharedBy: group.length });
     }
     return out;
+  }
+
+  /** Only the first copy answers to a version 1 value; later copies do not. */
+  private first(group: readonly Entry[]): Entry | undefined {
+    const order = (a: Entry, b: Entry): number =>
+      this.rank(a.finding) - this.rank(b.finding) || a.finding.line - b.finding.line || a.finding.end_line - b.finding.end_line || (a.v2 < b.v2 ? -1 : a.v2 > b.v2 ? 1 : 0);
+    return [...group].sort(order)[0];
   }
 }

@@ -201,7 +201,8 @@ function entryMatches(live: LiveEntry, finding: Finding, input: SuppressionInput
   const { entry } = live;
   if (!input.aliases.names(entry.rule, finding.rule) || !live.matchesPath(finding.path)) return false;
   if (entry.fingerprint === undefined) return true;
-  const hit = index.hits(entry.fingerprint, entry.rule).find((h) => h.finding === finding);
+  // the fingerprint may be computed with the rule's id now or any old one: it names one finding either way
+  const hit = index.hits(entry.fingerprint).find((h) => h.finding === finding);
   if (hit === undefined || !contentExistedAtBase(input, finding)) return false;
   if (hit.version === 'v1' && hit.sharedBy > 1) {
     notes.push(
@@ -327,7 +328,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
   const kept: Finding[] = [];
   const suppressed: SuppressionOutcome['suppressed'] = [];
   const notes: string[] = [];
-  const index = new FingerprintIndex(input.findings, input.aliases);
+  const index = new FingerprintIndex(input.findings, input.aliases, (finding) => (addedInSpan(input, finding).length > 0 ? 1 : 0));
   for (const finding of input.findings) {
     // A comment covers code only as the base had it: not when the change added or rewrote a line of the finding.
     const comment = addedInSpan(input, finding).length > 0

@@ -11,7 +11,7 @@ const repo = reposRemovedAfterEach();
 const needs = realScannerTests(['bandit', 'shellcheck', 'eslint']);
 
 interface Report {
-  findings: { rule: string; path: string; line: number; source: string }[];
+  findings: { rule: string; path: string; line: number; source: string; merged?: { rule: string; source: string; line: number }[] }[];
   scanners: { name: string; status: string; detail: string; not_analysed?: { path: string; reason: string }[] }[];
   complete: boolean;
   incomplete_reasons: string[];
@@ -23,8 +23,10 @@ async function reviewHead(root: string, extraArgs: string[] = []): Promise<{ cod
   return { code: out.code, report: JSON.parse(out.stdout) as Report };
 }
 
+/** What the scanner reported, standing alone or merged into a jscr finding on its line. */
 function scannerRules(report: Report, scanner: string): string[] {
-  return report.findings.filter((f) => f.source === `scanner:${scanner}`).map((f) => `${f.rule}@${f.path}:${f.line}`);
+  const all = report.findings.flatMap((f) => [f, ...(f.merged ?? []).map((m) => ({ ...m, path: f.path }))]);
+  return all.filter((f) => f.source === `scanner:${scanner}`).map((f) => `${f.rule}@${f.path}:${f.line}`).sort();
 }
 
 const config = (scanner: string, scope = 'changed-lines'): string => `[scanners]\nenabled = ["${scanner}"]\n[review]\nscope = "${scope}"\n`;
@@ -99,5 +101,20 @@ describe('a file a scanner cannot parse is not reviewed by it', () => {
     r.commit({ 'crlf.sh': '#!/bin/sh\necho "$1"\r\necho done\n' });
     const { report } = await reviewHead(r.root);
     expect(report.scanners.find((s) => s.name === 'shellcheck')?.status).toBe('ran');
+  });
+});
+
+describe('a scanner agreeing with a jscr rule', () => {
+  needs.bandit('bandit B602 on the line of jscr\'s shell=True finding (both CWE-78) is merged into it and named', async () => {
+    const r = repo({ '.jscr.toml': config('bandit'), 'app/run.py': 'import subprocess\n' });
+    r.commit({ 'app/run.py': 'import subprocess\n\n\ndef run(name):\n    return subprocess.call("tar -czf " + name, shell=True)\n' });
+    const out = await runJscr(['review', '--commit', 'HEAD', '--no-model', '--format', 'json'], { cwd: r.root });
+    const report = JSON.parse(out.stdout) as { findings: { rule: string; line: number; merged?: { rule: string; source: string; line: number }[]; extra?: { also_reported_by?: { rule: string }[] } }[] };
+    const onLine = report.findings.filter((f) => f.line === 5);
+    expect(onLine.map((f) => f.rule)).toEqual(['jscr/python-subprocess-shell-true']);
+    expect(onLine[0]?.merged).toEqual([expect.objectContaining({ rule: 'bandit/B602', source: 'scanner:bandit', line: 5 })]);
+    expect(onLine[0]?.extra?.also_reported_by?.map((a) => a.rule)).toEqual(['bandit/B602']);
+    const text = await runJscr(['review', '--commit', 'HEAD', '--no-model'], { cwd: r.root });
+    expect(text.stdout).toMatch(/duplicates? merged: .*bandit\/B602 \(scanner:bandit, line 5\) into jscr\/python-subprocess-shell-true at app\/run\.py:5/);
   });
 });

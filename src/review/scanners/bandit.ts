@@ -3,7 +3,7 @@ import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
 import { z } from 'zod';
 import { pathsForScanner } from '../../languages/registry.js';
-import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned } from './common.js';
+import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scannerCwe } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
 /** The fields of `bandit -f json` that jscr reads; others (code, metrics, col_offset) are ignored. */
@@ -62,7 +62,7 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
         title: `bandit ${result.test_id} ${result.test_name}`,
         message: result.issue_text,
         evidence: quoteLines(input.contents, path, result.line_number, endLine),
-        cwe: typeof cweId === 'number' && cweId > 0 ? `CWE-${cweId}` : null,
+        cwe: scannerCwe('bandit', result.test_id, typeof cweId === 'number' && cweId > 0 ? `CWE-${cweId}` : null),
         extra: result.more_info ? { more_info: result.more_info } : undefined,
       }),
     ];

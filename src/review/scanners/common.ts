@@ -9,7 +9,8 @@ import { locateProgram, runProgram, type AllowedProgram } from '../../policy/pro
 import { z } from 'zod';
 import type { ScannerOutcome, UnanalysedFile } from './types.js';
 import type { Finding } from '../../report/finding.js';
-import { jscrPackageRoot } from '../../package-root.js';
+import { jscrPackageRoot, packageFileText } from '../../package-root.js';
+import { loadDataFile } from '../../data-file/load.js';
 
 export { jscrPackageRoot };
 
@@ -171,4 +172,26 @@ export function quoteLines(contents: Map<string, string>, path: string, line: nu
     .slice(Math.max(0, line - 1), last)
     .map((l) => l.replace(/\r$/, ''))
     .join('\n');
+}
+
+/*
+ * The CWE of an external scanner's rule when the scanner reports none (rules/scanners/cwe.toml), so its
+ * finding can merge with jscr's own at the same line and CWE. What the scanner says itself wins.
+ */
+const CWE = z.string().regex(/^CWE-[1-9]\d*$/, 'expected CWE-<number>');
+const CweFileSchema = z.strictObject({ bandit: z.record(z.string(), CWE), eslint: z.record(z.string(), CWE), shellcheck: z.record(z.string(), CWE) });
+
+type ScannerWithTable = keyof z.infer<typeof CweFileSchema>;
+
+export function parseScannerCwes(text: string, file = 'rules/scanners/cwe.toml'): z.infer<typeof CweFileSchema> {
+  return loadDataFile({ file, text, kind: 'rules', schema: CweFileSchema, normalise: (data) => data });
+}
+
+let cached: z.infer<typeof CweFileSchema> | null = null;
+
+/** `CWE-78` style: the scanner's own CWE when it gave one, else the table's for `rule`, else null. */
+export function scannerCwe(scanner: ScannerWithTable, rule: string, given: string | null): string | null {
+  if (given !== null) return given;
+  cached ??= parseScannerCwes(packageFileText('rules', 'scanners', 'cwe.toml'));
+  return Object.hasOwn(cached[scanner], rule) ? (cached[scanner][rule] ?? null) : null;
 }

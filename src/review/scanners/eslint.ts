@@ -15,7 +15,7 @@ import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
 import { z } from 'zod';
 import { pathsForScanner, scannerExtensions } from '../../languages/registry.js';
-import { asArgument, jscrBinDirs, jscrPackageRoot, notRun, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned } from './common.js';
+import { asArgument, jscrBinDirs, jscrPackageRoot, notRun, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scannerCwe } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome, UnanalysedFile } from './types.js';
 import { temporaryDirectory } from '../../policy/environment.js';
 
@@ -124,7 +124,7 @@ function toFindings(root: string, fileResults: EslintFileResult[], contents: Map
           title: `eslint ${message.ruleId}`,
           message: message.message,
           evidence: quoteLines(contents, path, line, endLine),
-          cwe: null,
+          cwe: scannerCwe('eslint', message.ruleId, null),
         }),
       );
     }

@@ -3,7 +3,7 @@ import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
 import { z } from 'zod';
 import { pathsForScanner } from '../../languages/registry.js';
-import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned } from './common.js';
+import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scannerCwe } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome, UnanalysedFile } from './types.js';
 
 /** The fields of `shellcheck -f json1` that jscr reads (column and fix data are ignored). */
@@ -61,7 +61,7 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
         title: `shellcheck SC${comment.code}`,
         message: comment.message,
         evidence: quoteLines(input.contents, path, comment.line, endLine),
-        cwe: null,
+        cwe: scannerCwe('shellcheck', `SC${comment.code}`, null),
         extra: { level: comment.level },
       }),
     ];
