@@ -20,7 +20,7 @@ const AliasSchema = z.strictObject({
   reason: z.string().min(1),
 });
 
-const AliasFileSchema = z.strictObject({ alias: z.array(AliasSchema) });
+const AliasFileSchema = z.strictObject({ alias: z.array(AliasSchema).default([]) });
 
 export type RuleAlias = z.infer<typeof AliasSchema>;
 
