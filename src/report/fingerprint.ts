@@ -23,10 +23,19 @@ export function fingerprintV1(rule: string, path: string, evidence: string): str
   return createHash('sha256').update(`${rule}\0${path}\0${normaliseEvidence(evidence)}`).digest('hex');
 }
 
-/** Version 2: version 1's parts plus where the occurrence is (enclosing function, index within it). */
+/**
+ * Version 2, 64 hex digits in two halves: the occurrence (version 1's parts plus the enclosing function
+ * and the copy's index in it), then the code alone (the first half of version 1). The id is the start
+ * of the first half, so each copy has its own; the second half lets a suppression still find its code
+ * when the only copy of it moved to another function (src/review/fingerprint-index.ts).
+ */
 export function fingerprintV2(rule: string, path: string, evidence: string, occurrence: Occurrence): string {
-  return createHash('sha256').update(`v2\0${rule}\0${path}\0${occurrence.scope}\0${normaliseEvidence(evidence)}\0${occurrence.index}`).digest('hex');
+  const place = createHash('sha256').update(`v2\0${rule}\0${path}\0${occurrence.scope}\0${normaliseEvidence(evidence)}\0${occurrence.index}`).digest('hex');
+  return `${place.slice(0, V2_HALF)}${fingerprintV1(rule, path, evidence).slice(0, V2_HALF)}`;
 }
+
+/** Hex digits in each half of a version 2 fingerprint. */
+export const V2_HALF = 32;
 
 /** Before its place in the file is known a finding counts as the first occurrence at file level. */
 const FIRST_IN_FILE: Occurrence = { scope: '', index: 0 };

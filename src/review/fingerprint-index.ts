@@ -1,11 +1,12 @@
 /**
  * Finding a finding by a fingerprint someone wrote down (a `[[suppress]] fingerprint`, `--finding`):
  * version 2 or version 1, in full or as a prefix of at least 12 hex digits, computed with the finding's
- * rule id or an old id of it (rules/aliases/). A version 1 value is shared by every copy of a line; it
- * names the first copy, the one a report before version 2 showed (docs/adr/0020).
+ * rule id or an old id of it (rules/aliases/). A version 2 value names its occurrence; when the code is
+ * still there once but in another function, it names that one copy. A version 1 value is shared by every
+ * copy of a line; it names the first copy, the one a report before version 2 showed (docs/adr/0020).
  */
 import type { Finding } from '../report/finding.js';
-import { fingerprintsAs } from '../report/fingerprint.js';
+import { fingerprintsAs, V2_HALF } from '../report/fingerprint.js';
 import type { RuleAliases } from '../rules/aliases.js';
 
 /** A finding a written fingerprint names, and how. */
@@ -13,7 +14,8 @@ export interface FingerprintHit {
   finding: Finding;
   /** The rule id the fingerprint was computed with (the finding's, or an old id). */
   asRule: string;
-  version: 'v2' | 'v1';
+  /** `v2-moved`: a full version 2 value whose code is here once, in another function than when it was written. */
+  version: 'v2' | 'v2-moved' | 'v1';
   /** For version 1: how many findings of this review share that value (copies of one line). */
   sharedBy: number;
 }
@@ -58,17 +60,23 @@ export class FingerprintIndex {
     const wanted = key.trim().toLowerCase();
     if (!/^[0-9a-f]{12,64}$/.test(wanted)) return [];
     const out: FingerprintHit[] = [];
+    const moved: FingerprintHit[] = [];
     for (const entry of this.entries) {
       if (asRule !== undefined && entry.asRule !== asRule) continue;
       if (entry.v2.startsWith(wanted)) {
         out.push({ finding: entry.finding, asRule: entry.asRule, version: 'v2', sharedBy: 1 });
         continue;
       }
-      if (!entry.v1.startsWith(wanted)) continue;
       const group = this.v1Groups.get(`${entry.asRule}\0${entry.v1}`) ?? [entry];
+      // the code matches but not its place: only when it is the one copy, so it cannot be another copy's pin
+      if (wanted.length === 2 * V2_HALF && wanted.slice(V2_HALF) === entry.v2.slice(V2_HALF) && group.length === 1) {
+        moved.push({ finding: entry.finding, asRule: entry.asRule, version: 'v2-moved', sharedBy: 1 });
+        continue;
+      }
+      if (!entry.v1.startsWith(wanted)) continue;
       if (this.first(group) === entry) out.push({ finding: entry.finding, asRule: entry.asRule, version: 'v1', sharedBy: group.length });
     }
-    return out;
+    return out.some((hit) => hit.version === 'v2') ? out : [...out, ...moved];
   }
 
   /** Only the first copy answers to a version 1 value; later copies do not. */

@@ -263,6 +263,18 @@ describe('fingerprint versions and old rule ids', () => {
     expect(result.notes[0]).toContain(`fingerprint = "${first.fingerprint}"`);
   });
 
+  it('a version 2 fingerprint follows its code into another function while it is the one copy, never to another copy', () => {
+    const entry: Suppression = { rule: first.rule, fingerprint: first.fingerprint, reason: 'ok' };
+    const movedAlone = atOccurrence(first, { scope: 'Cleaner.show', index: 0 });
+    expect(run({ findings: [movedAlone], configEntries: [entry] }).suppressed).toHaveLength(1);
+    // with a second copy about, the moved one is not told apart from it: both are reported
+    const movedWithCopy = atOccurrence(copy, { scope: 'Cleaner.show', index: 1 });
+    const both = run({ findings: [movedAlone, movedWithCopy], configEntries: [entry] });
+    expect(both.kept).toEqual([movedAlone, movedWithCopy]);
+    // a 12-digit id names the occurrence only
+    expect(run({ findings: [movedAlone], configEntries: [{ ...entry, fingerprint: first.id }] }).kept).toEqual([movedAlone]);
+  });
+
   it('a version 1 fingerprint of a line that is there once still covers it, without a note', () => {
     const result = run({ findings: [first], configEntries: [{ rule: first.rule, fingerprint: first.fingerprint_v1.slice(0, 12), reason: 'ok' }] });
     expect(result.suppressed).toHaveLength(1);
