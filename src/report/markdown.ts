@@ -156,7 +156,7 @@ function renderMarkdownWith(report: ReviewReport, detail: MarkdownDetail): strin
 
   const notRun = stepsThatDidNotRun(report);
   if (notRun.length > 0) {
-    out.push('### Did not run', '');
+    out.push(notRun.some(({ record }) => record.status === 'partial') ? '### Did not run, or ran in part' : '### Did not run', '');
     for (const { kind, record } of notRun) {
       const detail = record.detail ? `: ${markdownInline(record.detail)}` : '';
       out.push(`- ${kind} **${markdownInline(record.name)}** (${record.status})${detail}`);

@@ -89,7 +89,7 @@ export function renderText(report: ReviewReport, opts: RenderOptions): string {
 
   const notRun = stepsThatDidNotRun(report);
   if (notRun.length > 0) {
-    out.push('', 'Did not run:');
+    out.push('', notRun.some(({ record }) => record.status === 'partial') ? 'Did not run, or ran in part:' : 'Did not run:');
     for (const { kind, record } of notRun) {
       out.push(`  - ${kind} ${escapeOneLine(record.name)}: ${record.status}${record.detail ? ` (${escapeOneLine(record.detail)})` : ''}`);
     }

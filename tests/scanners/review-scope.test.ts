@@ -93,6 +93,10 @@ describe('a file a scanner cannot parse is not reviewed by it', () => {
       expect(report.incomplete_reasons.join(' ')).toContain(bad[0]);
       expect(code).toBe(3);
       expect(report.exit_code).toBe(3);
+      const text = await runJscr(['review', '--commit', 'HEAD', '--no-model'], { cwd: r.root });
+      expect(text.stdout).toContain('Did not run, or ran in part:');
+      expect(text.stdout).toContain(`scanner ${scanner}: partial (`);
+      expect(text.stdout).toContain(' INCOMPLETE ');
     });
   }
 

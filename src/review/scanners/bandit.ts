@@ -68,7 +68,8 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
     ];
   });
   // bandit lists the files it could not parse (newer syntax than its Python, say) in `errors`
-  const unanalysed = (report.errors ?? []).map((e) => ({ path: rootRelative(input.root, e.filename) ?? e.filename, reason: e.reason }));
+  // (a name outside the scan root is never printed: it would be a temporary path, or the scanner's invention)
+  const unanalysed = (report.errors ?? []).map((e) => ({ path: rootRelative(input.root, e.filename) ?? '(a file outside the scanned copy)', reason: e.reason }));
   return scanned(findings, input.files.length, unanalysed);
 }
 
