@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ALIASES_FILE, builtinRuleAliases } from '../src/rules/aliases.js';
 import { builtinChecks } from '../src/rules/checks.js';
 import { loadBuiltinRules, type Rule } from '../src/rules/engine.js';
 import { cell } from './gen-config-docs.js';
@@ -69,7 +70,38 @@ export async function renderRulesDocs(): Promise<string> {
   for (const check of checks) {
     out.push(`### \`${check.id}\``, '', `**${check.title}.** ${check.message}`, '', [`reported as ${check.source}`, `severity ${check.severity}`, cweLink(check.cwe)].join(' · '), '');
   }
+  out.push(...aliasesSection());
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/** How to rename or retire a rule without breaking suppressions, and the old ids in force. */
+function aliasesSection(): string[] {
+  const entries = [...builtinRuleAliases().entries].sort((a, b) => (a.old < b.old ? -1 : 1));
+  return [
+    `## Renamed and retired rules (${ALIASES_FILE})`,
+    '',
+    'A rule id, once shipped, is written into users\' `[[suppress]]` entries, inline `jscr-ignore` comments,',
+    'saved fingerprints and code-scanning alerts. To rename a rule, or retire one because another rule now',
+    'reports what it found (a pattern rule replaced by a data-flow rule), remove or rename it and add one',
+    `entry to \`${ALIASES_FILE}\`:`,
+    '',
+    '```toml',
+    '[[alias]]',
+    'old = "jscr/python-sql-formatted-execute"   # the id users wrote down',
+    'now = "jscr/flow-sql-injection"             # the rule that reports those findings today',
+    'reason = "retired: the data-flow rule follows the value into execute()"',
+    '```',
+    '',
+    'Suppressions, comments, fingerprints (either version, computed with the old id) and `jscr fix --finding`',
+    'written for the old id then reach the new rule\'s findings. Old ids chain (a became b, b became c); a',
+    'loop or an old id listed twice refuses the file. The new rule must still report the finding on the same',
+    'lines with the same evidence for a fingerprint to match; a rule or path entry matches regardless.',
+    '',
+    ...(entries.length === 0
+      ? ['No rule has been renamed or retired yet.']
+      : ['| Old id | Now | Why |', '| --- | --- | --- |', ...entries.map((a) => `| \`${a.old}\` | [\`${a.now}\`](#${anchor(a.now)}) | ${cell(a.reason)} |`)]),
+    '',
+  ];
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -32,7 +32,7 @@ const KEY_DOCS: Record<string, KeyDoc> = {
   'review.max_file_bytes': { text: 'A changed code file larger than this is not reviewed, which makes the review incomplete.' },
   'suppress.rule': { text: 'The rule id the suppression applies to.', example: '"jscr/sql-string-concat"' },
   'suppress.path': { text: 'A glob of repository-relative paths the suppression is limited to.', example: '"tests/**"' },
-  'suppress.fingerprint': { text: "One finding's fingerprint, from the JSON or SARIF report.", example: '"3f2a…"' },
+  'suppress.fingerprint': { text: "One finding's fingerprint, from the JSON or SARIF report: version 2 covers that occurrence only; a version 1 value from an older report covers the first copy of its line.", example: '"3f2a…"' },
   'suppress.reason': { text: 'Why the finding is accepted; required, so every suppression explains itself.', example: '"test fixtures build SQL on purpose"' },
   'suppress.expires': { text: 'A date (YYYY-MM-DD) after which the suppression no longer applies.', example: '2027-01-31' },
   'context.max_files': { text: 'Most files sent as context around the change (changed files count).' },

@@ -20,7 +20,9 @@ import { runUserCommand, type RunResult } from '../policy/process.js';
 import { escapeOneLine } from '../report/escape.js';
 import type { Finding } from '../report/finding.js';
 import { review } from '../review/engine.js';
+import { builtinRuleAliases, type RuleAliases } from '../rules/aliases.js';
 import { loadBuiltinRules } from '../rules/engine.js';
+import { FingerprintIndex } from '../review/fingerprint-index.js';
 import { prepareConsultation } from './consultation.js';
 import { unifiedDiff } from './diff.js';
 import { modelAccess, type ModelAccess } from '../model/access.js';
@@ -137,13 +139,19 @@ export async function runFix(request: FixRequest): Promise<FixOutcome> {
   return { rows, summary, runFolder, exitCode: summary.exit_code };
 }
 
-/** The findings named by --finding (full fingerprint or 12-character id), or all of them. */
-export function selectFindings(findings: readonly Finding[], wanted: readonly string[]): Finding[] {
+/**
+ * The findings named by --finding, or all of them. A name is a fingerprint in full (version 2, or a
+ * version 1 value from an older report, which names the first copy of its line) or a 12-character id,
+ * also as computed with an old id of a renamed rule.
+ */
+export function selectFindings(findings: readonly Finding[], wanted: readonly string[], aliases: RuleAliases = builtinRuleAliases()): Finding[] {
   if (wanted.length === 0) return [...findings];
+  const index = new FingerprintIndex(findings, aliases);
   const out: Finding[] = [];
   for (const name of wanted) {
     const key = name.trim().toLowerCase();
-    const matches = findings.filter((f) => f.fingerprint === key || f.id === key);
+    // a full fingerprint (64 hex digits) or an id (its first 12); never some other prefix
+    const matches = key.length === 64 || key.length === 12 ? index.hits(key).map((hit) => hit.finding) : [];
     if (matches.length === 0) throw new UsageError(`--finding ${name}: no finding of this change has that fingerprint or id`);
     for (const match of matches) if (!out.includes(match)) out.push(match);
   }

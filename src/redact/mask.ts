@@ -213,7 +213,7 @@ export class SecretBook {
  * a fingerprint). They are left as they are, so a weak secret such as `failed` cannot rewrite a step
  * status; every other string, including any field added later, is masked.
  */
-const VOCABULARY_KEYS = new Set(['name', 'status', 'severity', 'source', 'kind', 'fingerprint', 'id', 'cwe', 'schema_version', 'exit_code', 'complete']);
+const VOCABULARY_KEYS = new Set(['name', 'status', 'severity', 'source', 'kind', 'fingerprint', 'fingerprint_v1', 'id', 'cwe', 'schema_version', 'exit_code', 'complete']);
 
 /**
  * The report with every string in it masked, and every finding's evidence clipped (src/redact/clip-evidence.ts):
@@ -243,7 +243,7 @@ export function maskReport<T>(report: T, book: SecretBook): T {
 export function maskFinding(finding: Finding, book: SecretBook): Finding {
   const evidence = book.mask(finding.evidence);
   if (evidence === finding.evidence) return finding;
-  const { id: _id, fingerprint: _fingerprint, ...fields } = finding;
+  const { id: _id, fingerprint: _fingerprint, fingerprint_v1: _v1, ...fields } = finding;
   return makeFinding({ ...fields, evidence });
 }
 

@@ -34,10 +34,19 @@ export interface Finding {
   evidence: string;
   /** `CWE-78` style, or null when the rule names none. */
   cwe: string | null;
-  /** sha256 over rule + path + normalised evidence: stable across runs and line moves. */
+  /**
+   * Version 2 (src/report/fingerprint.ts): rule + path + enclosing function + normalised evidence +
+   * occurrence index; stable across runs and line moves, different for each copy of one line.
+   */
   fingerprint: string;
+  /** Version 1: rule + path + normalised evidence, shared by every copy; still matched by suppressions. */
+  fingerprint_v1: string;
+  /** Where the finding sits, for its version 2 fingerprint (not printed; absent: first at file level). */
+  occurrence?: Occurrence;
   /** Extra, source-specific detail (e.g. the model's original line before anchoring). */
   extra?: Record<string, unknown>;
+  /** The findings folded into this one (same fingerprint, or another source at the same line and CWE). */
+  merged?: MergedFinding[];
   /** The path the finding rests on, source first (the prover's witness; later data flow); SARIF `codeFlows`. */
   flow?: FlowStep[];
   /** Prover findings only: the entry point, the calls to the operation and the checks seen on the way. */
@@ -55,6 +64,21 @@ export interface ProverDetail {
   missing: string;
   /** Checks seen on the path that do not cover the operation (a login only, a boolean nothing acts on...). */
   checks_seen: string[];
+}
+
+/** A finding the report folded into another, named so a reader can tell which. */
+export interface MergedFinding {
+  rule: string;
+  source: string;
+  line: number;
+  fingerprint: string;
+}
+
+/** A finding's place: the enclosing function's qualified name ('' outside any) and which copy it is. */
+export interface Occurrence {
+  scope: string;
+  /** 0 for the first occurrence of the finding's code in its scope, 1 for the next copy, and so on. */
+  index: number;
 }
 
 /** One location on a finding's path. */
@@ -76,10 +100,15 @@ export interface StepRecord {
   duration_ms?: number;
 }
 
+/** A scanner's status: a step's, or `partial` when it ran but could not analyse some of its files. */
+export type ScannerStatus = StepStatus | 'partial';
+
 export interface ScannerRecord {
   name: string;
-  status: StepStatus;
+  status: ScannerStatus;
   detail: string;
+  /** With `partial`: the files it could not analyse (not reviewed by this scanner), with its reason. */
+  not_analysed?: { path: string; reason: string }[];
 }
 
 export type FileStatus = 'added' | 'deleted' | 'modified' | 'renamed' | 'copied' | 'binary' | 'mode-only';

@@ -45,8 +45,10 @@ function findingToJson(f: Finding): Record<string, unknown> {
     evidence: f.evidence,
     cwe: f.cwe,
     fingerprint: f.fingerprint,
+    fingerprint_v1: f.fingerprint_v1,
   };
   if (f.prover !== undefined) out.prover = canonical(f.prover);
+  if (f.merged !== undefined && f.merged.length > 0) out.merged = f.merged.map((m) => ({ rule: m.rule, source: m.source, line: m.line, fingerprint: m.fingerprint }));
   if (f.extra !== undefined) out.extra = canonical(f.extra);
   return out;
 }
@@ -64,7 +66,7 @@ function reportToJson(report: ReviewReport): Record<string, unknown> {
     findings: report.findings.map(findingToJson),
     rejected: report.rejected.map((r) => ({ finding: findingToJson(r.finding), reason: r.reason })),
     steps: report.steps.map((s) => ({ name: s.name, status: s.status, detail: s.detail, ...(s.duration_ms === undefined ? {} : { duration_ms: s.duration_ms }) })),
-    scanners: report.scanners.map((s) => ({ name: s.name, status: s.status, detail: s.detail })),
+    scanners: report.scanners.map((s) => ({ name: s.name, status: s.status, detail: s.detail, ...(s.not_analysed === undefined ? {} : { not_analysed: s.not_analysed.map((u) => ({ path: u.path, reason: u.reason })) }) })),
     limits_reached: [...report.limits_reached],
     complete: report.complete,
     incomplete_reasons: [...report.incomplete_reasons],

@@ -5,7 +5,7 @@
 import { htmlInline, markdownFence, markdownInline } from './escape.js';
 import { severityRank, type Finding, type ReviewReport } from './finding.js';
 import type { RenderOptions } from './options.js';
-import { CLEAN_SENTENCE, changeLabel, coverageNotes, omittedCounts, plural, severityBreakdown, stepsThatDidNotRun } from './summary.js';
+import { CLEAN_SENTENCE, changeLabel, coverageNotes, duplicatesNote, omittedCounts, plural, severityBreakdown, stepsThatDidNotRun, suppressionNotes } from './summary.js';
 
 function location(f: Finding): string {
   return `${f.path}:${f.line}`;
@@ -147,15 +147,16 @@ function renderMarkdownWith(report: ReviewReport, detail: MarkdownDetail): strin
   if (omitted !== null) {
     if (omitted.truncated > 0) notes.push(`${plural(omitted.truncated, 'more finding')} not shown: cut by \`review.max_findings\`.`);
     if (omitted.below_min_confidence > 0) notes.push(`${plural(omitted.below_min_confidence, 'finding')} under \`review.min_confidence\` not shown.`);
-    if (omitted.duplicates > 0) notes.push(`${plural(omitted.duplicates, 'duplicate')} merged.`);
+    if (omitted.duplicates > 0) notes.push(markdownInline(duplicatesNote(report, omitted.duplicates)));
   }
+  for (const note of suppressionNotes(report)) notes.push(markdownInline(note));
   if (report.rejected.length > 0) notes.push(`${plural(report.rejected.length, 'finding')} rejected: the evidence quoted was not found in the change.`);
   for (const note of coverageNotes(report)) notes.push(markdownInline(note));
   if (notes.length > 0) out.push(...notes.map((n) => `- ${n}`), '');
 
   const notRun = stepsThatDidNotRun(report);
   if (notRun.length > 0) {
-    out.push('### Did not run', '');
+    out.push(notRun.some(({ record }) => record.status === 'partial') ? '### Did not run, or ran in part' : '### Did not run', '');
     for (const { kind, record } of notRun) {
       const detail = record.detail ? `: ${markdownInline(record.detail)}` : '';
       out.push(`- ${kind} **${markdownInline(record.name)}** (${record.status})${detail}`);

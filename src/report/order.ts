@@ -2,7 +2,7 @@
  * Seed step 11, "order and report": dedupe, drop under `review.min_confidence`, sort, truncate at
  * `review.max_findings`. Pure and deterministic: the same findings in any input order give the same output.
  */
-import { severityRank, type Finding } from './finding.js';
+import { severityRank, type Finding, type MergedFinding } from './finding.js';
 
 export interface OrderOptions {
   /** Findings with confidence below this are dropped (`review.min_confidence`). */
@@ -37,6 +37,11 @@ function compareText(a: string, b: string): number {
 /** A deterministic finding reproduces on every run; a model's may not. Between equals, keep the former. */
 function modelLast(finding: Finding): number {
   return finding.source === 'model' ? 1 : 0;
+}
+
+/** jscr's own finding (its rule, prover, model) describes the problem in jscr's terms; keep it over a scanner's. */
+function scannerLast(finding: Finding): number {
+  return finding.source.startsWith('scanner:') ? 1 : 0;
 }
 
 /**
@@ -80,8 +85,26 @@ function existingAlsoReportedBy(finding: Finding): AlsoReportedBy[] {
   );
 }
 
-/** The kept finding, with the other sources it absorbed listed (sorted, without repeats) in `extra`. */
+/** What the kept finding absorbed, its own earlier merges included: sorted, without repeats. */
+function mergedInto(kept: Finding, others: readonly Finding[]): MergedFinding[] {
+  const all = [...(kept.merged ?? []), ...others.flatMap((o) => [{ rule: o.rule, source: o.source, line: o.line, fingerprint: o.fingerprint }, ...(o.merged ?? [])])];
+  const seen = new Set<string>();
+  return all
+    .filter((m) => {
+      const key = `${m.source}\0${m.rule}\0${m.line}\0${m.fingerprint}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((a, b) => a.line - b.line || compareText(a.source, b.source) || compareText(a.rule, b.rule) || compareText(a.fingerprint, b.fingerprint));
+}
+
+/**
+ * The kept finding, with every finding it absorbed in `merged` and the other sources among them
+ * (sorted, without repeats) in `extra.also_reported_by`.
+ */
 function absorb(kept: Finding, others: readonly Finding[]): Finding {
+  if (others.length > 0) kept = { ...kept, merged: mergedInto(kept, others) };
   const entries = [...existingAlsoReportedBy(kept)];
   for (const other of others) {
     if (other.source !== kept.source) entries.push({ source: other.source, rule: other.rule, fingerprint: other.fingerprint });
@@ -128,8 +151,9 @@ function dedupeByFingerprint(findings: readonly Finding[]): Finding[] {
  */
 function mergeAcrossSources(findings: readonly Finding[]): Finding[] {
   const out: Finding[] = [];
-  for (const group of groupBy(findings, (f) => (f.cwe === null ? `\0${f.fingerprint}` : `${f.path}\0${f.line}\0${f.cwe}`))) {
-    const sorted = [...group].sort(preference);
+  for (const group of groupBy(findings, (f) => (f.cwe === null ? `\0${f.fingerprint}` : `${f.path}\0${f.line}\0${f.cwe.trim().toUpperCase()}`))) {
+    // jscr's own finding is kept over an external scanner's, which is named as agreeing with it
+    const sorted = [...group].sort((a, b) => scannerLast(a) - scannerLast(b) || preference(a, b));
     const winner = sorted[0] as Finding; // groups are never empty
     const sameSource = sorted.filter((f) => f !== winner && f.source === winner.source);
     const otherSources = sorted.filter((f) => f.source !== winner.source);

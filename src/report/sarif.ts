@@ -11,8 +11,12 @@ import type { RenderOptions, RuleMeta } from './options.js';
 const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** Where users learn about the tool (SARIF `tool.driver.informationUri`). */
 const JSCR_INFORMATION_URI = PACKAGE_PAGE;
-/** The key of our fingerprint in `partialFingerprints`; bump the version if the fingerprint recipe changes. */
-export const FINGERPRINT_KEY = 'jscrFingerprint/v1';
+/**
+ * The keys of our fingerprints in `partialFingerprints`, one per recipe version (docs/adr/0020): v2 tells
+ * copies of a line apart; v1 is still written so alerts code scanning opened before v2 stay matched.
+ */
+export const FINGERPRINT_KEY = 'jscrFingerprint/v2';
+export const FINGERPRINT_V1_KEY = 'jscrFingerprint/v1';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 
@@ -137,7 +141,7 @@ function sarifResult(f: Finding, ruleIndex: number): Record<string, unknown> {
         },
       },
     ],
-    partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
+    partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint, [FINGERPRINT_V1_KEY]: f.fingerprint_v1 },
     ...(f.flow !== undefined && f.flow.length > 0 ? { codeFlows: [codeFlow(f.flow)] } : {}),
     properties,
   };

@@ -1,5 +1,5 @@
 /** Small facts about a report that several renderers print the same way. */
-import { SEVERITIES, type ChangeSummary, type OmittedFindings, type ReviewReport, type Severity, type StepRecord } from './finding.js';
+import { SEVERITIES, type ChangeSummary, type MergedFinding, type OmittedFindings, type ReviewReport, type ScannerRecord, type Severity, type StepRecord } from './finding.js';
 
 /** SPEC 4 and seed step "What a clean result means": the only words a clean report may use. */
 export const CLEAN_SENTENCE = 'These checks, on this change, found nothing.';
@@ -39,10 +39,11 @@ export function plural(count: number, noun: string): string {
 }
 
 /** Steps and scanners that were meant to run and did not: the reasons a review can be incomplete. */
-export function stepsThatDidNotRun(report: Pick<ReviewReport, 'steps' | 'scanners'>): { kind: 'step' | 'scanner'; record: StepRecord }[] {
-  const out: { kind: 'step' | 'scanner'; record: StepRecord }[] = [];
+export function stepsThatDidNotRun(report: Pick<ReviewReport, 'steps' | 'scanners'>): { kind: 'step' | 'scanner'; record: StepRecord | ScannerRecord }[] {
+  const out: { kind: 'step' | 'scanner'; record: StepRecord | ScannerRecord }[] = [];
   for (const record of report.steps) if (record.status === 'not_run' || record.status === 'failed') out.push({ kind: 'step', record });
-  for (const record of report.scanners) if (record.status === 'not_run' || record.status === 'failed') out.push({ kind: 'scanner', record });
+  // a partial scanner did not review the files it could not analyse: as much a gap as one that did not run
+  for (const record of report.scanners) if (record.status === 'not_run' || record.status === 'failed' || record.status === 'partial') out.push({ kind: 'scanner', record });
   return out;
 }
 
@@ -52,6 +53,26 @@ export function omittedCounts(report: ReviewReport): OmittedFindings | null {
   if (omitted === undefined) return null;
   if (omitted.duplicates === 0 && omitted.below_min_confidence === 0 && omitted.truncated === 0) return null;
   return omitted;
+}
+
+/** `bandit/B602 (scanner:bandit, line 5)`: one merged finding, named. */
+export function mergedName(m: MergedFinding): string {
+  return `${m.rule} (${m.source}, line ${m.line})`;
+}
+
+/**
+ * "N duplicates merged", saying which: each merged finding and the finding it was folded into, at most
+ * a handful named (the JSON report has every one in `merged`).
+ */
+export function duplicatesNote(report: Pick<ReviewReport, 'findings'>, count: number): string {
+  const named = report.findings.flatMap((kept) => (kept.merged ?? []).map((m) => `${mergedName(m)} into ${kept.rule} at ${kept.path}:${kept.line}`));
+  const head = `${plural(count, 'duplicate')} merged`;
+  return named.length === 0 ? `${head}.` : `${head}: ${namedList(named)}.`;
+}
+
+/** What the suppression step asks the user to do (re-pin a shared version 1 fingerprint), one line each. */
+export function suppressionNotes(report: ReviewReport): string[] {
+  return arrayOf(report.suppression_notes, (item): item is string => typeof item === 'string').map((note) => `Suppression: ${note}`);
 }
 
 /** At most this many paths are named in one coverage note; the JSON report lists them all. */

@@ -2,7 +2,7 @@
 import { escapeControls, escapeOneLine } from './escape.js';
 import type { Finding, ProverDetail, ReviewReport, Severity } from './finding.js';
 import type { RenderOptions } from './options.js';
-import { CLEAN_SENTENCE, changeLabel, countBySeverity, coverageNotes, omittedCounts, plural, stepsThatDidNotRun } from './summary.js';
+import { CLEAN_SENTENCE, changeLabel, countBySeverity, coverageNotes, duplicatesNote, mergedName, omittedCounts, plural, stepsThatDidNotRun, suppressionNotes } from './summary.js';
 
 const ANSI = {
   reset: '\u001b[0m',
@@ -53,6 +53,7 @@ function renderFinding(f: Finding, paint: Paint): string[] {
   if (f.end_line > f.line) facts.push(`lines ${f.line}-${f.end_line}`);
   lines.push(`  ${paint(ANSI.dim, facts.join(' · '))}`);
   if (f.prover !== undefined) lines.push(`  ${escapeOneLine(proverLine(f.prover))}`);
+  if (f.merged !== undefined && f.merged.length > 0) lines.push(`  ${paint(ANSI.dim, escapeOneLine(`merged: ${f.merged.map(mergedName).join('; ')}`))}`);
   if (f.evidence.length > 0) lines.push(...indentBlock(f.evidence, '    | '));
   return lines;
 }
@@ -84,8 +85,9 @@ export function renderText(report: ReviewReport, opts: RenderOptions): string {
   if (omitted !== null) {
     if (omitted.truncated > 0) out.push(`${plural(omitted.truncated, 'more finding')} not shown: cut by review.max_findings.`);
     if (omitted.below_min_confidence > 0) out.push(`${plural(omitted.below_min_confidence, 'finding')} under review.min_confidence not shown.`);
-    if (omitted.duplicates > 0) out.push(`${plural(omitted.duplicates, 'duplicate')} merged.`);
+    if (omitted.duplicates > 0) out.push(escapeOneLine(duplicatesNote(report, omitted.duplicates)));
   }
+  for (const note of suppressionNotes(report)) out.push(escapeOneLine(note));
   if (report.rejected.length > 0) {
     out.push(`${plural(report.rejected.length, 'finding')} rejected: the evidence quoted was not found in the change (see --format json).`);
   }
@@ -94,7 +96,7 @@ export function renderText(report: ReviewReport, opts: RenderOptions): string {
 
   const notRun = stepsThatDidNotRun(report);
   if (notRun.length > 0) {
-    out.push('', 'Did not run:');
+    out.push('', notRun.some(({ record }) => record.status === 'partial') ? 'Did not run, or ran in part:' : 'Did not run:');
     for (const { kind, record } of notRun) {
       out.push(`  - ${kind} ${escapeOneLine(record.name)}: ${record.status}${record.detail ? ` (${escapeOneLine(record.detail)})` : ''}`);
     }

@@ -2,8 +2,8 @@
  * Suppressions that cannot rot or be smuggled in.
  *
  * Two kinds: inline `jscr-ignore: <rule-id> <reason>` comments, and `[[suppress]]` entries of
- * `.jscr.toml`. Both must name a rule and give a reason. Config entries match by content fingerprint or
- * by rule + path glob, never by line number; an inline comment binds to the finding on its own line or,
+ * `.jscr.toml`. Both must name a rule (or an old id of it) and give a reason. Config entries match by
+ * fingerprint (version 2 names one occurrence; version 1 the first copy) or by rule + path glob, never by line number; an inline comment binds to the finding on its own line or,
  * when it stands alone, on the line below, so it moves with the code. A suppression that the reviewed
  * change adds is reported and not honoured: a change must not be able to silence its own review.
  */
@@ -12,6 +12,8 @@ import { CONFIG_FILE_NAME } from '../config-file.js';
 import type { Suppression } from '../config/schema.js';
 import type { Finding } from '../report/finding.js';
 import { makeFinding, normaliseEvidence } from '../report/fingerprint.js';
+import type { RuleAliases } from '../rules/aliases.js';
+import { FingerprintIndex } from './fingerprint-index.js';
 
 const INVALID_SUPPRESSION_RULE = 'jscr/invalid-suppression';
 const SUPPRESSION_ADDED_RULE = 'jscr/suppression-added-by-change';
@@ -35,6 +37,8 @@ export interface SuppressionInput {
   entriesAddedByChange: Suppression[];
   /** Today's date, `YYYY-MM-DD`, for expiry. */
   today: string;
+  /** Old ids of renamed or retired rules: an entry or comment naming one still applies. */
+  aliases: RuleAliases;
 }
 
 /** Output of the suppression step. */
@@ -47,6 +51,8 @@ export interface SuppressionOutcome {
   unused: { entry: string; reason: 'unused' | 'expired' }[];
   /** New findings about suppressions themselves (invalid ones, ones added by the change). */
   added: Finding[];
+  /** What a user should do about an entry that still works but no longer says enough (a shared v1 fingerprint). */
+  notes: string[];
 }
 
 /** An inline `jscr-ignore:` comment found in a file. */
@@ -190,12 +196,21 @@ function contentExistedAtBase(input: SuppressionInput, finding: Finding): boolea
   });
 }
 
-function entryMatches(live: LiveEntry, finding: Finding, input: SuppressionInput): boolean {
+/** Whether the entry covers the finding: its rule (or an old id of it), its fingerprint, its path. */
+function entryMatches(live: LiveEntry, finding: Finding, input: SuppressionInput, index: FingerprintIndex, notes: string[]): boolean {
   const { entry } = live;
-  if (entry.rule !== finding.rule) return false;
-  if (entry.fingerprint !== undefined && !finding.fingerprint.startsWith(entry.fingerprint.toLowerCase())) return false;
-  if (entry.fingerprint !== undefined && !contentExistedAtBase(input, finding)) return false;
-  return live.matchesPath(finding.path);
+  if (!input.aliases.names(entry.rule, finding.rule) || !live.matchesPath(finding.path)) return false;
+  if (entry.fingerprint === undefined) return true;
+  // the fingerprint may be computed with the rule's id now or any old one: it names one finding either way
+  const hit = index.hits(entry.fingerprint).find((h) => h.finding === finding);
+  if (hit === undefined || !contentExistedAtBase(input, finding)) return false;
+  if (hit.version === 'v1' && hit.sharedBy > 1) {
+    notes.push(
+      `${live.name}: its fingerprint is a version 1 value that ${hit.sharedBy} findings of ${finding.rule} in ${finding.path} share (copies of one line). ` +
+        `It covers the first, on line ${finding.line}, and the other copies are reported. Pin it to that occurrence with fingerprint = "${finding.fingerprint}".`,
+    );
+  }
+  return true;
 }
 
 function findingAbout(
@@ -312,18 +327,20 @@ export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
 
   const kept: Finding[] = [];
   const suppressed: SuppressionOutcome['suppressed'] = [];
+  const notes: string[] = [];
+  const index = new FingerprintIndex(input.findings, input.aliases, (finding) => (addedInSpan(input, finding).length > 0 ? 1 : 0));
   for (const finding of input.findings) {
     // A comment covers code only as the base had it: not when the change added or rewrote a line of the finding.
     const comment = addedInSpan(input, finding).length > 0
       ? undefined
       : (inlineByPath.get(finding.path) ?? []).find(
-          (candidate) => candidate.rule === finding.rule && (candidate.standalone ? candidate.line + 1 : candidate.line) === finding.line,
+          (candidate) => candidate.rule !== null && input.aliases.names(candidate.rule, finding.rule) && (candidate.standalone ? candidate.line + 1 : candidate.line) === finding.line,
         );
     if (comment) {
       suppressed.push({ finding, by: `jscr-ignore comment at ${finding.path}:${comment.line}: ${comment.reason ?? ''}` });
       continue;
     }
-    const entry = live.find((candidate) => entryMatches(candidate, finding, input));
+    const entry = live.find((candidate) => entryMatches(candidate, finding, input, index, notes));
     if (entry) {
       entry.uses += 1;
       suppressed.push({ finding, by: entry.name });
@@ -332,5 +349,5 @@ export function applySuppressions(input: SuppressionInput): SuppressionOutcome {
     kept.push(finding);
   }
   for (const entry of live) if (entry.uses === 0) unused.push({ entry: entry.name, reason: 'unused' });
-  return { kept, suppressed, unused, added };
+  return { kept, suppressed, unused, added, notes };
 }

@@ -116,7 +116,8 @@ function finding(rule: Rule, target: RuleTarget, lines: readonly string[], line:
   });
 }
 
-function spansScannedLine(scanLines: Set<number> | 'all', line: number, endLine: number): boolean {
+/** True when the span line..endLine touches a line the review scans (all of them for `changed-files`). */
+export function spansScannedLine(scanLines: Set<number> | 'all', line: number, endLine: number): boolean {
   if (scanLines === 'all') return true;
   for (let at = line; at <= endLine; at++) if (scanLines.has(at)) return true;
   return false;

@@ -7,11 +7,12 @@ import { UsageError } from '../../src/errors.js';
 import { windowAround } from '../../src/fix/consultation.js';
 import { unifiedDiff } from '../../src/fix/diff.js';
 import { selectFindings } from '../../src/fix/fix.js';
+import { RuleAliases } from '../../src/rules/aliases.js';
 import { chooseRunFolder } from '../../src/fix/runfolder.js';
 import { splitCommand } from '../../src/fix/shellwords.js';
 import { PROPOSAL_JSON_SCHEMA, anthropicProvider, openaiProvider, proposalReplySchema } from '../../src/model/index.js';
 import { runUserCommand } from '../../src/policy/process.js';
-import { makeFinding } from '../../src/report/fingerprint.js';
+import { atOccurrence, makeFinding } from '../../src/report/fingerprint.js';
 
 describe('splitCommand (--verify)', () => {
   const valid: [string, string[]][] = [
@@ -70,6 +71,22 @@ describe('selectFindings (--finding)', () => {
   it('refuses an unknown or partial fingerprint with a UsageError', () => {
     expect(() => selectFindings([one], ['0123456789ab'])).toThrow(UsageError);
     expect(() => selectFindings([one], [one.id.slice(0, 8)])).toThrow(UsageError);
+  });
+  it('tells two copies of one line apart by their version 2 fingerprints; a version 1 value names the first copy', () => {
+    const first = atOccurrence(finding(3, 'eval(x)'), { scope: 'run', index: 0 });
+    const copy = atOccurrence(finding(7, 'eval(x)'), { scope: 'run', index: 1 });
+    expect(first.fingerprint).not.toBe(copy.fingerprint);
+    expect(first.fingerprint_v1).toBe(copy.fingerprint_v1);
+    expect(selectFindings([first, copy], [copy.fingerprint])).toEqual([copy]);
+    expect(selectFindings([copy, first], [first.fingerprint_v1])).toEqual([first]);
+    expect(selectFindings([copy, first], [first.fingerprint_v1.slice(0, 12)])).toEqual([first]);
+  });
+  it('finds a finding of a renamed rule by the fingerprint it had under its old id', () => {
+    const aliases = new RuleAliases([{ old: 'jscr/old-test', now: 'jscr/test', reason: 'renamed' }]);
+    const underOldId = atOccurrence({ ...one, rule: 'jscr/old-test' }, one.occurrence ?? { scope: '', index: 0 });
+    expect(selectFindings([one, two], [underOldId.fingerprint], aliases)).toEqual([one]);
+    expect(selectFindings([one, two], [underOldId.fingerprint_v1], aliases)).toEqual([one]);
+    expect(() => selectFindings([one, two], [underOldId.fingerprint], new RuleAliases([]))).toThrow(UsageError);
   });
 });
 

@@ -3,7 +3,7 @@ import { detectSecrets } from '../../src/redact/detect.js';
 import { SecretBook } from '../../src/redact/mask.js';
 import { secretFindings } from '../../src/redact/index.js';
 import { secretFindingsBySyntax } from '../../src/redact/literal-tree.js';
-import { fingerprint } from '../../src/report/fingerprint.js';
+import { fingerprintV1 } from '../../src/report/fingerprint.js';
 import { fakes, pem } from './fakes.js';
 
 describe('secretFindings', () => {
@@ -26,7 +26,7 @@ describe('secretFindings', () => {
     expect(JSON.stringify(finding)).not.toContain(fakes.githubClassic.slice(4, 20));
     expect(finding!.message).toContain('ghp_…[github-token, 40 chars; lowercase, uppercase, digits, symbols]');
     expect(finding!.extra?.['character_classes']).toEqual(['lowercase', 'uppercase', 'digits', 'symbols']);
-    expect(finding!.fingerprint).toBe(fingerprint('jscr/hardcoded-secret', 'app/client.py', finding!.evidence));
+    expect(finding!.fingerprint_v1).toBe(fingerprintV1('jscr/hardcoded-secret', 'app/client.py', finding!.evidence));
   });
 
   it('says the article a title takes: an AWS key, a GitHub token', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding, Severity } from '../../src/report/finding.js';
 import { renderJson } from '../../src/report/json.js';
 import { orderFindings } from '../../src/report/order.js';
+import { renderText } from '../../src/report/text.js';
 import { cleanReport, finding } from './sample-reports.js';
 
 const ALL = { minConfidence: 0, maxFindings: 1000 };
@@ -179,5 +180,45 @@ describe('orderFindings: confidence, sorting and truncation', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('orderFindings: merged findings are named', () => {
+  const rule = finding({ rule: 'jscr/python-subprocess-shell-true', path: 'app.py', line: 7, severity: 'high', confidence: 0.8, cwe: 'CWE-78', evidence: 'subprocess.call(cmd, shell=True)' });
+  const bandit = finding({ rule: 'bandit/B602', source: 'scanner:bandit', path: 'app.py', line: 7, severity: 'critical', confidence: 0.9, cwe: 'cwe-78', evidence: 'subprocess.call(cmd, shell=True)' });
+
+  it('keeps the jscr finding over a scanner at the same line and CWE, even a more severe one, naming the scanner', () => {
+    const result = orderFindings([bandit, rule], ALL);
+    expect(result.findings).toHaveLength(1);
+    const [kept] = result.findings;
+    expect(kept?.rule).toBe('jscr/python-subprocess-shell-true');
+    expect(kept?.merged).toEqual([{ rule: 'bandit/B602', source: 'scanner:bandit', line: 7, fingerprint: bandit.fingerprint }]);
+    expect(kept?.extra?.also_reported_by).toEqual([{ source: 'scanner:bandit', rule: 'bandit/B602', fingerprint: bandit.fingerprint }]);
+    expect(result.duplicates).toBe(1);
+  });
+
+  it('keeps a scanner finding of another CWE at the same line as its own finding', () => {
+    const result = orderFindings([{ ...bandit, cwe: 'CWE-94' }, rule], ALL);
+    expect(result.findings.map((f) => f.rule).sort()).toEqual(['bandit/B602', 'jscr/python-subprocess-shell-true']);
+    expect(result.findings.every((f) => f.merged === undefined)).toBe(true);
+  });
+
+  it('lists every finding folded in, same-fingerprint repeats and other sources alike, and the count agrees', () => {
+    const repeat = { ...rule, confidence: 0.5 };
+    const model = finding({ rule: 'model/command-injection', source: 'model', path: 'app.py', line: 7, severity: 'medium', cwe: 'CWE-78', evidence: 'shell=True' });
+    const result = orderFindings([model, repeat, bandit, rule], ALL);
+    expect(result.findings).toHaveLength(1);
+    const merged = result.findings[0]?.merged ?? [];
+    expect(merged.map((m) => m.source).sort()).toEqual(['model', 'rule', 'scanner:bandit']);
+    expect(merged).toHaveLength(result.duplicates);
+  });
+
+  it('the text report says which findings were merged, into which', () => {
+    const result = orderFindings([bandit, rule], ALL);
+    const text = renderText({ ...cleanReport(), findings: result.findings, omitted: { duplicates: result.duplicates, below_min_confidence: 0, truncated: 0 } }, { color: false });
+    expect(text).toContain('1 duplicate merged: bandit/B602 (scanner:bandit, line 7) into jscr/python-subprocess-shell-true at app.py:7.');
+    expect(text).toContain('  merged: bandit/B602 (scanner:bandit, line 7)');
+    const json = JSON.parse(renderJson({ ...cleanReport(), findings: result.findings }, { color: false })) as { findings: { merged?: unknown }[] };
+    expect(json.findings[0]?.merged).toEqual([{ rule: 'bandit/B602', source: 'scanner:bandit', line: 7, fingerprint: bandit.fingerprint }]);
   });
 });

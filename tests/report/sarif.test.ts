@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewReport } from '../../src/report/finding.js';
-import { FINGERPRINT_KEY, cweTag, pathToUri, reportToSarif } from '../../src/report/sarif.js';
+import { FINGERPRINT_KEY, FINGERPRINT_V1_KEY, cweTag, pathToUri, reportToSarif } from '../../src/report/sarif.js';
 import { render } from '../../src/report/render.js';
 import { validateJsonSchema } from './json-schema.js';
 import { RULES, cleanReport, finding, incompleteCleanReport, reportWithFindings } from './sample-reports.js';
@@ -166,7 +166,9 @@ describe('SARIF content', () => {
       expect(decodeURIComponent(location?.artifactLocation.uri ?? '')).toBe(f.path);
       expect(location?.region.startLine).toBe(f.line);
       expect(location?.region.endLine).toBe(f.end_line);
-      expect(result.partialFingerprints).toEqual({ [FINGERPRINT_KEY]: f.fingerprint });
+      // both recipes: v2 per occurrence, v1 kept for alerts opened before it
+      expect(result.partialFingerprints).toEqual({ 'jscrFingerprint/v2': f.fingerprint, 'jscrFingerprint/v1': f.fingerprint_v1 });
+      expect([FINGERPRINT_KEY, FINGERPRINT_V1_KEY]).toEqual(['jscrFingerprint/v2', 'jscrFingerprint/v1']);
       expect(result.message.text).toBe(f.message);
       expect(result.properties.source).toBe(f.source);
     });

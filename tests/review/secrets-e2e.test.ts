@@ -15,7 +15,7 @@ import { fakeProgram } from '../scanners/harness.js';
 import { prepareConsultation } from '../../src/fix/consultation.js';
 import { openBoundary } from '../../src/policy/paths.js';
 import type { Finding } from '../../src/report/finding.js';
-import { fingerprint } from '../../src/report/fingerprint.js';
+import { fingerprintV1, fingerprintV2 } from '../../src/report/fingerprint.js';
 import { body } from '../redact/fakes.js';
 
 const FORMATS = ['text', 'json', 'sarif', 'markdown', 'github'] as const;
@@ -123,7 +123,8 @@ describe('a secret is never printed', () => {
     const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root);
     const report = JSON.parse(run.stdout) as Report;
     expect(report.scanners.find((s) => s.name === 'secretlint')?.status).toBe('ran');
-    const command = report.findings.find((f) => f.rule.startsWith('jscr/') && f.line === 4);
+    // the os.system rule's evidence (the secret finding on this line keeps its own, with secretlint merged into it)
+    const command = report.findings.find((f) => f.rule === 'jscr/python-os-system-non-literal' && f.line === 4);
     expect(command?.evidence).toContain('[secretlint-basicauth, ');
     expect(run.stdout).not.toContain(password);
     // One more format is enough here: the formats all render the one masked report.
@@ -136,8 +137,11 @@ describe('a secret is never printed', () => {
     const change = { 'app.py': `import os\n\ndef run(x):\n${line}\n` };
     const first = JSON.parse((await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repoWithChange({ 'app.py': 'import os\n' }, change).root)).stdout) as { findings: Finding[] };
     const command = first.findings.find((f) => f.rule !== 'jscr/hardcoded-secret' && f.line === 4) as Finding;
-    expect(command.fingerprint).not.toBe(fingerprint(command.rule, command.path, line.trim()));
-    expect(command.fingerprint).toBe(fingerprint(command.rule, command.path, command.evidence));
+    expect(command.fingerprint_v1).not.toBe(fingerprintV1(command.rule, command.path, line.trim()));
+    expect(command.fingerprint_v1).toBe(fingerprintV1(command.rule, command.path, command.evidence));
+    // version 2: the first copy of the line inside run()
+    expect(command.fingerprint).not.toBe(fingerprintV2(command.rule, command.path, line.trim(), { scope: 'run', index: 0 }));
+    expect(command.fingerprint).toBe(fingerprintV2(command.rule, command.path, command.evidence, { scope: 'run', index: 0 }));
   });
 
   it('a token in a .jscr.toml comment added by the change is masked in the config-changed finding', async () => {

@@ -33,9 +33,12 @@ describe('bandit', () => {
     expect(outcome.findings).toEqual([]);
   });
 
-  needs.bandit('says which files it could not analyse', async () => {
-    const outcome = ran(await scan(bandit, { 'broken.py': await fixture('bandit', 'syntax-error.py') }));
-    expect(outcome.detail).toContain('could not analyse broken.py');
+  needs.bandit('a file it could not parse makes the outcome partial, naming the file; the others are still scanned', async () => {
+    const outcome = await scan(bandit, { 'broken.py': await fixture('bandit', 'syntax-error.py'), 'svc/report.py': await fixture('bandit', 'shell-true-call.py') });
+    if (outcome.status !== 'partial') throw new Error(`expected partial, got ${outcome.status}: ${outcome.detail}`);
+    expect(outcome.unanalysed.map((u) => u.path)).toEqual(['broken.py']);
+    expect(outcome.detail).toContain('could not analyse 1 file(s): broken.py');
+    expect(outcome.findings.map((f) => f.rule)).toContain('bandit/B602');
   });
 
   it('takes only Python files', () => {

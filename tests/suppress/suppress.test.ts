@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Suppression } from '../../src/config/schema.js';
 import type { Finding } from '../../src/report/finding.js';
-import { makeFinding } from '../../src/report/fingerprint.js';
+import { atOccurrence, makeFinding } from '../../src/report/fingerprint.js';
+import { RuleAliases } from '../../src/rules/aliases.js';
 import {
   applySuppressions,
   baseLineCounts,
@@ -26,6 +27,8 @@ function finding(path: string, line: number, evidence: string, rule = 'jscr/sql-
   });
 }
 
+const NO_ALIASES = new RuleAliases([]);
+
 const query = 'db.query("SELECT * FROM users WHERE id = " + req.params.id)';
 
 function run(overrides: Partial<SuppressionInput>) {
@@ -37,6 +40,7 @@ function run(overrides: Partial<SuppressionInput>) {
     configEntries: [],
     entriesAddedByChange: [],
     today: '2025-06-01',
+    aliases: NO_ALIASES,
     ...overrides,
   });
 }
@@ -234,5 +238,70 @@ describe('a suppression covers only the content it covered in the base', () => {
     expect(input(`x\n${query}\n${query}\n`, new Map([['src/users.js', base]])).kept).toEqual([target]);
     // A new file, or content the base never had.
     expect(input(`x\ny\n${query}\n`, new Map()).kept).toEqual([target]);
+  });
+});
+
+describe('fingerprint versions and old rule ids', () => {
+  const first = atOccurrence(finding('src/users.js', 10, query), { scope: 'show', index: 0 });
+  const copy = atOccurrence(finding('src/users.js', 20, query), { scope: 'show', index: 1 });
+
+  it('a version 2 fingerprint covers its own occurrence only', () => {
+    const result = run({ findings: [first, copy], configEntries: [{ rule: copy.rule, fingerprint: copy.fingerprint, reason: 'ok' }] });
+    expect(result.suppressed.map((s) => s.finding)).toEqual([copy]);
+    expect(result.kept).toEqual([first]);
+    expect(result.notes).toEqual([]);
+  });
+
+  it('a version 1 fingerprint shared by two copies covers the first and reports the other, with a note to re-pin', () => {
+    const entry: Suppression = { rule: first.rule, fingerprint: first.fingerprint_v1, reason: 'admin only' };
+    const result = run({ findings: [copy, first], configEntries: [entry] });
+    expect(result.suppressed.map((s) => s.finding)).toEqual([first]);
+    expect(result.kept).toEqual([copy]);
+    expect(result.notes).toHaveLength(1);
+    expect(result.notes[0]).toContain(describeEntry(entry));
+    expect(result.notes[0]).toContain(`line 10`);
+    expect(result.notes[0]).toContain(`fingerprint = "${first.fingerprint}"`);
+  });
+
+  it('a version 2 fingerprint follows its code into another function while it is the one copy, never to another copy', () => {
+    const entry: Suppression = { rule: first.rule, fingerprint: first.fingerprint, reason: 'ok' };
+    const movedAlone = atOccurrence(first, { scope: 'Cleaner.show', index: 0 });
+    expect(run({ findings: [movedAlone], configEntries: [entry] }).suppressed).toHaveLength(1);
+    // with a second copy about, the moved one is not told apart from it: both are reported
+    const movedWithCopy = atOccurrence(copy, { scope: 'Cleaner.show', index: 1 });
+    const both = run({ findings: [movedAlone, movedWithCopy], configEntries: [entry] });
+    expect(both.kept).toEqual([movedAlone, movedWithCopy]);
+    // a 12-digit id names the occurrence only
+    expect(run({ findings: [movedAlone], configEntries: [{ ...entry, fingerprint: first.id }] }).kept).toEqual([movedAlone]);
+  });
+
+  it('a version 1 fingerprint of a line that is there once still covers it, without a note', () => {
+    const result = run({ findings: [first], configEntries: [{ rule: first.rule, fingerprint: first.fingerprint_v1.slice(0, 12), reason: 'ok' }] });
+    expect(result.suppressed).toHaveLength(1);
+    expect(result.notes).toEqual([]);
+  });
+
+  const aliases = new RuleAliases([{ old: 'jscr/sql-concat-old', now: 'jscr/sql-string-concat', reason: 'renamed' }]);
+
+  it('an entry naming the old id of a renamed rule covers its findings, by rule and by the fingerprint it had then', () => {
+    const byRule = run({ findings: [first], configEntries: [{ rule: 'jscr/sql-concat-old', reason: 'ok' }], aliases });
+    expect(byRule.suppressed).toHaveLength(1);
+    const old = atOccurrence({ ...first, rule: 'jscr/sql-concat-old' }, { scope: 'show', index: 0 });
+    for (const fingerprint of [old.fingerprint, old.fingerprint_v1]) {
+      const byFingerprint = run({ findings: [first, copy], configEntries: [{ rule: 'jscr/sql-concat-old', fingerprint, reason: 'ok' }], aliases });
+      expect(byFingerprint.suppressed.map((s) => s.finding)).toEqual([first]);
+    }
+    // without the alias the old id names nothing
+    expect(run({ findings: [first], configEntries: [{ rule: 'jscr/sql-concat-old', reason: 'ok' }] }).kept).toEqual([first]);
+    // an entry keeping the old id with the fingerprint of today's report matches too
+    expect(run({ findings: [first], configEntries: [{ rule: 'jscr/sql-concat-old', fingerprint: first.fingerprint, reason: 'ok' }], aliases }).suppressed).toHaveLength(1);
+  });
+
+  it('an inline comment naming the old id still covers the finding on its line', () => {
+    const text = `// jscr-ignore: jscr/sql-concat-old ids are integers\n${query}\n`;
+    const target = finding('src/users.js', 2, query);
+    const fileTexts = new Map([['src/users.js', text]]);
+    expect(run({ findings: [target], fileTexts, aliases }).suppressed).toHaveLength(1);
+    expect(run({ findings: [target], fileTexts }).kept).toEqual([target]);
   });
 });

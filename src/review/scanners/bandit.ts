@@ -3,7 +3,7 @@ import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
 import { z } from 'zod';
 import { pathsForScanner } from '../../languages/registry.js';
-import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
+import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scannerCwe } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 
 /** The fields of `bandit -f json` that jscr reads; others (code, metrics, col_offset) are ignored. */
@@ -62,14 +62,15 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
         title: `bandit ${result.test_id} ${result.test_name}`,
         message: result.issue_text,
         evidence: quoteLines(input.contents, path, result.line_number, endLine),
-        cwe: typeof cweId === 'number' && cweId > 0 ? `CWE-${cweId}` : null,
+        cwe: scannerCwe('bandit', result.test_id, typeof cweId === 'number' && cweId > 0 ? `CWE-${cweId}` : null),
         extra: result.more_info ? { more_info: result.more_info } : undefined,
       }),
     ];
   });
-  const errors = report.errors ?? [];
-  const skipped = errors.length > 0 ? `; could not analyse ${errors.map((e) => `${rootRelative(input.root, e.filename) ?? e.filename} (${e.reason})`).join(', ')}` : '';
-  return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)${skipped}` };
+  // bandit lists the files it could not parse (newer syntax than its Python, say) in `errors`
+  // (a name outside the scan root is never printed: it would be a temporary path, or the scanner's invention)
+  const unanalysed = (report.errors ?? []).map((e) => ({ path: rootRelative(input.root, e.filename) ?? '(a file outside the scanned copy)', reason: e.reason }));
+  return scanned(findings, input.files.length, unanalysed);
 }
 
 export const bandit: ScannerAdapter = {

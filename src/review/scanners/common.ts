@@ -7,8 +7,10 @@ import { realpathSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { locateProgram, runProgram, type AllowedProgram } from '../../policy/process.js';
 import { z } from 'zod';
-import type { ScannerOutcome } from './types.js';
-import { jscrPackageRoot } from '../../package-root.js';
+import type { ScannerOutcome, UnanalysedFile } from './types.js';
+import type { Finding } from '../../report/finding.js';
+import { jscrPackageRoot, packageFileText } from '../../package-root.js';
+import { loadDataFile } from '../../data-file/load.js';
 
 export { jscrPackageRoot };
 
@@ -38,6 +40,17 @@ export function asArgument(path: string): string {
 
 export function notRun(detail: string): ScannerOutcome {
   return { status: 'not_run', findings: [], detail };
+}
+
+/**
+ * A completed scan's outcome: `ran`, or `partial` when the scanner could not analyse some of the files
+ * it was given (those files are not reviewed by it, so the review is incomplete). The detail names them.
+ */
+export function scanned(findings: Finding[], fileCount: number, unanalysed: readonly UnanalysedFile[]): ScannerOutcome {
+  const detail = `${findings.length} finding(s) in ${fileCount} file(s)`;
+  if (unanalysed.length === 0) return { status: 'ran', findings, detail };
+  const named = unanalysed.map((u) => `${u.path} (${u.reason.replace(/\s+/g, ' ').trim().slice(0, 200)})`);
+  return { status: 'partial', findings, detail: `${detail}; could not analyse ${unanalysed.length} file(s): ${named.join(', ')}`, unanalysed: [...unanalysed] };
 }
 
 function failed(detail: string): ScannerOutcome {
@@ -159,4 +172,26 @@ export function quoteLines(contents: Map<string, string>, path: string, line: nu
     .slice(Math.max(0, line - 1), last)
     .map((l) => l.replace(/\r$/, ''))
     .join('\n');
+}
+
+/*
+ * The CWE of an external scanner's rule when the scanner reports none (rules/scanners/cwe.toml), so its
+ * finding can merge with jscr's own at the same line and CWE. What the scanner says itself wins.
+ */
+const CWE = z.string().regex(/^CWE-[1-9]\d*$/, 'expected CWE-<number>');
+const CweFileSchema = z.strictObject({ bandit: z.record(z.string(), CWE), eslint: z.record(z.string(), CWE), shellcheck: z.record(z.string(), CWE) });
+
+type ScannerWithTable = keyof z.infer<typeof CweFileSchema>;
+
+export function parseScannerCwes(text: string, file = 'rules/scanners/cwe.toml'): z.infer<typeof CweFileSchema> {
+  return loadDataFile({ file, text, kind: 'rules', schema: CweFileSchema, normalise: (data) => data });
+}
+
+let cached: z.infer<typeof CweFileSchema> | null = null;
+
+/** `CWE-78` style: the scanner's own CWE when it gave one, else the table's for `rule`, else null. */
+export function scannerCwe(scanner: ScannerWithTable, rule: string, given: string | null): string | null {
+  if (given !== null) return given;
+  cached ??= parseScannerCwes(packageFileText('rules', 'scanners', 'cwe.toml'));
+  return Object.hasOwn(cached[scanner], rule) ? (cached[scanner][rule] ?? null) : null;
 }

@@ -15,8 +15,8 @@ import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
 import { z } from 'zod';
 import { pathsForScanner, scannerExtensions } from '../../languages/registry.js';
-import { asArgument, jscrBinDirs, jscrPackageRoot, notRun, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
-import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+import { asArgument, jscrBinDirs, jscrPackageRoot, notRun, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scannerCwe } from './common.js';
+import type { ScannerAdapter, ScannerInput, ScannerOutcome, UnanalysedFile } from './types.js';
 import { temporaryDirectory } from '../../policy/environment.js';
 
 const EXTENSIONS = scannerExtensions('eslint');
@@ -97,17 +97,19 @@ function eslintManifest(program: string): string | null {
   }
 }
 
-function toFindings(root: string, fileResults: EslintFileResult[], contents: Map<string, string>): { findings: Finding[]; unparsed: string[] } {
+function toFindings(root: string, fileResults: EslintFileResult[], contents: Map<string, string>): { findings: Finding[]; unparsed: UnanalysedFile[] } {
   const findings: Finding[] = [];
-  const unparsed: string[] = [];
+  const unparsed: UnanalysedFile[] = [];
   for (const fileResult of fileResults) {
     const path = rootRelative(root, fileResult.filePath);
     if (path === null) continue;
     for (const message of fileResult.messages) {
-      if (message.fatal === true || message.ruleId === null) {
-        unparsed.push(`${path} (${message.message})`);
+      // A fatal message is a parse failure: eslint ran no rule on the file.
+      if (message.fatal === true) {
+        unparsed.push({ path, reason: message.message });
         continue;
       }
+      if (message.ruleId === null) continue; // a note about the run (an ignored directive), not a finding
       const line = message.line ?? 1;
       const endLine = Math.max(line, message.endLine ?? line);
       findings.push(
@@ -122,7 +124,7 @@ function toFindings(root: string, fileResults: EslintFileResult[], contents: Map
           title: `eslint ${message.ruleId}`,
           message: message.message,
           evidence: quoteLines(contents, path, line, endLine),
-          cwe: null,
+          cwe: scannerCwe('eslint', message.ruleId, null),
         }),
       );
     }
@@ -159,8 +161,7 @@ export function createEslintAdapter(binDirs: string[] = jscrBinDirs()): ScannerA
         const read = readReport(scan, 'eslint', 'JSON report', eslintReportSchema);
         if (!read.ok) return read.outcome;
         const { findings, unparsed } = toFindings(input.root, read.report, input.contents);
-        const skipped = unparsed.length > 0 ? `; could not parse ${unparsed.join(', ')}` : '';
-        return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)${skipped}` };
+        return scanned(findings, input.files.length, unparsed);
       } finally {
         await rm(configDir, { recursive: true, force: true });
       }

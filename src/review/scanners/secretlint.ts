@@ -10,7 +10,7 @@ import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
 import type { KnownSecret } from '../../redact/mask.js';
 import { z } from 'zod';
-import { asArgument, jscrBinDirs, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
+import { asArgument, jscrBinDirs, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
 import { temporaryDirectory } from '../../policy/environment.js';
 
@@ -121,7 +121,7 @@ export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): Scan
         const read = readReport(scan, 'secretlint', 'JSON report', secretlintReportSchema);
         if (!read.ok) return read.outcome;
         const findings = toFindings(input.root, read.report, input.contents, input.learnSecret ?? (() => {}));
-        return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)` };
+        return scanned(findings, input.files.length, []);
       } finally {
         await rm(configDir, { recursive: true, force: true });
       }

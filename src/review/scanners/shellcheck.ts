@@ -3,8 +3,8 @@ import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
 import { z } from 'zod';
 import { pathsForScanner } from '../../languages/registry.js';
-import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner } from './common.js';
-import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scannerCwe } from './common.js';
+import type { ScannerAdapter, ScannerInput, ScannerOutcome, UnanalysedFile } from './types.js';
 
 /** The fields of `shellcheck -f json1` that jscr reads (column and fix data are ignored). */
 const shellcheckReportSchema = z.object({
@@ -40,10 +40,14 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
   const read = readReport(scan, 'shellcheck', 'json1 report', shellcheckReportSchema);
   if (!read.ok) return read.outcome;
   const list = read.report.comments;
+  const unanalysed = parseAborts(input.root, list);
+  const abortedPaths = new Set(unanalysed.map((u) => u.path));
 
   const findings = list.flatMap((comment) => {
     const path = rootRelative(input.root, comment.file);
     if (path === null) return [];
+    // the parse errors of a file shellcheck gave up on are the reason it is listed, not findings
+    if (abortedPaths.has(path) && isParseError(comment)) return [];
     const endLine = Math.max(comment.line, comment.endLine ?? comment.line);
     return [
       makeFinding({
@@ -57,12 +61,37 @@ async function run(input: ScannerInput): Promise<ScannerOutcome> {
         title: `shellcheck SC${comment.code}`,
         message: comment.message,
         evidence: quoteLines(input.contents, path, comment.line, endLine),
-        cwe: null,
+        cwe: scannerCwe('shellcheck', `SC${comment.code}`, null),
         extra: { level: comment.level },
       }),
     ];
   });
-  return { status: 'ran', findings, detail: `${findings.length} finding(s) in ${input.files.length} file(s)` };
+  return scanned(findings, input.files.length, unanalysed);
+}
+
+type ShellcheckComment = z.output<typeof shellcheckReportSchema>['comments'][number];
+
+/** SC1000-SC1999 are the parser's own messages. */
+function isParseError(comment: ShellcheckComment): boolean {
+  return comment.code >= 1000 && comment.code < 2000 && comment.level === 'error';
+}
+
+/** The messages shellcheck ends an abandoned parse with. */
+const PARSE_ABORT_CODES = new Set([1072, 1073]);
+
+/**
+ * Files whose parse shellcheck abandoned, so none of its checks ran on them: it then ends with SC1072
+ * ("... Fix any mentioned problems and try again") or SC1073 ("Couldn't parse this ..."). Other parse
+ * errors (a literal carriage return, SC1017) leave the rest of the analysis running.
+ */
+function parseAborts(root: string, comments: readonly ShellcheckComment[]): UnanalysedFile[] {
+  const byPath = new Map<string, string>();
+  for (const comment of comments) {
+    if (!isParseError(comment) || !PARSE_ABORT_CODES.has(comment.code)) continue;
+    const path = rootRelative(root, comment.file);
+    if (path !== null && !byPath.has(path)) byPath.set(path, `SC${comment.code} on line ${comment.line}: ${comment.message}`);
+  }
+  return [...byPath].map(([path, reason]) => ({ path, reason }));
 }
 
 export const shellcheck: ScannerAdapter = {

@@ -21,12 +21,20 @@ export interface ScannerInput {
   learnSecret?: (secret: KnownSecret) => void;
 }
 
+/** A file the scanner was given but could not analyse (it could not parse it), with the scanner's reason. */
+export interface UnanalysedFile {
+  path: string;
+  reason: string;
+}
+
 /**
- * How a scanner run ended. Only `ran` may carry findings; `not_run` and `failed` make the review
- * incomplete (exit 3) and are never read as "nothing found".
+ * How a scanner run ended. Only `ran` and `partial` may carry findings; `partial` (some files could not
+ * be analysed), `not_run` and `failed` make the review incomplete (exit 3) and are never read as
+ * "nothing found".
  */
 export type ScannerOutcome =
   | { status: 'ran'; findings: Finding[]; detail: string }
+  | { status: 'partial'; findings: Finding[]; detail: string; unanalysed: UnanalysedFile[] }
   | { status: 'not_run'; findings: []; detail: string }
   | { status: 'failed'; findings: []; detail: string };
 

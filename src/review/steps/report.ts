@@ -12,7 +12,9 @@ import { maskFinding } from '../../redact/index.js';
 import { exitCodeFor } from '../../report/exit.js';
 import type { ChangeSummary, Finding, ReviewReport, StepRecord } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
+import { placeOccurrences } from '../../report/occurrence.js';
 import { orderFindings } from '../../report/order.js';
+import { builtinRuleAliases } from '../../rules/aliases.js';
 import { VERSION } from '../../version.js';
 import type { ContextBundle } from '../context-bundle.js';
 import { skippedFiles, type CoveredFile } from '../coverage.js';
@@ -23,6 +25,7 @@ import type { Profiles } from './profile.js';
 import type { ReadableFile, ReadFiles } from './read-files.js';
 import type { Redaction } from './redaction.js';
 import type { RuleRun } from './rules.js';
+import type { Syntax } from './syntax.js';
 import type { ScannerRun } from './scanners.js';
 import { ran, result, type ReviewStep } from './step.js';
 
@@ -32,16 +35,21 @@ export interface ReportedFindings {
   limitsReached: string[];
 }
 
-export const reportStep: ReviewStep<'report', { read_files: ReadFiles; context: ContextBundle; rules: RuleRun; findings: readonly Finding[] }, ReportedFindings> = {
+export const reportStep: ReviewStep<'report', { read_files: ReadFiles; syntax: Syntax; context: ContextBundle; rules: RuleRun; findings: readonly Finding[] }, ReportedFindings> = {
   name: 'report',
   timing: 'always',
-  run: async ({ read_files, context, rules, findings: found }, { change, book, today }) => {
+  run: async ({ read_files, syntax, context, rules, findings: found }, { change, book, today }) => {
     const { config, baseReader } = change;
     const { readable, readableByPath } = read_files;
     const findings = [...found, ...configChangeFindings(read_files.changedFiles)];
+    const occurrenceFiles = new Map(readable.map((f) => [f.diff.path, { text: f.text, scopes: syntax.irs.get(f.diff.path)?.functions ?? [] }]));
     const suppression = applySuppressions({
-      // Fingerprints from masked evidence, so no hash of a secret is printed and suppressions match the report.
-      findings: findings.map((finding) => maskFinding(finding, book)),
+      // Fingerprints from masked evidence, so no hash of a secret is printed and suppressions match the report;
+      // each copy of a line is its own finding (its occurrence in its function).
+      findings: placeOccurrences(
+        findings.map((finding) => maskFinding(finding, book)),
+        occurrenceFiles,
+      ),
       fileTexts: new Map(readable.map((f) => [f.diff.path, f.text])),
       addedLines: new Map(readable.map((f) => [f.diff.path, f.changedLines])),
       // Only a fingerprint entry asks whether a line existed at the base: read the base files just then.
@@ -49,6 +57,7 @@ export const reportStep: ReviewStep<'report', { read_files: ReadFiles; context: 
       configEntries: config.suppress.map(toSuppressEntry),
       entriesAddedByChange: suppressEntriesAddedByChange(config, readableByPath.get(CONFIG_FILE_NAME)),
       today,
+      aliases: builtinRuleAliases(),
     });
     const ordered = orderFindings([...suppression.kept, ...suppression.added], { minConfidence: config.review.min_confidence, maxFindings: config.review.max_findings });
     // The context bundle is what a model reads; without one its limits cut nothing the review looked at
@@ -107,6 +116,7 @@ export function reviewReport(parts: ReportParts, change: OpenedChange, history: 
     redaction: redaction === null ? null : { blocked: redaction.blocked, secrets_found: redaction.secretsFound, per_file: perFileRedaction(redaction.files) },
     suppressed: suppression.suppressed.map((s) => ({ rule: s.finding.rule, path: s.finding.path, fingerprint: s.finding.fingerprint, by: s.by })),
     unused_suppressions: suppression.unused,
+    ...(suppression.notes.length === 0 ? {} : { suppression_notes: suppression.notes }),
     ...(usage === null ? {} : { model: { usage } }),
   };
   report.exit_code = exitCodeFor(report, options.failOn);
