@@ -54,6 +54,7 @@ const KEY_DOCS: Record<string, KeyDoc> = {
   'prover.enabled': { text: 'Run the access-control prover on the change.' },
   'prover.max_depth': { text: 'How many calls deep a path from an entry point to an operation may be.' },
   'prover.fan_out': { text: 'Most callees followed from one function.' },
+  'prover.scope': { text: 'In review, prove only the files the change needs (the changed files, their callers and callees, route files), found by text search; false reads every file.' },
   'gate.enabled': { text: 'Turn the coding-agent edit gate off with `false` (the JSCR_GATE environment variable wins).' },
   'gate.state_dir': {
     text: 'Where per-session gate state lives; by default under $XDG_STATE_HOME/jscr/gate (or ~/.local/state/jscr/gate).',

@@ -128,6 +128,8 @@ const proverSchema = z.strictObject({
   enabled: z.boolean().default(true),
   max_depth: nonNegativeInt.default(3),
   fan_out: positiveInt.default(25),
+  /** In review, prove only the files the change needs (found by text search); false reads every file. */
+  scope: z.boolean().default(true),
 });
 
 /**

@@ -10,6 +10,7 @@ const ROUTE_MODULE = /(^|\/)app\/routes\/.+\.(ts|tsx|js|jsx)$/;
 export const remix: Recogniser = {
   id: 'remix',
   languages: ['typescript'],
+  registrationFiles: { paths: [ROUTE_MODULE] },
   recognise(file, { program }) {
     const result = nothing();
     if (!ROUTE_MODULE.test(file.path)) return result;

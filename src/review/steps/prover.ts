@@ -16,10 +16,11 @@ export const proverStep: ReviewStep<'prover', { read_files: ReadFiles; syntax: S
     const settings = change.config.prover;
     if (!settings.enabled) return result(skipped('prover.enabled is false'), null);
     const touched = read_files.readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff) }));
-    const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline });
+    const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline, scoped: settings.scope });
     const c = outcome.result.coverage;
-    const detail = `${outcome.fileCount} file(s) read, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)`;
-    const verdict = outcome.incomplete ? incomplete('failed', `${detail}; ${incompleteDegradationLines(outcome.result.degradations).slice(0, 3).join('; ')}`) : ran(detail);
+    const bounds = outcome.selection?.bounds ?? [];
+    const detail = `${outcome.readDetail}, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)`;
+    const verdict = outcome.incomplete ? incomplete('failed', `${detail}; ${[...bounds, ...incompleteDegradationLines(outcome.result.degradations)].slice(0, 3).join('; ')}`) : ran(detail);
     return result(verdict, null, outcome.result.findings.map(toReviewFinding));
   },
   notRun: () => null,
