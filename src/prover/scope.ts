@@ -58,6 +58,8 @@ interface Declaration {
   name: string;
   kind: 'function' | 'class';
   offset: number;
+  /** Where a function's body ends (its closing brace, or its last indented line in Python). */
+  end: number;
   /** For a class: the capitalised names of its header (superclass, interfaces). */
   supertypes: string[];
 }
@@ -82,7 +84,8 @@ const DECLARATION_SHAPES: Record<FactsLanguage, readonly { kind: 'function' | 'c
   ],
   java: [
     { kind: 'function', re: BODY_DECLARATION },
-    { kind: 'function', re: /^[ \t]*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default)\s+)*(?:<[^>;]*>\s+)?[\w.$<>[\],? ]+\s+([A-Za-z_$][\w$]*)\s*\([^;{]*\)\s*(?:throws\s[^;{]*)?;/gm },
+    // A body-less declaration (abstract, interface): `Type name(...);`, never `new X(...);` or `return x(...);`.
+    { kind: 'function', re: /^[ \t]*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default)\s+)*(?:<[^>;]*>\s+)?(?!(?:new|return|throw|else|case|yield|await)\b)[\w.$<>[\],? ]+\s+([A-Za-z_$][\w$]*)\s*\([^;{]*\)\s*(?:throws\s[^;{]*)?;/gm },
     { kind: 'class', re: /\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)/g },
   ],
   python: [
@@ -121,7 +124,7 @@ function declarationsOf(text: string, language: FactsLanguage): Declaration[] {
         const header = text.slice(offset + name.length, headerEnd === -1 ? offset + 200 : offset + headerEnd);
         supertypes = [...header.matchAll(CAPITALISED)].map((m) => m[0]);
       }
-      found.set(offset, { name, kind: shape.kind, offset, supertypes });
+      found.set(offset, { name, kind: shape.kind, offset, end: shape.kind === 'function' ? bodyEnd(text, offset, language) : offset, supertypes });
     }
   }
   return [...found.values()].sort((a, b) => a.offset - b.offset);
@@ -141,16 +144,91 @@ function enclosingFunction(file: IndexedFile, offset: number): Declaration | nul
   }
   for (let i = best; i >= 0; i--) {
     const declaration = file.declarations[i];
-    if (declaration?.kind === 'function') return declaration;
+    if (declaration?.kind === 'function' && declaration.end >= offset) return declaration;
   }
   return null;
 }
 
-/** The text from a declaration to the next one: its body, roughly. */
+/** Characters scanned at most for one body's end (a longer body is taken to run to the end of the file). */
+const MAX_BODY_SCAN = 512 * 1024;
+
+/**
+ * The end of the function declared at `offset`: Python by indentation; the others by matching braces
+ * from the first `{` after the parameters (skipping strings and comments), or the `;` of a body-less one.
+ */
+function bodyEnd(text: string, offset: number, language: FactsLanguage): number {
+  const limit = Math.min(text.length, offset + MAX_BODY_SCAN);
+  if (language === 'python') {
+    const lineStart = text.lastIndexOf('\n', offset) + 1;
+    const indent = /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0].length ?? 0;
+    let at = text.indexOf('\n', offset);
+    while (at !== -1 && at < limit) {
+      const next = text.indexOf('\n', at + 1);
+      const line = text.slice(at + 1, next === -1 ? text.length : next);
+      const lineIndent = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+      if (line.trim() !== '' && lineIndent <= indent && !/^\s*[)\]]/.test(line)) return at;
+      at = next;
+    }
+    return text.length;
+  }
+  let depth = 0;
+  let opened = false;
+  let parens = 0;
+  let paramsClosed = false;
+  // Braces in the parameter list (destructuring) or a return type (`: { ok: boolean }`) are not the body.
+  let typeBraces = 0;
+  for (let i = offset; i < limit; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'" || c === '`') {
+      i = stringEnd(text, i, limit);
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '/') {
+      i = text.indexOf('\n', i);
+      if (i === -1) return text.length;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      i = text.indexOf('*/', i + 2);
+      if (i === -1) return text.length;
+      i++;
+      continue;
+    }
+    if (opened) {
+      if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) return i;
+      continue;
+    }
+    if (c === '(') parens++;
+    else if (c === ')') {
+      parens--;
+      if (parens === 0) paramsClosed = true;
+    } else if (c === ';' && parens <= 0 && typeBraces === 0) return i;
+    else if (c === '{') {
+      if (!paramsClosed || parens > 0 || typeBraces > 0 || /[:<,|&(=?]/.test(/\S(?=\s*$)/.exec(text.slice(Math.max(offset, i - 40), i))?.[0] ?? '')) typeBraces++;
+      else {
+        opened = true;
+        depth = 1;
+      }
+    } else if (c === '}' && typeBraces > 0) typeBraces--;
+  }
+  return limit === text.length ? text.length : limit;
+}
+
+/** The index of the quote closing the string opened at `start` (backslash escapes honoured). */
+function stringEnd(text: string, start: number, limit: number): number {
+  const quote = text[start];
+  for (let i = start + 1; i < limit; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === quote) return i;
+    else if (text[i] === '\n' && quote !== '`') return i;
+  }
+  return limit;
+}
+
+/** The text of a declared function, from its name to the end of its body. */
 function bodyOf(file: IndexedFile, declaration: Declaration): string {
-  const index = file.declarations.indexOf(declaration);
-  const next = file.declarations[index + 1];
-  return file.text.slice(declaration.offset, next?.offset ?? file.text.length);
+  return file.text.slice(declaration.offset, declaration.end + 1);
 }
 
 function escapeName(name: string): string {
