@@ -58,8 +58,8 @@ interface Declaration {
   name: string;
   kind: 'function' | 'class';
   offset: number;
-  /** Where a function's body ends (its closing brace, or its last indented line in Python). */
-  end: number;
+  /** Where a function's body ends (its closing brace, or its last indented line in Python); found when first asked. */
+  end: number | null;
   /** For a class: the capitalised names of its header (superclass, interfaces). */
   supertypes: string[];
 }
@@ -70,9 +70,14 @@ interface IndexedFile {
   declarations: Declaration[];
   /** Offsets of the first character of each line (line n starts at lineStarts[n - 1]). */
   lineStarts: number[];
+  language: FactsLanguage;
+  /** Classes the file declares. */
+  classNames: string[];
+  /** The file name without extension (`user.server`, or the folder of an `index.ts`): what an import names. */
+  stem: string;
 }
 
-const CONTROL_WORDS = new Set(['if', 'for', 'foreach', 'while', 'switch', 'catch', 'synchronized', 'return', 'new', 'else', 'elseif', 'try', 'do', 'function', 'with', 'elif', 'using', 'when', 'match', 'fn', 'array', 'list', 'isset', 'empty', 'unset']);
+const CONTROL_WORDS = new Set(['async', 'await', 'typeof', 'super', 'this', 'self', 'yield', 'throw', 'delete', 'void', 'in', 'of', 'instanceof', 'print', 'echo', 'require', 'include', 'import', 'export', 'if', 'for', 'foreach', 'while', 'switch', 'catch', 'synchronized', 'return', 'new', 'else', 'elseif', 'try', 'do', 'function', 'with', 'elif', 'using', 'when', 'match', 'fn', 'array', 'list', 'isset', 'empty', 'unset']);
 
 /** A name followed by a parameter list and a body: a method or function declaration (any C-like language). */
 const BODY_DECLARATION = /(?:^|[\s;{}])([A-Za-z_$][\w$]*)\s*\((?:[^;{}()]|\([^;{}()]*\))*\)\s*(?::\s*[^;{}=()]+(?:\([^;{}()]*\))?)?\s*(?:throws\s[^;{]*)?\{/g;
@@ -102,6 +107,12 @@ const DECLARATION_SHAPES: Record<FactsLanguage, readonly { kind: 'function' | 'c
 
 const CAPITALISED = /(?<![\w$])[A-Z][\w$]*/g;
 const CALLED = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\(/g;
+/** A call on a receiver (`x.name(`, `$x->name(`, `X::name(`): it reaches methods, or functions of an imported module. */
+function onReceiver(text: string, at: number): boolean {
+  const before = text[at - 1];
+  return before === '.' || (before === '>' && text[at - 2] === '-') || (before === ':' && text[at - 2] === ':');
+}
+const CONSTRUCTED = /\bnew\s+(?:[\w$]+[.\\])*([A-Za-z_$][\w$]*)/g;
 
 function lineStartsOf(text: string): number[] {
   const starts = [0];
@@ -124,7 +135,7 @@ function declarationsOf(text: string, language: FactsLanguage): Declaration[] {
         const header = text.slice(offset + name.length, headerEnd === -1 ? offset + 200 : offset + headerEnd);
         supertypes = [...header.matchAll(CAPITALISED)].map((m) => m[0]);
       }
-      found.set(offset, { name, kind: shape.kind, offset, end: shape.kind === 'function' ? bodyEnd(text, offset, language) : offset, supertypes });
+      found.set(offset, { name, kind: shape.kind, offset, end: shape.kind === 'function' ? null : offset, supertypes });
     }
   }
   return [...found.values()].sort((a, b) => a.offset - b.offset);
@@ -144,7 +155,7 @@ function enclosingFunction(file: IndexedFile, offset: number): Declaration | nul
   }
   for (let i = best; i >= 0; i--) {
     const declaration = file.declarations[i];
-    if (declaration?.kind === 'function' && declaration.end >= offset) return declaration;
+    if (declaration?.kind === 'function' && endOf(file, declaration) >= offset) return declaration;
   }
   return null;
 }
@@ -226,9 +237,14 @@ function stringEnd(text: string, start: number, limit: number): number {
   return limit;
 }
 
+function endOf(file: IndexedFile, declaration: Declaration): number {
+  declaration.end ??= bodyEnd(file.text, declaration.offset, file.language);
+  return declaration.end;
+}
+
 /** The text of a declared function, from its name to the end of its body. */
 function bodyOf(file: IndexedFile, declaration: Declaration): string {
-  return file.text.slice(declaration.offset, declaration.end + 1);
+  return file.text.slice(declaration.offset, endOf(file, declaration) + 1);
 }
 
 function escapeName(name: string): string {
@@ -252,11 +268,13 @@ export function selectScope(input: ScopeInput): ScopeSelection {
       bounds.push(`the text search stopped at ${maxBytes.toLocaleString('en-US')} bytes; ${(input.files.length - files.length).toLocaleString('en-US')} file(s) not searched`);
       break;
     }
-    files.push({ path: file.path, text: file.text, declarations: declarationsOf(file.text, file.factsLanguage), lineStarts: lineStartsOf(file.text) });
+    const declarations = declarationsOf(file.text, file.factsLanguage);
+    const stem = /([^/]+?)(?:\/index)?\.\w+$/.exec(file.path)?.[1] ?? '';
+    files.push({ path: file.path, text: file.text, language: file.factsLanguage, declarations, lineStarts: lineStartsOf(file.text), classNames: declarations.filter((d) => d.kind === 'class').map((d) => d.name), stem });
   }
   const byPath = new Map(files.map((f) => [f.path, f]));
   const declarers = new Map<string, { function: Set<string>; class: Set<string> }>();
-  const index: DeclarationIndex = { declarers, byPath };
+  const index: DeclarationIndex = { declarers, byPath, reachable: new Map(), lineage: new Map() };
   for (const file of files) {
     for (const declaration of file.declarations) {
       let entry = declarers.get(declaration.name);
@@ -306,7 +324,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     }
   }
 
-  const walkedDown = new Set<string>();
+  const walkedDown = new Map<string, number>();
   const typesDone = new Set<string>();
   // A class name: every file declaring it, and its ancestors' declarers, transitively.
   const selectTypes = (names: Iterable<string>): void => {
@@ -325,22 +343,26 @@ export function selectScope(input: ScopeInput): ScopeSelection {
   };
   // Callees: every declarer of each name a function calls, `depth` hops down, with the types it names.
   const walkDown = (start: readonly { file: IndexedFile; declaration: Declaration }[], depth: number): void => {
-    let frontier = [...start];
-    for (let hop = 0; hop < depth && frontier.length > 0; hop++) {
-      const next: { file: IndexedFile; declaration: Declaration }[] = [];
-      for (const { file, declaration } of frontier) {
-        const key = `${functionKey(file.path, declaration)}\0${depth - hop}`;
-        if (walkedDown.has(key)) continue;
-        walkedDown.add(key);
+    let frontier = start.map((f) => ({ ...f, left: depth }));
+    while (frontier.length > 0) {
+      const next: typeof frontier = [];
+      for (const { file, declaration, left } of frontier) {
+        // A function walked with as many hops left already is done.
+        const key = functionKey(file.path, declaration);
+        if ((walkedDown.get(key) ?? 0) >= left) continue;
+        walkedDown.set(key, left);
         const body = bodyOf(file, declaration);
-        selectTypes([...body.matchAll(CAPITALISED)].map((m) => m[0]));
+        for (const match of body.matchAll(CONSTRUCTED)) for (const path of declarers.get(match[1] ?? '')?.class ?? []) select(path, 'types');
         for (const match of body.matchAll(CALLED)) {
           const name = match[1] ?? '';
           if (name === declaration.name || CONTROL_WORDS.has(name)) continue;
-          for (const path of reachableDeclarers(file, name, index)) {
+          const reach = reachableDeclarers(file, name, onReceiver(body, match.index), index);
+          for (const path of reach.lineage) select(path, 'types');
+          for (const path of reach.declarers) {
             select(path, 'callees');
             const callee = byPath.get(path);
-            for (const d of callee?.declarations ?? []) if (callee && d.kind === 'function' && d.name === name) next.push({ file: callee, declaration: d });
+            if (!callee || left <= 1) continue;
+            for (const d of callee.declarations) if (d.kind === 'function' && d.name === name) next.push({ file: callee, declaration: d, left: left - 1 });
           }
         }
       }
@@ -433,26 +455,98 @@ function capitalisedWords(file: IndexedFile): Set<string> {
 /**
  * The files declaring `name` that a call in `from` can resolve to: all of them when one file declares
  * it (resolution follows a unique name); else `from` itself, files declaring a class `from` names, and
- * files of module functions whose file name `from` names (an import).
+ * files of module functions whose file name `from` names (an import). And `lineage`: for a class `from`
+ * names that inherits `name` from an ancestor, that class's files up to the ancestor (resolution needs
+ * the receiver's class in the table to walk up to the method).
  */
-function reachableDeclarers(from: IndexedFile, name: string, index: DeclarationIndex): string[] {
-  const all = [...(index.declarers.get(name)?.function ?? [])];
-  if (all.length <= 1) return all;
+function reachableDeclarers(from: IndexedFile, name: string, onReceiver: boolean, index: DeclarationIndex): { declarers: string[]; lineage: string[] } {
+  const key = `${from.path}\0${name}\0${String(onReceiver)}`;
+  const known = index.reachable.get(key);
+  if (known) return known;
+  const all = index.declarers.get(name)?.function ?? new Set<string>();
+  let declarers = [...all];
   const words = capitalisedWords(from);
-  return all.filter((path) => {
-    if (path === from.path) return true;
-    const declarer = index.byPath.get(path);
-    const classes = declarer?.declarations.filter((d) => d.kind === 'class') ?? [];
-    if (classes.some((d) => words.has(d.name))) return true;
-    const stem = /([^/]+?)(?:\/index)?\.\w+$/.exec(path)?.[1] ?? '';
-    return classes.length === 0 && stem !== '' && from.text.includes(stem);
-  });
+  // On a receiver, a file of module functions is reached only as an imported module (`mod.name()`).
+  if (onReceiver) declarers = declarers.filter((path) => path === from.path || (index.byPath.get(path)?.classNames.length ?? 0) > 0 || imports(from, index.byPath.get(path)?.stem ?? ''));
+  if (declarers.length > 1) {
+    declarers = declarers.filter((path) => {
+      if (path === from.path) return true;
+      const declarer = index.byPath.get(path);
+      if (!declarer) return false;
+      if (declarer.classNames.some((c) => words.has(c))) return true;
+      return declarer.classNames.length === 0 && imports(from, declarer.stem);
+    });
+  }
+  const lineage = new Set<string>();
+  if (all.size > 0) {
+    for (const chain of inheritedChains(from, index)) {
+      if (chain.some((path) => all.has(path))) for (const path of chain) lineage.add(path);
+    }
+  }
+  const answer = { declarers, lineage: [...lineage] };
+  index.reachable.set(key, answer);
+  return answer;
+}
+
+const chainsCache = new WeakMap<IndexedFile, string[][]>();
+
+/** For each class a file names that has ancestors in the repository: its files and theirs. */
+function inheritedChains(from: IndexedFile, index: DeclarationIndex): string[][] {
+  let chains = chainsCache.get(from);
+  if (!chains) {
+    chains = [...capitalisedWords(from)].map((word) => lineageFiles(word, index)).filter((chain) => chain.length > 1);
+    chainsCache.set(from, chains);
+  }
+  return chains;
+}
+
+const importsCache = new WeakMap<IndexedFile, Map<string, boolean>>();
+
+/** True when `from` has an import or require naming a module whose last part is `stem`. */
+function imports(from: IndexedFile, stem: string): boolean {
+  let known = importsCache.get(from);
+  if (!known) importsCache.set(from, (known = new Map<string, boolean>()));
+  let answer = known.get(stem);
+  if (answer === undefined) known.set(stem, (answer = importsModule(from, stem)));
+  return answer;
+}
+
+function importsModule(from: IndexedFile, stem: string): boolean {
+  if (stem === '' || !from.text.includes(stem)) return false;
+  const quoted = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const shape = from.language === 'python' ? new RegExp(`(?:^|\\n)\\s*(?:from|import)\\s+[\\w.]*\\b${quoted}\\b`) : new RegExp(`(?:from|import|require\\()\\s*['"][^'"]*\\b${quoted}(?:\\.[jt]sx?)?['"]`);
+  return shape.test(from.text);
+}
+
+/** The files declaring a class and each of its ancestors (by name, every declaration of each). */
+function lineageFiles(className: string, index: DeclarationIndex): string[] {
+  const known = index.lineage.get(className);
+  if (known) return known;
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const queue = [className];
+  while (queue.length > 0) {
+    const name = queue.pop() ?? '';
+    if (seen.has(name)) continue;
+    seen.add(name);
+    for (const path of index.declarers.get(name)?.class ?? []) {
+      files.add(path);
+      for (const d of index.byPath.get(path)?.declarations ?? []) if (d.kind === 'class' && d.name === name) queue.push(...d.supertypes);
+    }
+  }
+  const answer = [...files];
+  index.lineage.set(className, answer);
+  return answer;
 }
 
 /** What the narrowing reads: declarers by name and kind, and the files by path. */
 interface DeclarationIndex {
   declarers: ReadonlyMap<string, { function: Set<string>; class: Set<string> }>;
   byPath: ReadonlyMap<string, IndexedFile>;
+  /** `reachableDeclarers` answers, by calling file and name. */
+  reachable: Map<string, { declarers: string[]; lineage: string[] }>;
+  /** `lineageFiles` answers, by class name. */
+  lineage: Map<string, string[]>;
 }
 
 /**
