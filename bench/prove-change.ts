@@ -1,9 +1,11 @@
 /**
  * Benchmark of the review's prover on a one-file change of a real repository, with and without the
- * scoped file selection (`prover.scope`). Prints, for each mode, the median of five runs: the prover
- * step's own time (from the report's step log, so start-up, listing the tree and git processes are not
- * counted in it), the whole review's wall time, the review's peak RSS, and what the step read. Target:
- * the scoped prover step at most 2 s on a TypeScript monorepo of about 2,000 files.
+ * scoped file selection (`prover.scope`), and with the prover off. Prints, for each mode, the median of
+ * five runs: the prover step's own time (from the report's step log, so start-up and the other steps
+ * are not in it), the review's CPU time (its own process, without git's), the CPU the prover adds over
+ * a review without it, the review's wall time and peak RSS, and what the step read. On a shared,
+ * loaded machine wall times stretch; the CPU figures do not. Target: the scoped prover step at most 2 s
+ * on a TypeScript monorepo of about 2,000 files.
  *
  * Run (after `node tools/build.mjs`): npx tsx bench/prove-change.ts --repo PATH [--commit SHA] [--runs 5]
  * Without --commit, the last non-merge commit that changed exactly one .ts file (and no other source) is used.
@@ -45,6 +47,7 @@ const commit = argument('commit') ?? oneTsFileCommit();
 
 interface Run {
   wallMs: number;
+  cpuMs: number;
   stepMs: number;
   maxRssKb: number;
   detail: string;
@@ -52,9 +55,11 @@ interface Run {
 
 const work = mkdtempSync(join(tmpdir(), 'jscr-bench-prove-change-'));
 
-function reviewOnce(scope: boolean): Run {
-  const config = join(work, `scope-${String(scope)}.toml`);
-  writeFileSync(config, `[prover]\nscope = ${String(scope)}\n`);
+type Mode = 'scoped' | 'whole' | 'off';
+
+function reviewOnce(mode: Mode): Run {
+  const config = join(work, `${mode}.toml`);
+  writeFileSync(config, mode === 'off' ? '[prover]\nenabled = false\n' : `[prover]\nscope = ${String(mode === 'scoped')}\n`);
   const started = process.hrtime.bigint();
   const child = spawnSync(process.execPath, ['--require', join(here, 'maxrss.cjs'), bin, 'review', '--repo', repo ?? '', '--commit', commit, '--no-model', '--format', 'json', '--config', config], {
     encoding: 'utf8',
@@ -65,7 +70,8 @@ function reviewOnce(scope: boolean): Run {
   const report = JSON.parse(child.stdout) as { steps: { name: string; duration_ms: number; detail: string }[] };
   const step = report.steps.find((s) => s.name === 'prover');
   const rss = /JSCR_BENCH_MAXRSS_KB=(\d+)/.exec(child.stderr)?.[1];
-  return { wallMs, stepMs: step?.duration_ms ?? Number.NaN, maxRssKb: Number(rss ?? Number.NaN), detail: step?.detail ?? '(no prover step)' };
+  const cpu = /JSCR_BENCH_CPU_US=(\d+)/.exec(child.stderr)?.[1];
+  return { wallMs, cpuMs: Number(cpu ?? Number.NaN) / 1000, stepMs: step?.duration_ms ?? Number.NaN, maxRssKb: Number(rss ?? Number.NaN), detail: step?.detail ?? '(no prover step)' };
 }
 
 function median(values: number[]): number {
@@ -76,12 +82,26 @@ function median(values: number[]): number {
 const files = git('ls-tree', '-r', '--name-only', commit).split('\n').filter((l) => l !== '').length;
 const changed = git('show', '--format=', '--name-only', commit).trim().split('\n');
 process.stdout.write(`repository ${repo} at ${commit.slice(0, 12)}: ${files.toLocaleString('en-US')} tracked files; changed: ${changed.join(', ')}\n`);
-for (const scope of [true, false]) {
+const medians = new Map<Mode, { step: number; cpu: number; wall: number; rss: number; detail: string }>();
+for (const mode of ['off', 'scoped', 'whole'] as const) {
   const results: Run[] = [];
-  for (let i = 0; i < runs; i++) results.push(reviewOnce(scope));
-  const label = scope ? 'scoped' : 'whole  ';
+  for (let i = 0; i < runs; i++) results.push(reviewOnce(mode));
+  medians.set(mode, {
+    step: median(results.map((r) => r.stepMs)),
+    cpu: median(results.map((r) => r.cpuMs)),
+    wall: median(results.map((r) => r.wallMs)),
+    rss: median(results.map((r) => r.maxRssKb)),
+    detail: results[0]?.detail ?? '',
+  });
+}
+const off = medians.get('off');
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+for (const mode of ['scoped', 'whole'] as const) {
+  const m = medians.get(mode);
+  if (!m || !off) continue;
   process.stdout.write(
-    `${label}  prover step ${(median(results.map((r) => r.stepMs)) / 1000).toFixed(2)} s  review wall ${(median(results.map((r) => r.wallMs)) / 1000).toFixed(2)} s  peak RSS ${Math.round(median(results.map((r) => r.maxRssKb)) / 1024)} MB  (median of ${runs})\n         ${results[0]?.detail ?? ''}\n`,
+    `${mode.padEnd(7)} prover step ${seconds(m.step)}  review CPU ${seconds(m.cpu)} (prover adds ${seconds(m.cpu - off.cpu)})  review wall ${seconds(m.wall)}  peak RSS ${Math.round(m.rss / 1024)} MB  (median of ${runs})\n        ${m.detail}\n`,
   );
 }
+if (off) process.stdout.write(`off     review CPU ${seconds(off.cpu)}  review wall ${seconds(off.wall)}  peak RSS ${Math.round(off.rss / 1024)} MB\n`);
 rmSync(work, { recursive: true, force: true });

@@ -552,18 +552,17 @@ interface DeclarationIndex {
 /**
  * Of the files naming a method, those that can reach the one declared in `origins` through its class:
  * the declaring files, and files that name one of its classes or their subclasses (a typed receiver,
- * a static call, an inherited `$this->`). A call through a base type reaches the base's method, not
- * this one. A name only one file declares is reached by any receiver (resolution follows a unique
+ * a static call, an inherited `$this->`), or for a module function, files importing its module. A call
+ * through a base type reaches the base's method, not this one. A name only one file declares is reached by any receiver (resolution follows a unique
  * name), so it is not narrowed.
  */
 function narrowToClassUsers(paths: string[], name: string, origins: ReadonlySet<string>, index: DeclarationIndex): string[] {
   const owning = index.declarers.get(name)?.function ?? new Set<string>();
   if (owning.size <= 1) return paths;
   const classNames = new Set<string>();
-  for (const path of origins) for (const d of index.byPath.get(path)?.declarations ?? []) if (d.kind === 'class') classNames.add(d.name);
-  if (classNames.size === 0) return paths;
+  for (const path of origins) for (const c of index.byPath.get(path)?.classNames ?? []) classNames.add(c);
   // Subclasses, transitively: their files mention a class of the set in a class header.
-  for (let grew = true; grew; ) {
+  for (let grew = classNames.size > 0; grew; ) {
     grew = false;
     for (const file of index.byPath.values()) {
       for (const d of file.declarations) {
@@ -574,8 +573,14 @@ function narrowToClassUsers(paths: string[], name: string, origins: ReadonlySet<
       }
     }
   }
-  const mentions = new RegExp(`(?<![\\w$])(?:${[...classNames].map(escapeName).join('|')})(?![\\w$])`);
-  return paths.filter((path) => origins.has(path) || mentions.test(index.byPath.get(path)?.text ?? ''));
+  const mentions = classNames.size === 0 ? null : new RegExp(`(?<![\\w$])(?:${[...classNames].map(escapeName).join('|')})(?![\\w$])`);
+  const stems = [...origins].map((path) => index.byPath.get(path)?.stem ?? '');
+  return paths.filter((path) => {
+    const file = index.byPath.get(path);
+    if (origins.has(path)) return true;
+    if (!file) return false;
+    return (mentions?.test(file.text) ?? false) || stems.some((stem) => imports(file, stem));
+  });
 }
 
 /** `12 of 1,806 files: 2 changed, 7 callers, 3 routes` (reasons with no file left out). */

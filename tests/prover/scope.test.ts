@@ -389,4 +389,16 @@ describe('what the scoped selection reads and says', () => {
     expect(selection.paths).toEqual(['a.ts', 'b.ts']);
     expect(selectionDetail(selection, 1806)).toBe('2 of 1,806 files: 1 changed, 1 callers');
   });
+
+  it('a module function is looked for in the files that import its module, not every file naming it', () => {
+    const users = Array.from({ length: 30 }, (_, i) => ({ path: `src/local${i}.ts`, text: `export function local${i}() {\n  const wipe = () => ${i};\n  return wipe();\n}\n`, factsLanguage: 'typescript' as const }));
+    const files = [
+      { path: 'src/store.ts', text: 'export function wipe(id: string) {\n  return id;\n}\n', factsLanguage: 'typescript' as const },
+      { path: 'src/admin.ts', text: 'import { wipe } from "./store";\nexport function purge() {\n  return wipe("x");\n}\n', factsLanguage: 'typescript' as const },
+      ...users,
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'src/store.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.bounds).toEqual([]);
+    expect(selection.paths).toEqual(['src/admin.ts', 'src/store.ts']);
+  });
 });
