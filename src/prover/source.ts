@@ -25,7 +25,7 @@ export interface ProveFromReaderInput {
   irs?: ReadonlyMap<string, FileIR>;
   /** The review's deadline, checked between files. */
   deadline?: { remainingMs(): number };
-  /** In change mode, prove only the files the change needs (scope.ts); false reads every file. */
+  /** In change mode, prove only the files the change needs (scope.ts); only the review asks for this. */
   scoped?: boolean;
   /** How far below a touched function operations are looked for (default 2). */
   downDepth?: number;
@@ -66,7 +66,7 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
     else readProblems.push({ kind: 'not_read', path, reason: read.reason, detail: read.detail });
   }
   const downDepth = input.downDepth ?? 2;
-  const selection = input.touched !== null && input.scoped !== false ? selectFor(files, input.touched, input, downDepth) : null;
+  const selection = input.touched !== null && input.scoped === true ? selectFor(files, input.touched, input, downDepth) : null;
   const proved = selection === null ? files : files.filter((f) => selection.chosen.has(f.path));
   const result = await proveChange({ root: input.root, files: proved, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, downDepth, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}) });
   result.degradations.unshift(...readProblems);
