@@ -39,6 +39,8 @@ export interface ScopeInput {
   downDepth: number;
   /** Most bytes of text searched; past it the rest is not searched (a bound hit). */
   maxBytes?: number;
+  /** The review's deadline: when it passes, the selection stops where it is (a bound hit). */
+  deadline?: { remainingMs(): number };
 }
 
 export interface ScopeSelection {
@@ -48,6 +50,20 @@ export interface ScopeSelection {
   byReason: Record<SelectionReason, number>;
   /** Bounds the selection hit, one line each (the proof is incomplete when any). */
   bounds: string[];
+}
+
+const DEADLINE_BOUND = 'the review deadline (review.deadline_s) passed while choosing the files to prove';
+
+/** True when a sorted list holds a number in [low, high]. */
+function anyWithin(sorted: readonly number[], low: number, high: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] ?? 0) < low) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && (sorted[lo] ?? 0) <= high;
 }
 
 /** Text searched at most, summed over files (far above a real repository's source). */
@@ -260,9 +276,15 @@ function functionKey(path: string, declaration: Declaration): string {
 export function selectScope(input: ScopeInput): ScopeSelection {
   const maxBytes = input.maxBytes ?? SCOPE_MAX_BYTES;
   const bounds: string[] = [];
+  const late = (): boolean => {
+    if (input.deadline?.remainingMs() !== 0) return false;
+    if (!bounds.includes(DEADLINE_BOUND)) bounds.push(DEADLINE_BOUND);
+    return true;
+  };
   const files: IndexedFile[] = [];
   let bytes = 0;
   for (const file of input.files) {
+    if (late()) break;
     bytes += file.text.length;
     if (bytes > maxBytes) {
       bounds.push(`the text search stopped at ${maxBytes.toLocaleString('en-US')} bytes; ${(input.files.length - files.length).toLocaleString('en-US')} file(s) not searched`);
@@ -299,28 +321,29 @@ export function selectScope(input: ScopeInput): ScopeSelection {
   }
 
   // The touched functions: from the review's IR where there is one, else the enclosing text declaration.
-  const touchedFunctions: { file: IndexedFile; declaration: Declaration }[] = [];
+  const touchedFunctions = new Map<string, { file: IndexedFile; declaration: Declaration }>();
   const touchedNames = new Set<string>();
   for (const { path, lines } of input.touched) {
     const file = byPath.get(path);
     if (!file) continue;
+    const sorted = [...lines].sort((a, b) => a - b);
     const ir = input.irs?.get(path);
-    for (const line of lines) {
-      const irFunctions = ir?.functions.filter((fn) => fn.startLine <= line && fn.endLine >= line) ?? [];
-      for (const fn of irFunctions) {
-        touchedNames.add(fn.name);
-        if (fn.className !== null && ['constructor', '__construct', '__init__', fn.className].includes(fn.name)) touchedNames.add(fn.className);
-      }
+    for (const fn of ir?.functions ?? []) {
+      if (!anyWithin(sorted, fn.startLine, fn.endLine)) continue;
+      touchedNames.add(fn.name);
+      if (fn.className !== null && ['constructor', '__construct', '__init__', fn.className].includes(fn.name)) touchedNames.add(fn.className);
+    }
+    for (const line of sorted) {
       const offset = file.lineStarts[line - 1];
-      const around = offset === undefined ? null : enclosingFunction(file, offset + (file.text.slice(offset).search(/\S|$/)));
+      const around = offset === undefined ? null : enclosingFunction(file, offset + (file.text.slice(offset, offset + 400).search(/\S|$/)));
       if (around) {
-        touchedFunctions.push({ file, declaration: around });
+        touchedFunctions.set(functionKey(path, around), { file, declaration: around });
         if (ir === undefined) touchedNames.add(around.name);
       }
     }
     // The IR's own functions spanning touched lines are walked down from as well.
     for (const declaration of file.declarations) {
-      if (declaration.kind === 'function' && touchedNames.has(declaration.name)) touchedFunctions.push({ file, declaration });
+      if (declaration.kind === 'function' && touchedNames.has(declaration.name)) touchedFunctions.set(functionKey(path, declaration), { file, declaration });
     }
   }
 
@@ -347,6 +370,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     while (frontier.length > 0) {
       const next: typeof frontier = [];
       for (const { file, declaration, left } of frontier) {
+        if (late()) return;
         // A function walked with as many hops left already is done.
         const key = functionKey(file.path, declaration);
         if ((walkedDown.get(key) ?? 0) >= left) continue;
@@ -375,14 +399,14 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     for (const declaration of byPath.get(path)?.declarations ?? []) if (declaration.kind === 'class') selectTypes([declaration.name]);
   }
   // Operations sit up to `downDepth` below a touched function; a helper's check counts one more down.
-  walkDown(touchedFunctions, input.downDepth + 1);
+  walkDown([...touchedFunctions.values()], input.downDepth + 1);
 
   // Callers, hop by hop: each name with the files declaring the function it stands for.
   let names = new Map<string, Set<string>>();
-  for (const { file, declaration } of touchedFunctions) addOrigin(names, declaration.name, file.path);
+  for (const { file, declaration } of touchedFunctions.values()) addOrigin(names, declaration.name, file.path);
   for (const name of touchedNames) if (!names.has(name)) names.set(name, new Set(input.touched.map((t) => t.path)));
   const searched = new Set<string>();
-  for (let hop = 0; hop < input.maxDepth && names.size > 0; hop++) {
+  for (let hop = 0; hop < input.maxDepth && names.size > 0 && !late(); hop++) {
     const fresh = [...names.keys()].filter((n) => !searched.has(n) && /^[A-Za-z_$][\w$]*$/.test(n));
     for (const n of fresh) searched.add(n);
     if (fresh.length === 0) break;

@@ -97,6 +97,7 @@ function selectFor(files: readonly { path: string; text: string }[], touched: No
     maxDepth: input.maxDepth,
     fanOut: input.fanOut,
     downDepth,
+    ...(input.deadline ? { deadline: input.deadline } : {}),
   });
   return { scope, chosen: new Set(scope.paths) };
 }
