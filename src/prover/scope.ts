@@ -78,6 +78,8 @@ interface Declaration {
   end: number | null;
   /** For a class: the capitalised names of its header (superclass, interfaces). */
   supertypes: string[];
+  /** An interface (or trait): a type, but nothing a call is narrowed by (`Props` is named everywhere). */
+  isInterface: boolean;
 }
 
 interface IndexedFile {
@@ -151,7 +153,7 @@ function declarationsOf(text: string, language: FactsLanguage): Declaration[] {
         const header = text.slice(offset + name.length, headerEnd === -1 ? offset + 200 : offset + headerEnd);
         supertypes = [...header.matchAll(CAPITALISED)].map((m) => m[0]);
       }
-      found.set(offset, { name, kind: shape.kind, offset, end: shape.kind === 'function' ? null : offset, supertypes });
+      found.set(offset, { name, kind: shape.kind, offset, end: shape.kind === 'function' ? null : offset, supertypes, isInterface: shape.kind === 'class' && /^\s*(?:interface|trait)\b/.test(match[0]) });
     }
   }
   return [...found.values()].sort((a, b) => a.offset - b.offset);
@@ -584,7 +586,7 @@ function narrowToClassUsers(paths: string[], name: string, origins: ReadonlySet<
   const owning = index.declarers.get(name)?.function ?? new Set<string>();
   if (owning.size <= 1) return paths;
   const classNames = new Set<string>();
-  for (const path of origins) for (const c of index.byPath.get(path)?.classNames ?? []) classNames.add(c);
+  for (const path of origins) for (const d of index.byPath.get(path)?.declarations ?? []) if (d.kind === 'class' && !d.isInterface) classNames.add(d.name);
   // Subclasses, transitively: their files mention a class of the set in a class header.
   for (let grew = classNames.size > 0; grew; ) {
     grew = false;
