@@ -95,7 +95,7 @@ interface IndexedFile {
   stem: string;
 }
 
-const CONTROL_WORDS = new Set(['async', 'await', 'typeof', 'super', 'this', 'self', 'yield', 'throw', 'delete', 'void', 'in', 'of', 'instanceof', 'print', 'echo', 'require', 'include', 'import', 'export', 'if', 'for', 'foreach', 'while', 'switch', 'catch', 'synchronized', 'return', 'new', 'else', 'elseif', 'try', 'do', 'function', 'with', 'elif', 'using', 'when', 'match', 'fn', 'array', 'list', 'isset', 'empty', 'unset']);
+const CONTROL_WORDS = new Set(['async', 'await', 'typeof', 'super', 'this', 'self', 'yield', 'throw', 'void', 'in', 'of', 'instanceof', 'print', 'echo', 'require', 'include', 'import', 'export', 'if', 'for', 'foreach', 'while', 'switch', 'catch', 'synchronized', 'return', 'new', 'else', 'elseif', 'try', 'do', 'function', 'with', 'elif', 'using', 'when', 'match', 'fn', 'array', 'list', 'isset', 'empty', 'unset']);
 
 /** A name followed by a parameter list and a body: a method or function declaration (any C-like language). */
 const BODY_DECLARATION = /(?:^|[\s;{}])([A-Za-z_$][\w$]*)\s*\((?:[^;{}()]|\([^;{}()]*\))*\)\s*(?::\s*[^;{}=()]+(?:\([^;{}()]*\))?)?\s*(?:throws\s[^;{]*)?\{/g;
