@@ -31,7 +31,7 @@ describe('defaults', () => {
       net: { connect: [] },
       model: { provider: 'none', base_url: null, name: null, api_key_env: null, timeout_s: 60, max_output_tokens: 4096, max_input_bytes: 204800 },
       verify: { enabled: false },
-      prover: { enabled: true, max_depth: 3, fan_out: 25 },
+      prover: { enabled: true, max_depth: 3, fan_out: 25, scope: true },
       gate: { enabled: true, state_dir: null, exempt_globs: [], full_denials: 3, max_denials: null, metrics: false, external_contract_question: false },
     });
   });
@@ -107,6 +107,7 @@ enabled = false
 enabled = false
 max_depth = 1
 fan_out = 2
+scope = false
 
 [gate]
 enabled = false
@@ -144,7 +145,7 @@ describe('every key can be overridden', () => {
     expect(config.net.connect).toEqual(['api.openai.com:443', '[::1]:8080']);
     expect(config.model).toEqual({ provider: 'openai', base_url: 'https://api.openai.com/v1', name: 'gpt-test', api_key_env: 'OPENAI_API_KEY', timeout_s: 5, max_output_tokens: 100, max_input_bytes: 4096 });
     expect(config.verify.enabled).toBe(false);
-    expect(config.prover).toEqual({ enabled: false, max_depth: 1, fan_out: 2 });
+    expect(config.prover).toEqual({ enabled: false, max_depth: 1, fan_out: 2, scope: false });
     expect(config.gate).toEqual({ enabled: false, state_dir: '/var/tmp/gate', exempt_globs: ['docs/**'], full_denials: 0, max_denials: 7, metrics: true, external_contract_question: true });
   });
 
