@@ -157,6 +157,8 @@ const proverSchema = z.strictObject({
   guards: z.array(proverGuardSchema).default([]),
   /** Entries public on purpose (read from the base revision: a change cannot exempt its own entry). */
   public: z.array(proverPublicSchema).default([]),
+  /** In review, prove only the files the change needs (found by text search); false reads every file. */
+  scope: z.boolean().default(true),
 });
 
 /**

@@ -11,6 +11,9 @@ import { leavesIncomplete, type Degradation } from './degradation.js';
 import type { ProveResult } from './types.js';
 import type { FileIR } from '../syntax/ir.js';
 import type { ProverDeclarations } from './declarations.js';
+import { RECOGNISERS } from './recognisers/index.js';
+import { selectionDetail, selectScope, type ScopeSelection } from './scope.js';
+import type { FactsLanguage } from './facts.js';
 
 export interface ProveFromReaderInput {
   root: string;
@@ -25,6 +28,10 @@ export interface ProveFromReaderInput {
   deadline?: { remainingMs(): number };
   /** `[prover] guards` and `public` of the base configuration. */
   declarations?: ProverDeclarations;
+  /** In change mode, prove only the files the change needs (scope.ts); only the review asks for this. */
+  scoped?: boolean;
+  /** How far below a touched function operations are looked for (default 2). */
+  downDepth?: number;
 }
 
 export interface ProveFromReaderOutcome {
@@ -33,6 +40,12 @@ export interface ProveFromReaderOutcome {
   fileCount: number;
   /** True when a file could not be read or the prover failed on one: the run is incomplete. */
   incomplete: boolean;
+  /** Files the prover could have read (candidates of the change's languages). */
+  candidateCount: number;
+  /** What the scoped selection chose and why, or null when every candidate was read. */
+  selection: ScopeSelection | null;
+  /** One line on what was read: `12 of 1,806 files: 2 changed, 7 callers` or `1,806 file(s) read`. */
+  readDetail: string;
 }
 
 export async function proveFromReader(input: ProveFromReaderInput): Promise<ProveFromReaderOutcome> {
@@ -40,7 +53,7 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
   // cannot be reached from a Java entry point, and reading the rest of a large repository costs seconds.
   const wanted = input.touched === null ? null : new Set(input.touched.map((t) => factsLanguageOf(t.path)).filter((l): l is string => l !== undefined));
   if (wanted !== null && wanted.size === 0) {
-    return { result: { findings: [], coverage: emptyCoverage(), degradations: [] }, fileCount: 0, incomplete: false };
+    return { result: { findings: [], coverage: emptyCoverage(), degradations: [] }, fileCount: 0, incomplete: false, candidateCount: 0, selection: null, readDetail: '0 file(s) read' };
   }
   const candidates = (await input.reader.listFiles()).filter(
     (p) => !isLeftOut(p) && (isProverConfig(p) || (languageForPath(p) !== null && (wanted === null || wanted.has(factsLanguageOf(p) ?? '')))),
@@ -55,9 +68,41 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
     else if (read.reason === 'unreadable') readProblems.push({ kind: 'unreadable', path, detail: read.detail });
     else readProblems.push({ kind: 'not_read', path, reason: read.reason, detail: read.detail });
   }
-  const result = await proveChange({ root: input.root, files, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}), ...(input.declarations ? { declarations: input.declarations } : {}) });
+  const downDepth = input.downDepth ?? 2;
+  const selection = input.touched !== null && input.scoped === true ? selectFor(files, input.touched, input, downDepth) : null;
+  const proved = selection === null ? files : files.filter((f) => selection.chosen.has(f.path));
+  const result = await proveChange({ root: input.root, files: proved, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, downDepth, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}), ...(input.declarations ? { declarations: input.declarations } : {}) });
   result.degradations.unshift(...readProblems);
-  return { result, fileCount: files.length, incomplete: result.degradations.some(leavesIncomplete) };
+  const scope = selection?.scope ?? null;
+  return {
+    result,
+    fileCount: proved.length,
+    incomplete: result.degradations.some(leavesIncomplete) || (scope !== null && scope.bounds.length > 0),
+    candidateCount: files.length,
+    selection: scope,
+    readDetail: scope === null ? `${proved.length.toLocaleString('en-US')} file(s) read` : selectionDetail(scope, files.length),
+  };
+}
+
+/** The scoped selection over the read files; files of no facts language are left to the prover's own counting. */
+function selectFor(files: readonly { path: string; text: string }[], touched: NonNullable<ProveFromReaderInput['touched']>, input: ProveFromReaderInput, downDepth: number): { scope: ScopeSelection; chosen: Set<string> } {
+  const searchable: { path: string; text: string; factsLanguage: FactsLanguage }[] = [];
+  for (const file of files) {
+    const factsLanguage = fileTypeOf(file.path)?.facts ?? null;
+    if (factsLanguage !== null || isProverConfig(file.path)) searchable.push({ ...file, factsLanguage: factsLanguage ?? 'php' });
+  }
+  const scope = selectScope({
+    files: searchable,
+    touched,
+    ...(input.irs ? { irs: input.irs } : {}),
+    registrations: RECOGNISERS.map((r) => r.registrationFiles ?? {}),
+    alwaysRead: isProverConfig,
+    maxDepth: input.maxDepth,
+    fanOut: input.fanOut,
+    downDepth,
+    ...(input.deadline ? { deadline: input.deadline } : {}),
+  });
+  return { scope, chosen: new Set(scope.paths) };
 }
 
 function factsLanguageOf(path: string): string | undefined {

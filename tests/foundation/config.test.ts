@@ -31,7 +31,7 @@ describe('defaults', () => {
       net: { connect: [] },
       model: { provider: 'none', base_url: null, name: null, api_key_env: null, timeout_s: 60, max_output_tokens: 4096, max_input_bytes: 204800 },
       verify: { enabled: false },
-      prover: { enabled: true, max_depth: 3, fan_out: 25, guards: [], public: [] },
+      prover: { enabled: true, max_depth: 3, fan_out: 25, scope: true, guards: [], public: [] },
       gate: { enabled: true, state_dir: null, exempt_globs: [], full_denials: 3, max_denials: null, metrics: false, external_contract_question: false },
     });
   });
@@ -107,6 +107,7 @@ enabled = false
 enabled = false
 max_depth = 1
 fan_out = 2
+scope = false
 
 [[prover.guards]]
 name = "Acl::demand"
@@ -157,6 +158,7 @@ describe('every key can be overridden', () => {
       enabled: false,
       max_depth: 1,
       fan_out: 2,
+      scope: false,
       guards: [{ name: 'Acl::demand', checks: 'ownership', resource: 'project' }],
       public: [{ route: '/login', reason: 'the sign-in page' }],
     });

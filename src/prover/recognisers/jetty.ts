@@ -14,6 +14,7 @@ const DESIGNATORS = /^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)$/;
 export const jetty: Recogniser = {
   id: 'jetty',
   languages: ['java'],
+  registrationFiles: { paths: [/(^|\/)WEB-INF\/web\.xml$/] },
   recognise(file, { program }) {
     const result = nothing();
     for (const cls of file.ir.classes) {

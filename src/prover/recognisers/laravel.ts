@@ -84,6 +84,11 @@ export function routeTargets(program: Program, site: RouteSite): { method: strin
 export const laravel: Recogniser = {
   id: 'laravel',
   languages: ['php'],
+  // Route files, and the providers and kernels that load them or give them middleware.
+  registrationFiles: {
+    paths: [/(^|\/)routes\/[^/]+\.php$/, /(^|\/)bootstrap\/app\.php$/, /(^|\/)app\/Http\/Kernel\.php$/, /(^|\/)app\/Providers\/RouteServiceProvider\.php$/],
+    markers: [/->group\(\s*base_path\(/],
+  },
   recognise(file, { program }) {
     const result = nothing();
     if (!isRouteFile(file.path)) return result;

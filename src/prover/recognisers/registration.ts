@@ -21,6 +21,11 @@ function registeredClasses(text: string, ownCallee: string): string[] {
 export const registration: Recogniser = {
   id: 'registration',
   languages: ['java'],
+  // The call names of the `[[registration]]` facts rows, and deployment descriptors.
+  registrationFiles: {
+    paths: [/(^|\/)WEB-INF\/web\.xml$/],
+    markers: [/\b(?:addServlet|addServletWithMapping|ServletHolder|setServlet|setHandler|addHandler|HandlerList|HandlerCollection|Handler\.Sequence|addMapping)\b/],
+  },
   recognise(file, { program, facts }) {
     const result = nothing();
     const seen = new Set<string>(); // nested registrations (addServlet(new ServletHolder(X.class))) name X twice

@@ -10,6 +10,8 @@ const ROUTE_MODULE = /(^|\/)app\/routes\/.+\.(ts|tsx|js|jsx)$/;
 export const remix: Recogniser = {
   id: 'remix',
   languages: ['typescript'],
+  // No registration files: a route module is its own registration, and one that calls the change is
+  // found as a caller (reading every route module would cost more than the rest of the proof).
   recognise(file, { program }) {
     const result = nothing();
     if (!ROUTE_MODULE.test(file.path)) return result;

@@ -18,6 +18,8 @@ const RESPONSE_TYPES = /\b(FormValidation|ListBoxModel|ComboBoxModel|HttpRespons
 export const stapler: Recogniser = {
   id: 'stapler',
   languages: ['java'],
+  // Jenkins itself and descriptor classes: what Stapler routes to from the root.
+  registrationFiles: { paths: [/(^|\/)jenkins\/model\/Jenkins\.java$/], markers: [/\bextends\s+(?:[\w.]+\.)?(?:\w*Descriptor|Jenkins)\b/] },
   recognise(file, { program }) {
     const result = nothing();
     for (const cls of file.ir.classes) {

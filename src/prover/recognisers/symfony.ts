@@ -15,6 +15,7 @@ function routePath(text: string): string | null {
 export const symfony: Recogniser = {
   id: 'symfony',
   languages: ['php'],
+  registrationFiles: { paths: [/(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/, /(^|\/)config\/routes(\/[^/]+)*\.ya?ml$/] },
   recognise(file, { program }) {
     const result = nothing();
     for (const cls of file.ir.classes) {

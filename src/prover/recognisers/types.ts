@@ -6,6 +6,7 @@
 import type { Facts, FactsLanguage } from '../facts.js';
 import type { Program } from '../resolution.js';
 import type { EntryPoint, ProgramFile } from '../types.js';
+import type { RegistrationFiles } from '../scope.js';
 
 /** What a recogniser may read besides the file. */
 interface RecogniserContext {
@@ -23,6 +24,11 @@ export interface Recogniser {
   /** The framework id findings and coverage carry (`stapler`, `laravel`...). */
   id: string;
   languages: readonly FactsLanguage[];
+  /**
+   * Files that make entries of functions declared elsewhere (route files, kernels): a change's scoped
+   * proof always reads them. Omitted when every entry is recognised from its own file and its lineage.
+   */
+  registrationFiles?: RegistrationFiles;
   recognise(file: ProgramFile, ctx: RecogniserContext): Recognised;
 }
 

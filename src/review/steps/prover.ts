@@ -16,13 +16,14 @@ export const proverStep: ReviewStep<'prover', { read_files: ReadFiles; syntax: S
     const settings = change.config.prover;
     if (!settings.enabled) return result(skipped('prover.enabled is false'), null);
     const touched = read_files.readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff) }));
-    const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline, declarations: { guards: settings.guards, public: settings.public } });
+    const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline, scoped: settings.scope, declarations: { guards: settings.guards, public: settings.public } });
     const c = outcome.result.coverage;
+    const bounds = outcome.selection?.bounds ?? [];
     const declared = outcome.result.declared;
     // Entries left out as public are said where the step reports (stale declarations are `prove`'s to list: a review reads a part of the repository).
     const publicNote = declared && declared.publicSkipped.length > 0 ? `, ${declared.publicSkipped.length} entry point(s) skipped as public ([prover] public)` : '';
-    const detail = `${outcome.fileCount} file(s) read, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)${publicNote}`;
-    const verdict = outcome.incomplete ? incomplete('failed', `${detail}; ${incompleteDegradationLines(outcome.result.degradations).slice(0, 3).join('; ')}`) : ran(detail);
+    const detail = `${outcome.readDetail}, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)${publicNote}`;
+    const verdict = outcome.incomplete ? incomplete('failed', `${detail}; ${[...bounds, ...incompleteDegradationLines(outcome.result.degradations)].slice(0, 3).join('; ')}`) : ran(detail);
     return result(verdict, null, outcome.result.findings.map(toReviewFinding));
   },
   notRun: () => null,

@@ -1,0 +1,404 @@
+/**
+ * The review's scoped prover reads only the files a change needs, and reports exactly what the prover
+ * reading every file reports on that change. Each fixture is a small real-shaped repository (Laravel,
+ * Jenkins/Stapler, Remix, Jetty servlets registered in code) padded with unrelated files, with a series
+ * of commits; every commit is proved both ways from git's objects and the findings must be equal.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSourceReader } from '../../src/git/sources.js';
+import { parseUnifiedDiff, touchedLines } from '../../src/git/diff.js';
+import { openBoundary } from '../../src/policy/paths.js';
+import { proveFromReader, type ProveFromReaderOutcome } from '../../src/prover/source.js';
+import { selectScope, selectionDetail } from '../../src/prover/scope.js';
+import { buildIR, type FileIR } from '../../src/syntax/ir.js';
+import { languageForPath } from '../../src/syntax/languages.js';
+import { reposRemovedAfterEach, type FileMap, type TestRepo } from '../helpers/repo.js';
+
+const makeRepo = reposRemovedAfterEach();
+
+/** Prove the change `commit` (against its parent) of `repo`, scoped or reading every file. */
+async function proveCommit(repo: TestRepo, commit: string, scoped: boolean, fanOut = 25): Promise<ProveFromReaderOutcome> {
+  const diff = parseUnifiedDiff(repo.git('diff', '-U0', '--no-color', '--no-renames', `${commit}~1`, commit));
+  const boundary = await openBoundary(repo.root, { followSymlinks: false });
+  const reader = createSourceReader({ root: repo.root, boundary, source: { kind: 'revision', rev: commit }, maxFileBytes: 1 << 20, followSymlinks: false });
+  const touched = diff.filter((f) => f.status !== 'deleted').map((f) => ({ path: f.path, lines: touchedLines(f) }));
+  const irs = new Map<string, FileIR>();
+  for (const { path } of touched) {
+    const language = languageForPath(path);
+    if (language !== null) irs.set(path, await buildIR(path, language, repo.git('show', `${commit}:${path}`)));
+  }
+  return proveFromReader({ root: repo.root, reader, touched, maxDepth: 3, fanOut, irs, scoped });
+}
+
+/** Unrelated files that name common words (delete, update, handle), so text search has noise to skip. */
+function padding(count: number, make: (i: number) => [string, string]): FileMap {
+  return Object.fromEntries(Array.from({ length: count }, (_, i) => make(i)));
+}
+
+interface Case {
+  name: string;
+  initial: FileMap;
+  /** Each change: a message and the files it writes. */
+  changes: { message: string; files: FileMap }[];
+  /** Findings the whole-repository prover must report over all the changes (so the comparison bites). */
+  atLeastFindings: number;
+}
+
+const laravelController = (body: string) => `<?php
+namespace App\\Http\\Controllers;
+
+use App\\Services\\TeamService;
+use Illuminate\\Http\\Request;
+
+class TeamController extends Controller
+{
+    public function __construct(private TeamService $teams)
+    {
+    }
+
+    public function removeMember(Request $request, $team, $member)
+    {
+${body}
+        return back();
+    }
+
+    public function archive($team)
+    {
+        $this->teams->archive($team);
+        return back();
+    }
+}
+`;
+
+const teamService = (detach: string) => `<?php
+namespace App\\Services;
+
+use App\\Models\\Membership;
+use Illuminate\\Support\\Facades\\Storage;
+
+class TeamService
+{
+    public function detachMember($teamId, $memberId): void
+    {
+        $membership = Membership::query()->where('team_id', $teamId)->where('user_id', $memberId)->${detach}();
+        $membership->delete();
+    }
+
+    public function archive($teamId): void
+    {
+        $this->purgeFiles($teamId);
+    }
+
+    private function purgeFiles($teamId): void
+    {
+        Storage::deleteDirectory("teams/$teamId");
+    }
+}
+`;
+
+const laravel: Case = {
+  name: 'Laravel: route file, controller, service',
+  initial: {
+    'routes/web.php': `<?php
+use App\\Http\\Controllers\\TeamController;
+use Illuminate\\Support\\Facades\\Route;
+
+Route::post('/teams/{team}/members/{member}/remove', [TeamController::class, 'removeMember']);
+Route::middleware(['auth', 'can:manage-teams'])->group(function () {
+    Route::post('/teams/{team}/archive', [TeamController::class, 'archive']);
+});
+`,
+    'app/Http/Controllers/Controller.php': `<?php
+namespace App\\Http\\Controllers;
+
+abstract class Controller
+{
+}
+`,
+    'app/Http/Controllers/TeamController.php': laravelController('        $this->teams->detachMember($team, $member);'),
+    'app/Services/TeamService.php': teamService('first'),
+    ...padding(40, (i) => [
+      `app/Reports/Report${i}.php`,
+      `<?php
+namespace App\\Reports;
+
+class Report${i}
+{
+    public function update($row)
+    {
+        $row->delete();
+        return $this->render${i}($row);
+    }
+
+    private function render${i}($row)
+    {
+        return (string) $row;
+    }
+}
+`,
+    ]),
+  },
+  changes: [
+    { message: 'service: stricter lookup', files: { 'app/Services/TeamService.php': teamService('firstOrFail') } },
+    { message: 'controller: log the removal', files: { 'app/Http/Controllers/TeamController.php': laravelController("        logger('removing');\n        $this->teams->detachMember($team, $member);") } },
+    { message: 'service: archive path', files: { 'app/Services/TeamService.php': teamService('firstOrFail').replace('"teams/$teamId"', '"archive/teams/$teamId"') } },
+    { message: 'a report', files: { 'app/Reports/Report3.php': '<?php\nnamespace App\\Reports;\n\nclass Report3\n{\n    public function update($row)\n    {\n        return $row;\n    }\n}\n' } },
+  ],
+  atLeastFindings: 2,
+};
+
+const descriptor = (probeCall: string) => `package org.example;
+
+import hudson.Extension;
+import hudson.model.Item;
+import hudson.tasks.BuildStepDescriptor;
+import hudson.tasks.Builder;
+import hudson.util.FormValidation;
+import org.kohsuke.stapler.QueryParameter;
+
+public class ConnectionStep extends Builder {
+    @Extension
+    public static class DescriptorImpl extends BuildStepDescriptor<Builder> {
+        public FormValidation doTestConnection(@QueryParameter String endpoint, @QueryParameter String credentialsId) {
+            ${probeCall}
+        }
+
+        public FormValidation doCheckEndpoint(@QueryParameter String endpoint) {
+            Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+            return new EndpointProbe().probe(endpoint, null);
+        }
+    }
+}
+`;
+
+const probe = (extra: string) => `package org.example;
+
+import com.cloudbees.plugins.credentials.CredentialsProvider;
+import java.util.List;
+
+public class EndpointProbe {
+    public FormValidation probe(String endpoint, String credentialsId) {
+        List<StandardCredentials> all = CredentialsProvider.lookupCredentials(StandardCredentials.class, Jenkins.get(), ACL.SYSTEM, List.of());${extra}
+        return FormValidation.ok();
+    }
+}
+`;
+
+const stapler: Case = {
+  name: 'Jenkins plugin: descriptor web methods and a helper',
+  initial: {
+    'src/main/java/org/example/ConnectionStep.java': descriptor('return new EndpointProbe().probe(endpoint, credentialsId);'),
+    'src/main/java/org/example/EndpointProbe.java': probe(''),
+    ...padding(40, (i) => [
+      `src/main/java/org/example/util/Helper${i}.java`,
+      `package org.example.util;
+
+public class Helper${i} {
+    public String probe(String value) {
+        return value.trim();
+    }
+
+    public void handle${i}(String value) {
+        probe(value);
+    }
+}
+`,
+    ]),
+  },
+  changes: [
+    { message: 'probe: log', files: { 'src/main/java/org/example/EndpointProbe.java': probe('\n        System.out.println(endpoint);') } },
+    { message: 'descriptor: trim', files: { 'src/main/java/org/example/ConnectionStep.java': descriptor('return new EndpointProbe().probe(endpoint.trim(), credentialsId);') } },
+    { message: 'helper', files: { 'src/main/java/org/example/util/Helper7.java': 'package org.example.util;\n\npublic class Helper7 {\n    public String probe(String value) {\n        return value;\n    }\n}\n' } },
+  ],
+  atLeastFindings: 2,
+};
+
+const removeUser = (where: string) => `import { prisma } from '~/db.server';
+
+export async function removeUser(id: string) {
+  return prisma.user.delete({ where: ${where} });
+}
+
+export async function renameUser(id: string, name: string) {
+  return prisma.user.update({ where: { id }, data: { name } });
+}
+`;
+
+const adminRoute = (line: string) => `import { json, type ActionFunctionArgs } from '@remix-run/node';
+import { removeUser } from '~/models/user.server';
+
+export async function action({ params }: ActionFunctionArgs) {
+${line}
+  return json({ ok: true });
+}
+
+export default function AdminUser() {
+  return null;
+}
+`;
+
+const remix: Case = {
+  name: 'Remix: route modules and a model module',
+  initial: {
+    'app/routes/admin.users.$id.tsx': adminRoute('  await removeUser(params.id ?? "");'),
+    'app/routes/settings.tsx': `import { json, type ActionFunctionArgs } from '@remix-run/node';
+import { requireUserId } from '~/session.server';
+import { renameUser } from '~/models/user.server';
+
+export async function action({ request }: ActionFunctionArgs) {
+  const userId = await requireUserId(request);
+  await renameUser(userId, 'x');
+  return json({ ok: true });
+}
+`,
+    'app/models/user.server.ts': removeUser('{ id }'),
+    'app/db.server.ts': "export const prisma = {} as never;\n",
+    'app/session.server.ts': 'export async function requireUserId(request: Request): Promise<string> {\n  return request.url;\n}\n',
+    ...padding(40, (i) => [
+      `packages/ui/src/widget${i}.ts`,
+      `export function widget${i}(items: string[]): string[] {
+  return items.filter((item) => item !== 'delete');
+}
+
+export function update${i}(value: string): string {
+  return widget${i}([value]).join(',');
+}
+`,
+    ]),
+  },
+  changes: [
+    { message: 'model: narrower delete', files: { 'app/models/user.server.ts': removeUser('{ id: id.trim() }') } },
+    { message: 'route: validate', files: { 'app/routes/admin.users.$id.tsx': adminRoute('  if (!params.id) throw new Error("id");\n  await removeUser(params.id);') } },
+    { message: 'ui', files: { 'packages/ui/src/widget5.ts': 'export function widget5(items: string[]): string[] {\n  return items;\n}\n' } },
+  ],
+  atLeastFindings: 2,
+};
+
+const registeredServlet = (body: string) => `package org.example.web;
+
+import javax.servlet.http.HttpServlet;
+
+public class ExportServlet extends HttpServlet {
+    @Override
+    protected void doPost(HttpServletRequest req, HttpServletResponse resp) {
+${body}
+    }
+}
+`;
+
+const jetty: Case = {
+  name: 'Jetty: a servlet registered in code runs a command through a helper',
+  initial: {
+    'src/main/java/org/example/Main.java': `package org.example;
+
+import org.eclipse.jetty.servlet.ServletContextHandler;
+
+public class Main {
+    public static void main(String[] args) {
+        ServletContextHandler context = new ServletContextHandler();
+        context.addServlet(ExportServlet.class, "/export");
+    }
+}
+`,
+    'src/main/java/org/example/web/ExportServlet.java': registeredServlet('        new Exporter().run(req.getParameter("name"));'),
+    'src/main/java/org/example/web/Exporter.java': `package org.example.web;
+
+public class Exporter {
+    public void run(String name) {
+        new ProcessBuilder("tar", "czf", name).start();
+    }
+}
+`,
+    ...padding(30, (i) => [
+      `src/main/java/org/example/jobs/Job${i}.java`,
+      `package org.example.jobs;
+
+public class Job${i} {
+    public void run(String name) {
+        System.out.println(name);
+    }
+}
+`,
+    ]),
+  },
+  changes: [
+    { message: 'servlet: trim', files: { 'src/main/java/org/example/web/ExportServlet.java': registeredServlet('        new Exporter().run(req.getParameter("name").trim());') } },
+    { message: 'job', files: { 'src/main/java/org/example/jobs/Job2.java': 'package org.example.jobs;\n\npublic class Job2 {\n    public void run(String name) {\n    }\n}\n' } },
+  ],
+  atLeastFindings: 1,
+};
+
+describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
+  for (const fixture of [laravel, stapler, remix, jetty]) {
+    it(fixture.name, async () => {
+      const repo = makeRepo(fixture.initial);
+      let wholeFindings = 0;
+      for (const change of fixture.changes) {
+        const commit = repo.commit(change.files, change.message);
+        const scoped = await proveCommit(repo, commit, true);
+        const whole = await proveCommit(repo, commit, false);
+        expect(scoped.result.findings, change.message).toEqual(whole.result.findings);
+        expect(scoped.incomplete, change.message).toBe(false);
+        expect(scoped.selection?.bounds).toEqual([]);
+        expect(scoped.fileCount, change.message).toBeLessThan(whole.fileCount / 2);
+        expect(whole.selection).toBeNull();
+        wholeFindings += whole.result.findings.length;
+      }
+      expect(wholeFindings).toBeGreaterThanOrEqual(fixture.atLeastFindings);
+    });
+  }
+});
+
+describe('what the scoped selection reads and says', () => {
+  it('names its reasons and the candidate count, and leaves the padding out', async () => {
+    const repo = makeRepo(laravel.initial);
+    const commit = repo.commit({ 'app/Services/TeamService.php': teamService('firstOrFail') }, 'service');
+    const outcome = await proveCommit(repo, commit, true);
+    expect(outcome.readDetail).toMatch(/^\d+ of 44 files: 1 changed, \d+ callers(, \d+ \w+)*, 1 routes$/);
+    expect(outcome.selection?.paths).toEqual(expect.arrayContaining(['app/Services/TeamService.php', 'app/Http/Controllers/TeamController.php', 'routes/web.php', 'app/Http/Controllers/Controller.php']));
+    expect(outcome.selection?.paths.some((p) => p.startsWith('app/Reports/'))).toBe(false);
+    expect(outcome.result.findings.map((f) => `${f.path}:${f.line}`)).toEqual(['app/Services/TeamService.php:12']);
+  });
+
+  it('a name in more files than fan_out allows is a bound: the proof is incomplete and says why', async () => {
+    const callers = padding(6, (i) => [`app/Jobs/Job${i}.php`, `<?php\nclass Job${i}\n{\n    public function handle(\\App\\Services\\TeamService $teams)\n    {\n        $teams->detachMember(1, 2);\n    }\n}\n`]);
+    const repo = makeRepo({ ...laravel.initial, ...callers });
+    const commit = repo.commit({ 'app/Services/TeamService.php': teamService('firstOrFail') }, 'service');
+    const outcome = await proveCommit(repo, commit, true, 3);
+    expect(outcome.incomplete).toBe(true);
+    expect(outcome.selection?.bounds[0]).toMatch(/^'detachMember' is named in \d+ files, more than prover\.fan_out \(3\)/);
+  });
+
+  it('jscr prove (no touched lines) reads every file', async () => {
+    const repo = makeRepo(laravel.initial);
+    const boundary = await openBoundary(repo.root, { followSymlinks: false });
+    const reader = createSourceReader({ root: repo.root, boundary, source: { kind: 'revision', rev: 'HEAD' }, maxFileBytes: 1 << 20, followSymlinks: false });
+    const outcome = await proveFromReader({ root: repo.root, reader, touched: null, maxDepth: 3, fanOut: 25 });
+    expect(outcome.selection).toBeNull();
+    expect(outcome.fileCount).toBe(44);
+    expect(outcome.readDetail).toBe('44 file(s) read');
+  });
+
+  it('callers are found by whole words only, through PHP and JS identifier rules', () => {
+    const files = [
+      { path: 'a.ts', text: 'export function wipe(id: string) {\n  return id;\n}\n', factsLanguage: 'typescript' as const },
+      { path: 'b.ts', text: 'import { wipe } from "./a";\nexport function run() {\n  return wipe("x");\n}\n', factsLanguage: 'typescript' as const },
+      { path: 'c.ts', text: 'export function other() {\n  return $wipe + wipeAll() + unwipe();\n}\n', factsLanguage: 'typescript' as const },
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'a.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['a.ts', 'b.ts']);
+    expect(selectionDetail(selection, 1806)).toBe('2 of 1,806 files: 1 changed, 1 callers');
+  });
+
+  it('a module function is looked for in the files that import its module, not every file naming it', () => {
+    const users = Array.from({ length: 30 }, (_, i) => ({ path: `src/local${i}.ts`, text: `export function local${i}() {\n  const wipe = () => ${i};\n  return wipe();\n}\n`, factsLanguage: 'typescript' as const }));
+    const files = [
+      { path: 'src/store.ts', text: 'export function wipe(id: string) {\n  return id;\n}\n', factsLanguage: 'typescript' as const },
+      { path: 'src/admin.ts', text: 'import { wipe } from "./store";\nexport function purge() {\n  return wipe("x");\n}\n', factsLanguage: 'typescript' as const },
+      ...users,
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'src/store.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.bounds).toEqual([]);
+    expect(selection.paths).toEqual(['src/admin.ts', 'src/store.ts']);
+  });
+});
