@@ -54,6 +54,11 @@ export interface ScopeSelection {
 
 const DEADLINE_BOUND = 'the review deadline (review.deadline_s) passed while choosing the files to prove';
 
+/** Whether a bound is the deadline's (the others are size bounds, which the caller answers by reading every file). */
+export function isDeadlineBound(bound: string): boolean {
+  return bound === DEADLINE_BOUND;
+}
+
 /** True when a sorted list holds a number in [low, high]. */
 function anyWithin(sorted: readonly number[], low: number, high: number): boolean {
   let lo = 0;

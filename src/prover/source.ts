@@ -12,7 +12,7 @@ import type { ProveResult } from './types.js';
 import type { FileIR } from '../syntax/ir.js';
 import type { ProverDeclarations } from './declarations.js';
 import { RECOGNISERS } from './recognisers/index.js';
-import { selectionDetail, selectScope, type ScopeSelection } from './scope.js';
+import { isDeadlineBound, selectionDetail, selectScope, type ScopeSelection } from './scope.js';
 import type { FactsLanguage } from './facts.js';
 
 export interface ProveFromReaderInput {
@@ -69,7 +69,15 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
     else readProblems.push({ kind: 'not_read', path, reason: read.reason, detail: read.detail });
   }
   const downDepth = input.downDepth ?? 2;
-  const selection = input.touched !== null && input.scoped === true ? selectFor(files, input.touched, input, downDepth) : null;
+  let selection = input.touched !== null && input.scoped === true ? selectFor(files, input.touched, input, downDepth) : null;
+  // Scoping only saves time; it never narrows the proof. A selection stopped by a size bound (a name in
+  // more files than fan_out, the byte bound) falls back to every file, so the review stays complete.
+  // Only the deadline, which would stop the whole-repository proof too, is left as a bound.
+  let fellBack: string[] = [];
+  if (selection !== null && selection.scope.bounds.some((bound) => !isDeadlineBound(bound))) {
+    fellBack = selection.scope.bounds;
+    selection = null;
+  }
   const proved = selection === null ? files : files.filter((f) => selection.chosen.has(f.path));
   const result = await proveChange({ root: input.root, files: proved, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, downDepth, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}), ...(input.declarations ? { declarations: input.declarations } : {}) });
   result.degradations.unshift(...readProblems);
@@ -80,7 +88,10 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
     incomplete: result.degradations.some(leavesIncomplete) || (scope !== null && scope.bounds.length > 0),
     candidateCount: files.length,
     selection: scope,
-    readDetail: scope === null ? `${proved.length.toLocaleString('en-US')} file(s) read` : selectionDetail(scope, files.length),
+    readDetail:
+      scope !== null
+        ? selectionDetail(scope, files.length)
+        : `${proved.length.toLocaleString('en-US')} file(s) read${fellBack.length > 0 ? ` (every file: the scoped selection met a bound: ${fellBack[0] ?? ''})` : ''}`,
   };
 }
 

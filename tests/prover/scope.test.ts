@@ -360,13 +360,17 @@ describe('what the scoped selection reads and says', () => {
     expect(outcome.result.findings.map((f) => `${f.path}:${f.line}`)).toEqual(['app/Services/TeamService.php:12']);
   });
 
-  it('a name in more files than fan_out allows is a bound: the proof is incomplete and says why', async () => {
+  it('a name in more files than fan_out allows stops the selection: the proof falls back to every file, stays complete, and says why', async () => {
     const callers = padding(6, (i) => [`app/Jobs/Job${i}.php`, `<?php\nclass Job${i}\n{\n    public function handle(\\App\\Services\\TeamService $teams)\n    {\n        $teams->detachMember(1, 2);\n    }\n}\n`]);
     const repo = makeRepo({ ...laravel.initial, ...callers });
     const commit = repo.commit({ 'app/Services/TeamService.php': teamService('firstOrFail') }, 'service');
     const outcome = await proveCommit(repo, commit, true, 3);
-    expect(outcome.incomplete).toBe(true);
-    expect(outcome.selection?.bounds[0]).toMatch(/^'detachMember' is named in \d+ files, more than prover\.fan_out \(3\)/);
+    const whole = await proveCommit(repo, commit, false, 3);
+    expect(outcome.incomplete).toBe(false);
+    expect(outcome.selection).toBeNull();
+    expect(outcome.fileCount).toBe(whole.fileCount);
+    expect(outcome.readDetail).toMatch(/file\(s\) read \(every file: the scoped selection met a bound: 'detachMember' is named in \d+ files, more than prover\.fan_out \(3\)/);
+    expect(outcome.result.findings).toEqual(whole.result.findings);
   });
 
   it('jscr prove (no touched lines) reads every file', async () => {
