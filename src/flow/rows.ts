@@ -100,6 +100,15 @@ export interface GuardRow {
   origin: RowOrigin;
 }
 
+/**
+ * Operations the engine models slot by slot rather than as plain taint movement: `list-add` appends
+ * its last argument (or inserts at a constant index), `get` reads a constant index or key, `put` and
+ * `set` write one, `remove` deletes one, `clear` empties the receiver, `property` reads a repository
+ * properties value by a constant key (argument 0; argument 1 is the default).
+ */
+export const BUILTIN_OPERATIONS = ['list-add', 'get', 'put', 'set', 'remove', 'clear', 'property'] as const;
+export type BuiltinOperation = (typeof BUILTIN_OPERATIONS)[number];
+
 /** How taint moves through a call the engine has no summary for. `to` empty: the result is clean. */
 export interface PropagatorRow {
   id: string;
@@ -108,6 +117,7 @@ export interface PropagatorRow {
   to: readonly CallSlot[];
   /** A mark put on what flows (`normalised`), read by guards. */
   mark: string | null;
+  builtin: BuiltinOperation | null;
   origin: RowOrigin;
 }
 

@@ -131,7 +131,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
 
   const propagators = (data.propagator ?? []).map((row, index) => {
     const path = claim('propagator', index, row.id, row.tests);
-    return { id: row.id, call: callMatcher(row.call, context, [...path, 'call']), from: row.from.map(parseSlot), to: row.to.map(parseSlot), mark: row.mark ?? null, origin: origin(path) };
+    return { id: row.id, call: callMatcher(row.call, context, [...path, 'call']), from: row.from.map(parseSlot), to: row.to.map(parseSlot), mark: row.mark ?? null, builtin: row.builtin ?? null, origin: origin(path) };
   });
 
   const checks = (data.check ?? []).map((row, index): CheckRow => {

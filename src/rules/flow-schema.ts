@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { SEVERITIES } from '../report/finding.js';
+import { BUILTIN_OPERATIONS } from '../flow/rows.js';
 import { LANGUAGES } from '../syntax/languages.js';
 
 const regex = (what: string) => z.string().min(1).describe(what);
@@ -91,9 +92,13 @@ const GuardSchema = z.strictObject({
 const PropagatorSchema = z.strictObject({
   id,
   call: CallSchema,
-  from: z.array(slot).describe('slots whose taint flows; empty with `to` empty: the result is clean'),
-  to: z.array(slot),
+  from: z.array(slot).default([]).describe('slots whose taint flows; empty with `to` empty: the result is clean'),
+  to: z.array(slot).default([]),
   mark: z.string().min(1).optional(),
+  builtin: z
+    .enum(BUILTIN_OPERATIONS)
+    .optional()
+    .describe('a collection or lookup operation the engine models slot by slot (list-add, get, put, remove, set, clear, property)'),
   tests: TestsSchema.optional(),
 });
 

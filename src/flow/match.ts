@@ -1,0 +1,29 @@
+/** Whether a call of the flow IR is one a row names (src/flow/rows.ts CallMatcher). */
+import type { FlowExpr, FlowFile } from './ir.js';
+import { renderExpr } from './render.js';
+import type { CallMatcher } from './rows.js';
+import { simpleType } from './value.js';
+
+export type CallExpr = Extract<FlowExpr, { kind: 'call' }>;
+
+/** The name a call is matched by: the callee, or for `new` the simple class name. */
+export function calledName(call: CallExpr): string {
+  return call.isNew ? (simpleType(call.constructed ?? call.callee) ?? call.callee) : call.callee;
+}
+
+export function callMatches(matcher: CallMatcher, call: CallExpr, receiverType: string | null, file: FlowFile): boolean {
+  if (!matcher.names.has(calledName(call))) return false;
+  if (matcher.isNew !== null && matcher.isNew !== call.isNew) return false;
+  if (matcher.arity !== null && matcher.arity !== call.arguments.length) return false;
+  if (matcher.receiverTypes !== null) {
+    const type = simpleType(receiverType);
+    if (type === null ? matcher.strictReceiver : !matcher.receiverTypes.has(type)) return false;
+  }
+  if (matcher.receiver !== null && !matcher.receiver.test(call.receiver ? renderExpr(call.receiver) : '')) return false;
+  if (matcher.calleeText !== null && !matcher.calleeText.test(call.calleeText)) return false;
+  if (matcher.importedFrom !== null) {
+    const module = file.imports[call.receiver === null ? call.callee : call.calleeText.split(/[.:>-]/)[0] ?? ''];
+    if (module === undefined || !matcher.importedFrom.test(module)) return false;
+  }
+  return true;
+}
