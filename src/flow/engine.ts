@@ -85,6 +85,8 @@ interface InnerSink {
 
 interface Summary {
   returns: Value;
+  /** The function is a check: where it returns true, parameter i is clean for these kinds. */
+  vets: ReadonlyMap<number, ReadonlySet<string>>;
   innerSinks: InnerSink[];
   /** Fields of `this` written, with their values at the end. */
   thisWrites: Map<string, Value>;
@@ -101,6 +103,8 @@ class BudgetExceeded extends Error {
 const NUMERIC_TYPES = /^(int|long|short|byte|double|float|char|boolean|bool|Integer|Long|Short|Byte|Double|Float|Boolean|number|i32|i64|u32|u64|f32|f64|usize|uint|float64|int64|int32)$/;
 const CLEAN_OPERATORS = new Set(['-', '*', '/', '<', '>', '<=', '>=', '==', '!=', '===', '!==', 'instanceof', 'in', 'not in', 'is', 'is not', '&&', '||', 'and', 'or', '&', '|', '^', '<<', '>>', '>>>', '**', '<=>']);
 const SYMBOLIC = /^(param|field):/;
+/** Programs that run their arguments as a command line. */
+const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
 
 function slotKey(value: FlowLiteral): string {
@@ -226,6 +230,39 @@ function foldMethod(name: string, receiver: FlowLiteral, args: readonly (FlowLit
   }
 }
 
+/** Conversions of one constant argument, folded before any row sees the call (`parseBoolean("true")`). */
+function foldConversion(name: string, args: readonly (FlowLiteral | undefined)[]): FlowLiteral | undefined {
+  const [a] = args;
+  if (a === undefined || args.length > 2) return undefined;
+  switch (name) {
+    case 'parseBoolean':
+    case 'boolval':
+      return String(a).toLowerCase() === 'true';
+    case 'parseInt':
+    case 'parseLong':
+    case 'intval':
+    case 'int': {
+      const n = Number.parseInt(String(a), typeof args[1] === 'number' ? args[1] : 10);
+      return Number.isNaN(n) ? undefined : n;
+    }
+    case 'parseFloat':
+    case 'parseDouble':
+    case 'float':
+    case 'floatval': {
+      const n = Number.parseFloat(String(a));
+      return Number.isNaN(n) ? undefined : n;
+    }
+    case 'toString':
+    case 'valueOf':
+    case 'str':
+    case 'String':
+    case 'strval':
+      return args.length === 1 ? String(a) : undefined;
+    default:
+      return undefined;
+  }
+}
+
 /** The function-level context of one analysis. */
 interface FunctionContext {
   fn: FlowFunction;
@@ -235,6 +272,10 @@ interface FunctionContext {
   innerSinks: InnerSink[];
   thisWritten: Set<string>;
   loops: Array<{ breaks: State[]; continues: State[] }>;
+  /** Above zero while evaluating a receiver a sanitiser is about to clean. */
+  sinksMuted: number;
+  /** Parameters every `true` return of this function has vetted, with the kinds they were cleared for. */
+  vets: Map<number, ReadonlySet<string>> | null;
   steps: number;
   stopAt: number;
 }
@@ -288,6 +329,8 @@ export class FileAnalyser {
       innerSinks: [],
       thisWritten: new Set(),
       loops: [],
+      sinksMuted: 0,
+      vets: null,
       steps: 0,
       stopAt: Date.now() + this.budget.ms,
     };
@@ -299,7 +342,7 @@ export class FileAnalyser {
       const self = exit?.get('this') ?? CLEAN;
       const thisWrites = new Map<string, Value>();
       for (const name of ctx.thisWritten) thisWrites.set(name, self.slots?.get(name) ?? CLEAN);
-      summary = { returns: ctx.returns ?? CLEAN, innerSinks: ctx.innerSinks, thisWrites };
+      summary = { returns: ctx.returns ?? CLEAN, vets: ctx.vets ?? new Map(), innerSinks: ctx.innerSinks, thisWrites };
     } catch (error) {
       if (!(error instanceof BudgetExceeded)) throw error;
       this.limits.push(`${fn.qualifiedName} at line ${fn.line} (${error.reason})`);
@@ -380,6 +423,7 @@ export class FileAnalyser {
       case 'return': {
         const value = stmt.value ? this.expr(stmt.value, state, ctx) : CLEAN;
         ctx.returns = ctx.returns === null ? value : join(ctx.returns, value);
+        if (stmt.value) this.recordVets(stmt.value, value, state, ctx);
         return null;
       }
       case 'throw':
@@ -549,8 +593,10 @@ export class FileAnalyser {
     }
     if (condition.kind === 'call' && truth) {
       const receiverType = condition.receiver ? this.typeOf(condition.receiver, state, ctx) : null;
+      const constants = condition.arguments.map((a) => this.expr(a.value, new Map(state), ctx).constant);
+      this.refineByHelper(condition, receiverType, state, ctx);
       for (const guard of this.rows.guards) {
-        if (!callMatches(guard.call, condition, receiverType, this.file)) continue;
+        if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
         const vetted = this.slotExpr(condition, guard.vets);
         if (vetted === null) continue;
         const value = this.expr(vetted, state, ctx);
@@ -567,6 +613,40 @@ export class FileAnalyser {
     else if (expr.kind === 'field') this.assign({ kind: 'field', object: expr.object, field: expr.field, line: expr.line, column: expr.column }, value, state, ctx, false);
     else if (expr.kind === 'index') this.assign({ kind: 'index', object: expr.object, index: expr.index, line: expr.line, column: expr.column }, value, state, ctx, false);
     else if (expr.kind === 'cast') this.overwrite(expr.value, value, state, ctx);
+  }
+
+  /**
+   * A `return <condition>` (or `return true` in an arm a check dominates): which parameters hold
+   * vetted values when the function says true. Every non-false return must agree.
+   */
+  private recordVets(expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    if (hasConstant(value) && !truthy(value.constant)) return;
+    const refined = hasConstant(value) ? state : this.refine(expr, new Map(state), true, ctx);
+    const vetted = new Map<number, ReadonlySet<string>>();
+    for (const p of ctx.fn.parameters) {
+      const taints = allTaints(refined.get(p.name) ?? CLEAN);
+      const own = taints.filter((t) => t.label === `param:${p.index}`);
+      if (own.length === 0) continue;
+      const cleared = own.map((t) => t.cleared).reduce<ReadonlySet<string>>((a, b) => new Set([...a].filter((k) => b.has(k))), own[0]?.cleared ?? new Set());
+      if (cleared.size > 0) vetted.set(p.index, cleared);
+    }
+    if (ctx.vets === null) ctx.vets = vetted;
+    else for (const [index, kinds] of ctx.vets) {
+      const other = vetted.get(index);
+      if (other === undefined) ctx.vets.delete(index);
+      else ctx.vets.set(index, new Set([...kinds].filter((k) => other.has(k))));
+    }
+  }
+
+  /** `if (isAllowed(v))` with a same-file check function: its vetted parameters are clean here. */
+  private refineByHelper(condition: CallExpr, receiverType: string | null, state: State, ctx: FunctionContext): void {
+    const callee = this.resolve(condition, receiverType, ctx);
+    if (callee === null) return;
+    const summary = this.summaryOf(callee);
+    for (const [index, kinds] of summary?.vets ?? []) {
+      const argument = condition.arguments[index]?.value;
+      if (argument !== undefined) this.overwrite(argument, clearFor(this.expr(argument, state, ctx), kinds), state, ctx);
+    }
   }
 
   // ------------------------------------------------------------------ assignment
@@ -877,16 +957,29 @@ export class FileAnalyser {
   }
 
   private call(call: CallExpr, state: State, ctx: FunctionContext): Value {
-    const receiver = call.receiver ? this.expr(call.receiver, state, ctx) : CLEAN;
     const receiverType = call.receiver ? this.typeOf(call.receiver, state, ctx) : null;
+    // `new File(x).getName()`: the object made only to be sanitised is not itself a use of x.
+    const sanitisesReceiver = call.receiver?.kind === 'call' && this.rows.sanitisers.some((row) => row.clears.size > 0 && callMatches(row.call, call, receiverType, this.file));
+    if (sanitisesReceiver) ctx.sinksMuted++;
+    let receiver: Value;
+    try {
+      receiver = call.receiver ? this.expr(call.receiver, state, ctx) : CLEAN;
+    } finally {
+      if (sanitisesReceiver) ctx.sinksMuted--;
+    }
     const args = call.arguments.map((a) => this.expr(a.value, state, ctx));
     const named = new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
     const rows = this.rows;
-    const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file);
+    const constants = args.map((a) => a.constant);
+    const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants);
 
-    this.checkSinks(call, receiver, args, named, receiverType, ctx);
+    if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
     this.checkValues(call, receiver, args, named, state, ctx, receiverType);
 
+    if (args.length > 0 && args.every(hasConstant) && !hasConstant(receiver) && this.resolve(call, receiverType, ctx) === null) {
+      const folded = foldConversion(call.callee, constants);
+      if (folded !== undefined) return constant(folded);
+    }
     for (const row of rows.sources) {
       if (row.match.kind === 'call' && matches(row.match.call)) {
         return { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
@@ -895,7 +988,7 @@ export class FileAnalyser {
     for (const row of rows.sanitisers) {
       if (matches(row.call)) return clearFor(mix([receiver, ...args]), row.clears);
     }
-    const created = this.createdObjects(call, receiverType);
+    const created = this.createdObjects(call, receiverType, constants);
 
     const callee = this.resolve(call, receiverType, ctx);
     if (callee !== null) {
@@ -928,7 +1021,9 @@ export class FileAnalyser {
 
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
     const result = mix([receiver, ...args, ...named.values()], type);
-    const withObjects: Value = created.length > 0 ? { ...result, objects: created } : result;
+    // A builder made by a tracked factory keeps the factory's settings (`factory.newDocumentBuilder()`).
+    const carried = [...created, ...(call.receiver !== null ? (receiver.objects ?? []) : [])];
+    const withObjects: Value = carried.length > 0 ? { ...result, objects: carried } : result;
     if (call.isNew && (type === 'ArrayList' || type === 'LinkedList' || type === 'Vector' || type === 'HashMap' || type === 'LinkedHashMap' || type === 'TreeMap' || type === 'HashSet' || type === 'Properties') && args.length === 0) {
       return type.endsWith('Map') || type === 'Properties' ? { ...withObjects, slots: new Map() } : { ...withObjects, elements: [] };
     }
@@ -1143,32 +1238,50 @@ export class FileAnalyser {
   }
 
   private checkSinks(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, receiverType: string | null, ctx: FunctionContext): void {
+    const constants = args.map((a) => a.constant);
     for (const row of this.rows.sinks) {
-      if (!callMatches(row.call, call, receiverType, this.file)) continue;
-      if (row.when !== null) {
-        const value = named.get(row.when.named);
-        if (value === undefined || value.constant !== row.when.equals) continue;
-      }
+      if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
+      if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
-      for (const slot of row.slots) {
-        for (const value of this.slotValues(slot, receiver, args, named)) {
-          for (const taint of allTaints(value)) {
-            if (SYMBOLIC.test(taint.label)) {
-              ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [] });
-              continue;
-            }
-            if (!taintCounts(taint, row.kind, row.accepts)) continue;
-            this.report({ kind: 'taint', rowId: row.id, cwe: row.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [...taint.steps, sinkStep], callSites: [], sourceRow: taint.sourceRow, via: [...taint.via] });
+      const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
+      for (const value of row.argv ? this.commandParts(values) : values) {
+        for (const taint of allTaints(value)) {
+          if (SYMBOLIC.test(taint.label)) {
+            ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [] });
+            continue;
           }
+          if (!taintCounts(taint, row.kind, row.accepts)) continue;
+          this.report({ kind: 'taint', rowId: row.id, cwe: row.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [...taint.steps, sinkStep], callSites: [], sourceRow: taint.sourceRow, via: [...taint.via] });
         }
       }
     }
   }
 
-  private createdObjects(call: CallExpr, receiverType: string | null): TrackedObject[] {
+  private whenHolds(when: NonNullable<SinkRow['when']>, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): boolean {
+    if (when.kind === 'named') return named.get(when.named)?.constant === when.equals;
+    return this.slotValues(when.slot, receiver, args, named).some((v) => hasConstant(v) && when.matches.test(String(v.constant)));
+  }
+
+  /**
+   * The parts of a command given as a program and its arguments that can change what runs: all of
+   * them when the program is outside data, a shell, or not known; none when it is a fixed program.
+   * A single string is a whole command line and always counts.
+   */
+  private commandParts(values: readonly Value[]): readonly Value[] {
+    const [first, ...rest] = values;
+    if (first === undefined) return values;
+    const parts = first.elements ? [...first.elements, ...rest] : values;
+    if (parts.length <= 1 && !first.elements) return values;
+    const program = parts[0];
+    if (program === undefined) return values;
+    if (hasConstant(program) && typeof program.constant === 'string' && !SHELL_PROGRAM.test(program.constant)) return [];
+    return parts;
+  }
+
+  private createdObjects(call: CallExpr, receiverType: string | null, constants: readonly (FlowLiteral | undefined)[]): TrackedObject[] {
     const out: TrackedObject[] = [];
     for (const check of this.rows.checks) {
-      if (check.kind === 'missing-setting' && callMatches(check.createdBy, call, receiverType, this.file)) out.push({ checkId: check.id, settingsDone: new Set(), line: call.line });
+      if (check.kind === 'missing-setting' && callMatches(check.createdBy, call, receiverType, this.file, constants)) out.push({ checkId: check.id, settingsDone: new Set(), line: call.line });
     }
     return out;
   }
@@ -1176,7 +1289,7 @@ export class FileAnalyser {
   private checkValues(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext, receiverType: string | null): void {
     for (const check of this.rows.checks) {
       if (check.kind === 'weak-value') {
-        if (!callMatches(check.call, call, receiverType, this.file)) continue;
+        if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
         for (const value of this.slotValues(check.slot, receiver, args, named)) {
           const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
           if (hasConstant(value) && typeof value.constant === 'string' && check.weak.test(value.constant)) {
@@ -1200,6 +1313,10 @@ export class FileAnalyser {
         });
       }
       if (!callMatches(check.usedBy, call, receiverType, this.file)) continue;
+      if (check.tainted.length > 0) {
+        const data = check.tainted.flatMap((slot) => this.slotValues(slot, receiver, args, named)).flatMap(allTaints);
+        if (!data.some((t) => taintCounts(t, 'xxe', new Set(['input'])))) continue;
+      }
       for (const value of this.slotValues(check.slot, receiver, args, named)) {
         for (const o of value.objects ?? []) {
           if (o.checkId !== check.id) continue;

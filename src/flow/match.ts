@@ -1,5 +1,5 @@
 /** Whether a call of the flow IR is one a row names (src/flow/rows.ts CallMatcher). */
-import type { FlowExpr, FlowFile } from './ir.js';
+import type { FlowExpr, FlowFile, FlowLiteral } from './ir.js';
 import { renderExpr } from './render.js';
 import type { CallMatcher } from './rows.js';
 import { simpleType } from './value.js';
@@ -11,8 +11,13 @@ export function calledName(call: CallExpr): string {
   return call.isNew ? (simpleType(call.constructed ?? call.callee) ?? call.callee) : call.callee;
 }
 
-export function callMatches(matcher: CallMatcher, call: CallExpr, receiverType: string | null, file: FlowFile): boolean {
+/** `constants[i]`: the constant value of argument i, or undefined when it is not known. */
+export function callMatches(matcher: CallMatcher, call: CallExpr, receiverType: string | null, file: FlowFile, constants: readonly (FlowLiteral | undefined)[] = []): boolean {
   if (!matcher.names.has(calledName(call))) return false;
+  for (const [i, pattern] of matcher.constantArguments.entries()) {
+    const value = constants[i];
+    if (value === undefined || !pattern.test(String(value))) return false;
+  }
   if (matcher.isNew !== null && matcher.isNew !== call.isNew) return false;
   if (matcher.arity !== null && matcher.arity !== call.arguments.length) return false;
   if (matcher.receiverTypes !== null) {

@@ -30,6 +30,8 @@ export interface CallMatcher {
   arity: number | null;
   /** The module the bare callee name was imported from (`subprocess`), tested against FlowFile.imports. */
   importedFrom: RegExp | null;
+  /** By position: each tested against that argument's constant value; a non-constant argument fails. */
+  constantArguments: readonly RegExp[];
 }
 
 /** Where a value of a call comes from or goes to. */
@@ -73,8 +75,16 @@ export interface SinkRow {
   call: CallMatcher;
   /** The slots whose value must not be tainted. */
   slots: readonly CallSlot[];
-  /** The sink holds only when this named argument is the literal given (`shell=True`). */
-  when: { named: string; equals: string | number | boolean } | null;
+  /**
+   * The sink holds only when this named argument is the literal given (`shell=True`), or when the
+   * constant in `slot` matches (`arg0` is `sh`).
+   */
+  when: { kind: 'named'; named: string; equals: string | number | boolean } | { kind: 'slot'; slot: CallSlot; matches: RegExp } | null;
+  /**
+   * The slots form a program and its arguments (`new ProcessBuilder("ping", host)`, `exec(["ls", d])`):
+   * only a tainted program, or any tainted part when the program is a shell or unknown, counts.
+   */
+  argv: boolean;
   origin: RowOrigin;
 }
 
@@ -146,6 +156,8 @@ export type CheckRow =
       /** Where the object is used and the finding goes: the object in `slot` of this call. */
       usedBy: CallMatcher;
       slot: CallSlot;
+      /** When given, the use counts only if outside data is in one of these slots (a parser parsing request data). */
+      tainted: readonly CallSlot[];
       origin: RowOrigin;
     };
 

@@ -60,6 +60,7 @@ function callMatcher(entry: CallEntry, context: DataFileContext, path: KeyPath):
     calleeText: pattern('callee_text', entry.callee_text),
     arity: entry.arity ?? null,
     importedFrom: pattern('imported_from', entry.imported_from),
+    constantArguments: (entry.arguments ?? []).map((text, i) => context.pattern([...path, 'arguments', i], text)),
   };
 }
 
@@ -114,7 +115,8 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       accepts: new Set(row.accepts ?? ['input']),
       call: callMatcher(row.call, context, [...path, 'call']),
       slots: (row.slots ?? ['arguments']).map(parseSlot),
-      when: row.when ?? null,
+      when: row.when === undefined ? null : 'named' in row.when ? { kind: 'named' as const, named: row.when.named, equals: row.when.equals } : { kind: 'slot' as const, slot: parseSlot(row.when.slot), matches: context.pattern([...path, 'when', 'matches'], row.when.matches) },
+      argv: row.argv ?? false,
       origin: origin(path),
     };
   });
@@ -156,6 +158,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       need: row.need ?? 'all',
       usedBy: callMatcher(required(row.used_by, path, 'used_by'), context, [...path, 'used_by']),
       slot: parseSlot(row.slot ?? 'receiver'),
+      tainted: (row.tainted ?? []).map(parseSlot),
       origin: where,
     };
   });

@@ -24,6 +24,7 @@ const CallSchema = z
     callee_text: regex('tested against the callee as written (`cursor.execute`)').optional(),
     arity: z.number().int().min(0).optional(),
     imported_from: regex('the module a bare callee was imported from').optional(),
+    arguments: z.array(z.string()).min(1).optional().describe("regexes over the constant arguments, by position (`replaceAll` with '[\\r\\n]')"),
   })
   .describe('which calls a row applies to');
 
@@ -69,7 +70,14 @@ const SinkSchema = z.strictObject({
   accepts: names.optional().describe('taint labels that count; default ["input"]'),
   call: CallSchema,
   slots: z.array(slot).min(1).optional().describe('slots that must stay clean; default ["arguments"]'),
-  when: z.strictObject({ named: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }).optional(),
+  when: z
+    .union([
+      z.strictObject({ named: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
+      z.strictObject({ slot, matches: regex('tested against the constant in slot') }),
+    ])
+    .optional()
+    .describe('the sink holds only with this literal keyword argument, or this constant in a slot'),
+  argv: z.boolean().optional().describe('the slots are a program and its arguments: a tainted argument of a fixed, non-shell program does not count'),
   tests: TestsSchema.optional(),
 });
 
@@ -113,6 +121,7 @@ const CheckSchema = z.strictObject({
   settings: z.array(z.strictObject({ call: CallSchema, arguments: z.array(z.string().min(1)).optional() })).min(1).optional(),
   need: z.enum(['all', 'any']).optional(),
   used_by: CallSchema.optional().describe('missing-setting: the use where the finding goes'),
+  tainted: z.array(slot).min(1).optional().describe('missing-setting: the use counts only with outside data in one of these slots'),
   tests: TestsSchema.optional(),
 });
 
