@@ -46,6 +46,8 @@ function findingToJson(f: Finding): Record<string, unknown> {
     cwe: f.cwe,
     fingerprint: f.fingerprint,
   };
+  // A data-flow finding's path, source first (docs/flow.md, "In the report").
+  if (f.source === 'flow' && f.flow !== undefined) out.flow = f.flow.map((step) => ({ role: step.role ?? 'step', path: step.path, line: step.line, text: step.text ?? step.message }));
   if (f.extra !== undefined) out.extra = canonical(f.extra);
   return out;
 }

@@ -22,6 +22,7 @@ import type { OpenedChange } from './open-change.js';
 import type { Profiles } from './profile.js';
 import type { ReadableFile, ReadFiles } from './read-files.js';
 import type { Redaction } from './redaction.js';
+import type { FlowRun } from './flow.js';
 import type { RuleRun } from './rules.js';
 import type { ScannerRun } from './scanners.js';
 import { ran, result, type ReviewStep } from './step.js';
@@ -32,10 +33,10 @@ export interface ReportedFindings {
   limitsReached: string[];
 }
 
-export const reportStep: ReviewStep<'report', { read_files: ReadFiles; context: ContextBundle; rules: RuleRun; findings: readonly Finding[] }, ReportedFindings> = {
+export const reportStep: ReviewStep<'report', { read_files: ReadFiles; context: ContextBundle; rules: RuleRun; flow: FlowRun; findings: readonly Finding[] }, ReportedFindings> = {
   name: 'report',
   timing: 'always',
-  run: async ({ read_files, context, rules, findings: found }, { change, book, today }) => {
+  run: async ({ read_files, context, rules, flow, findings: found }, { change, book, today }) => {
     const { config, baseReader } = change;
     const { readable, readableByPath } = read_files;
     const findings = [...found, ...configChangeFindings(read_files.changedFiles)];
@@ -51,7 +52,7 @@ export const reportStep: ReviewStep<'report', { read_files: ReadFiles; context: 
       today,
     });
     const ordered = orderFindings([...suppression.kept, ...suppression.added], { minConfidence: config.review.min_confidence, maxFindings: config.review.max_findings });
-    const limitsReached = [...context.limitsReached, ...rules.limits, ...book.limitsReached(), ...(ordered.truncated > 0 ? ['review.max_findings'] : [])];
+    const limitsReached = [...context.limitsReached, ...rules.limits, ...flow.limits, ...book.limitsReached(), ...(ordered.truncated > 0 ? ['review.max_findings'] : [])];
     const detail = `${ordered.findings.length} finding(s)${ordered.truncated ? `, ${ordered.truncated} cut by review.max_findings` : ''}`;
     return result(ran(detail), { ordered, suppression, limitsReached });
   },
