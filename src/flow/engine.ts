@@ -69,6 +69,8 @@ export interface AnalyseOptions {
 
 export interface FileAnalysis {
   findings: FlowFinding[];
+  /** Functions (of those asked for) analysed to the end, within their budget. */
+  analysed: string[];
   /** `Class.method at line 12 (step budget)`: functions not fully analysed. */
   limits: string[];
 }
@@ -314,7 +316,8 @@ export class FileAnalyser {
     }
     const findings = [...this.findings.values()].filter((f) => only === null || only.has(f.function));
     findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rowId.localeCompare(b.rowId));
-    return { findings, limits: [...this.limits] };
+    const analysed = this.file.functions.filter((fn) => (only === null || only.has(fn.qualifiedName)) && this.summaries.get(fn.qualifiedName) != null).map((fn) => fn.qualifiedName);
+    return { findings, analysed, limits: [...this.limits] };
   }
 
   private summaryOf(fn: FlowFunction): Summary | null {

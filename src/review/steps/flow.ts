@@ -21,6 +21,19 @@ import type { Syntax } from './syntax.js';
 export interface FlowRun {
   /** Entries for the report's `limits_reached`: functions not fully analysed. */
   limits: string[];
+  /**
+   * By path: the line ranges of functions data flow analysed to the end, and the pattern rules its rows
+   * supersede there (their `aliases`). Inside those ranges the pattern findings give way to flow, which
+   * reports the vulnerable flows and knows the safe ones.
+   */
+  supersedes: ReadonlyMap<string, { ranges: ReadonlyArray<readonly [number, number]>; rules: ReadonlySet<string> }>;
+}
+
+/** Whether a pattern-rule finding is one data flow has the last word on. */
+export function supersededByFlow(flow: FlowRun, finding: { source: string; rule: string; path: string; line: number }): boolean {
+  if (finding.source !== 'rule') return false;
+  const covered = flow.supersedes.get(finding.path);
+  return covered !== undefined && covered.rules.has(finding.rule) && covered.ranges.some(([start, end]) => finding.line >= start && finding.line <= end);
 }
 
 /** Properties files read for `getProperty("key")` lookups: at most this many, each at most this big. */
@@ -38,17 +51,19 @@ export function parseProperties(text: string): Map<string, string> {
   return out;
 }
 
-type PropertyLookup = (fromPath: string) => (key: string) => string | null;
+type PropertyLookup = (fromPath: string, text: string) => (key: string) => string | null;
 
 /** A lookup over the repository's .properties files, nearest folder first. */
 async function propertiesLookup(reader: SourceReader): Promise<PropertyLookup> {
   const paths = (await reader.listFiles()).filter((p) => p.endsWith('.properties')).slice(0, MAX_PROPERTIES_FILES * 4);
   const reads = await reader.readMany(paths.slice(0, MAX_PROPERTIES_FILES));
-  const files: Array<{ dir: string; values: Map<string, string> }> = [];
-  for (const read of reads.values()) if (read.ok && read.text.length <= MAX_PROPERTIES_BYTES) files.push({ dir: posix.dirname(read.path), values: parseProperties(read.text) });
-  return (fromPath) => {
+  const files: Array<{ dir: string; name: string; values: Map<string, string> }> = [];
+  for (const read of reads.values()) if (read.ok && read.text.length <= MAX_PROPERTIES_BYTES) files.push({ dir: posix.dirname(read.path), name: posix.basename(read.path), values: parseProperties(read.text) });
+  return (fromPath, text) => {
     const dir = posix.dirname(fromPath);
-    const ordered = [...files].sort((a, b) => Number(b.dir === dir) - Number(a.dir === dir));
+    // The file the code names (`getResourceAsStream("app.properties")`) first, then those beside it.
+    const rank = (f: { dir: string; name: string }) => (text.includes(`"${f.name}"`) || text.includes(`/${f.name}"`) ? 2 : 0) + (f.dir === dir ? 1 : 0);
+    const ordered = [...files].sort((a, b) => rank(b) - rank(a));
     return (key) => {
       for (const file of ordered) {
         const value = file.values.get(key);
@@ -81,16 +96,19 @@ function flowKey(f: FlowFinding): string {
 interface FileFlow {
   findings: Finding[];
   limits: string[];
+  ranges: Array<readonly [number, number]>;
 }
 
 async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, property: (key: string) => string | null, stopAt: number): Promise<FileFlow> {
   const { byLanguage, meta } = loadBuiltinFlowRows();
   const rows = byLanguage.get(flowFile.language);
-  if (rows === undefined) return { findings: [], limits: [] };
+  if (rows === undefined) return { findings: [], limits: [], ranges: [] };
   const touched = scan === 'all' ? 'all' : touchedLines(file.diff);
   const only = touchedFunctions(flowFile, touched);
-  if (only.size === 0) return { findings: [], limits: [] };
+  if (only.size === 0) return { findings: [], limits: [], ranges: [] };
   const analysis = analyseFile(flowFile, { rows, property }, only);
+  const done = new Set(analysis.analysed);
+  const ranges = flowFile.functions.filter((fn) => done.has(fn.qualifiedName) && fn.qualifiedName !== '<module>').map((fn) => [fn.line, fn.endLine] as const);
   const lines = file.text.split('\n');
   const evidenceAt = (line: number) => (lines[line - 1] ?? '').trim();
   const findings: Finding[] = [];
@@ -109,13 +127,13 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
     }
   }
   const limits = analysis.limits.map((l) => `flow: ${file.diff.path}: ${l} not fully analysed`);
-  if (unchanged.length === 0 || baseReader === null || file.diff.status === 'added' || touched === 'all') return { findings, limits };
+  if (unchanged.length === 0 || baseReader === null || file.diff.status === 'added' || touched === 'all') return { findings, limits, ranges };
 
   const basePath = file.diff.oldPath ?? file.diff.path;
   const read = (await baseReader.readMany([basePath])).get(basePath);
-  if (read?.ok !== true) return { findings, limits };
+  if (read?.ok !== true) return { findings, limits, ranges };
   const lowered = await lowerText(basePath, flowFile.language, read.text, stopAt);
-  if (lowered?.ok !== true) return { findings, limits };
+  if (lowered?.ok !== true) return { findings, limits, ranges };
   const before = new Set(analyseFile(lowered.file, { rows, property }, only).findings.map(flowKey));
   for (const f of unchanged) {
     if (before.has(flowKey(f))) continue;
@@ -124,7 +142,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
     const at = inFunction.filter((line) => line <= f.line).pop() ?? inFunction[0] ?? f.line;
     emit(f, at, `The change removed what kept this flow clean (a sanitiser or a check), here; the use at line ${f.line} is unchanged.`);
   }
-  return { findings, limits };
+  return { findings, limits, ranges };
 }
 
 export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Syntax }, FlowRun> = {
@@ -139,15 +157,19 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     const findings: Finding[] = [];
     const limits: string[] = [];
     const unfinished: string[] = [];
+    const supersedes = new Map<string, { ranges: ReadonlyArray<readonly [number, number]>; rules: ReadonlySet<string> }>();
+    const { byLanguage, meta } = loadBuiltinFlowRows();
+    const aliasesOf = (language: FlowFile['language']) => new Set([...(byLanguage.get(language)?.sinks ?? []), ...(byLanguage.get(language)?.checks ?? [])].flatMap((row) => meta.get(row.id)?.aliases ?? []));
     for (const { file, flowFile } of targets) {
       if (deadline.expired()) {
         unfinished.push(file.diff.path);
         continue;
       }
       const scan = scanLinesFor(file, run);
-      const out = await analyseChangedFile(file, flowFile, scan, change.baseReader, lookup(file.diff.path), Date.now() + deadline.remainingMs());
+      const out = await analyseChangedFile(file, flowFile, scan, change.baseReader, lookup(file.diff.path, file.text), Date.now() + deadline.remainingMs());
       findings.push(...out.findings);
       limits.push(...out.limits);
+      if (out.ranges.length > 0) supersedes.set(file.diff.path, { ranges: out.ranges, rules: aliasesOf(flowFile.language) });
     }
     const seen = new Set<string>();
     const unique = findings.filter((f) => {
@@ -159,7 +181,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     const failures = syntax.flowFailures;
     const detail = `${targets.length} file(s) analysed${limits.length > 0 ? `, ${limits.length} function(s) past their budget` : ''}${failures.length > 0 ? `, ${failures.length} not lowered` : ''}`;
     const problems = [...(unfinished.length > 0 ? [unfinishedDetail('data flow', unfinished)] : []), ...failures.slice(0, 3)];
-    return result(ranUnless(problems.length > 0 ? problems.join('; ') : null, detail), { limits }, unique);
+    return result(ranUnless(problems.length > 0 ? problems.join('; ') : null, detail), { limits, supersedes }, unique);
   },
-  notRun: () => ({ limits: [] }),
+  notRun: () => ({ limits: [], supersedes: new Map() }),
 };

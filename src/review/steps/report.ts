@@ -22,7 +22,7 @@ import type { OpenedChange } from './open-change.js';
 import type { Profiles } from './profile.js';
 import type { ReadableFile, ReadFiles } from './read-files.js';
 import type { Redaction } from './redaction.js';
-import type { FlowRun } from './flow.js';
+import { supersededByFlow, type FlowRun } from './flow.js';
 import type { RuleRun } from './rules.js';
 import type { ScannerRun } from './scanners.js';
 import { ran, result, type ReviewStep } from './step.js';
@@ -39,7 +39,7 @@ export const reportStep: ReviewStep<'report', { read_files: ReadFiles; context: 
   run: async ({ read_files, context, rules, flow, findings: found }, { change, book, today }) => {
     const { config, baseReader } = change;
     const { readable, readableByPath } = read_files;
-    const findings = [...found, ...configChangeFindings(read_files.changedFiles)];
+    const findings = [...found.filter((f) => !supersededByFlow(flow, f)), ...configChangeFindings(read_files.changedFiles)];
     const suppression = applySuppressions({
       // Fingerprints from masked evidence, so no hash of a secret is printed and suppressions match the report.
       findings: findings.map((finding) => maskFinding(finding, book)),
