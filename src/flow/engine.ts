@@ -10,7 +10,7 @@
  * as fully analysed.
  */
 import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowStmt, FlowTarget } from './ir.js';
-import { calledName, callMatches, type CallExpr } from './match.js';
+import { callMatches, type CallExpr } from './match.js';
 import { renderExpr, renderTarget } from './render.js';
 import type { CallSlot, CheckRow, FlowRows, SinkRow } from './rows.js';
 import {
@@ -111,11 +111,6 @@ const MAX_LOOP_ROUNDS = 3;
 
 function slotKey(value: FlowLiteral): string {
   return String(value);
-}
-
-function isAbrupt(stmts: readonly FlowStmt[]): boolean {
-  const last = stmts[stmts.length - 1];
-  return last !== undefined && (last.kind === 'return' || last.kind === 'throw' || last.kind === 'break' || last.kind === 'continue');
 }
 
 function joinStates(states: readonly (State | null)[]): State | null {
@@ -1061,7 +1056,8 @@ export class FileAnalyser {
           if (args.length === 2 && first && hasConstant(first) && typeof first.constant === 'number') elements.splice(first.constant, 0, added);
           else if (args.length === 1) elements.push(added);
           else {
-            write({ ...receiver, elements: undefined, taints: [...receiver.taints, ...elements.flatMap(allTaints), ...allTaints(added)] } as Value);
+            // An insert at an unknown position: the positions are no longer known, only what they hold.
+            write({ taints: [...receiver.taints, ...elements.flatMap(allTaints), ...allTaints(added)], type: receiver.type });
             return constant(true);
           }
           write({ ...receiver, elements });
