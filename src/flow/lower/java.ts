@@ -391,7 +391,9 @@ class JavaLowering {
       const labels = named(group).filter((c) => c.type === 'switch_label');
       const values = labels.flatMap((label) => named(label).map((v) => this.expr(v, owner)));
       const statements = named(group).filter((c) => c.type !== 'switch_label');
-      const lowered = statements.flatMap((s) => (s.type === 'expression_statement' || s.type.endsWith('statement') || s.type === 'block' || s.type === 'local_variable_declaration' ? this.stmt(s, owner) : [{ kind: 'expr', expr: this.expr(s, owner), ...at(s) }]));
+      // A rule arm (`case 'A' -> expr;`) may hold a bare expression rather than a statement.
+      const isStatement = (s: Node) => s.type.endsWith('statement') || s.type === 'block' || s.type === 'local_variable_declaration';
+      const lowered: FlowStmt[] = statements.flatMap((s): FlowStmt[] => (isStatement(s) ? this.stmt(s, owner) : [{ kind: 'expr', expr: this.expr(s, owner), ...at(s) }]));
       const last = lowered[lowered.length - 1];
       const ends = last !== undefined && (last.kind === 'break' || last.kind === 'return' || last.kind === 'throw' || last.kind === 'continue');
       const isDefault = labels.some((label) => label.text.startsWith('default'));
