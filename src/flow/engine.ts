@@ -969,7 +969,8 @@ export class FileAnalyser {
     const named = new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
     const rows = this.rows;
     const constants = args.map((a) => a.constant);
-    const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants);
+    const receiverLabels = new Set(allTaints(receiver).map((t) => t.label));
+    const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants, receiverLabels);
 
     if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
     this.checkValues(call, receiver, args, named, state, ctx, receiverType);

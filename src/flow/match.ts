@@ -4,6 +4,8 @@ import { renderExpr } from './render.js';
 import type { CallMatcher } from './rows.js';
 import { simpleType } from './value.js';
 
+const NO_LABELS: ReadonlySet<string> = new Set();
+
 export type CallExpr = Extract<FlowExpr, { kind: 'call' }>;
 
 /** The name a call is matched by: the callee, or for `new` the simple class name. */
@@ -12,8 +14,10 @@ export function calledName(call: CallExpr): string {
 }
 
 /** `constants[i]`: the constant value of argument i, or undefined when it is not known. */
-export function callMatches(matcher: CallMatcher, call: CallExpr, receiverType: string | null, file: FlowFile, constants: readonly (FlowLiteral | undefined)[] = []): boolean {
-  if (!matcher.names.has(calledName(call))) return false;
+export function callMatches(matcher: CallMatcher, call: CallExpr, receiverType: string | null, file: FlowFile, constants: readonly (FlowLiteral | undefined)[] = [], receiverLabels: ReadonlySet<string> = NO_LABELS): boolean {
+  if (!matcher.names.has('*') && !matcher.names.has(calledName(call))) return false;
+  if (matcher.receiverLabel !== null && !receiverLabels.has(matcher.receiverLabel)) return false;
+  if (matcher.notReceiverTypes !== null && matcher.notReceiverTypes.has(simpleType(receiverType) ?? '')) return false;
   for (const [i, pattern] of matcher.constantArguments.entries()) {
     const value = constants[i];
     if (value === undefined || !pattern.test(String(value))) return false;

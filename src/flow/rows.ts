@@ -12,8 +12,12 @@ import type { Language } from '../syntax/languages.js';
 
 /** A call (or `new`) the row applies to. Every given part must hold. */
 export interface CallMatcher {
-  /** Callee names (`executeQuery`), or for `new`, the constructed class (`ProcessBuilder`). */
+  /** Callee names (`executeQuery`), or for `new`, the constructed class (`ProcessBuilder`); `*` for any. */
   names: ReadonlySet<string>;
+  /** The receiver's declared type must not be one of these (simple names). */
+  notReceiverTypes: ReadonlySet<string> | null;
+  /** The receiver's value must carry a taint with this label (an object built from a request). */
+  receiverLabel: string | null;
   /** Only `new X(...)` (true), only plain calls (false), or both (null). */
   isNew: boolean | null;
   /**

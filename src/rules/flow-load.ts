@@ -56,6 +56,8 @@ function callMatcher(entry: CallEntry, context: DataFileContext, path: KeyPath):
     isNew: entry.new ?? null,
     receiverTypes: entry.receiver_types ? new Set(entry.receiver_types) : null,
     strictReceiver: entry.strict_receiver ?? false,
+    notReceiverTypes: entry.not_receiver_types ? new Set(entry.not_receiver_types) : null,
+    receiverLabel: entry.receiver_label ?? null,
     receiver: pattern('receiver', entry.receiver),
     calleeText: pattern('callee_text', entry.callee_text),
     arity: entry.arity ?? null,

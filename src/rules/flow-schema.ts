@@ -16,10 +16,12 @@ const slot = z.string().regex(SLOT_SHAPE, 'expected receiver, return, arguments,
 
 const CallSchema = z
   .strictObject({
-    names: names.describe('callee names, or for `new` the class constructed'),
+    names: names.describe('callee names, or for `new` the class constructed; "*" for any'),
     new: z.boolean().optional().describe('true: only `new X(...)`; false: only plain calls; absent: both'),
     receiver_types: names.optional().describe("the receiver's declared type (simple name); an unknown type still matches unless strict_receiver"),
     strict_receiver: z.boolean().optional().describe('an unknown receiver type does not match'),
+    not_receiver_types: names.optional().describe("the receiver's declared type must not be one of these"),
+    receiver_label: z.string().min(1).optional().describe('the receiver must carry a taint with this label (an object built from a request)'),
     receiver: regex('tested against the receiver as written').optional(),
     callee_text: regex('tested against the callee as written (`cursor.execute`)').optional(),
     arity: z.number().int().min(0).optional(),
