@@ -108,6 +108,15 @@ const SYMBOLIC = /^(param|field):/;
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
+/** What the front ends name constructors. */
+const CONSTRUCTOR_NAMES = new Set(['<init>', '__init__', '__construct', 'constructor']);
+/** Receiver parameters written out in the parameter list (Python). */
+const SELF_PARAMETERS = new Set(['self', 'cls']);
+
+/** 1 when the function's first parameter is its receiver (`def term(self)`), else 0. */
+function selfOffset(fn: FlowFunction): number {
+  return fn.className !== null && SELF_PARAMETERS.has(fn.parameters[0]?.name ?? '') ? 1 : 0;
+}
 
 function slotKey(value: FlowLiteral): string {
   return String(value);
@@ -269,6 +278,8 @@ interface FunctionContext {
   innerSinks: InnerSink[];
   thisWritten: Set<string>;
   loops: Array<{ breaks: State[]; continues: State[] }>;
+  /** The name the receiver goes by inside a method, besides `this` (`self`, `$this`). */
+  selfName: string | null;
   /** Above zero while evaluating a receiver a sanitiser is about to clean. */
   sinksMuted: number;
   /** Parameters every `true` return of this function has vetted, with the kinds they were cleared for. */
@@ -327,6 +338,7 @@ export class FileAnalyser {
       innerSinks: [],
       thisWritten: new Set(),
       loops: [],
+      selfName: selfOffset(fn) === 1 ? (fn.parameters[0]?.name ?? null) : fn.className !== null ? '$this' : null,
       sinksMuted: 0,
       vets: null,
       steps: 0,
@@ -361,19 +373,20 @@ export class FileAnalyser {
     const state: State = new Map();
     const { fn } = ctx;
     for (const p of fn.parameters) {
+      if (p.index < selfOffset(fn)) continue;
       ctx.types.set(p.name, simpleType(p.type));
       const step: PathStep = { role: 'source', line: fn.line, text: p.name };
       const source = this.parameterSource(fn, p);
       const taint = source !== null ? newTaint(source.label, { ...step, text: `parameter ${p.name}` }, source.id) : newTaint(`param:${p.index}`, step, null);
       state.set(p.name, { taints: [taint], type: simpleType(p.type) });
     }
-    if (ctx.flowClass !== null) {
+    if (ctx.flowClass !== null || ctx.selfName !== null) {
       const slots = new Map<string, Value>();
-      for (const f of ctx.flowClass.fields) {
+      for (const f of ctx.flowClass?.fields ?? []) {
         if (f.isStatic) continue;
         slots.set(f.name, { taints: [newTaint(`field:${f.name}`, { role: 'source', line: f.line, text: `this.${f.name}` }, null)], type: simpleType(f.type) });
       }
-      state.set('this', { taints: [], type: simpleType(ctx.flowClass.name), slots });
+      state.set('this', { taints: [], type: simpleType(ctx.flowClass?.name ?? fn.className), slots });
     }
     return state;
   }
@@ -417,7 +430,7 @@ export class FileAnalyser {
       }
       case 'expr':
         this.expr(stmt.expr, state, ctx);
-        return state;
+        return this.neverReturns(stmt.expr, state, ctx) ? null : state;
       case 'return': {
         const value = stmt.value ? this.expr(stmt.value, state, ctx) : CLEAN;
         ctx.returns = ctx.returns === null ? value : join(ctx.returns, value);
@@ -463,6 +476,35 @@ export class FileAnalyser {
         for (const e of stmt.expressions) this.expr(e, state, ctx);
         return state;
     }
+  }
+
+  private neverReturns(expr: FlowExpr, state: State, ctx: FunctionContext): boolean {
+    if (expr.kind !== 'call' || this.rows.exits.length === 0) return false;
+    const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
+    return this.rows.exits.some((row) => callMatches(row.call, expr, receiverType, this.file));
+  }
+
+  /**
+   * A store into an index or field is a call for the sink rows: `session["k"] = v` is
+   * `session.__setitem__("k", v)`, `obj.f = v` is `obj.__setattr__("f", v)`.
+   */
+  private storeSinks(target: Extract<FlowTarget, { kind: 'index' | 'field' }>, value: Value, state: State, ctx: FunctionContext): void {
+    if (this.rows.sinks.length === 0 || ctx.sinksMuted > 0) return;
+    const key: FlowExpr = target.kind === 'index' ? target.index : { kind: 'literal', value: target.field, text: JSON.stringify(target.field), line: target.line, column: target.column };
+    const call: CallExpr = {
+      kind: 'call',
+      callee: target.kind === 'index' ? '__setitem__' : '__setattr__',
+      receiver: target.object,
+      calleeText: `${renderExpr(target.object)}.${target.kind === 'index' ? '__setitem__' : '__setattr__'}`,
+      arguments: [{ value: key, spread: false }, { value: { kind: 'unknown', text: renderTarget(target), children: [], line: target.line, column: target.column }, spread: false }],
+      named: [],
+      isNew: false,
+      constructed: null,
+      line: target.line,
+      column: target.column,
+    };
+    const receiver = this.expr(target.object, new Map(state), ctx);
+    this.checkSinks(call, receiver, [this.expr(key, new Map(state), ctx), value], new Map(), this.typeOf(target.object, state, ctx), ctx);
   }
 
   private compound(target: FlowTarget, operator: string, rhs: FlowExpr, state: State, ctx: FunctionContext): Value {
@@ -580,6 +622,12 @@ export class FileAnalyser {
       const op = condition.operator;
       if ((op === '&&' || op === 'and') && truth) return this.refine(condition.right, this.refine(condition.left, state, true, ctx), true, ctx);
       if ((op === '||' || op === 'or') && !truth) return this.refine(condition.right, this.refine(condition.left, state, false, ctx), false, ctx);
+      // `x in ALLOWED` (Python) holds only for the members of a fixed collection.
+      if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
+        const collection = this.expr(condition.right, new Map(state), ctx);
+        if (allTaints(collection).length === 0) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
+        return state;
+      }
       const equal = op === '==' || op === '===' || op === 'is';
       const notEqual = op === '!=' || op === '!==' || op === 'is not';
       if ((equal && truth) || (notEqual && !truth)) {
@@ -659,9 +707,11 @@ export class FileAnalyser {
         return;
       }
       case 'field':
+        if (record) this.storeSinks(target, value, state, ctx);
         this.writePath(target.object, slotKey(target.field), step(renderTarget(target)), state, ctx, true);
         return;
       case 'index': {
+        if (record) this.storeSinks(target, value, state, ctx);
         const index = this.expr(target.index, state, ctx);
         this.writePath(target.object, hasConstant(index) ? slotKey(index.constant) : null, step(renderTarget(target)), state, ctx, false);
         return;
@@ -708,6 +758,7 @@ export class FileAnalyser {
 
   /** `a.b.c` to root `a` and keys [b, c]; null for anything that is not a plain access path. */
   private lvalueOf(expr: FlowExpr, ctx: FunctionContext): { name: string; keys: string[] } | null {
+    if (expr.kind === 'name' && expr.name === ctx.selfName) return { name: 'this', keys: [] };
     if (expr.kind === 'name') {
       if (ctx.flowClass !== null && !ctx.types.has(expr.name) && ctx.flowClass.fields.some((f) => f.name === expr.name && !f.isStatic)) return { name: 'this', keys: [expr.name] };
       return { name: expr.name, keys: [] };
@@ -734,8 +785,7 @@ export class FileAnalyser {
         if (expr.object.kind === 'name' && (expr.object.name === 'this' || expr.object.name === 'self')) return this.fieldType(expr.field, ctx);
         return null;
       case 'call':
-        if (expr.isNew) return simpleType(expr.constructed ?? expr.callee);
-        return null;
+        return this.constructedClass(expr);
       case 'literal':
         return typeof expr.value === 'string' ? 'String' : null;
       case 'cast':
@@ -763,6 +813,9 @@ export class FileAnalyser {
         const object = this.expr(expr.object, state, ctx);
         const slot = object.slots?.get(slotKey(expr.field));
         if (slot !== undefined) return slot;
+        const onSelf = expr.object.kind === 'name' && (expr.object.name === 'this' || expr.object.name === ctx.selfName);
+        // An attribute set outside this method (`self.value` from `__init__`): known to callers through the receiver.
+        if (onSelf && ctx.fn.className !== null) return { taints: [newTaint(`field:${expr.field}`, { role: 'source', line: expr.line, text: `this.${expr.field}` }, null)], type: null };
         if (expr.field === 'length' && (object.elements !== undefined || hasConstant(object))) return object.elements ? constant(object.elements.length) : CLEAN;
         return { taints: object.taints, type: null };
       }
@@ -845,7 +898,7 @@ export class FileAnalyser {
   }
 
   private nameValue(expr: Extract<FlowExpr, { kind: 'name' }>, state: State, ctx: FunctionContext): Value {
-    const known = state.get(expr.name);
+    const known = state.get(expr.name === ctx.selfName ? 'this' : expr.name);
     if (known !== undefined) return known;
     const fromSource = this.fieldSource(expr);
     if (fromSource !== null) return fromSource;
@@ -861,7 +914,32 @@ export class FileAnalyser {
         return this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, expr.name, ctx);
       }
     }
-    return CLEAN;
+    return ctx.fn.qualifiedName === '<module>' ? CLEAN : (this.moduleConstants().get(expr.name) ?? CLEAN);
+  }
+
+  private moduleValues: Map<string, Value> | null = null;
+
+  /** Names the file's top-level code binds to constants (`DEBUG = False`), for the functions that read them. */
+  private moduleConstants(): ReadonlyMap<string, Value> {
+    if (this.moduleValues !== null) return this.moduleValues;
+    this.moduleValues = new Map();
+    const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
+    if (module === undefined) return this.moduleValues;
+    const assigned = new Map<string, number>();
+    const count = (stmts: readonly FlowStmt[]) => {
+      for (const stmt of stmts) if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') assigned.set(t.name, (assigned.get(t.name) ?? 0) + 1);
+    };
+    count(module.body);
+    const out = new Map<string, Value>();
+    for (const stmt of module.body) {
+      if (stmt.kind !== 'assign' || stmt.targets.length !== 1) continue;
+      const target = stmt.targets[0];
+      if (target?.kind !== 'name' || assigned.get(target.name) !== 1) continue;
+      if (stmt.value.kind === 'literal') out.set(target.name, constant(stmt.value.value));
+      else if (stmt.value.kind === 'unary' && stmt.value.operand.kind === 'literal' && typeof stmt.value.operand.value === 'number' && stmt.value.operator === '-') out.set(target.name, constant(-stmt.value.operand.value));
+    }
+    this.moduleValues = out;
+    return out;
   }
 
   /** A class field read by name: its initialiser's constant when it has one, else nothing known. */
@@ -1115,15 +1193,23 @@ export class FileAnalyser {
     }
   }
 
+  /** The class `call` makes: `new X(...)`, or a call of a class of this file by name (`Lookup(v)` in Python). */
+  private constructedClass(call: CallExpr): string | null {
+    if (call.isNew) return simpleType(call.constructed ?? call.callee);
+    return call.receiver === null && this.classesBySimpleName.has(call.callee) ? call.callee : null;
+  }
+
   private resolve(call: CallExpr, receiverType: string | null, ctx: FunctionContext): FlowFunction | null {
-    const name = call.isNew ? '<init>' : call.callee;
-    const candidates = (this.functionsByName.get(name) ?? []).filter((f) => {
+    const constructed = this.constructedClass(call);
+    const names = constructed !== null ? [...CONSTRUCTOR_NAMES] : [call.callee];
+    const candidates = names.flatMap((name) => this.functionsByName.get(name) ?? []).filter((f) => {
+      const count = f.parameters.length - selfOffset(f);
       const rest = f.parameters.some((p) => p.type?.endsWith('...') ?? false);
-      return rest ? call.arguments.length >= f.parameters.length - 1 : f.parameters.length === call.arguments.length;
+      return rest ? call.arguments.length >= count - 1 : count === call.arguments.length;
     });
     if (candidates.length === 0) return null;
     const inClass = (className: string) => candidates.find((f) => f.className !== null && (f.className === className || f.className.split('.').pop() === className)) ?? null;
-    if (call.isNew) return inClass(simpleType(call.constructed ?? call.callee) ?? '');
+    if (constructed !== null) return inClass(constructed);
     const receiver = call.receiver;
     if (receiver === null || (receiver.kind === 'name' && (receiver.name === 'this' || receiver.name === 'self' || receiver.name === '$this'))) {
       return (ctx.fn.className !== null ? inClass(ctx.fn.className) : null) ?? candidates.find((f) => f.className === null) ?? (candidates.length === 1 ? (candidates[0] ?? null) : null);
@@ -1141,12 +1227,13 @@ export class FileAnalyser {
       const match = /^(param|field):(.*)$/.exec(symbolic.label);
       if (match === null) return null;
       if (match[1] === 'param') {
-        const index = Number(match[2]);
-        const p = callee.parameters[index];
+        const index = Number(match[2]) - selfOffset(callee);
+        const p = callee.parameters[index + selfOffset(callee)];
+        if (index < 0) return receiver;
         if (p?.type?.endsWith('...')) return mix(args.slice(index));
         return args[index] ?? CLEAN;
       }
-      return receiver.slots?.get(match[2] ?? '') ?? (call.isNew ? CLEAN : { taints: receiver.taints, type: null });
+      return receiver.slots?.get(match[2] ?? '') ?? (this.constructedClass(call) !== null ? CLEAN : { taints: receiver.taints, type: null });
     };
     const substitute = (value: Value): Value => {
       const expanded: Taint[] = [];
@@ -1207,12 +1294,12 @@ export class FileAnalyser {
 
     // Fields the callee wrote land on the receiver (a setter), or make the new object (a constructor).
     if (summary.thisWrites.size > 0) {
-      if (call.isNew) {
+      if (this.constructedClass(call) !== null) {
         const slots = new Map<string, Value>();
-        const flowClass = this.classesBySimpleName.get(simpleType(call.constructed ?? call.callee) ?? '');
+        const flowClass = this.classesBySimpleName.get(this.constructedClass(call) ?? '');
         for (const f of flowClass?.fields ?? []) if (!f.isStatic && f.init !== null && f.init.kind === 'literal') slots.set(f.name, constant(f.init.value));
         for (const [name, value] of summary.thisWrites) slots.set(name, substitute(value));
-        return { taints: [], type: simpleType(call.constructed ?? call.callee), slots };
+        return { taints: [], type: this.constructedClass(call), slots };
       }
       const target = call.receiver ?? { kind: 'name', name: 'this', line: call.line, column: call.column };
       const base = this.lvalueOf(target, ctx);
@@ -1223,11 +1310,11 @@ export class FileAnalyser {
         if (base.name === 'this') for (const name of summary.thisWrites.keys()) ctx.thisWritten.add(name);
       }
     }
-    if (call.isNew) {
-      const flowClass = this.classesBySimpleName.get(simpleType(call.constructed ?? call.callee) ?? '');
+    if (this.constructedClass(call) !== null) {
+      const flowClass = this.classesBySimpleName.get(this.constructedClass(call) ?? '');
       const slots = new Map<string, Value>();
       for (const f of flowClass?.fields ?? []) if (!f.isStatic && f.init !== null && f.init.kind === 'literal') slots.set(f.name, constant(f.init.value));
-      return { taints: [], type: simpleType(call.constructed ?? call.callee), slots };
+      return { taints: [], type: this.constructedClass(call), slots };
     }
     return substitute(summary.returns);
   }

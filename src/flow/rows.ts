@@ -165,6 +165,13 @@ export type CheckRow =
       origin: RowOrigin;
     };
 
+/** A call that never returns (`abort(400)`, `System.exit(1)`): the code after it in its block does not run. */
+export interface ExitRow {
+  id: string;
+  call: CallMatcher;
+  origin: RowOrigin;
+}
+
 /** Every row for one language, merged from its files. */
 export interface FlowRows {
   sources: readonly SourceRow[];
@@ -173,9 +180,10 @@ export interface FlowRows {
   guards: readonly GuardRow[];
   propagators: readonly PropagatorRow[];
   checks: readonly CheckRow[];
+  exits: readonly ExitRow[];
 }
 
 /** Rows by language, as the loader gives them. */
 export type FlowRowsByLanguage = ReadonlyMap<Language, FlowRows>;
 
-export const NO_ROWS: FlowRows = { sources: [], sinks: [], sanitisers: [], guards: [], propagators: [], checks: [] };
+export const NO_ROWS: FlowRows = { sources: [], sinks: [], sanitisers: [], guards: [], propagators: [], checks: [], exits: [] };

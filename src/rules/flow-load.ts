@@ -39,7 +39,7 @@ export interface LoadedFlowRows {
   tests: readonly FlowRowTests[];
 }
 
-export type RowTable = 'source' | 'sink' | 'sanitiser' | 'guard' | 'propagator' | 'check';
+export type RowTable = 'source' | 'sink' | 'sanitiser' | 'guard' | 'propagator' | 'check' | 'exit';
 
 const ID_SHAPE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -165,7 +165,12 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
     };
   });
 
-  return { languages: data.languages, rows: { sources, sinks, sanitisers, guards, propagators, checks }, meta, tests };
+  const exits = (data.exit ?? []).map((row, index) => {
+    const path = claim('exit', index, row.id, row.tests);
+    return { id: row.id, call: callMatcher(row.call, context, [...path, 'call']), origin: origin(path) };
+  });
+
+  return { languages: data.languages, rows: { sources, sinks, sanitisers, guards, propagators, checks, exits }, meta, tests };
 }
 
 function mergeRows(a: FlowRows, b: FlowRows): FlowRows {
@@ -176,6 +181,7 @@ function mergeRows(a: FlowRows, b: FlowRows): FlowRows {
     guards: [...a.guards, ...b.guards],
     propagators: [...a.propagators, ...b.propagators],
     checks: [...a.checks, ...b.checks],
+    exits: [...a.exits, ...b.exits],
   };
 }
 

@@ -127,6 +127,12 @@ const CheckSchema = z.strictObject({
   tests: TestsSchema.optional(),
 });
 
+const ExitSchema = z.strictObject({
+  id,
+  call: CallSchema,
+  tests: TestsSchema.optional(),
+});
+
 export const FlowRowFileSchema = z.strictObject({
   languages: z.array(z.enum(LANGUAGES)).min(1),
   source: z.array(SourceSchema).optional(),
@@ -135,6 +141,7 @@ export const FlowRowFileSchema = z.strictObject({
   guard: z.array(GuardSchema).optional(),
   propagator: z.array(PropagatorSchema).optional(),
   check: z.array(CheckSchema).optional(),
+  exit: z.array(ExitSchema).optional().describe('calls that never return'),
 });
 
 export type FlowRowFile = z.infer<typeof FlowRowFileSchema>;
