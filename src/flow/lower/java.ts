@@ -37,7 +37,8 @@ function literalText(text: string): string {
 }
 
 function numberValue(text: string): number | null {
-  const clean = text.replace(/_/g, '').replace(/[lLfFdD]$/, '');
+  // A hex literal's F and D are digits; only a decimal one takes the float/double suffixes.
+  const clean = text.replace(/_/g, '').replace(/^0[xX]/.test(text) ? /[lL]$/ : /[lLfFdD]$/, '');
   const value = /^0[xX]/.test(clean) ? parseInt(clean.slice(2), 16) : /^0[bB]/.test(clean) ? parseInt(clean.slice(2), 2) : /^0[0-7]+$/.test(clean) ? parseInt(clean, 8) : Number(clean);
   return Number.isFinite(value) ? value : null;
 }

@@ -126,7 +126,8 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
       else unchanged.push(f);
     }
   }
-  const limits = analysis.limits.map((l) => `flow: ${file.diff.path}: ${l} not fully analysed`);
+  // What the front end could not lower is named too: a flow through it may have been missed.
+  const limits = [...analysis.limits.map((l) => `flow: ${file.diff.path}: ${l} not fully analysed`), ...flowFile.degradations.slice(0, 3).map((d) => `flow: ${file.diff.path}: ${d}`)];
   if (unchanged.length === 0 || baseReader === null || file.diff.status === 'added' || touched === 'all') return { findings, limits, ranges };
 
   const basePath = file.diff.oldPath ?? file.diff.path;
