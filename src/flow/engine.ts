@@ -71,6 +71,11 @@ export interface FileAnalysis {
   findings: FlowFinding[];
   /** Functions (of those asked for) analysed to the end, within their budget. */
   analysed: string[];
+  /**
+   * By function: the CWEs of sinks a value of unseen origin reaches there (a parameter, a field, a name
+   * bound elsewhere). For the others, data flow knows where every value at those sinks comes from.
+   */
+  open: ReadonlyMap<string, ReadonlySet<string>>;
   /** `Class.method at line 12 (step budget)`: functions not fully analysed. */
   limits: string[];
 }
@@ -104,7 +109,8 @@ class BudgetExceeded extends Error {
 
 const NUMERIC_TYPES = /^(int|long|short|byte|double|float|char|boolean|bool|Integer|Long|Short|Byte|Double|Float|Boolean|number|i32|i64|u32|u64|f32|f64|usize|uint|float64|int64|int32)$/;
 const CLEAN_OPERATORS = new Set(['-', '*', '/', '<', '>', '<=', '>=', '==', '!=', '===', '!==', 'instanceof', 'in', 'not in', 'is', 'is not', '&&', '||', 'and', 'or', '&', '|', '^', '<<', '>>', '>>>', '**', '<=>']);
-const SYMBOLIC = /^(param|field):/;
+/** Taints that stand for a value this function cannot see the origin of: a parameter, a field, a free name. */
+const SYMBOLIC = /^(param|field|free):/;
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
@@ -323,7 +329,12 @@ export class FileAnalyser {
     const findings = [...this.findings.values()].filter((f) => only === null || only.has(f.function));
     findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rowId.localeCompare(b.rowId));
     const analysed = this.file.functions.filter((fn) => (only === null || only.has(fn.qualifiedName)) && this.summaries.get(fn.qualifiedName) != null).map((fn) => fn.qualifiedName);
-    return { findings, analysed, limits: [...this.limits] };
+    const open = new Map<string, ReadonlySet<string>>();
+    for (const name of analysed) {
+      const summary = this.summaries.get(name);
+      open.set(name, new Set((summary?.innerSinks ?? []).map((inner) => inner.row?.cwe ?? inner.check?.cwe ?? '')));
+    }
+    return { findings, analysed, open, limits: [...this.limits] };
   }
 
   private summaryOf(fn: FlowFunction): Summary | null {
@@ -914,7 +925,38 @@ export class FileAnalyser {
         return this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, expr.name, ctx);
       }
     }
-    return ctx.fn.qualifiedName === '<module>' ? CLEAN : (this.moduleConstants().get(expr.name) ?? CLEAN);
+    if (ctx.fn.qualifiedName === '<module>') return CLEAN;
+    const known2 = this.moduleConstants().get(expr.name);
+    if (known2 !== undefined) return known2;
+    return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
+  }
+
+  private boundAtTop: Set<string> | null = null;
+
+  /**
+   * A name bound nowhere in this file (not a local, parameter, field, import, class, function or
+   * top-level name): a global set elsewhere. Capitalised names are taken for classes and constants.
+   */
+  private isFreeName(name: string): boolean {
+    if (!/^[a-z_$][\w$]*$/.test(name) || name === 'this' || name === 'self' || name === 'super' || name === '$this') return false;
+    if (this.boundAtTop === null) {
+      const bound = new Set<string>([...Object.keys(this.file.imports), ...this.functionsByName.keys(), ...this.classesBySimpleName.keys()]);
+      const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
+      const collect = (stmts: readonly FlowStmt[]): void => {
+        for (const stmt of stmts) {
+          if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') bound.add(t.name);
+          if (stmt.kind === 'declare') bound.add(stmt.name);
+          if (stmt.kind === 'if') {
+            collect(stmt.then);
+            collect(stmt.otherwise);
+          }
+          if (stmt.kind === 'try') collect(stmt.body);
+        }
+      };
+      collect(module?.body ?? []);
+      this.boundAtTop = bound;
+    }
+    return !this.boundAtTop.has(name);
   }
 
   private moduleValues: Map<string, Value> | null = null;

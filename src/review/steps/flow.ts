@@ -22,18 +22,26 @@ export interface FlowRun {
   /** Entries for the report's `limits_reached`: functions not fully analysed. */
   limits: string[];
   /**
-   * By path: the line ranges of functions data flow analysed to the end, and the pattern rules its rows
-   * supersede there (their `aliases`). Inside those ranges the pattern findings give way to flow, which
-   * reports the vulnerable flows and knows the safe ones.
+   * By path: functions data flow analysed to the end, innermost last, each with the pattern rules its
+   * rows supersede there: the `aliases` of its rows for every CWE whose sinks in that function get only
+   * values whose origin flow sees (no parameter, field or free name). There the pattern findings give
+   * way to flow, which reports the vulnerable flows and knows the safe ones.
    */
-  supersedes: ReadonlyMap<string, { ranges: ReadonlyArray<readonly [number, number]>; rules: ReadonlySet<string> }>;
+  supersedes: ReadonlyMap<string, ReadonlyArray<SupersededRange>>;
 }
 
-/** Whether a pattern-rule finding is one data flow has the last word on. */
+export interface SupersededRange {
+  start: number;
+  end: number;
+  rules: ReadonlySet<string>;
+}
+
+/** Whether a pattern-rule finding is one data flow has the last word on (the innermost analysed function decides). */
 export function supersededByFlow(flow: FlowRun, finding: { source: string; rule: string; path: string; line: number }): boolean {
   if (finding.source !== 'rule') return false;
-  const covered = flow.supersedes.get(finding.path);
-  return covered !== undefined && covered.rules.has(finding.rule) && covered.ranges.some(([start, end]) => finding.line >= start && finding.line <= end);
+  const around = (flow.supersedes.get(finding.path) ?? []).filter((r) => finding.line >= r.start && finding.line <= r.end);
+  const innermost = around.reduce<SupersededRange | null>((best, r) => (best === null || r.end - r.start < best.end - best.start ? r : best), null);
+  return innermost !== null && innermost.rules.has(finding.rule);
 }
 
 /** Properties files read for `getProperty("key")` lookups: at most this many, each at most this big. */
@@ -96,19 +104,27 @@ function flowKey(f: FlowFinding): string {
 interface FileFlow {
   findings: Finding[];
   limits: string[];
-  ranges: Array<readonly [number, number]>;
+  ranges: SupersededRange[];
 }
 
 async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, property: (key: string) => string | null, stopAt: number): Promise<FileFlow> {
   const { byLanguage, meta } = loadBuiltinFlowRows();
   const rows = byLanguage.get(flowFile.language);
+  const aliasesByCwe = new Map<string, string[]>();
+  for (const row of [...(rows?.sinks ?? []), ...(rows?.checks ?? [])]) aliasesByCwe.set(row.cwe, [...(aliasesByCwe.get(row.cwe) ?? []), ...(meta.get(row.id)?.aliases ?? [])]);
   if (rows === undefined) return { findings: [], limits: [], ranges: [] };
   const touched = scan === 'all' ? 'all' : touchedLines(file.diff);
   const only = touchedFunctions(flowFile, touched);
   if (only.size === 0) return { findings: [], limits: [], ranges: [] };
   const analysis = analyseFile(flowFile, { rows, property }, only);
   const done = new Set(analysis.analysed);
-  const ranges = flowFile.functions.filter((fn) => done.has(fn.qualifiedName) && fn.qualifiedName !== '<module>').map((fn) => [fn.line, fn.endLine] as const);
+  const ranges = flowFile.functions
+    .filter((fn) => done.has(fn.qualifiedName) && fn.qualifiedName !== '<module>')
+    .map((fn) => {
+      const open = analysis.open.get(fn.qualifiedName) ?? new Set<string>();
+      const rules = new Set([...aliasesByCwe].filter(([cwe]) => !open.has(cwe)).flatMap(([, aliases]) => aliases));
+      return { start: fn.line, end: fn.endLine, rules };
+    });
   const lines = file.text.split('\n');
   const evidenceAt = (line: number) => (lines[line - 1] ?? '').trim();
   const findings: Finding[] = [];
@@ -158,9 +174,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     const findings: Finding[] = [];
     const limits: string[] = [];
     const unfinished: string[] = [];
-    const supersedes = new Map<string, { ranges: ReadonlyArray<readonly [number, number]>; rules: ReadonlySet<string> }>();
-    const { byLanguage, meta } = loadBuiltinFlowRows();
-    const aliasesOf = (language: FlowFile['language']) => new Set([...(byLanguage.get(language)?.sinks ?? []), ...(byLanguage.get(language)?.checks ?? [])].flatMap((row) => meta.get(row.id)?.aliases ?? []));
+    const supersedes = new Map<string, SupersededRange[]>();
     for (const { file, flowFile } of targets) {
       if (deadline.expired()) {
         unfinished.push(file.diff.path);
@@ -170,7 +184,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       const out = await analyseChangedFile(file, flowFile, scan, change.baseReader, lookup(file.diff.path, file.text), Date.now() + deadline.remainingMs());
       findings.push(...out.findings);
       limits.push(...out.limits);
-      if (out.ranges.length > 0) supersedes.set(file.diff.path, { ranges: out.ranges, rules: aliasesOf(flowFile.language) });
+      if (out.ranges.length > 0) supersedes.set(file.diff.path, out.ranges);
     }
     const seen = new Set<string>();
     const unique = findings.filter((f) => {
