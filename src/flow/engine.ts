@@ -1419,7 +1419,12 @@ export class FileAnalyser {
     for (const check of this.rows.checks) {
       if (check.kind === 'weak-value') {
         if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
-        for (const value of this.slotValues(check.slot, receiver, args, named)) {
+        const checked = this.slotValues(check.slot, receiver, args, named);
+        if (checked.length === 0 && check.absentIsWeak) {
+          const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
+          this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: 'setting left out' }, step], callSites: [], sourceRow: null, via: [] });
+        }
+        for (const value of checked) {
           const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
           if (hasConstant(value) && typeof value.constant === 'string' && check.weak.test(value.constant)) {
             this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: `"${value.constant}"` }, step], callSites: [], sourceRow: null, via: [] });

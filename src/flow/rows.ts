@@ -143,8 +143,10 @@ export type CheckRow =
       cwe: string;
       call: CallMatcher;
       slot: CallSlot;
-      /** Tested against the slot's constant string value (folded, or read from a properties file). */
+      /** Tested against the slot's constant value as text (folded, or read from a properties file). */
       weak: RegExp;
+      /** An absent slot is weak too (`set_cookie(...)` without `secure=True`). */
+      absentIsWeak: boolean;
       origin: RowOrigin;
     }
   | {

@@ -145,7 +145,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
     if (row.kind === 'weak-value') {
       const call = callMatcher(required(row.call, path, 'call (the call whose argument is checked)'), context, [...path, 'call']);
       const weak = context.pattern([...path, 'weak'], required(row.weak, path, 'weak (the pattern of weak values)'), 'i');
-      return { id: row.id, kind: 'weak-value', cwe: row.cwe, call, slot: parseSlot(row.slot ?? 'arg0'), weak, origin: where };
+      return { id: row.id, kind: 'weak-value', cwe: row.cwe, call, slot: parseSlot(row.slot ?? 'arg0'), weak, absentIsWeak: row.absent_is_weak ?? false, origin: where };
     }
     const settings = required(row.settings, path, 'settings (the calls that make the object safe)').map((setting, s) => ({
       call: callMatcher(setting.call, context, [...path, 'settings', s, 'call']),

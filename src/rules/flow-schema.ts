@@ -119,6 +119,7 @@ const CheckSchema = z.strictObject({
   call: CallSchema.optional().describe('weak-value: the call whose argument is checked'),
   slot: slot.optional(),
   weak: regex('weak-value: tested (ignoring case) against the constant value').optional(),
+  absent_is_weak: z.boolean().optional().describe('weak-value: a call without the slot (a keyword argument left out) is weak too'),
   created_by: CallSchema.optional().describe('missing-setting: the call making the object'),
   settings: z.array(z.strictObject({ call: CallSchema, arguments: z.array(z.string().min(1)).optional() })).min(1).optional(),
   need: z.enum(['all', 'any']).optional(),
