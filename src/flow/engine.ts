@@ -1426,7 +1426,7 @@ export class FileAnalyser {
         }
         for (const value of checked) {
           const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
-          if (hasConstant(value) && typeof value.constant === 'string' && check.weak.test(value.constant)) {
+          if (hasConstant(value) && value.constant !== null && check.weak.test(String(value.constant))) {
             this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: `"${value.constant}"` }, step], callSites: [], sourceRow: null, via: [] });
           }
           for (const t of value.taints) if (t.label.startsWith('param:')) ctx.innerSinks.push({ row: null, check, symbolic: withStep(t, step), line: call.line, column: call.column, callSites: [] });

@@ -150,3 +150,62 @@ describe('budgets', () => {
     expect(result.analysed).not.toContain('Case.doPost');
   });
 });
+
+describe('rows over hand-built IR (language-neutral)', () => {
+  const at = { line: 1, column: 0 };
+  const name = (n: string, line: number) => ({ kind: 'name' as const, name: n, line, column: 0 });
+  const setCookie = (line: number, named: Array<{ name: string; value: boolean }>) => ({
+    kind: 'expr' as const,
+    line,
+    column: 0,
+    expr: {
+      kind: 'call' as const,
+      callee: 'set_cookie',
+      receiver: name('resp', line),
+      calleeText: 'resp.set_cookie',
+      arguments: [{ value: { kind: 'literal' as const, value: 'sid', text: '"sid"', line, column: 0 }, spread: false }],
+      named: named.map((n) => ({ name: n.name, value: { kind: 'literal' as const, value: n.value, text: String(n.value), line, column: 0 } })),
+      isNew: false,
+      constructed: null,
+      line,
+      column: 0,
+    },
+  });
+
+  it('reports a keyword argument left out or set weak, and not one set safe', async () => {
+    const { loadFlowRowSources } = await import('../../src/rules/flow-load.js');
+    const rows = loadFlowRowSources([
+      {
+        file: 'rules/flow/test.toml',
+        text: 'languages = ["python"]\n[[check]]\nid = "t-cookie-secure"\nkind = "weak-value"\ncwe = "CWE-614"\ntitle = "t"\nmessage = "m"\nseverity = "low"\nconfidence = 0.5\ncall = { names = ["set_cookie"] }\nslot = "named:secure"\nweak = \'^false$\'\nabsent_is_weak = true\n',
+      },
+    ]).byLanguage.get('python');
+    if (rows === undefined) throw new Error('no rows');
+    const file = {
+      path: 'app.py',
+      language: 'python' as const,
+      classes: [],
+      imports: {},
+      degradations: [],
+      functions: [
+        {
+          name: 'view',
+          qualifiedName: 'view',
+          className: null,
+          parameters: [],
+          decorators: [],
+          modifiers: [],
+          returnType: null,
+          endLine: 4,
+          enclosingFunction: null,
+          ...at,
+          body: [setCookie(2, []), setCookie(3, [{ name: 'secure', value: false }]), setCookie(4, [{ name: 'secure', value: true }])],
+        },
+      ],
+    };
+    expect(analyseFile(file, { rows }).findings.map((f) => [f.rowId, f.line])).toEqual([
+      ['t-cookie-secure', 2],
+      ['t-cookie-secure', 3],
+    ]);
+  });
+});
