@@ -114,6 +114,8 @@ const SYMBOLIC = /^(param|field|free):/;
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
+/** How many summaries may be under way at once (a helper calling a helper ...). */
+const MAX_SUMMARY_DEPTH = 24;
 /** What the front ends name constructors. */
 const CONSTRUCTOR_NAMES = new Set(['<init>', '__init__', '__construct', 'constructor']);
 /** Receiver parameters written out in the parameter list (Python). */
@@ -340,6 +342,8 @@ export class FileAnalyser {
   private summaryOf(fn: FlowFunction): Summary | null {
     if (this.summaries.has(fn.qualifiedName)) return this.summaries.get(fn.qualifiedName) ?? null;
     if (this.inProgress.has(fn.qualifiedName)) return null; // recursion: callers fall back to plain propagation
+    // A chain of helpers deeper than this is followed by plain propagation, so the stack stays bounded.
+    if (this.inProgress.size >= MAX_SUMMARY_DEPTH) return null;
     this.inProgress.add(fn.qualifiedName);
     const ctx: FunctionContext = {
       fn,

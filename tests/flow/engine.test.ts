@@ -209,3 +209,12 @@ describe('rows over hand-built IR (language-neutral)', () => {
     ]);
   });
 });
+
+describe('hostile shapes', () => {
+  it('follows a long chain of same-file helpers without exhausting the stack', async () => {
+    const helpers = Array.from({ length: 3000 }, (_, i) => `  static String h${i}(String v) { return h${i + 1}(v); }`).join('\n');
+    const source = `${HEAD}statement.execute("select " + h0(param));\n  }\n${helpers}\n  static String h3000(String v) { return v; }\n}\n`;
+    const result = await analyse(source);
+    expect(result.findings.map((f) => f.line)).toEqual([FIRST]);
+  }, 60_000);
+});

@@ -174,6 +174,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     const findings: Finding[] = [];
     const limits: string[] = [];
     const unfinished: string[] = [];
+    const failed: string[] = [];
     const supersedes = new Map<string, SupersededRange[]>();
     for (const { file, flowFile } of targets) {
       if (deadline.expired()) {
@@ -181,7 +182,14 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
         continue;
       }
       const scan = scanLinesFor(file, run);
-      const out = await analyseChangedFile(file, flowFile, scan, change.baseReader, lookup(file.diff.path, file.text), Date.now() + deadline.remainingMs());
+      let out: FileFlow;
+      try {
+        out = await analyseChangedFile(file, flowFile, scan, change.baseReader, lookup(file.diff.path, file.text), Date.now() + deadline.remainingMs());
+      } catch (error) {
+        // A file the engine cannot finish is named, and the review is incomplete; it never stops the review.
+        failed.push(`${file.diff.path} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+        continue;
+      }
       findings.push(...out.findings);
       limits.push(...out.limits);
       if (out.ranges.length > 0) supersedes.set(file.diff.path, out.ranges);
@@ -195,7 +203,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     });
     const failures = syntax.flowFailures;
     const detail = `${targets.length} file(s) analysed${limits.length > 0 ? `, ${limits.length} function(s) past their budget` : ''}${failures.length > 0 ? `, ${failures.length} not lowered` : ''}`;
-    const problems = [...(unfinished.length > 0 ? [unfinishedDetail('data flow', unfinished)] : []), ...failures.slice(0, 3)];
+    const problems = [...(unfinished.length > 0 ? [unfinishedDetail('data flow', unfinished)] : []), ...(failed.length > 0 ? [`data flow failed on ${failed.slice(0, 3).join('; ')}`] : []), ...failures.slice(0, 3)];
     return result(ranUnless(problems.length > 0 ? problems.join('; ') : null, detail), { limits, supersedes }, unique);
   },
   notRun: () => ({ limits: [], supersedes: new Map() }),
