@@ -59,6 +59,13 @@ module.exports = {
       to: { pathNot: '^src/lexing/', dependencyTypesNot: ['core'] },
     },
     {
+      name: 'flow-between-rules-and-syntax',
+      comment: 'The data-flow library (src/flow/) sits below the rules, the prover and the review, above the syntax layer: it may use syntax, languages, data-file and errors only.',
+      severity: 'error',
+      from: { path: '^src/flow/' },
+      to: { path: '^src/', pathNot: '^src/(flow/|syntax/|languages/|data-file/|errors\\.ts$)' },
+    },
+    {
       name: 'no-cycles-between-folders',
       comment: 'The top-level parts of src/ form a hierarchy; a cycle between them means two parts are really one.',
       severity: 'error',

@@ -12,7 +12,7 @@ export function severityRank(severity: Severity): number {
 }
 
 /** Where a finding came from: `rule`, `scanner:<name>`, `prover`, `injection` or `model`. */
-type FindingSource = 'rule' | 'prover' | 'injection' | 'model' | `scanner:${string}`;
+type FindingSource = 'rule' | 'flow' | 'prover' | 'injection' | 'model' | `scanner:${string}`;
 
 export interface Finding {
   /** Short stable id for this run's report: the first 12 hex digits of the fingerprint. */
@@ -88,6 +88,10 @@ export interface FlowStep {
   line: number;
   /** What happens here, in words. */
   message: string;
+  /** Data-flow findings: where outside data enters, a step it goes through, or where it is used. */
+  role?: 'source' | 'step' | 'sink';
+  /** Data-flow findings: the expression or variable at this place, as written (shortened). */
+  text?: string;
 }
 
 export type StepStatus = 'ran' | 'skipped' | 'not_run' | 'failed';

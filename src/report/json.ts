@@ -49,6 +49,8 @@ function findingToJson(f: Finding): Record<string, unknown> {
   };
   if (f.prover !== undefined) out.prover = canonical(f.prover);
   if (f.merged !== undefined && f.merged.length > 0) out.merged = f.merged.map((m) => ({ rule: m.rule, source: m.source, line: m.line, fingerprint: m.fingerprint }));
+  // A data-flow finding's path, source first (docs/flow.md, "In the report").
+  if (f.source === 'flow' && f.flow !== undefined) out.flow = f.flow.map((step) => ({ role: step.role ?? 'step', path: step.path, line: step.line, text: step.text ?? step.message }));
   if (f.extra !== undefined) out.extra = canonical(f.extra);
   return out;
 }

@@ -32,6 +32,8 @@ export interface BuildOptions {
    * Never later than MAX_FILE_PARSE_MS from the start, whatever is asked.
    */
   stopAt?: number;
+  /** Called with the parse tree's root while it is alive (the flow front ends lower from it; the tree is deleted after). */
+  withTree?: (root: Node) => void;
 }
 
 /** No file's parse and walk take longer than this (a crafted 2 MB file can take minutes). */
@@ -63,7 +65,9 @@ export async function buildIR(path: string, language: Language, text: string, op
     return ir;
   }
   try {
-    return buildIRFromTree(path, language, text, tree, options);
+    const ir = buildIRFromTree(path, language, text, tree, options);
+    if (!parseWasStopped(ir)) options.withTree?.(tree.rootNode);
+    return ir;
   } finally {
     tree.delete();
   }

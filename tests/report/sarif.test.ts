@@ -39,8 +39,31 @@ function hostileReport(): ReviewReport {
   };
 }
 
+/** A data-flow finding: its path becomes one code flow, source first, with the hostile text of its steps escaped as data. */
+function flowReport(): ReviewReport {
+  const steps = [
+    { role: 'source' as const, line: 7, text: 'request.getParameter("q\u202e")' },
+    { role: 'step' as const, line: 8, text: 'sql' },
+    { role: 'sink' as const, line: 9, text: 'st.executeQuery(sql)' },
+  ];
+  return {
+    ...cleanReport(),
+    findings: [
+      finding({
+        rule: 'jscr/java-sql-query',
+        source: 'flow',
+        path: 'src/Search.java',
+        line: 9,
+        cwe: 'CWE-89',
+        flow: steps.map((step) => ({ path: 'src/Search.java', line: step.line, message: `${step.role}: ${step.text}`, role: step.role, text: step.text })),
+      }),
+    ],
+  };
+}
+
 const CASES: Record<string, () => ReviewReport> = {
   findings: reportWithFindings,
+  flow: flowReport,
   clean: cleanReport,
   incomplete: incompleteCleanReport,
   hostile: hostileReport,
@@ -198,5 +221,16 @@ describe('SARIF content', () => {
     expect(text).toContain('\\u202e');
     const parsed = JSON.parse(text) as { runs: { results: { message: { text: string } }[] }[] };
     expect(parsed.runs[0]?.results[0]?.message.text).toBe('Title with \u001b[31mESC\u001b[0m and \u202eRLO');
+  });
+});
+
+describe('data-flow findings in SARIF', () => {
+  it('carry their path as one code flow, source first', () => {
+    const log = reportToSarif(flowReport(), opts) as { runs: { results: { codeFlows?: { threadFlows: { locations: { location: { physicalLocation: { region: { startLine: number } }; message: { text: string } } }[] }[] }[] }[] }[] };
+    const flows = log.runs[0]?.results[0]?.codeFlows ?? [];
+    expect(flows).toHaveLength(1);
+    const locations = flows[0]?.threadFlows[0]?.locations ?? [];
+    expect(locations.map((l) => l.location.physicalLocation.region.startLine)).toEqual([7, 8, 9]);
+    expect(locations[2]?.location.message.text).toBe('sink: st.executeQuery(sql)');
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { Finding } from '../../report/finding.js';
 import { contextStep } from './context.js';
+import { flowStep } from './flow.js';
 import { injectionStep } from './injection.js';
 import { modelStep } from './model.js';
 import { profileStep } from './profile.js';
@@ -27,6 +28,7 @@ export const REVIEW_STEPS = StepList.startingWith<PipelineSeed>()
   .then(profileStep)
   .then(contextStep)
   .then(rulesStep)
+  .then(flowStep)
   .then(scannersStep)
   .then(proverStep)
   .then(injectionStep)

@@ -24,6 +24,7 @@ import type { OpenedChange } from './open-change.js';
 import type { Profiles } from './profile.js';
 import type { ReadableFile, ReadFiles } from './read-files.js';
 import type { Redaction } from './redaction.js';
+import { supersededByFlow, type FlowRun } from './flow.js';
 import type { RuleRun } from './rules.js';
 import type { Syntax } from './syntax.js';
 import type { ScannerRun } from './scanners.js';
@@ -35,13 +36,13 @@ export interface ReportedFindings {
   limitsReached: string[];
 }
 
-export const reportStep: ReviewStep<'report', { read_files: ReadFiles; syntax: Syntax; context: ContextBundle; rules: RuleRun; findings: readonly Finding[] }, ReportedFindings> = {
+export const reportStep: ReviewStep<'report', { read_files: ReadFiles; syntax: Syntax; context: ContextBundle; rules: RuleRun; flow: FlowRun; findings: readonly Finding[] }, ReportedFindings> = {
   name: 'report',
   timing: 'always',
-  run: async ({ read_files, syntax, context, rules, findings: found }, { change, book, today }) => {
+  run: async ({ read_files, syntax, context, rules, flow, findings: found }, { change, book, today }) => {
     const { config, baseReader } = change;
     const { readable, readableByPath } = read_files;
-    const findings = [...found, ...configChangeFindings(read_files.changedFiles)];
+    const findings = [...found.filter((f) => !supersededByFlow(flow, f)), ...configChangeFindings(read_files.changedFiles)];
     const occurrenceFiles = new Map(readable.map((f) => [f.diff.path, { text: f.text, scopes: syntax.irs.get(f.diff.path)?.functions ?? [] }]));
     const suppression = applySuppressions({
       // Fingerprints from masked evidence, so no hash of a secret is printed and suppressions match the report;
@@ -63,7 +64,7 @@ export const reportStep: ReviewStep<'report', { read_files: ReadFiles; syntax: S
     // The context bundle is what a model reads; without one its limits cut nothing the review looked at
     // (the context step's detail still says where it stopped).
     const contextLimits = config.model.provider === 'none' ? [] : context.limitsReached;
-    const limitsReached = [...contextLimits, ...rules.limits, ...book.limitsReached(), ...(ordered.truncated > 0 ? ['review.max_findings'] : [])];
+    const limitsReached = [...contextLimits, ...rules.limits, ...flow.limits, ...book.limitsReached(), ...(ordered.truncated > 0 ? ['review.max_findings'] : [])];
     const detail = `${ordered.findings.length} finding(s)${ordered.truncated ? `, ${ordered.truncated} cut by review.max_findings` : ''}`;
     return result(ran(detail), { ordered, suppression, limitsReached });
   },

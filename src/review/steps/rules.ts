@@ -6,6 +6,7 @@ import { secretFindingsBySyntax } from '../../redact/literal-tree.js';
 import type { Finding } from '../../report/finding.js';
 import type { RuleMeta } from '../../report/options.js';
 import { builtinCheckMeta } from '../../rules/checks.js';
+import { flowRuleMeta } from '../flow-finding.js';
 import { fileKind, loadBuiltinRules, MAX_HITS_PER_RULE_PER_FILE, runRules } from '../../rules/engine.js';
 import { languageForPath } from '../../syntax/languages.js';
 import { unfinishedDetail } from '../deadline.js';
@@ -26,7 +27,7 @@ export const rulesStep: ReviewStep<'rules', { read_files: ReadFiles }, RuleRun> 
   run: async ({ read_files }, run) => {
     const { deadline, book } = run;
     const rules = await loadBuiltinRules();
-    const ruleMeta = [...rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, cwe: r.cwe, message: r.message })), ...builtinCheckMeta()];
+    const ruleMeta = [...rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity, cwe: r.cwe, message: r.message })), ...flowRuleMeta(), ...builtinCheckMeta()];
     const targets = read_files.readable
       .filter((f) => f.diff.newMode !== SYMLINK_MODE)
       .map((f) => ({ path: f.diff.path, language: languageForPath(f.diff.path), kind: fileKind(f.diff.path, f.text), text: f.text, scanLines: scanLinesFor(f, run) }));

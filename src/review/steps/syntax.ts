@@ -2,6 +2,9 @@
  * The IR of every changed file jscr parses, built once for the steps after it (grammars loaded together,
  * before the first parse). A parse the deadline or the per-file limit stopped is not passed on.
  */
+import type { Node } from 'web-tree-sitter';
+import type { FlowFile } from '../../flow/ir.js';
+import { lowerTree } from '../../flow/index.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../../syntax/ir.js';
 import { loadGrammars } from '../../syntax/parser.js';
 import { languageForPath } from '../../syntax/languages.js';
@@ -12,12 +15,18 @@ import type { ReadFiles } from './read-files.js';
 export interface Syntax {
   /** By path; files in no language jscr parses are absent. */
   irs: ReadonlyMap<string, FileIR>;
+  /** The flow IR of each parsed file whose language has a data-flow front end, lowered from the same tree. */
+  flowFiles: ReadonlyMap<string, FlowFile>;
+  /** Files the flow front end could not lower, with why. */
+  flowFailures: readonly string[];
 }
 
 export const syntaxStep: ReviewStep<'syntax', { read_files: ReadFiles }, Syntax> = {
   name: 'syntax',
   run: async ({ read_files }, { deadline }) => {
     const irs = new Map<string, FileIR>();
+    const flowFiles = new Map<string, FlowFile>();
+    const flowFailures: string[] = [];
     const langs = new Set(read_files.readable.map((f) => languageForPath(f.diff.path)).filter((l) => l !== null));
     await loadGrammars(langs);
     let degraded = 0;
@@ -29,8 +38,15 @@ export const syntaxStep: ReviewStep<'syntax', { read_files: ReadFiles }, Syntax>
         unfinished.push(file.diff.path);
         continue;
       }
-      const ir = await buildIR(file.diff.path, language, file.text, { stopAt: Date.now() + deadline.remainingMs() });
+      // Lowered for data flow while the tree is alive, so nothing parses the file a second time.
+      const withTree = (root: Node) => {
+        const lowered = lowerTree(file.diff.path, language, file.text, root);
+        if (lowered?.ok === true) flowFiles.set(file.diff.path, lowered.file);
+        else if (lowered?.ok === false) flowFailures.push(lowered.reason);
+      };
+      const ir = await buildIR(file.diff.path, language, file.text, { stopAt: Date.now() + deadline.remainingMs(), withTree });
       if (parseWasStopped(ir)) {
+        flowFiles.delete(file.diff.path);
         unfinished.push(file.diff.path);
         continue; // a half-built IR is not passed on as if it were the file
       }
@@ -39,7 +55,7 @@ export const syntaxStep: ReviewStep<'syntax', { read_files: ReadFiles }, Syntax>
     }
     const detail = `${irs.size} file(s) parsed${degraded ? `, ${degraded} with parse errors or degradations` : ''}`;
     const cause = deadline.expired() ? undefined : `parsing a file reached its limit of ${MAX_FILE_PARSE_MS / 1000} s`;
-    return result(ranUnless(unfinished.length > 0 ? unfinishedDetail('parsing', unfinished, cause) : null, detail), { irs });
+    return result(ranUnless(unfinished.length > 0 ? unfinishedDetail('parsing', unfinished, cause) : null, detail), { irs, flowFiles, flowFailures });
   },
-  notRun: () => ({ irs: new Map() }),
+  notRun: () => ({ irs: new Map(), flowFiles: new Map(), flowFailures: [] }),
 };

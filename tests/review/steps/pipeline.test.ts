@@ -14,10 +14,10 @@ import { syntaxStep } from '../../../src/review/steps/syntax.js';
 import { makeRepo } from '../../helpers/repo.js';
 
 /** SPEC order (docs/architecture.md): the steps the engine runs, one module each. */
-const STEP_MODULES = ['boundary', 'read_files', 'syntax', 'profile', 'context', 'rules', 'scanners', 'prover', 'injection', 'redaction', 'model', 'report'];
+const STEP_MODULES = ['boundary', 'read_files', 'syntax', 'profile', 'context', 'rules', 'flow', 'scanners', 'prover', 'injection', 'redaction', 'model', 'report'];
 
 /** The report's records: each step's own, with the records some steps are followed by in their place. */
-const RECORDS = ['boundary', 'read_change', 'parse_diff', 'read_files', 'syntax', 'profile', 'context', 'rules', 'scanners', 'prover', 'injection', 'redaction', 'model', 'anchor', 'verify', 'report'];
+const RECORDS = ['boundary', 'read_change', 'parse_diff', 'read_files', 'syntax', 'profile', 'context', 'rules', 'flow', 'scanners', 'prover', 'injection', 'redaction', 'model', 'anchor', 'verify', 'report'];
 
 describe('the review step list', () => {
   it('is in SPEC order', () => {
@@ -93,6 +93,7 @@ describe('every step of the list is in the report, in list order', () => {
       profile: 'not_run',
       context: 'not_run',
       rules: 'not_run',
+      flow: 'not_run',
       scanners: 'not_run',
       prover: 'not_run',
       injection: 'not_run',
@@ -102,7 +103,7 @@ describe('every step of the list is in the report, in list order', () => {
       verify: 'skipped',
       report: 'ran',
     });
-    expect(report.incomplete_reasons).toHaveLength(8);
+    expect(report.incomplete_reasons).toHaveLength(9);
     expect(report.exit_code).toBe(3);
   });
 });

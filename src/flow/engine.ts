@@ -1,0 +1,1473 @@
+/**
+ * The data-flow engine: per function, a flow-sensitive abstract interpretation over the structured
+ * statements of the flow IR. Each variable holds a Value (taints with their paths, constant, type,
+ * slots); branches whose condition folds to a constant are pruned, guards vet values in the arm where
+ * they hold, loops run to a small fixpoint. Calls to functions of the same file use summaries (which
+ * parameters and fields reach the return, which reach a sink inside, which fields they write), computed
+ * once per function by the same interpretation with symbolic `param:<i>` / `field:<name>` taints.
+ *
+ * Every function has a step and time budget; one that runs out is named in `limits`, never passed off
+ * as fully analysed.
+ */
+import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowStmt, FlowTarget } from './ir.js';
+import { callMatches, type CallExpr } from './match.js';
+import { renderExpr, renderTarget } from './render.js';
+import type { CallSlot, CheckRow, FlowRows, SinkRow } from './rows.js';
+import {
+  allTaints,
+  clearFor,
+  CLEAN,
+  constant,
+  hasConstant,
+  join,
+  mapTaints,
+  markWith,
+  mix,
+  newTaint,
+  sameValue,
+  simpleType,
+  taintCounts,
+  withStep,
+  type PathStep,
+  type Taint,
+  type TrackedObject,
+  type Value,
+} from './value.js';
+
+export interface FlowFinding {
+  kind: 'taint' | 'check';
+  rowId: string;
+  cwe: string;
+  /** The function whose analysis found it (where the source, or the call into a helper, is). */
+  function: string;
+  /** The sink (or checked call), which may be inside a same-file helper. */
+  line: number;
+  column: number;
+  /** Source first, sink last. */
+  path: PathStep[];
+  /** Lines of calls into helpers on the way to a sink inside them, outermost first. */
+  callSites: number[];
+  sourceRow: string | null;
+  via: string[];
+}
+
+export interface FlowBudget {
+  /** Evaluation steps one function may take. */
+  steps: number;
+  /** Milliseconds one function may take. */
+  ms: number;
+}
+
+export const DEFAULT_BUDGET: FlowBudget = { steps: 60_000, ms: 250 };
+
+export interface AnalyseOptions {
+  rows: FlowRows;
+  budget?: FlowBudget;
+  /** A repository properties value by key, for `property` propagators. */
+  property?: (key: string) => string | null;
+}
+
+export interface FileAnalysis {
+  findings: FlowFinding[];
+  /** Functions (of those asked for) analysed to the end, within their budget. */
+  analysed: string[];
+  /**
+   * By function: the CWEs of sinks a value of unseen origin reaches there (a parameter, a field, a name
+   * bound elsewhere). For the others, data flow knows where every value at those sinks comes from.
+   */
+  open: ReadonlyMap<string, ReadonlySet<string>>;
+  /** `Class.method at line 12 (step budget)`: functions not fully analysed. */
+  limits: string[];
+}
+
+/** A symbolic taint reaching a sink (or a weak-value check) inside a function, for its callers. */
+interface InnerSink {
+  row: SinkRow | null;
+  check: CheckRow | null;
+  symbolic: Taint;
+  line: number;
+  column: number;
+  callSites: number[];
+}
+
+interface Summary {
+  returns: Value;
+  /** The function is a check: where it returns true, parameter i is clean for these kinds. */
+  vets: ReadonlyMap<number, ReadonlySet<string>>;
+  innerSinks: InnerSink[];
+  /** Fields of `this` written, with their values at the end. */
+  thisWrites: Map<string, Value>;
+}
+
+type State = Map<string, Value>;
+
+class BudgetExceeded extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+const NUMERIC_TYPES = /^(int|long|short|byte|double|float|char|boolean|bool|Integer|Long|Short|Byte|Double|Float|Boolean|number|i32|i64|u32|u64|f32|f64|usize|uint|float64|int64|int32)$/;
+const CLEAN_OPERATORS = new Set(['-', '*', '/', '<', '>', '<=', '>=', '==', '!=', '===', '!==', 'instanceof', 'in', 'not in', 'is', 'is not', '&&', '||', 'and', 'or', '&', '|', '^', '<<', '>>', '>>>', '**', '<=>']);
+/** Taints that stand for a value this function cannot see the origin of: a parameter, a field, a free name. */
+const SYMBOLIC = /^(param|field|free):/;
+/** Programs that run their arguments as a command line. */
+const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
+const MAX_LOOP_ROUNDS = 3;
+/** How many summaries may be under way at once (a helper calling a helper ...). */
+const MAX_SUMMARY_DEPTH = 24;
+/** What the front ends name constructors. */
+const CONSTRUCTOR_NAMES = new Set(['<init>', '__init__', '__construct', 'constructor']);
+/** Receiver parameters written out in the parameter list (Python). */
+const SELF_PARAMETERS = new Set(['self', 'cls']);
+
+/** 1 when the function's first parameter is its receiver (`def term(self)`), else 0. */
+function selfOffset(fn: FlowFunction): number {
+  return fn.className !== null && SELF_PARAMETERS.has(fn.parameters[0]?.name ?? '') ? 1 : 0;
+}
+
+function slotKey(value: FlowLiteral): string {
+  return String(value);
+}
+
+function joinStates(states: readonly (State | null)[]): State | null {
+  const live = states.filter((s): s is State => s !== null);
+  if (live.length === 0) return null;
+  const [first, ...rest] = live;
+  const out = new Map(first);
+  for (const state of rest) {
+    for (const [name, value] of state) out.set(name, join(out.get(name) ?? CLEAN, value));
+    for (const [name, value] of out) if (!state.has(name)) out.set(name, join(value, CLEAN));
+  }
+  return out;
+}
+
+function sameState(a: State, b: State): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, value] of a) {
+    const other = b.get(name);
+    if (other === undefined || !sameValue(value, other)) return false;
+  }
+  return true;
+}
+
+function truthy(value: FlowLiteral): boolean {
+  return value !== null && value !== false && value !== 0 && value !== '';
+}
+
+function foldBinary(operator: string, a: FlowLiteral, b: FlowLiteral): FlowLiteral | undefined {
+  const bothNumbers = typeof a === 'number' && typeof b === 'number';
+  switch (operator) {
+    case '+':
+      if (bothNumbers) return a + b;
+      if (typeof a === 'string' || typeof b === 'string') return `${String(a)}${String(b)}`;
+      return undefined;
+    case '.':
+      return `${String(a)}${String(b)}`;
+    case '-':
+      return bothNumbers ? a - b : undefined;
+    case '*':
+      return bothNumbers ? a * b : undefined;
+    case '/':
+      return bothNumbers && b !== 0 ? (Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b) : undefined;
+    case '%':
+      return bothNumbers && b !== 0 ? a % b : undefined;
+    case '<':
+      return bothNumbers ? a < b : undefined;
+    case '>':
+      return bothNumbers ? a > b : undefined;
+    case '<=':
+      return bothNumbers ? a <= b : undefined;
+    case '>=':
+      return bothNumbers ? a >= b : undefined;
+    case '==':
+    case '===':
+    case 'is':
+      return a === b;
+    case '!=':
+    case '!==':
+    case 'is not':
+      return a !== b;
+    case '&&':
+    case 'and':
+      return truthy(a) ? b : a;
+    case '||':
+    case 'or':
+      return truthy(a) ? a : b;
+    default:
+      return undefined;
+  }
+}
+
+/** String methods folded on constant receivers (their meaning is the same across the languages). */
+function foldMethod(name: string, receiver: FlowLiteral, args: readonly (FlowLiteral | undefined)[]): FlowLiteral | undefined {
+  if (typeof receiver !== 'string') return undefined;
+  const [a, b] = args;
+  switch (name) {
+    case 'charAt':
+      return typeof a === 'number' ? (receiver[a] ?? undefined) : undefined;
+    case 'substring':
+    case 'substr':
+    case 'slice':
+      return typeof a === 'number' && (b === undefined || typeof b === 'number') ? receiver.slice(a, b) : undefined;
+    case 'toUpperCase':
+    case 'upper':
+      return receiver.toUpperCase();
+    case 'toLowerCase':
+    case 'lower':
+      return receiver.toLowerCase();
+    case 'trim':
+    case 'strip':
+      return receiver.trim();
+    case 'length':
+      return receiver.length;
+    case 'equals':
+      return a === undefined ? undefined : receiver === a;
+    case 'equalsIgnoreCase':
+      return typeof a === 'string' ? receiver.toLowerCase() === a.toLowerCase() : undefined;
+    case 'concat':
+      return typeof a === 'string' ? receiver + a : undefined;
+    case 'toString':
+    case 'intern':
+      return receiver;
+    case 'isEmpty':
+      return receiver.length === 0;
+    case 'contains':
+    case 'includes':
+      return typeof a === 'string' ? receiver.includes(a) : undefined;
+    case 'startsWith':
+      return typeof a === 'string' ? receiver.startsWith(a) : undefined;
+    case 'indexOf':
+      return typeof a === 'string' ? receiver.indexOf(a) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Conversions of one constant argument, folded before any row sees the call (`parseBoolean("true")`). */
+function foldConversion(name: string, args: readonly (FlowLiteral | undefined)[]): FlowLiteral | undefined {
+  const [a] = args;
+  if (a === undefined || args.length > 2) return undefined;
+  switch (name) {
+    case 'parseBoolean':
+    case 'boolval':
+      return String(a).toLowerCase() === 'true';
+    case 'parseInt':
+    case 'parseLong':
+    case 'intval':
+    case 'int': {
+      const n = Number.parseInt(String(a), typeof args[1] === 'number' ? args[1] : 10);
+      return Number.isNaN(n) ? undefined : n;
+    }
+    case 'parseFloat':
+    case 'parseDouble':
+    case 'float':
+    case 'floatval': {
+      const n = Number.parseFloat(String(a));
+      return Number.isNaN(n) ? undefined : n;
+    }
+    case 'toString':
+    case 'valueOf':
+    case 'str':
+    case 'String':
+    case 'strval':
+      return args.length === 1 ? String(a) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The function-level context of one analysis. */
+interface FunctionContext {
+  fn: FlowFunction;
+  flowClass: FlowClass | null;
+  types: Map<string, string | null>;
+  returns: Value | null;
+  innerSinks: InnerSink[];
+  thisWritten: Set<string>;
+  loops: Array<{ breaks: State[]; continues: State[] }>;
+  /** The name the receiver goes by inside a method, besides `this` (`self`, `$this`). */
+  selfName: string | null;
+  /** Above zero while evaluating a receiver a sanitiser is about to clean. */
+  sinksMuted: number;
+  /** Parameters every `true` return of this function has vetted, with the kinds they were cleared for. */
+  vets: Map<number, ReadonlySet<string>> | null;
+  steps: number;
+  stopAt: number;
+}
+
+export class FileAnalyser {
+  private readonly summaries = new Map<string, Summary | null>();
+  private readonly inProgress = new Set<string>();
+  private readonly findings = new Map<string, FlowFinding>();
+  readonly limits: string[] = [];
+  private readonly budget: FlowBudget;
+  private readonly functionsByName = new Map<string, FlowFunction[]>();
+  private readonly classesBySimpleName = new Map<string, FlowClass>();
+
+  constructor(
+    private readonly file: FlowFile,
+    private readonly options: AnalyseOptions,
+  ) {
+    this.budget = options.budget ?? { steps: DEFAULT_BUDGET.steps, ms: DEFAULT_BUDGET.ms };
+    for (const fn of file.functions) {
+      const list = this.functionsByName.get(fn.name) ?? [];
+      list.push(fn);
+      this.functionsByName.set(fn.name, list);
+    }
+    for (const c of file.classes) this.classesBySimpleName.set(c.name.split('.').pop() ?? c.name, c);
+  }
+
+  private get rows(): FlowRows {
+    return this.options.rows;
+  }
+
+  /** Analyse every function (or those named), returning findings from those functions. */
+  analyse(only: ReadonlySet<string> | null = null): FileAnalysis {
+    for (const fn of this.file.functions) {
+      if (only !== null && !only.has(fn.qualifiedName)) continue;
+      this.summaryOf(fn);
+    }
+    const findings = [...this.findings.values()].filter((f) => only === null || only.has(f.function));
+    findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rowId.localeCompare(b.rowId));
+    const analysed = this.file.functions.filter((fn) => (only === null || only.has(fn.qualifiedName)) && this.summaries.get(fn.qualifiedName) != null).map((fn) => fn.qualifiedName);
+    const open = new Map<string, ReadonlySet<string>>();
+    for (const name of analysed) {
+      const summary = this.summaries.get(name);
+      open.set(name, new Set((summary?.innerSinks ?? []).map((inner) => inner.row?.cwe ?? inner.check?.cwe ?? '')));
+    }
+    return { findings, analysed, open, limits: [...this.limits] };
+  }
+
+  private summaryOf(fn: FlowFunction): Summary | null {
+    if (this.summaries.has(fn.qualifiedName)) return this.summaries.get(fn.qualifiedName) ?? null;
+    if (this.inProgress.has(fn.qualifiedName)) return null; // recursion: callers fall back to plain propagation
+    // A chain of helpers deeper than this is followed by plain propagation, so the stack stays bounded.
+    if (this.inProgress.size >= MAX_SUMMARY_DEPTH) return null;
+    this.inProgress.add(fn.qualifiedName);
+    const ctx: FunctionContext = {
+      fn,
+      flowClass: this.file.classes.find((c) => c.name === fn.className) ?? null,
+      types: new Map(),
+      returns: null,
+      innerSinks: [],
+      thisWritten: new Set(),
+      loops: [],
+      selfName: selfOffset(fn) === 1 ? (fn.parameters[0]?.name ?? null) : fn.className !== null ? '$this' : null,
+      sinksMuted: 0,
+      vets: null,
+      steps: 0,
+      stopAt: Date.now() + this.budget.ms,
+    };
+    let summary: Summary | null = null;
+    try {
+      const state = this.entryState(ctx);
+      const end = this.block(fn.body, state, ctx);
+      const exit = joinStates([end]);
+      const self = exit?.get('this') ?? CLEAN;
+      const thisWrites = new Map<string, Value>();
+      for (const name of ctx.thisWritten) thisWrites.set(name, self.slots?.get(name) ?? CLEAN);
+      summary = { returns: ctx.returns ?? CLEAN, vets: ctx.vets ?? new Map(), innerSinks: ctx.innerSinks, thisWrites };
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error;
+      this.limits.push(`${fn.qualifiedName} at line ${fn.line} (${error.reason})`);
+    } finally {
+      this.inProgress.delete(fn.qualifiedName);
+    }
+    this.summaries.set(fn.qualifiedName, summary);
+    return summary;
+  }
+
+  private tick(ctx: FunctionContext): void {
+    ctx.steps++;
+    if (ctx.steps > this.budget.steps) throw new BudgetExceeded(`more than ${this.budget.steps} steps`);
+    if ((ctx.steps & 255) === 0 && Date.now() > ctx.stopAt) throw new BudgetExceeded(`more than ${this.budget.ms} ms`);
+  }
+
+  private entryState(ctx: FunctionContext): State {
+    const state: State = new Map();
+    const { fn } = ctx;
+    for (const p of fn.parameters) {
+      if (p.index < selfOffset(fn)) continue;
+      ctx.types.set(p.name, simpleType(p.type));
+      const step: PathStep = { role: 'source', line: fn.line, text: p.name };
+      const source = this.parameterSource(fn, p);
+      const taint = source !== null ? newTaint(source.label, { ...step, text: `parameter ${p.name}` }, source.id) : newTaint(`param:${p.index}`, step, null);
+      state.set(p.name, { taints: [taint], type: simpleType(p.type) });
+    }
+    if (ctx.flowClass !== null || ctx.selfName !== null) {
+      const slots = new Map<string, Value>();
+      for (const f of ctx.flowClass?.fields ?? []) {
+        if (f.isStatic) continue;
+        slots.set(f.name, { taints: [newTaint(`field:${f.name}`, { role: 'source', line: f.line, text: `this.${f.name}` }, null)], type: simpleType(f.type) });
+      }
+      state.set('this', { taints: [], type: simpleType(ctx.flowClass?.name ?? fn.className), slots });
+    }
+    return state;
+  }
+
+  private parameterSource(fn: FlowFunction, p: FlowFunction['parameters'][number]): { id: string; label: string } | null {
+    for (const row of this.rows.sources) {
+      const m = row.match;
+      if (m.kind !== 'parameter' || m.exceptNames.has(p.name)) continue;
+      const byAnnotation = m.annotations !== null && p.annotations.some((a) => m.annotations?.test(a));
+      const byType = m.types !== null && p.type !== null && m.types.test(p.type);
+      const byHandler = m.handlerDecorators !== null && fn.decorators.some((d) => m.handlerDecorators?.test(d));
+      if (byAnnotation || byType || byHandler) return { id: row.id, label: row.label };
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------------ statements
+
+  private block(stmts: readonly FlowStmt[], state: State | null, ctx: FunctionContext): State | null {
+    let current = state;
+    for (const stmt of stmts) {
+      if (current === null) return null;
+      current = this.stmt(stmt, current, ctx);
+    }
+    return current;
+  }
+
+  private stmt(stmt: FlowStmt, state: State, ctx: FunctionContext): State | null {
+    this.tick(ctx);
+    switch (stmt.kind) {
+      case 'declare':
+        ctx.types.set(stmt.name, simpleType(stmt.type));
+        state.set(stmt.name, { ...CLEAN, type: simpleType(stmt.type) });
+        return state;
+      case 'assign': {
+        for (const target of stmt.targets) {
+          const value = stmt.operator === '=' || stmt.operator === ':=' ? this.expr(stmt.value, state, ctx) : this.compound(target, stmt.operator, stmt.value, state, ctx);
+          this.assign(target, value, state, ctx);
+        }
+        return state;
+      }
+      case 'expr':
+        this.expr(stmt.expr, state, ctx);
+        return this.neverReturns(stmt.expr, state, ctx) ? null : state;
+      case 'return': {
+        const value = stmt.value ? this.expr(stmt.value, state, ctx) : CLEAN;
+        ctx.returns = ctx.returns === null ? value : join(ctx.returns, value);
+        if (stmt.value) this.recordVets(stmt.value, value, state, ctx);
+        return null;
+      }
+      case 'throw':
+        if (stmt.value) this.expr(stmt.value, state, ctx);
+        return null;
+      case 'if':
+        return this.ifStmt(stmt, state, ctx);
+      case 'switch':
+        return this.switchStmt(stmt, state, ctx);
+      case 'loop':
+        return this.loop(stmt, state, ctx);
+      case 'try': {
+        const start = new Map(state);
+        const end = this.block(stmt.body, new Map(state), ctx);
+        const handlerStart = joinStates([start, end]) ?? start;
+        const ends = [end, ...stmt.handlers.map((h) => {
+          const s = new Map(handlerStart);
+          if (h.parameter !== null) s.set(h.parameter, CLEAN);
+          return this.block(h.body, s, ctx);
+        })];
+        const after = joinStates(ends);
+        if (stmt.finally.length === 0) return after;
+        const fin = this.block(stmt.finally, after ?? new Map(handlerStart), ctx);
+        return after === null ? null : fin;
+      }
+      case 'with':
+        for (const r of stmt.resources) {
+          const value = this.expr(r.value, state, ctx);
+          if (r.target) this.assign(r.target, value, state, ctx);
+        }
+        return this.block(stmt.body, state, ctx);
+      case 'break':
+        ctx.loops[ctx.loops.length - 1]?.breaks.push(state);
+        return null;
+      case 'continue':
+        ctx.loops[ctx.loops.length - 1]?.continues.push(state);
+        return null;
+      case 'unknown':
+        for (const e of stmt.expressions) this.expr(e, state, ctx);
+        return state;
+    }
+  }
+
+  private neverReturns(expr: FlowExpr, state: State, ctx: FunctionContext): boolean {
+    if (expr.kind !== 'call' || this.rows.exits.length === 0) return false;
+    const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
+    return this.rows.exits.some((row) => callMatches(row.call, expr, receiverType, this.file));
+  }
+
+  /**
+   * A store into an index or field is a call for the sink rows: `session["k"] = v` is
+   * `session.__setitem__("k", v)`, `obj.f = v` is `obj.__setattr__("f", v)`.
+   */
+  private storeSinks(target: Extract<FlowTarget, { kind: 'index' | 'field' }>, value: Value, state: State, ctx: FunctionContext): void {
+    if (this.rows.sinks.length === 0 || ctx.sinksMuted > 0) return;
+    const key: FlowExpr = target.kind === 'index' ? target.index : { kind: 'literal', value: target.field, text: JSON.stringify(target.field), line: target.line, column: target.column };
+    const call: CallExpr = {
+      kind: 'call',
+      callee: target.kind === 'index' ? '__setitem__' : '__setattr__',
+      receiver: target.object,
+      calleeText: `${renderExpr(target.object)}.${target.kind === 'index' ? '__setitem__' : '__setattr__'}`,
+      arguments: [{ value: key, spread: false }, { value: { kind: 'unknown', text: renderTarget(target), children: [], line: target.line, column: target.column }, spread: false }],
+      named: [],
+      isNew: false,
+      constructed: null,
+      line: target.line,
+      column: target.column,
+    };
+    const receiver = this.expr(target.object, new Map(state), ctx);
+    this.checkSinks(call, receiver, [this.expr(key, new Map(state), ctx), value], new Map(), this.typeOf(target.object, state, ctx), ctx);
+  }
+
+  private compound(target: FlowTarget, operator: string, rhs: FlowExpr, state: State, ctx: FunctionContext): Value {
+    const current = this.readTarget(target, state, ctx);
+    const right = this.expr(rhs, state, ctx);
+    return this.binaryValue(operator.replace(/=$/, ''), current, right);
+  }
+
+  private readTarget(target: FlowTarget, state: State, ctx: FunctionContext): Value {
+    switch (target.kind) {
+      case 'name':
+        return this.expr({ kind: 'name', name: target.name, line: target.line, column: target.column }, state, ctx);
+      case 'field':
+        return this.expr({ kind: 'field', object: target.object, field: target.field, line: target.line, column: target.column }, state, ctx);
+      case 'index':
+        return this.expr({ kind: 'index', object: target.object, index: target.index, line: target.line, column: target.column }, state, ctx);
+      case 'destructure':
+        return CLEAN;
+    }
+  }
+
+  private ifStmt(stmt: Extract<FlowStmt, { kind: 'if' }>, state: State, ctx: FunctionContext): State | null {
+    const condition = this.expr(stmt.condition, state, ctx);
+    if (hasConstant(condition)) return this.block(truthy(condition.constant) ? stmt.then : stmt.otherwise, state, ctx);
+    const thenState = this.refine(stmt.condition, new Map(state), true, ctx);
+    const elseState = this.refine(stmt.condition, new Map(state), false, ctx);
+    const thenEnd = this.block(stmt.then, thenState, ctx);
+    const elseEnd = this.block(stmt.otherwise, elseState, ctx);
+    return joinStates([thenEnd, elseEnd]);
+  }
+
+  private switchStmt(stmt: Extract<FlowStmt, { kind: 'switch' }>, state: State, ctx: FunctionContext): State | null {
+    const subject = this.expr(stmt.subject, state, ctx);
+    ctx.loops.push({ breaks: [], continues: [] });
+    let ends: (State | null)[] = [];
+    try {
+      if (hasConstant(subject)) {
+        let index = stmt.cases.findIndex((c) => c.values.some((v) => {
+          const value = this.expr(v, state, ctx);
+          return hasConstant(value) && value.constant === subject.constant;
+        }));
+        if (index < 0) index = stmt.cases.findIndex((c) => c.values.length === 0);
+        if (index < 0) return state;
+        let current: State | null = state;
+        for (let i = index; i < stmt.cases.length && current !== null; i++) {
+          const c = stmt.cases[i];
+          if (c === undefined) break;
+          current = this.block(c.body, current, ctx);
+          if (!c.fallsThrough) break;
+        }
+        ends = [current];
+      } else {
+        let fallthrough: State | null = null;
+        for (const c of stmt.cases) {
+          const entry: State = joinStates([new Map(state), fallthrough]) ?? new Map(state);
+          const end = this.block(c.body, entry, ctx);
+          fallthrough = c.fallsThrough ? end : null;
+          if (!c.fallsThrough) ends.push(end);
+        }
+        if (fallthrough !== null) ends.push(fallthrough);
+        if (!stmt.cases.some((c) => c.values.length === 0)) ends.push(state);
+      }
+    } finally {
+      const frame = ctx.loops.pop();
+      ends.push(...(frame?.breaks ?? []));
+    }
+    return joinStates(ends);
+  }
+
+  private loop(stmt: Extract<FlowStmt, { kind: 'loop' }>, state: State, ctx: FunctionContext): State | null {
+    let current: State | null = this.block(stmt.init, state, ctx);
+    if (current === null) return null;
+    if (stmt.condition !== null) {
+      const condition = this.expr(stmt.condition, current, ctx);
+      if (hasConstant(condition) && !truthy(condition.constant)) return current;
+    }
+    const element = stmt.iterable !== null ? this.elementOf(this.expr(stmt.iterable, current, ctx)) : null;
+    let entry: State = current;
+    const exits: State[] = [current];
+    for (let round = 0; round < MAX_LOOP_ROUNDS; round++) {
+      const body = new Map(entry);
+      if (stmt.target !== null && element !== null) this.assign(stmt.target, element, body, ctx);
+      if (stmt.condition !== null) this.refine(stmt.condition, body, true, ctx);
+      ctx.loops.push({ breaks: [], continues: [] });
+      let end: State | null;
+      let frame: { breaks: State[]; continues: State[] } | undefined;
+      try {
+        end = this.block(stmt.body, body, ctx);
+      } finally {
+        frame = ctx.loops.pop();
+      }
+      exits.push(...(frame?.breaks ?? []));
+      const looped = joinStates([end, ...(frame?.continues ?? [])]);
+      const afterUpdate = looped === null ? null : this.block(stmt.update, looped, ctx);
+      if (afterUpdate === null) break;
+      const next = joinStates([entry, afterUpdate]) ?? entry;
+      exits.push(next);
+      if (sameState(next, entry)) break;
+      entry = next;
+    }
+    current = joinStates(exits);
+    return current;
+  }
+
+  private elementOf(iterable: Value): Value {
+    return { ...mix([iterable]), type: null };
+  }
+
+  // ------------------------------------------------------------------ guards
+
+  /** The state in the arm where `condition` is `truth`: values a guard vets are clean there. */
+  private refine(condition: FlowExpr, state: State, truth: boolean, ctx: FunctionContext): State {
+    if (condition.kind === 'unary' && (condition.operator === '!' || condition.operator === 'not')) return this.refine(condition.operand, state, !truth, ctx);
+    if (condition.kind === 'binary') {
+      const op = condition.operator;
+      if ((op === '&&' || op === 'and') && truth) return this.refine(condition.right, this.refine(condition.left, state, true, ctx), true, ctx);
+      if ((op === '||' || op === 'or') && !truth) return this.refine(condition.right, this.refine(condition.left, state, false, ctx), false, ctx);
+      // `x in ALLOWED` (Python) holds only for the members of a fixed collection.
+      if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
+        const collection = this.expr(condition.right, new Map(state), ctx);
+        if (allTaints(collection).length === 0) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
+        return state;
+      }
+      const equal = op === '==' || op === '===' || op === 'is';
+      const notEqual = op === '!=' || op === '!==' || op === 'is not';
+      if ((equal && truth) || (notEqual && !truth)) {
+        for (const [side, other] of [[condition.left, condition.right], [condition.right, condition.left]] as const) {
+          if (other.kind === 'literal' && other.value !== null) this.overwrite(side, constant(other.value), state, ctx);
+        }
+      }
+      return state;
+    }
+    if (condition.kind === 'call' && truth) {
+      const receiverType = condition.receiver ? this.typeOf(condition.receiver, state, ctx) : null;
+      const constants = condition.arguments.map((a) => this.expr(a.value, new Map(state), ctx).constant);
+      this.refineByHelper(condition, receiverType, state, ctx);
+      for (const guard of this.rows.guards) {
+        if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
+        const vetted = this.slotExpr(condition, guard.vets);
+        if (vetted === null) continue;
+        const value = this.expr(vetted, state, ctx);
+        if (guard.requiresMark !== null && !allTaints(value).every((t) => t.marks.has(guard.requiresMark ?? ''))) continue;
+        this.overwrite(vetted, clearFor(value, guard.clears), state, ctx);
+      }
+    }
+    return state;
+  }
+
+  /** Write `value` where `expr` reads from, when it is a variable or access path. */
+  private overwrite(expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    if (expr.kind === 'name') state.set(expr.name, value);
+    else if (expr.kind === 'field') this.assign({ kind: 'field', object: expr.object, field: expr.field, line: expr.line, column: expr.column }, value, state, ctx, false);
+    else if (expr.kind === 'index') this.assign({ kind: 'index', object: expr.object, index: expr.index, line: expr.line, column: expr.column }, value, state, ctx, false);
+    else if (expr.kind === 'cast') this.overwrite(expr.value, value, state, ctx);
+  }
+
+  /**
+   * A `return <condition>` (or `return true` in an arm a check dominates): which parameters hold
+   * vetted values when the function says true. Every non-false return must agree.
+   */
+  private recordVets(expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    if (hasConstant(value) && !truthy(value.constant)) return;
+    const refined = hasConstant(value) ? state : this.refine(expr, new Map(state), true, ctx);
+    const vetted = new Map<number, ReadonlySet<string>>();
+    for (const p of ctx.fn.parameters) {
+      const taints = allTaints(refined.get(p.name) ?? CLEAN);
+      const own = taints.filter((t) => t.label === `param:${p.index}`);
+      if (own.length === 0) continue;
+      const cleared = own.map((t) => t.cleared).reduce<ReadonlySet<string>>((a, b) => new Set([...a].filter((k) => b.has(k))), own[0]?.cleared ?? new Set());
+      if (cleared.size > 0) vetted.set(p.index, cleared);
+    }
+    if (ctx.vets === null) ctx.vets = vetted;
+    else for (const [index, kinds] of ctx.vets) {
+      const other = vetted.get(index);
+      if (other === undefined) ctx.vets.delete(index);
+      else ctx.vets.set(index, new Set([...kinds].filter((k) => other.has(k))));
+    }
+  }
+
+  /** `if (isAllowed(v))` with a same-file check function: its vetted parameters are clean here. */
+  private refineByHelper(condition: CallExpr, receiverType: string | null, state: State, ctx: FunctionContext): void {
+    const callee = this.resolve(condition, receiverType, ctx);
+    if (callee === null) return;
+    const summary = this.summaryOf(callee);
+    for (const [index, kinds] of summary?.vets ?? []) {
+      const argument = condition.arguments[index]?.value;
+      if (argument !== undefined) this.overwrite(argument, clearFor(this.expr(argument, state, ctx), kinds), state, ctx);
+    }
+  }
+
+  // ------------------------------------------------------------------ assignment
+
+  private assign(target: FlowTarget, value: Value, state: State, ctx: FunctionContext, record = true): void {
+    const step = (text: string): Value => (record ? mapTaints(value, (t) => withStep(t, { role: 'step', line: target.line, text })) : value);
+    switch (target.kind) {
+      case 'name': {
+        const declared = ctx.types.get(target.name);
+        const stepped = step(target.name);
+        state.set(target.name, { ...stepped, type: declared ?? stepped.type });
+        return;
+      }
+      case 'field':
+        if (record) this.storeSinks(target, value, state, ctx);
+        this.writePath(target.object, slotKey(target.field), step(renderTarget(target)), state, ctx, true);
+        return;
+      case 'index': {
+        if (record) this.storeSinks(target, value, state, ctx);
+        const index = this.expr(target.index, state, ctx);
+        this.writePath(target.object, hasConstant(index) ? slotKey(index.constant) : null, step(renderTarget(target)), state, ctx, false);
+        return;
+      }
+      case 'destructure': {
+        target.elements.forEach((element, i) => {
+          if (element === null) return;
+          const key = target.keys?.[i] ?? null;
+          const part = key !== null ? (value.slots?.get(key) ?? mix([value])) : (value.elements?.[i] ?? mix([value]));
+          this.assign(element, part, state, ctx, record);
+        });
+        if (target.rest) this.assign(target.rest, mix([value]), state, ctx, record);
+        return;
+      }
+    }
+  }
+
+  /** Set slot `key` (null: an unknown slot) of the object `object` reads, in place. */
+  private writePath(object: FlowExpr, key: string | null, value: Value, state: State, ctx: FunctionContext, isField: boolean): void {
+    const base = this.lvalueOf(object, ctx);
+    if (base === null) {
+      this.expr(object, state, ctx);
+      return;
+    }
+    if (base.name === 'this' && base.keys.length === 0 && key !== null && isField) ctx.thisWritten.add(key);
+    const root = state.get(base.name) ?? CLEAN;
+    state.set(base.name, this.updateSlot(root, [...base.keys, key], value));
+  }
+
+  private updateSlot(root: Value, keys: readonly (string | null)[], value: Value): Value {
+    const [key, ...rest] = keys;
+    if (key === undefined) return value;
+    if (key === null) return { ...root, taints: [...root.taints, ...allTaints(value)] };
+    const index = Number(key);
+    if (root.elements && Number.isInteger(index) && index >= 0 && index < root.elements.length && rest.length === 0) {
+      const elements = [...root.elements];
+      elements[index] = value;
+      return { ...root, elements };
+    }
+    const slots = new Map(root.slots ?? []);
+    slots.set(key, this.updateSlot(slots.get(key) ?? CLEAN, rest, value));
+    return { ...root, slots };
+  }
+
+  /** `a.b.c` to root `a` and keys [b, c]; null for anything that is not a plain access path. */
+  private lvalueOf(expr: FlowExpr, ctx: FunctionContext): { name: string; keys: string[] } | null {
+    if (expr.kind === 'name' && expr.name === ctx.selfName) return { name: 'this', keys: [] };
+    if (expr.kind === 'name') {
+      if (ctx.flowClass !== null && !ctx.types.has(expr.name) && ctx.flowClass.fields.some((f) => f.name === expr.name && !f.isStatic)) return { name: 'this', keys: [expr.name] };
+      return { name: expr.name, keys: [] };
+    }
+    if (expr.kind === 'field') {
+      const inner = this.lvalueOf(expr.object, ctx);
+      return inner === null ? null : { name: inner.name, keys: [...inner.keys, expr.field] };
+    }
+    if (expr.kind === 'index' && expr.index.kind === 'literal' && expr.index.value !== null) {
+      const inner = this.lvalueOf(expr.object, ctx);
+      return inner === null ? null : { name: inner.name, keys: [...inner.keys, slotKey(expr.index.value)] };
+    }
+    if (expr.kind === 'cast') return this.lvalueOf(expr.value, ctx);
+    return null;
+  }
+
+  // ------------------------------------------------------------------ expressions
+
+  private typeOf(expr: FlowExpr, state: State, ctx: FunctionContext): string | null {
+    switch (expr.kind) {
+      case 'name':
+        return ctx.types.get(expr.name) ?? state.get(expr.name)?.type ?? this.fieldType(expr.name, ctx);
+      case 'field':
+        if (expr.object.kind === 'name' && (expr.object.name === 'this' || expr.object.name === 'self')) return this.fieldType(expr.field, ctx);
+        return null;
+      case 'call':
+        return this.constructedClass(expr);
+      case 'literal':
+        return typeof expr.value === 'string' ? 'String' : null;
+      case 'cast':
+        return simpleType(expr.type);
+      default:
+        return null;
+    }
+  }
+
+  private fieldType(name: string, ctx: FunctionContext): string | null {
+    return simpleType(ctx.flowClass?.fields.find((f) => f.name === name)?.type ?? null);
+  }
+
+  private expr(expr: FlowExpr, state: State, ctx: FunctionContext): Value {
+    this.tick(ctx);
+    switch (expr.kind) {
+      case 'literal':
+        return constant(expr.value);
+      case 'name':
+        return this.nameValue(expr, state, ctx);
+      case 'field': {
+        const fromSource = this.fieldSource(expr);
+        if (fromSource !== null) return fromSource;
+        if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
+        const object = this.expr(expr.object, state, ctx);
+        const slot = object.slots?.get(slotKey(expr.field));
+        if (slot !== undefined) return slot;
+        const onSelf = expr.object.kind === 'name' && (expr.object.name === 'this' || expr.object.name === ctx.selfName);
+        // An attribute set outside this method (`self.value` from `__init__`): known to callers through the receiver.
+        if (onSelf && ctx.fn.className !== null) return { taints: [newTaint(`field:${expr.field}`, { role: 'source', line: expr.line, text: `this.${expr.field}` }, null)], type: null };
+        if (expr.field === 'length' && (object.elements !== undefined || hasConstant(object))) return object.elements ? constant(object.elements.length) : CLEAN;
+        return { taints: object.taints, type: null };
+      }
+      case 'index': {
+        const object = this.expr(expr.object, state, ctx);
+        const index = this.expr(expr.index, state, ctx);
+        return this.readSlot(object, index);
+      }
+      case 'call':
+        return this.call(expr, state, ctx);
+      case 'binary': {
+        const left = this.expr(expr.left, state, ctx);
+        // Short-circuit: a constant left side decides whether the right side runs at all.
+        if ((expr.operator === '&&' || expr.operator === 'and') && hasConstant(left) && !truthy(left.constant)) return left;
+        if ((expr.operator === '||' || expr.operator === 'or') && hasConstant(left) && truthy(left.constant)) return left;
+        const right = this.expr(expr.right, state, ctx);
+        return this.binaryValue(expr.operator, left, right);
+      }
+      case 'unary': {
+        const operand = this.expr(expr.operand, state, ctx);
+        if (expr.operator === '!' || expr.operator === 'not') return hasConstant(operand) ? constant(!truthy(operand.constant)) : CLEAN;
+        if (expr.operator === '-' || expr.operator === '+' || expr.operator === '~') return hasConstant(operand) && typeof operand.constant === 'number' ? constant(expr.operator === '-' ? -operand.constant : operand.constant) : CLEAN;
+        return mix([operand]);
+      }
+      case 'conditional': {
+        const condition = this.expr(expr.condition, state, ctx);
+        if (hasConstant(condition)) return this.expr(truthy(condition.constant) ? expr.then : expr.otherwise, state, ctx);
+        const thenValue = this.expr(expr.then, this.refine(expr.condition, new Map(state), true, ctx), ctx);
+        const elseValue = this.expr(expr.otherwise, this.refine(expr.condition, new Map(state), false, ctx), ctx);
+        return join(thenValue, elseValue);
+      }
+      case 'template': {
+        const parts = expr.parts.map((p) => this.expr(p, state, ctx));
+        const tag = expr.tag ? this.expr(expr.tag, state, ctx) : null;
+        if (tag === null && parts.every(hasConstant)) return constant(parts.map((p) => String(p.constant)).join(''));
+        return mix(parts, 'String');
+      }
+      case 'collection': {
+        const elements: Value[] = [];
+        let spread = false;
+        for (const e of expr.elements) {
+          const value = this.expr(e.value, state, ctx);
+          if (e.spread) {
+            if (value.elements) elements.push(...value.elements);
+            else {
+              spread = true;
+              elements.push(mix([value]));
+            }
+          } else elements.push(value);
+        }
+        const slots = new Map<string, Value>();
+        const loose: Value[] = [];
+        for (const entry of expr.entries) {
+          const value = this.expr(entry.value, state, ctx);
+          const key = entry.key === null ? null : this.expr(entry.key, state, ctx);
+          if (key !== null && hasConstant(key)) slots.set(slotKey(key.constant), value);
+          else if (key === null && value.slots) for (const [k, v] of value.slots) slots.set(k, v);
+          else loose.push(value);
+        }
+        const base = mix(loose, null);
+        if (expr.shape === 'map') return { ...base, slots };
+        return spread ? { ...mix(elements), type: null } : { ...base, elements };
+      }
+      case 'function':
+        return CLEAN;
+      case 'cast': {
+        const value = this.expr(expr.value, state, ctx);
+        const type = simpleType(expr.type) ?? '';
+        if (NUMERIC_TYPES.test(type)) return hasConstant(value) ? value : { ...CLEAN, type };
+        return { ...value, type: type || value.type };
+      }
+      case 'assignment': {
+        const value = expr.operator === '=' || expr.operator === ':=' ? this.expr(expr.value, state, ctx) : this.compound(expr.target, expr.operator, expr.value, state, ctx);
+        this.assign(expr.target, value, state, ctx);
+        return value;
+      }
+      case 'unknown':
+        return mix(expr.children.map((c) => this.expr(c, state, ctx)));
+    }
+  }
+
+  private nameValue(expr: Extract<FlowExpr, { kind: 'name' }>, state: State, ctx: FunctionContext): Value {
+    const known = state.get(expr.name === ctx.selfName ? 'this' : expr.name);
+    if (known !== undefined) return known;
+    const fromSource = this.fieldSource(expr);
+    if (fromSource !== null) return fromSource;
+    const flowClass = ctx.flowClass;
+    if (flowClass !== null) {
+      const declared = flowClass.fields.find((f) => f.name === expr.name);
+      if (declared !== undefined) {
+        if (!declared.isStatic) {
+          const self = state.get('this');
+          const slot = self?.slots?.get(expr.name);
+          if (slot !== undefined) return slot;
+        }
+        return this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, expr.name, ctx);
+      }
+    }
+    if (ctx.fn.qualifiedName === '<module>') return CLEAN;
+    const known2 = this.moduleConstants().get(expr.name);
+    if (known2 !== undefined) return known2;
+    return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
+  }
+
+  private boundAtTop: Set<string> | null = null;
+
+  /**
+   * A name bound nowhere in this file (not a local, parameter, field, import, class, function or
+   * top-level name): a global set elsewhere. Capitalised names are taken for classes and constants.
+   */
+  private isFreeName(name: string): boolean {
+    if (!/^[a-z_$][\w$]*$/.test(name) || name === 'this' || name === 'self' || name === 'super' || name === '$this') return false;
+    if (this.boundAtTop === null) {
+      const bound = new Set<string>([...Object.keys(this.file.imports), ...this.functionsByName.keys(), ...this.classesBySimpleName.keys()]);
+      const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
+      const collect = (stmts: readonly FlowStmt[]): void => {
+        for (const stmt of stmts) {
+          if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') bound.add(t.name);
+          if (stmt.kind === 'declare') bound.add(stmt.name);
+          if (stmt.kind === 'if') {
+            collect(stmt.then);
+            collect(stmt.otherwise);
+          }
+          if (stmt.kind === 'try') collect(stmt.body);
+        }
+      };
+      collect(module?.body ?? []);
+      this.boundAtTop = bound;
+    }
+    return !this.boundAtTop.has(name);
+  }
+
+  private moduleValues: Map<string, Value> | null = null;
+
+  /** Names the file's top-level code binds to constants (`DEBUG = False`), for the functions that read them. */
+  private moduleConstants(): ReadonlyMap<string, Value> {
+    if (this.moduleValues !== null) return this.moduleValues;
+    this.moduleValues = new Map();
+    const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
+    if (module === undefined) return this.moduleValues;
+    const assigned = new Map<string, number>();
+    const count = (stmts: readonly FlowStmt[]) => {
+      for (const stmt of stmts) if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') assigned.set(t.name, (assigned.get(t.name) ?? 0) + 1);
+    };
+    count(module.body);
+    const out = new Map<string, Value>();
+    for (const stmt of module.body) {
+      if (stmt.kind !== 'assign' || stmt.targets.length !== 1) continue;
+      const target = stmt.targets[0];
+      if (target?.kind !== 'name' || assigned.get(target.name) !== 1) continue;
+      if (stmt.value.kind === 'literal') out.set(target.name, constant(stmt.value.value));
+      else if (stmt.value.kind === 'unary' && stmt.value.operand.kind === 'literal' && typeof stmt.value.operand.value === 'number' && stmt.value.operator === '-') out.set(target.name, constant(-stmt.value.operand.value));
+    }
+    this.moduleValues = out;
+    return out;
+  }
+
+  /** A class field read by name: its initialiser's constant when it has one, else nothing known. */
+  private staticField(className: string, fieldName: string, ctx: FunctionContext): Value {
+    const flowClass = this.classesBySimpleName.get(className);
+    const declared = flowClass?.fields.find((f) => f.name === fieldName);
+    if (declared === undefined || declared.init === null) return CLEAN;
+    if (declared.init.kind === 'literal') return constant(declared.init.value);
+    if (declared.init.kind === 'binary' || declared.init.kind === 'template') {
+      const value = this.expr(declared.init, new Map(), ctx);
+      return hasConstant(value) ? value : CLEAN;
+    }
+    return CLEAN;
+  }
+
+  /** Reading a source access path (`request.args`, `$_GET`), or below one. */
+  private fieldSource(expr: FlowExpr): Value | null {
+    const path: string[] = [];
+    let at: FlowExpr = expr;
+    while (at.kind === 'field') {
+      path.unshift(at.field);
+      at = at.object;
+    }
+    if (at.kind !== 'name') return null;
+    path.unshift(at.name);
+    for (const row of this.rows.sources) {
+      if (row.match.kind !== 'field') continue;
+      for (const source of row.match.paths) {
+        if (source.length <= path.length && source.every((segment, i) => path[i] === segment)) {
+          return { taints: [newTaint(row.label, { role: 'source', line: expr.line, text: path.join('.') }, row.id)], type: null };
+        }
+      }
+    }
+    return null;
+  }
+
+  private readSlot(object: Value, index: Value): Value {
+    if (hasConstant(index)) {
+      const key = index.constant;
+      if (typeof key === 'number' && object.elements) return object.elements[key] ?? CLEAN;
+      const slot = object.slots?.get(slotKey(key));
+      if (slot !== undefined) return slot;
+      if (hasConstant(object) && typeof object.constant === 'string' && typeof key === 'number') return constant(object.constant[key] ?? null);
+      if (object.slots !== undefined && object.elements === undefined) return { taints: object.taints, type: null };
+    }
+    return { ...mix([object]), type: null };
+  }
+
+  private binaryValue(operator: string, left: Value, right: Value): Value {
+    if (hasConstant(left) && hasConstant(right)) {
+      const folded = foldBinary(operator, left.constant, right.constant);
+      if (folded !== undefined) return constant(folded);
+    }
+    if (CLEAN_OPERATORS.has(operator)) {
+      // A comparison or arithmetic result carries no text; `||`/`or` in Python and JS yield an operand.
+      if (operator === '||' || operator === 'or') return join(left, right);
+      if (operator === '&&' || operator === 'and') return right;
+      return CLEAN;
+    }
+    return mix([left, right], left.type === 'String' || right.type === 'String' ? 'String' : null);
+  }
+
+  // ------------------------------------------------------------------ calls
+
+  private slotExpr(call: CallExpr, slot: CallSlot): FlowExpr | null {
+    switch (slot.kind) {
+      case 'receiver':
+        return call.receiver;
+      case 'argument':
+        return call.arguments[slot.index]?.value ?? null;
+      case 'named':
+        return call.named.find((n) => n.name === slot.name)?.value ?? null;
+      default:
+        return null;
+    }
+  }
+
+  private slotValues(slot: CallSlot, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): Value[] {
+    switch (slot.kind) {
+      case 'receiver':
+        return [receiver];
+      case 'argument':
+        return args[slot.index] ? [args[slot.index] ?? CLEAN] : [];
+      case 'arguments':
+        return [...args, ...named.values()];
+      case 'named':
+        return named.has(slot.name) ? [named.get(slot.name) ?? CLEAN] : [];
+      case 'return':
+        return [];
+    }
+  }
+
+  private call(call: CallExpr, state: State, ctx: FunctionContext): Value {
+    const receiverType = call.receiver ? this.typeOf(call.receiver, state, ctx) : null;
+    // `new File(x).getName()`: the object made only to be sanitised is not itself a use of x.
+    const sanitisesReceiver = call.receiver?.kind === 'call' && this.rows.sanitisers.some((row) => row.clears.size > 0 && callMatches(row.call, call, receiverType, this.file));
+    if (sanitisesReceiver) ctx.sinksMuted++;
+    let receiver: Value;
+    try {
+      receiver = call.receiver ? this.expr(call.receiver, state, ctx) : CLEAN;
+    } finally {
+      if (sanitisesReceiver) ctx.sinksMuted--;
+    }
+    const args = call.arguments.map((a) => this.expr(a.value, state, ctx));
+    const named = new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
+    const rows = this.rows;
+    const constants = args.map((a) => a.constant);
+    const receiverLabels = new Set(allTaints(receiver).map((t) => t.label));
+    const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants, receiverLabels);
+
+    if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
+    this.checkValues(call, receiver, args, named, state, ctx, receiverType);
+
+    if (args.length > 0 && args.every(hasConstant) && !hasConstant(receiver) && this.resolve(call, receiverType, ctx) === null) {
+      const folded = foldConversion(call.callee, constants);
+      if (folded !== undefined) return constant(folded);
+    }
+    for (const row of rows.sources) {
+      if (row.match.kind === 'call' && matches(row.match.call)) {
+        return { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
+      }
+    }
+    for (const row of rows.sanitisers) {
+      if (matches(row.call)) return clearFor(mix([receiver, ...args]), row.clears);
+    }
+    const created = this.createdObjects(call, receiverType, constants);
+
+    const callee = this.resolve(call, receiverType, ctx);
+    if (callee !== null) {
+      const summary = this.summaryOf(callee);
+      if (summary !== null) return this.applySummary(call, callee, summary, receiver, args, state, ctx);
+    }
+
+    if (call.receiver !== null && hasConstant(receiver)) {
+      const folded = foldMethod(call.callee, receiver.constant, args.map((a) => a.constant));
+      if (folded !== undefined) return constant(folded);
+    }
+
+    for (const row of rows.propagators) {
+      if (!matches(row.call)) continue;
+      if (row.builtin !== null) return this.builtin(row.builtin, call, receiver, args, state, ctx);
+      const flowing = row.from.flatMap((slot) => this.slotValues(slot, receiver, args, named));
+      let moved = mix(flowing);
+      if (row.mark !== null) moved = markWith(moved, row.mark);
+      moved = mapTaints(moved, (t) => ({ ...t, via: [...t.via, row.id] }));
+      for (const slot of row.to) {
+        if (slot.kind === 'receiver' && call.receiver) this.mutate(call.receiver, moved, state, ctx);
+        if (slot.kind === 'argument') {
+          const target = call.arguments[slot.index]?.value;
+          if (target) this.mutate(target, moved, state, ctx);
+        }
+      }
+      const result = row.to.some((s) => s.kind === 'return') ? moved : CLEAN;
+      return created.length > 0 ? { ...result, objects: created } : result;
+    }
+
+    const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
+    const result = mix([receiver, ...args, ...named.values()], type);
+    // A builder made by a tracked factory keeps the factory's settings (`factory.newDocumentBuilder()`).
+    const carried = [...created, ...(call.receiver !== null ? (receiver.objects ?? []) : [])];
+    const withObjects: Value = carried.length > 0 ? { ...result, objects: carried } : result;
+    if (call.isNew && (type === 'ArrayList' || type === 'LinkedList' || type === 'Vector' || type === 'HashMap' || type === 'LinkedHashMap' || type === 'TreeMap' || type === 'HashSet' || type === 'Properties') && args.length === 0) {
+      return type.endsWith('Map') || type === 'Properties' ? { ...withObjects, slots: new Map() } : { ...withObjects, elements: [] };
+    }
+    if (call.isNew && (type === 'StringBuilder' || type === 'StringBuffer')) return { ...withObjects, type };
+    return withObjects;
+  }
+
+  /** Add what `value` carries to the variable or access path `target` reads (an append to a builder). */
+  private mutate(target: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    let at = target;
+    // `sb.append(a).append(b)`: the chain's builder is the innermost receiver.
+    while (at.kind === 'call' && at.receiver !== null && /^(append|insert|concat|add|put)$/.test(at.callee)) at = at.receiver;
+    const base = this.lvalueOf(at, ctx);
+    if (base === null) return;
+    const current = this.expr(at, state, ctx);
+    const merged: Value = { ...current, taints: [...current.taints, ...allTaints(value)] };
+    delete (merged as { constant?: FlowLiteral }).constant;
+    this.overwrite(at, merged, state, ctx);
+  }
+
+  private builtin(op: NonNullable<FlowRows['propagators'][number]['builtin']>, call: CallExpr, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value {
+    const target = call.receiver;
+    const write = (value: Value) => {
+      if (target) this.overwrite(target, value, state, ctx);
+    };
+    const [first, second] = args;
+    switch (op) {
+      case 'list-add': {
+        const added = args[args.length - 1] ?? CLEAN;
+        if (receiver.elements) {
+          const elements = [...receiver.elements];
+          if (args.length === 2 && first && hasConstant(first) && typeof first.constant === 'number') elements.splice(first.constant, 0, added);
+          else if (args.length === 1) elements.push(added);
+          else {
+            // An insert at an unknown position: the positions are no longer known, only what they hold.
+            write({ taints: [...receiver.taints, ...elements.flatMap(allTaints), ...allTaints(added)], type: receiver.type });
+            return constant(true);
+          }
+          write({ ...receiver, elements });
+        } else write({ ...receiver, taints: [...receiver.taints, ...allTaints(added)] });
+        return constant(true);
+      }
+      case 'get':
+        if (first === undefined) return mix([receiver]);
+        if (second !== undefined && receiver.slots && hasConstant(first) && !receiver.slots.has(slotKey(first.constant))) return join(second, { taints: receiver.taints, type: null });
+        return this.readSlot(receiver, first);
+      case 'put':
+      case 'set': {
+        if (first === undefined || second === undefined) return CLEAN;
+        const previous = this.readSlot(receiver, first);
+        if (hasConstant(first)) write(this.updateSlot(receiver, [slotKey(first.constant)], second));
+        else write({ ...receiver, taints: [...receiver.taints, ...allTaints(second)] });
+        return previous;
+      }
+      case 'remove': {
+        if (first === undefined) return mix([receiver]);
+        const previous = this.readSlot(receiver, first);
+        if (hasConstant(first)) {
+          if (receiver.elements && typeof first.constant === 'number') {
+            const elements = [...receiver.elements];
+            elements.splice(first.constant, 1);
+            write({ ...receiver, elements });
+          } else if (receiver.elements && typeof first.constant === 'string') {
+            const index = receiver.elements.findIndex((e) => e.constant === first.constant);
+            if (index >= 0) {
+              const elements = [...receiver.elements];
+              elements.splice(index, 1);
+              write({ ...receiver, elements });
+            }
+          } else if (receiver.slots) {
+            const slots = new Map(receiver.slots);
+            slots.delete(slotKey(first.constant));
+            write({ ...receiver, slots });
+          }
+        }
+        return previous;
+      }
+      case 'clear':
+        write({ taints: [], type: receiver.type, ...(receiver.elements ? { elements: [] } : {}), ...(receiver.slots ? { slots: new Map() } : {}) });
+        return CLEAN;
+      case 'property': {
+        if (first !== undefined && hasConstant(first) && typeof first.constant === 'string') {
+          const found = this.options.property?.(first.constant) ?? null;
+          if (found !== null) return constant(found);
+          const slot = receiver.slots?.get(first.constant);
+          if (slot !== undefined) return slot;
+        }
+        return second ?? mix([receiver]);
+      }
+    }
+  }
+
+  /** The class `call` makes: `new X(...)`, or a call of a class of this file by name (`Lookup(v)` in Python). */
+  private constructedClass(call: CallExpr): string | null {
+    if (call.isNew) return simpleType(call.constructed ?? call.callee);
+    return call.receiver === null && this.classesBySimpleName.has(call.callee) ? call.callee : null;
+  }
+
+  private resolve(call: CallExpr, receiverType: string | null, ctx: FunctionContext): FlowFunction | null {
+    const constructed = this.constructedClass(call);
+    const names = constructed !== null ? [...CONSTRUCTOR_NAMES] : [call.callee];
+    const candidates = names.flatMap((name) => this.functionsByName.get(name) ?? []).filter((f) => {
+      const count = f.parameters.length - selfOffset(f);
+      const rest = f.parameters.some((p) => p.type?.endsWith('...') ?? false);
+      return rest ? call.arguments.length >= count - 1 : count === call.arguments.length;
+    });
+    if (candidates.length === 0) return null;
+    const inClass = (className: string) => candidates.find((f) => f.className !== null && (f.className === className || f.className.split('.').pop() === className)) ?? null;
+    if (constructed !== null) return inClass(constructed);
+    const receiver = call.receiver;
+    if (receiver === null || (receiver.kind === 'name' && (receiver.name === 'this' || receiver.name === 'self' || receiver.name === '$this'))) {
+      return (ctx.fn.className !== null ? inClass(ctx.fn.className) : null) ?? candidates.find((f) => f.className === null) ?? (candidates.length === 1 ? (candidates[0] ?? null) : null);
+    }
+    if (receiver.kind === 'name' && this.classesBySimpleName.has(receiver.name)) return inClass(receiver.name);
+    const type = simpleType(receiverType);
+    if (type !== null) return this.classesBySimpleName.has(type) ? inClass(type) : null;
+    return candidates.length === 1 && candidates[0]?.className !== null ? (candidates[0] ?? null) : null;
+  }
+
+  /** The callee's summary in terms of this call's arguments and receiver. */
+  private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value {
+    const callStep: PathStep = { role: 'step', line: call.line, text: `${renderExpr(call)}` };
+    const actual = (symbolic: Taint): Value | null => {
+      const match = /^(param|field):(.*)$/.exec(symbolic.label);
+      if (match === null) return null;
+      if (match[1] === 'param') {
+        const index = Number(match[2]) - selfOffset(callee);
+        const p = callee.parameters[index + selfOffset(callee)];
+        if (index < 0) return receiver;
+        if (p?.type?.endsWith('...')) return mix(args.slice(index));
+        return args[index] ?? CLEAN;
+      }
+      return receiver.slots?.get(match[2] ?? '') ?? (this.constructedClass(call) !== null ? CLEAN : { taints: receiver.taints, type: null });
+    };
+    const substitute = (value: Value): Value => {
+      const expanded: Taint[] = [];
+      for (const t of value.taints) {
+        const replacement = actual(t);
+        if (replacement === null) {
+          expanded.push(t);
+          continue;
+        }
+        for (const real of allTaints(replacement)) {
+          expanded.push({
+            ...real,
+            cleared: new Set([...real.cleared, ...t.cleared]),
+            marks: new Set([...real.marks, ...t.marks]),
+            steps: [...real.steps, callStep, ...t.steps.slice(1)].slice(-10),
+            via: [...real.via, ...t.via],
+          });
+        }
+      }
+      const slots = value.slots ? new Map([...value.slots].map(([k, v]) => [k, substitute(v)])) : undefined;
+      const elements = value.elements?.map(substitute);
+      return { ...value, taints: expanded, ...(slots ? { slots } : {}), ...(elements ? { elements } : {}) };
+    };
+
+    for (const inner of summary.innerSinks) {
+      const replacement = actual(inner.symbolic);
+      if (replacement === null) continue;
+      const callSites = [call.line, ...inner.callSites];
+      if (inner.check !== null) {
+        if (inner.check.kind === 'weak-value' && hasConstant(replacement) && typeof replacement.constant === 'string' && inner.check.weak.test(replacement.constant)) {
+          this.report({ kind: 'check', rowId: inner.check.id, cwe: inner.check.cwe, function: ctx.fn.qualifiedName, line: inner.line, column: inner.column, path: [{ role: 'source', line: call.line, text: `"${replacement.constant}"` }, callStep, { role: 'sink', line: inner.line, text: inner.symbolic.steps[inner.symbolic.steps.length - 1]?.text ?? '' }], callSites, sourceRow: null, via: [] });
+        }
+        continue;
+      }
+      const row = inner.row;
+      if (row === null) continue;
+      for (const real of allTaints(replacement)) {
+        const combined: Taint = { ...real, cleared: new Set([...real.cleared, ...inner.symbolic.cleared]), marks: new Set([...real.marks, ...inner.symbolic.marks]) };
+        if (SYMBOLIC.test(real.label)) {
+          ctx.innerSinks.push({ ...inner, symbolic: { ...combined, steps: [...real.steps, callStep, ...inner.symbolic.steps.slice(1)] }, callSites });
+          continue;
+        }
+        if (!taintCounts(combined, row.kind, row.accepts)) continue;
+        this.report({
+          kind: 'taint',
+          rowId: row.id,
+          cwe: row.cwe,
+          function: ctx.fn.qualifiedName,
+          line: inner.line,
+          column: inner.column,
+          path: [...real.steps, callStep, ...inner.symbolic.steps.slice(1)],
+          callSites,
+          sourceRow: real.sourceRow,
+          via: [...real.via, ...inner.symbolic.via],
+        });
+      }
+    }
+
+    // Fields the callee wrote land on the receiver (a setter), or make the new object (a constructor).
+    if (summary.thisWrites.size > 0) {
+      if (this.constructedClass(call) !== null) {
+        const slots = new Map<string, Value>();
+        const flowClass = this.classesBySimpleName.get(this.constructedClass(call) ?? '');
+        for (const f of flowClass?.fields ?? []) if (!f.isStatic && f.init !== null && f.init.kind === 'literal') slots.set(f.name, constant(f.init.value));
+        for (const [name, value] of summary.thisWrites) slots.set(name, substitute(value));
+        return { taints: [], type: this.constructedClass(call), slots };
+      }
+      const target = call.receiver ?? { kind: 'name', name: 'this', line: call.line, column: call.column };
+      const base = this.lvalueOf(target, ctx);
+      if (base !== null) {
+        let root = state.get(base.name) ?? CLEAN;
+        for (const [name, value] of summary.thisWrites) root = this.updateSlot(root, [...base.keys, name], substitute(value));
+        state.set(base.name, root);
+        if (base.name === 'this') for (const name of summary.thisWrites.keys()) ctx.thisWritten.add(name);
+      }
+    }
+    if (this.constructedClass(call) !== null) {
+      const flowClass = this.classesBySimpleName.get(this.constructedClass(call) ?? '');
+      const slots = new Map<string, Value>();
+      for (const f of flowClass?.fields ?? []) if (!f.isStatic && f.init !== null && f.init.kind === 'literal') slots.set(f.name, constant(f.init.value));
+      return { taints: [], type: this.constructedClass(call), slots };
+    }
+    return substitute(summary.returns);
+  }
+
+  private report(finding: FlowFinding): void {
+    const key = `${finding.rowId}|${finding.line}|${finding.column}|${finding.path[0]?.line ?? 0}|${finding.function}`;
+    if (!this.findings.has(key)) this.findings.set(key, { ...finding, path: finding.path.slice(-12) });
+  }
+
+  private checkSinks(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, receiverType: string | null, ctx: FunctionContext): void {
+    const constants = args.map((a) => a.constant);
+    for (const row of this.rows.sinks) {
+      if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
+      if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
+      const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
+      const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
+      for (const value of row.argv ? this.commandParts(values) : values) {
+        for (const taint of allTaints(value)) {
+          if (SYMBOLIC.test(taint.label)) {
+            ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [] });
+            continue;
+          }
+          if (!taintCounts(taint, row.kind, row.accepts)) continue;
+          this.report({ kind: 'taint', rowId: row.id, cwe: row.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [...taint.steps, sinkStep], callSites: [], sourceRow: taint.sourceRow, via: [...taint.via] });
+        }
+      }
+    }
+  }
+
+  private whenHolds(when: NonNullable<SinkRow['when']>, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): boolean {
+    if (when.kind === 'named') return named.get(when.named)?.constant === when.equals;
+    return this.slotValues(when.slot, receiver, args, named).some((v) => hasConstant(v) && when.matches.test(String(v.constant)));
+  }
+
+  /**
+   * The parts of a command given as a program and its arguments that can change what runs: all of
+   * them when the program is outside data, a shell, or not known; none when it is a fixed program.
+   * A single string is a whole command line and always counts.
+   */
+  private commandParts(values: readonly Value[]): readonly Value[] {
+    const [first, ...rest] = values;
+    if (first === undefined) return values;
+    const parts = first.elements ? [...first.elements, ...rest] : values;
+    if (parts.length <= 1 && !first.elements) return values;
+    const program = parts[0];
+    if (program === undefined) return values;
+    if (hasConstant(program) && typeof program.constant === 'string' && !SHELL_PROGRAM.test(program.constant)) return [];
+    return parts;
+  }
+
+  private createdObjects(call: CallExpr, receiverType: string | null, constants: readonly (FlowLiteral | undefined)[]): TrackedObject[] {
+    const out: TrackedObject[] = [];
+    for (const check of this.rows.checks) {
+      if (check.kind === 'missing-setting' && callMatches(check.createdBy, call, receiverType, this.file, constants)) out.push({ checkId: check.id, settingsDone: new Set(), line: call.line });
+    }
+    return out;
+  }
+
+  private checkValues(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext, receiverType: string | null): void {
+    for (const check of this.rows.checks) {
+      if (check.kind === 'weak-value') {
+        if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
+        const checked = this.slotValues(check.slot, receiver, args, named);
+        if (checked.length === 0 && check.absentIsWeak) {
+          const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
+          this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: 'setting left out' }, step], callSites: [], sourceRow: null, via: [] });
+        }
+        for (const value of checked) {
+          const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
+          if (hasConstant(value) && value.constant !== null && check.weak.test(String(value.constant))) {
+            this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: `"${value.constant}"` }, step], callSites: [], sourceRow: null, via: [] });
+          }
+          for (const t of value.taints) if (t.label.startsWith('param:')) ctx.innerSinks.push({ row: null, check, symbolic: withStep(t, step), line: call.line, column: call.column, callSites: [] });
+        }
+        continue;
+      }
+      // A setting call on a tracked object.
+      if (call.receiver !== null && receiver.objects?.some((o) => o.checkId === check.id)) {
+        check.settings.forEach((setting, index) => {
+          if (!callMatches(setting.call, call, receiverType, this.file)) return;
+          const ok = setting.arguments.every((pattern, a) => {
+            const value = args[a];
+            return value !== undefined && hasConstant(value) && pattern.test(String(value.constant));
+          });
+          if (!ok || call.receiver === null) return;
+          const objects = (receiver.objects ?? []).map((o) => (o.checkId === check.id ? { ...o, settingsDone: new Set([...o.settingsDone, index]) } : o));
+          this.overwrite(call.receiver, { ...receiver, objects }, state, ctx);
+        });
+      }
+      if (!callMatches(check.usedBy, call, receiverType, this.file)) continue;
+      if (check.tainted.length > 0) {
+        const data = check.tainted.flatMap((slot) => this.slotValues(slot, receiver, args, named)).flatMap(allTaints);
+        if (!data.some((t) => taintCounts(t, 'xxe', new Set(['input'])))) continue;
+      }
+      for (const value of this.slotValues(check.slot, receiver, args, named)) {
+        for (const o of value.objects ?? []) {
+          if (o.checkId !== check.id) continue;
+          const safe = check.need === 'any' ? o.settingsDone.size > 0 : o.settingsDone.size >= check.settings.length;
+          if (safe) continue;
+          this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: o.line, text: 'created here' }, { role: 'sink', line: call.line, text: renderExpr(call) }], callSites: [], sourceRow: null, via: [] });
+        }
+      }
+    }
+  }
+}
+
+/** Analyse one lowered file: findings from every function (or from `only`), and the functions past their budget. */
+export function analyseFile(file: FlowFile, options: AnalyseOptions, only: ReadonlySet<string> | null = null): FileAnalysis {
+  return new FileAnalyser(file, options).analyse(only);
+}

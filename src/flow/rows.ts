@@ -1,0 +1,191 @@
+/**
+ * The rows the data-flow engine interprets, in their strict (normalised) form: sources, sinks,
+ * sanitisers, guards, propagators and value checks. They are written as TOML under rules/flow/ and
+ * loaded by src/rules/flow-load.ts through the one data-file loader; docs/flow.md describes the file.
+ *
+ * Rows match on shapes of the flow IR (src/flow/ir.ts), never on source text alone: a call's callee
+ * name, its receiver's declared type or text, its arity; a field path; a parameter's annotations,
+ * type or handler decorators. What a finding says to users (title, message, severity) is not here: the
+ * engine reports row ids and the review joins them with the report metadata the loader keeps.
+ */
+import type { Language } from '../syntax/languages.js';
+
+/** A call (or `new`) the row applies to. Every given part must hold. */
+export interface CallMatcher {
+  /** Callee names (`executeQuery`), or for `new`, the constructed class (`ProcessBuilder`); `*` for any. */
+  names: ReadonlySet<string>;
+  /** The receiver's declared type must not be one of these (simple names). */
+  notReceiverTypes: ReadonlySet<string> | null;
+  /** The receiver's value must carry a taint with this label (an object built from a request). */
+  receiverLabel: string | null;
+  /** Only `new X(...)` (true), only plain calls (false), or both (null). */
+  isNew: boolean | null;
+  /**
+   * The receiver's declared type, simple name without generics (`Statement`). A receiver whose type the
+   * engine does not know still matches unless `strictReceiver`; a known type must be listed.
+   */
+  receiverTypes: ReadonlySet<string> | null;
+  strictReceiver: boolean;
+  /** Tested against the receiver as written (`cursor`, `Runtime.getRuntime()`). */
+  receiver: RegExp | null;
+  /** Tested against the callee as written (`cursor.execute`, `$db->query`). */
+  calleeText: RegExp | null;
+  /** Exact argument count, when given. */
+  arity: number | null;
+  /** The module the bare callee name was imported from (`subprocess`), tested against FlowFile.imports. */
+  importedFrom: RegExp | null;
+  /** By position: each tested against that argument's constant value; a non-constant argument fails. */
+  constantArguments: readonly RegExp[];
+}
+
+/** Where a value of a call comes from or goes to. */
+export type CallSlot = { kind: 'receiver' } | { kind: 'return' } | { kind: 'argument'; index: number } | { kind: 'arguments' } | { kind: 'named'; name: string };
+
+export interface RowOrigin {
+  file: string;
+  line: number | null;
+}
+
+/** Outside data entering a function. */
+export interface SourceRow {
+  id: string;
+  /** The taint label it gives (`input`; `weak-random` for non-cryptographic random values). */
+  label: string;
+  match:
+    | { kind: 'call'; call: CallMatcher }
+    /** Reading this access path or anything below it (`request.args`, `$_GET`, `process.env`). */
+    | { kind: 'field'; paths: readonly (readonly string[])[] }
+    | {
+        kind: 'parameter';
+        /** Tested against each annotation as written without `@` (`RequestParam("id")`). */
+        annotations: RegExp | null;
+        /** Tested against the parameter's declared type. */
+        types: RegExp | null;
+        /** Every parameter of a function whose decorators match (route handlers), except `exceptNames`. */
+        handlerDecorators: RegExp | null;
+        exceptNames: ReadonlySet<string>;
+      };
+  origin: RowOrigin;
+}
+
+/** A use where tainted data is a weakness. */
+export interface SinkRow {
+  id: string;
+  /** The sink kind sanitisers and guards name (`sql`, `command`, `path`...). */
+  kind: string;
+  cwe: string;
+  /** Labels that count here; a value carrying none of them is not reported. */
+  accepts: ReadonlySet<string>;
+  call: CallMatcher;
+  /** The slots whose value must not be tainted. */
+  slots: readonly CallSlot[];
+  /**
+   * The sink holds only when this named argument is the literal given (`shell=True`), or when the
+   * constant in `slot` matches (`arg0` is `sh`).
+   */
+  when: { kind: 'named'; named: string; equals: string | number | boolean } | { kind: 'slot'; slot: CallSlot; matches: RegExp } | null;
+  /**
+   * The slots form a program and its arguments (`new ProcessBuilder("ping", host)`, `exec(["ls", d])`):
+   * only a tainted program, or any tainted part when the program is a shell or unknown, counts.
+   */
+  argv: boolean;
+  origin: RowOrigin;
+}
+
+/** A call whose result is clean for some sink kinds (`"*"` clears them all). */
+export interface SanitiserRow {
+  id: string;
+  clears: ReadonlySet<string>;
+  call: CallMatcher;
+  origin: RowOrigin;
+}
+
+/**
+ * A call that, used as a condition, vets a value: inside the arm where it holds (or after
+ * `if (!check) return;`), the vetted value is clean for `clears`. `requiresMark` names a mark an earlier
+ * propagator must have put on the value (a prefix check counts only on a normalised path).
+ */
+export interface GuardRow {
+  id: string;
+  clears: ReadonlySet<string>;
+  call: CallMatcher;
+  vets: CallSlot;
+  requiresMark: string | null;
+  origin: RowOrigin;
+}
+
+/**
+ * Operations the engine models slot by slot rather than as plain taint movement: `list-add` appends
+ * its last argument (or inserts at a constant index), `get` reads a constant index or key, `put` and
+ * `set` write one, `remove` deletes one, `clear` empties the receiver, `property` reads a repository
+ * properties value by a constant key (argument 0; argument 1 is the default).
+ */
+export const BUILTIN_OPERATIONS = ['list-add', 'get', 'put', 'set', 'remove', 'clear', 'property'] as const;
+export type BuiltinOperation = (typeof BUILTIN_OPERATIONS)[number];
+
+/** How taint moves through a call the engine has no summary for. `to` empty: the result is clean. */
+export interface PropagatorRow {
+  id: string;
+  call: CallMatcher;
+  from: readonly CallSlot[];
+  to: readonly CallSlot[];
+  /** A mark put on what flows (`normalised`), read by guards. */
+  mark: string | null;
+  builtin: BuiltinOperation | null;
+  origin: RowOrigin;
+}
+
+/** A configuration value that is weak in itself (an algorithm name), or an object missing a setting. */
+export type CheckRow =
+  | {
+      id: string;
+      kind: 'weak-value';
+      cwe: string;
+      call: CallMatcher;
+      slot: CallSlot;
+      /** Tested against the slot's constant value as text (folded, or read from a properties file). */
+      weak: RegExp;
+      /** An absent slot is weak too (`set_cookie(...)` without `secure=True`). */
+      absentIsWeak: boolean;
+      origin: RowOrigin;
+    }
+  | {
+      id: string;
+      kind: 'missing-setting';
+      cwe: string;
+      /** The call that makes the object (`new Cookie`, `DocumentBuilderFactory.newInstance`). */
+      createdBy: CallMatcher;
+      /** Calls on the object that make it safe, each with regexes over its constant arguments. */
+      settings: ReadonlyArray<{ call: CallMatcher; arguments: readonly RegExp[] }>;
+      /** `all` settings needed, or `any` one of them. */
+      need: 'all' | 'any';
+      /** Where the object is used and the finding goes: the object in `slot` of this call. */
+      usedBy: CallMatcher;
+      slot: CallSlot;
+      /** When given, the use counts only if outside data is in one of these slots (a parser parsing request data). */
+      tainted: readonly CallSlot[];
+      origin: RowOrigin;
+    };
+
+/** A call that never returns (`abort(400)`, `System.exit(1)`): the code after it in its block does not run. */
+export interface ExitRow {
+  id: string;
+  call: CallMatcher;
+  origin: RowOrigin;
+}
+
+/** Every row for one language, merged from its files. */
+export interface FlowRows {
+  sources: readonly SourceRow[];
+  sinks: readonly SinkRow[];
+  sanitisers: readonly SanitiserRow[];
+  guards: readonly GuardRow[];
+  propagators: readonly PropagatorRow[];
+  checks: readonly CheckRow[];
+  exits: readonly ExitRow[];
+}
+
+/** Rows by language, as the loader gives them. */
+export type FlowRowsByLanguage = ReadonlyMap<Language, FlowRows>;
+
+export const NO_ROWS: FlowRows = { sources: [], sinks: [], sanitisers: [], guards: [], propagators: [], checks: [], exits: [] };

@@ -1,0 +1,171 @@
+/**
+ * The abstract values the engine computes: for each expression, the taints it may carry (each with the
+ * path it came by), its constant value when known, its declared type, its slots (fields, map keys,
+ * list positions) and, for objects a value check follows, which of their safe settings were made.
+ */
+import type { FlowLiteral } from './ir.js';
+
+/** One place on a taint's path. */
+export interface PathStep {
+  role: 'source' | 'step' | 'sink';
+  line: number;
+  /** What is there: the source expression, the variable written, the sink call. */
+  text: string;
+}
+
+export interface Taint {
+  /** `input`, `weak-random`, or for summaries `param:<i>` / `field:<name>`. */
+  label: string;
+  /** Sink kinds this value was sanitised or vetted for; `*` for all. */
+  cleared: ReadonlySet<string>;
+  /** Marks put by propagators (`normalised`). */
+  marks: ReadonlySet<string>;
+  /** Source first. Kept short: the first steps and the last ones. */
+  steps: readonly PathStep[];
+  /** Row id of the source (for the rule tester and the report). */
+  sourceRow: string | null;
+  /** Propagator row ids the value went through. */
+  via: readonly string[];
+}
+
+/** A value-check object (a cookie, a parser factory): the check and which of its settings were seen. */
+export interface TrackedObject {
+  checkId: string;
+  settingsDone: ReadonlySet<number>;
+  line: number;
+}
+
+export interface Value {
+  taints: readonly Taint[];
+  /** Known constant; `undefined` when not known. */
+  constant?: FlowLiteral;
+  /** Simple type name (`Statement`, `List`), or null. */
+  type: string | null;
+  /** Fields and map entries with constant keys. */
+  slots?: ReadonlyMap<string, Value>;
+  /** List positions, when every position is known. */
+  elements?: readonly Value[];
+  objects?: readonly TrackedObject[];
+}
+
+export const CLEAN: Value = { taints: [], type: null };
+
+const MAX_TAINTS = 4;
+const MAX_STEPS = 10;
+const EMPTY: ReadonlySet<string> = new Set();
+
+export function constant(value: FlowLiteral): Value {
+  return { taints: [], constant: value, type: typeof value === 'string' ? 'String' : null };
+}
+
+export function hasConstant(value: Value): value is Value & { constant: FlowLiteral } {
+  return value.constant !== undefined;
+}
+
+export function newTaint(label: string, step: PathStep, sourceRow: string | null): Taint {
+  return { label, cleared: EMPTY, marks: EMPTY, steps: [step], sourceRow, via: [] };
+}
+
+function taintKey(t: Taint): string {
+  return `${t.label}|${[...t.cleared].sort().join(',')}|${[...t.marks].sort().join(',')}|${t.steps[0]?.line ?? 0}`;
+}
+
+function uniqueTaints(taints: readonly Taint[]): Taint[] {
+  const seen = new Map<string, Taint>();
+  for (const t of taints) {
+    const key = taintKey(t);
+    if (!seen.has(key)) seen.set(key, t);
+  }
+  // Uncleared taints first, so a cap keeps the ones that matter.
+  return [...seen.values()].sort((a, b) => a.cleared.size - b.cleared.size).slice(0, MAX_TAINTS);
+}
+
+export function withStep(taint: Taint, step: PathStep): Taint {
+  const last = taint.steps[taint.steps.length - 1];
+  if (last !== undefined && last.line === step.line && last.text === step.text) return taint;
+  let steps = [...taint.steps, step];
+  if (steps.length > MAX_STEPS) steps = [...steps.slice(0, 3), ...steps.slice(steps.length - (MAX_STEPS - 3))];
+  return { ...taint, steps };
+}
+
+/** Every taint of a value, its slots and elements included (what reading the whole value gives). */
+export function allTaints(value: Value): Taint[] {
+  const out: Taint[] = [...value.taints];
+  for (const slot of value.slots?.values() ?? []) out.push(...allTaints(slot));
+  for (const element of value.elements ?? []) out.push(...allTaints(element));
+  return uniqueTaints(out);
+}
+
+/** A value holding the taints of all `values` (no constant, no slots): what an operation over them gives. */
+export function mix(values: readonly Value[], type: string | null = null): Value {
+  return { taints: uniqueTaints(values.flatMap(allTaints)), type };
+}
+
+export function mapTaints(value: Value, change: (t: Taint) => Taint | null): Value {
+  const taints = value.taints.map(change).filter((t): t is Taint => t !== null);
+  const slots = value.slots ? new Map([...value.slots].map(([k, v]) => [k, mapTaints(v, change)])) : undefined;
+  const elements = value.elements?.map((v) => mapTaints(v, change));
+  return { ...value, taints: uniqueTaints(taints), ...(slots ? { slots } : {}), ...(elements ? { elements } : {}) };
+}
+
+export function clearFor(value: Value, kinds: ReadonlySet<string>): Value {
+  return mapTaints(value, (t) => ({ ...t, cleared: new Set([...t.cleared, ...kinds]) }));
+}
+
+export function markWith(value: Value, mark: string): Value {
+  return mapTaints(value, (t) => ({ ...t, marks: new Set([...t.marks, mark]) }));
+}
+
+/** Whether `taint` still counts for a sink of `kind` accepting `labels`. `*` clears only `input` taints. */
+export function taintCounts(taint: Taint, kind: string, labels: ReadonlySet<string>): boolean {
+  if (!labels.has(taint.label)) return false;
+  if (taint.cleared.has(kind)) return false;
+  return !(taint.cleared.has('*') && taint.label === 'input');
+}
+
+function joinMaps(a: ReadonlyMap<string, Value> | undefined, b: ReadonlyMap<string, Value> | undefined): Map<string, Value> | undefined {
+  if (a === undefined && b === undefined) return undefined;
+  const out = new Map<string, Value>();
+  for (const key of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) out.set(key, join(a?.get(key) ?? CLEAN, b?.get(key) ?? CLEAN));
+  return out;
+}
+
+/** The value at a merge point: either of the two. */
+export function join(a: Value, b: Value): Value {
+  if (a === b) return a;
+  const taints = uniqueTaints([...a.taints, ...b.taints]);
+  const out: { -readonly [K in keyof Value]: Value[K] } = { taints, type: a.type ?? b.type };
+  if (hasConstant(a) && hasConstant(b) && a.constant === b.constant) out.constant = a.constant;
+  const slots = joinMaps(a.slots, b.slots);
+  if (slots) out.slots = slots;
+  if (a.elements && b.elements && a.elements.length === b.elements.length) out.elements = a.elements.map((e, i) => join(e, b.elements?.[i] ?? CLEAN));
+  else if (a.elements || b.elements) out.taints = uniqueTaints([...taints, ...(a.elements ?? []).flatMap(allTaints), ...(b.elements ?? []).flatMap(allTaints)]);
+  const objects = [...(a.objects ?? []), ...(b.objects ?? [])];
+  if (objects.length > 0) {
+    // An object is safe after the merge only if it was safe on both paths: keep the settings both saw.
+    const byCheck = new Map<string, TrackedObject>();
+    for (const o of objects) {
+      const seen = byCheck.get(o.checkId);
+      byCheck.set(o.checkId, seen === undefined ? o : { ...seen, settingsDone: new Set([...seen.settingsDone].filter((s) => o.settingsDone.has(s))) });
+    }
+    out.objects = [...byCheck.values()];
+  }
+  return out;
+}
+
+/** Whether two values carry the same taints and constant (for loop fixpoints). */
+export function sameValue(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (a.constant !== b.constant) return false;
+  const ka = allTaints(a).map(taintKey).sort().join(';');
+  const kb = allTaints(b).map(taintKey).sort().join(';');
+  return ka === kb && (a.slots?.size ?? 0) === (b.slots?.size ?? 0) && (a.elements?.length ?? -1) === (b.elements?.length ?? -1);
+}
+
+/** `java.util.List<String>` -> `List`; `String[]` stays `String[]`. */
+export function simpleType(type: string | null): string | null {
+  if (type === null) return null;
+  const noGenerics = type.replace(/<[^]*>/g, '').trim();
+  const last = noGenerics.split(/[.\\]/).pop() ?? noGenerics;
+  return last.replace(/^\?/, '') || null;
+}

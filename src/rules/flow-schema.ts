@@ -1,0 +1,150 @@
+/**
+ * The shape of a data-flow row file (`rules/flow/*.toml`) as a zod schema: phase one of loading it.
+ * docs/flow.md explains each table; src/rules/flow-load.ts normalises the result to src/flow/rows.ts.
+ */
+import { z } from 'zod';
+import { SEVERITIES } from '../report/finding.js';
+import { BUILTIN_OPERATIONS } from '../flow/rows.js';
+import { LANGUAGES } from '../syntax/languages.js';
+
+const regex = (what: string) => z.string().min(1).describe(what);
+const names = z.array(z.string().min(1)).min(1);
+
+/** `receiver`, `return`, `arguments` (every positional argument), `arg0`, `arg1`..., `named:shell`. */
+export const SLOT_SHAPE = /^(receiver|return|arguments|arg(0|[1-9]\d*)|named:[A-Za-z_$][\w$]*)$/;
+const slot = z.string().regex(SLOT_SHAPE, 'expected receiver, return, arguments, argN or named:<name>');
+
+const CallSchema = z
+  .strictObject({
+    names: names.describe('callee names, or for `new` the class constructed; "*" for any'),
+    new: z.boolean().optional().describe('true: only `new X(...)`; false: only plain calls; absent: both'),
+    receiver_types: names.optional().describe("the receiver's declared type (simple name); an unknown type still matches unless strict_receiver"),
+    strict_receiver: z.boolean().optional().describe('an unknown receiver type does not match'),
+    not_receiver_types: names.optional().describe("the receiver's declared type must not be one of these"),
+    receiver_label: z.string().min(1).optional().describe('the receiver must carry a taint with this label (an object built from a request)'),
+    receiver: regex('tested against the receiver as written').optional(),
+    callee_text: regex('tested against the callee as written (`cursor.execute`)').optional(),
+    arity: z.number().int().min(0).optional(),
+    imported_from: regex('the module a bare callee was imported from').optional(),
+    arguments: z.array(z.string()).min(1).optional().describe("regexes over the constant arguments, by position (`replaceAll` with '[\\r\\n]')"),
+  })
+  .describe('which calls a row applies to');
+
+/** Snippets the rule tester runs: `flagged` must give a finding of the row, `quiet` none. */
+const TestsSchema = z
+  .strictObject({
+    flagged: z.array(z.string().min(1)).optional(),
+    quiet: z.array(z.string().min(1)).optional(),
+  })
+  .describe('rule-tester snippets for this row');
+
+const ReportSchema = {
+  cwe: z.string().regex(/^CWE-[1-9]\d*$/, 'expected a CWE id such as CWE-89'),
+  title: z.string().min(1),
+  message: z.string().min(1),
+  severity: z.enum(SEVERITIES),
+  confidence: z.number().min(0).max(1),
+  aliases: z.array(z.string().min(1)).optional().describe('earlier rule ids that suppressions and --finding still match'),
+};
+
+const id = z.string().describe('`<language>-<kebab-case-name>`, unique across rules/flow/');
+
+const SourceSchema = z.strictObject({
+  id,
+  label: z.string().min(1).optional().describe('the taint label given; default `input`'),
+  call: CallSchema.optional(),
+  field: names.optional().describe('access paths (`request.args`, `$_GET`); reading them or below them is tainted'),
+  parameter: z
+    .strictObject({
+      annotations: regex('tested against each annotation without @').optional(),
+      types: regex("tested against the parameter's declared type").optional(),
+      handler_decorators: regex("every parameter of a function whose decorator matches").optional(),
+      except_names: names.optional(),
+    })
+    .optional(),
+  tests: TestsSchema.optional(),
+});
+
+const SinkSchema = z.strictObject({
+  id,
+  kind: z.string().min(1).describe('the sink kind (`sql`, `command`, `path`...) sanitisers and guards name'),
+  ...ReportSchema,
+  accepts: names.optional().describe('taint labels that count; default ["input"]'),
+  call: CallSchema,
+  slots: z.array(slot).min(1).optional().describe('slots that must stay clean; default ["arguments"]'),
+  when: z
+    .union([
+      z.strictObject({ named: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
+      z.strictObject({ slot, matches: regex('tested against the constant in slot') }),
+    ])
+    .optional()
+    .describe('the sink holds only with this literal keyword argument, or this constant in a slot'),
+  argv: z.boolean().optional().describe('the slots are a program and its arguments: a tainted argument of a fixed, non-shell program does not count'),
+  tests: TestsSchema.optional(),
+});
+
+const SanitiserSchema = z.strictObject({
+  id,
+  clears: names.describe('sink kinds the result is clean for; "*" for all'),
+  call: CallSchema,
+  tests: TestsSchema.optional(),
+});
+
+const GuardSchema = z.strictObject({
+  id,
+  clears: names,
+  call: CallSchema,
+  vets: slot.describe('the value the check vets'),
+  requires_mark: z.string().min(1).optional(),
+  tests: TestsSchema.optional(),
+});
+
+const PropagatorSchema = z.strictObject({
+  id,
+  call: CallSchema,
+  from: z.array(slot).default([]).describe('slots whose taint flows; empty with `to` empty: the result is clean'),
+  to: z.array(slot).default([]),
+  mark: z.string().min(1).optional(),
+  builtin: z
+    .enum(BUILTIN_OPERATIONS)
+    .optional()
+    .describe('a collection or lookup operation the engine models slot by slot (list-add, get, put, remove, set, clear, property)'),
+  tests: TestsSchema.optional(),
+});
+
+const CheckSchema = z.strictObject({
+  id,
+  kind: z.enum(['weak-value', 'missing-setting']),
+  ...ReportSchema,
+  call: CallSchema.optional().describe('weak-value: the call whose argument is checked'),
+  slot: slot.optional(),
+  weak: regex('weak-value: tested (ignoring case) against the constant value').optional(),
+  absent_is_weak: z.boolean().optional().describe('weak-value: a call without the slot (a keyword argument left out) is weak too'),
+  created_by: CallSchema.optional().describe('missing-setting: the call making the object'),
+  settings: z.array(z.strictObject({ call: CallSchema, arguments: z.array(z.string().min(1)).optional() })).min(1).optional(),
+  need: z.enum(['all', 'any']).optional(),
+  used_by: CallSchema.optional().describe('missing-setting: the use where the finding goes'),
+  tainted: z.array(slot).min(1).optional().describe('missing-setting: the use counts only with outside data in one of these slots'),
+  tests: TestsSchema.optional(),
+});
+
+const ExitSchema = z.strictObject({
+  id,
+  call: CallSchema,
+  tests: TestsSchema.optional(),
+});
+
+export const FlowRowFileSchema = z.strictObject({
+  languages: z.array(z.enum(LANGUAGES)).min(1),
+  source: z.array(SourceSchema).optional(),
+  sink: z.array(SinkSchema).optional(),
+  sanitiser: z.array(SanitiserSchema).optional(),
+  guard: z.array(GuardSchema).optional(),
+  propagator: z.array(PropagatorSchema).optional(),
+  check: z.array(CheckSchema).optional(),
+  exit: z.array(ExitSchema).optional().describe('calls that never return'),
+});
+
+export type FlowRowFile = z.infer<typeof FlowRowFileSchema>;
+export type CallEntry = z.infer<typeof CallSchema>;
+export type TestsEntry = z.infer<typeof TestsSchema>;

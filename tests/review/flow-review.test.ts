@@ -1,0 +1,82 @@
+/**
+ * Data flow inside a review of a real git repository: a flow whose sink is on a changed line, a flow
+ * whose sanitiser or check the change removed (the sink line unchanged), the path in the JSON report,
+ * and pattern findings giving way to flow in functions it analysed.
+ */
+import { describe, expect, it } from 'vitest';
+import { reposRemovedAfterEach, runJscr, type TestRepo } from '../helpers/repo.js';
+
+const repo = reposRemovedAfterEach();
+
+interface FlowStepJson {
+  role: string;
+  path: string;
+  line: number;
+  text: string;
+}
+interface Report {
+  findings: { rule: string; source: string; path: string; line: number; cwe: string | null; message: string; flow?: FlowStepJson[] }[];
+  limits_reached: string[];
+}
+
+function servlet(body: string[]): string {
+  return [
+    'package app;',
+    'import javax.servlet.http.*;',
+    'public class Search extends HttpServlet {',
+    '  private static final java.util.Set<String> ALLOWED = java.util.Set.of("a", "b");',
+    '  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws Exception {',
+    '    java.sql.Statement st = connection().createStatement();',
+    '    String term = request.getParameter("q");',
+    ...body.map((line) => `    ${line}`),
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}
+
+async function review(r: TestRepo): Promise<Report> {
+  const out = await runJscr(['review', '--no-model', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root, timeoutMs: 120_000 });
+  expect(out.code, out.stderr).toBeLessThan(2);
+  return JSON.parse(out.stdout) as Report;
+}
+
+describe('data flow in a review', () => {
+  it('reports a flow to a changed sink line with its path, and one finding for the weakness', async () => {
+    const r = repo({ 'src/Search.java': servlet(['st.executeQuery("select 1");']) });
+    r.commit({ 'src/Search.java': servlet(['String sql = "SELECT * FROM t WHERE name = \'" + term + "\'";', 'st.executeQuery(sql);']) });
+    const report = await review(r);
+    const sql = report.findings.filter((f) => f.cwe === 'CWE-89');
+    expect(sql.map((f) => [f.rule, f.source, f.line])).toEqual([['jscr/java-sql-query', 'flow', 9]]);
+    expect(sql[0]?.flow).toEqual([
+      { role: 'source', path: 'src/Search.java', line: 7, text: 'request.getParameter("q")' },
+      { role: 'step', path: 'src/Search.java', line: 7, text: 'term' },
+      { role: 'step', path: 'src/Search.java', line: 8, text: 'sql' },
+      { role: 'sink', path: 'src/Search.java', line: 9, text: 'st.executeQuery(sql)' },
+    ]);
+    expect(sql[0]?.message).toContain('`term` from `request.getParameter("q")` at line 7 reaches `st.executeQuery(sql)` at line 9 through `sql`, built at line 8.');
+  }, 120_000);
+
+  it('stays quiet on a changed sink whose value cannot carry request data, where the pattern rule would fire', async () => {
+    const r = repo({ 'src/Search.java': servlet(['st.executeQuery("select 1");']) });
+    r.commit({ 'src/Search.java': servlet(['int limit = 10;', 'String sql = "SELECT * FROM t WHERE id = " + limit;', 'st.executeQuery("SELECT * FROM t WHERE name = \'" + (7 > 9 ? term : "x") + "\'");']) });
+    const report = await review(r);
+    expect(report.findings.filter((f) => f.cwe === 'CWE-89')).toEqual([]);
+  }, 120_000);
+
+  it('reports the removal of an allow-list check even though the sink line did not change', async () => {
+    const r = repo({ 'src/Search.java': servlet(['if (!ALLOWED.contains(term)) return;', 'st.executeQuery("select * from t where k = " + term);']) });
+    r.commit({ 'src/Search.java': servlet(['st.executeQuery("select * from t where k = " + term);']) });
+    const report = await review(r);
+    const sql = report.findings.filter((f) => f.cwe === 'CWE-89');
+    expect(sql.map((f) => [f.rule, f.line])).toEqual([['jscr/java-sql-query', 8]]);
+    expect(sql[0]?.message).toMatch(/^The change removed what kept this flow clean/);
+  }, 120_000);
+
+  it('says nothing about an unchanged flow that was already there', async () => {
+    const r = repo({ 'src/Search.java': servlet(['st.executeQuery("select * from t where k = " + term);']) });
+    r.commit({ 'src/Search.java': servlet(['st.executeQuery("select * from t where k = " + term);', 'log("done");']) });
+    const report = await review(r);
+    expect(report.findings.filter((f) => f.cwe === 'CWE-89')).toEqual([]);
+  }, 120_000);
+});
