@@ -155,6 +155,8 @@ export function callExpr(
     callee: string;
     receiver: FlowExpr | null;
     calleeNode: Node | null;
+    /** The callee as written when no single node holds it (`$db->query` without its arguments). */
+    calleeText?: string;
     arguments: Array<{ value: FlowExpr; spread: boolean }>;
     named?: Array<{ name: string; value: FlowExpr }>;
     constructed?: string | null;
@@ -165,7 +167,7 @@ export function callExpr(
     kind: 'call',
     callee: parts.callee,
     receiver: parts.receiver,
-    calleeText: parts.calleeNode ? compact(cx.clip(parts.calleeNode)) : parts.callee,
+    calleeText: parts.calleeText ?? (parts.calleeNode ? compact(cx.clip(parts.calleeNode)) : parts.callee),
     arguments: parts.arguments,
     named: parts.named ?? [],
     isNew: constructed !== null,
