@@ -27,6 +27,7 @@ const INCLUDES: Record<string, string> = {
   require_expression: 'require',
   require_once_expression: 'require_once',
 };
+const ENDS_REQUEST = new Set(['die', 'exit']);
 const SKIPPED_STATEMENTS = new Set([
   'php_tag',
   'text',
@@ -470,7 +471,10 @@ function expressionStatement(node: Node, cx: LowerContext): FlowStmt[] {
     return [{ kind: 'throw', value: value ? expr(value, cx) : null, ...at }];
   }
   if (node.type === 'sequence_expression') return kids(node).flatMap((k) => expressionStatement(k, cx));
-  return [{ kind: 'expr', expr: expr(node, cx), ...at }];
+  const lowered: FlowStmt = { kind: 'expr', expr: expr(node, cx), ...at };
+  // `die(...)` written as a call still ends the request.
+  if (lowered.expr.kind === 'call' && lowered.expr.receiver === null && ENDS_REQUEST.has(lowered.expr.callee.toLowerCase())) return [lowered, { kind: 'return', value: null, ...at }];
+  return [lowered];
 }
 
 function ifStatement(node: Node, cx: LowerContext): FlowStmt {
