@@ -131,9 +131,9 @@ describe('PHP functions, classes and imports', () => {
   });
 
   it('gives class properties as fields without their $, and methods their class', async () => {
-    const file = await lower('php', "<?php\nclass C extends B implements I { private $p = 'x'; public static string $s; public function m() { return $this->p; } }");
+    const file = await lower('php', "<?php\nclass C extends B implements I { const DEBUG = false; private $p = 'x'; public static string $s; public function m() { return $this->p; } }");
     expect(file.classes[0]).toMatchObject({ name: 'C', superclass: 'B', interfaces: ['I'], methods: ['C.m'] });
-    expect(file.classes[0]?.fields.map((f) => [f.name, f.isStatic, show(f.init)])).toEqual([['p', false, 'lit:"x"'], ['s', true, 'null']]);
+    expect(file.classes[0]?.fields.map((f) => [f.name, f.isStatic, show(f.init)])).toEqual([['DEBUG', true, 'lit:false'], ['p', false, 'lit:"x"'], ['s', true, 'null']]);
     expect(show(first(fn(file, 'C.m').body, 'return').value)).toBe('name:$this.p');
   });
 

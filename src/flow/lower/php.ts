@@ -541,6 +541,14 @@ function classFields(cls: Node, cx: LowerContext): FlowClass['fields'] {
   const body = cls.childForFieldName('body');
   const fields: FlowClass['fields'] = [];
   for (const member of body ? kids(body) : []) {
+    if (member.type === 'const_declaration') {
+      // Class constants are read as `self::NAME` / `Class::NAME`: static fields with their values.
+      for (const element of kids(member)) {
+        const [name, value] = kids(element);
+        if (element.type === 'const_element' && name) fields.push({ name: cx.text(name), type: null, init: value ? expr(value, cx) : null, isStatic: true, ...pos(name) });
+      }
+      continue;
+    }
     if (member.type !== 'property_declaration') continue;
     const isStatic = kids(member).some((k) => k.type === 'static_modifier');
     const type = member.childForFieldName('type');
