@@ -233,6 +233,42 @@ export function endsControl(body: readonly FlowStmt[]): boolean {
   return last !== undefined && (last.kind === 'return' || last.kind === 'throw' || last.kind === 'break' || last.kind === 'continue');
 }
 
+/** A language's unbounded lowering steps, each calling the bounded ones for its children. */
+export interface LoweringSteps {
+  expr: (node: Node, cx: LowerContext) => FlowExpr;
+  target: (node: Node, cx: LowerContext) => FlowTarget;
+  statement: (node: Node, cx: LowerContext) => FlowStmt[];
+  /** Node types whose named children are a statement list (`block`, `statement_block`). */
+  blockTypes: ReadonlySet<string>;
+}
+
+/** The bounded entry points a front end lowers through: past the depth bound each gives an `unknown`. */
+export interface BoundedLowering {
+  expr: (node: Node, cx: LowerContext) => FlowExpr;
+  target: (node: Node, cx: LowerContext) => FlowTarget;
+  statement: (node: Node, cx: LowerContext) => FlowStmt[];
+  statements: (nodes: readonly Node[], cx: LowerContext) => FlowStmt[];
+  /** A body: a block's statements, or the single statement written without braces. */
+  block: (node: Node | null, cx: LowerContext) => FlowStmt[];
+}
+
+export function boundedLowering(steps: LoweringSteps): BoundedLowering {
+  const expr = (node: Node, cx: LowerContext): FlowExpr => cx.nested(node, () => steps.expr(node, cx), () => unknownExpr(node, cx, []));
+  // Past the bound a target still binds something; its text keeps it from matching a real name.
+  const target = (node: Node, cx: LowerContext): FlowTarget => cx.nested(node, () => steps.target(node, cx), () => ({ kind: 'name', name: cx.clip(node), ...pos(node) }));
+  const statement = (node: Node, cx: LowerContext): FlowStmt[] => cx.nested(node, () => steps.statement(node, cx), () => [unknownStmt(node, cx, [])]);
+  const statements = (nodes: readonly Node[], cx: LowerContext): FlowStmt[] => {
+    const out: FlowStmt[] = [];
+    for (const node of nodes) out.push(...statement(node, cx));
+    return out;
+  };
+  const block = (node: Node | null, cx: LowerContext): FlowStmt[] => {
+    if (!node) return [];
+    return steps.blockTypes.has(node.type) ? statements(kids(node), cx) : statement(node, cx);
+  };
+  return { expr, target, statement, statements, block };
+}
+
 /** The walk frame of a class or function the scan is inside. */
 type Frame = { depth: number; kind: 'class'; cls: FlowClass } | { depth: number; kind: 'function'; fn: FlowFunction };
 

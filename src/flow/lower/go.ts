@@ -2,6 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  boundedLowering,
   bindFunction,
   callExpr,
   kids,
@@ -18,9 +19,8 @@ import {
 
 const SKIPPED_STATEMENTS = new Set(['package_clause', 'import_declaration', 'type_declaration', 'empty_statement', 'comment', 'const_declaration_type_only']);
 
-function expr(node: Node, cx: LowerContext): FlowExpr {
-  return cx.nested(node, () => lowerExpr(node, cx), () => unknownExpr(node, cx, []));
-}
+/** The bounded lowering every step below goes through for its children. */
+const { expr, target, statement, statements, block } = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['block']) });
 
 function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   switch (node.type) {
@@ -148,10 +148,6 @@ function unwrapElement(node: Node): Node {
   return node.type === 'literal_element' ? (kids(node)[0] ?? node) : node;
 }
 
-function target(node: Node, cx: LowerContext): FlowTarget {
-  return cx.nested(node, () => lowerTarget(node, cx), () => ({ kind: 'name', name: cx.clip(node), ...pos(node) }));
-}
-
 function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
   switch (node.type) {
     case 'identifier':
@@ -205,22 +201,6 @@ function assignLists(node: Node, leftNodes: Node[], rightNodes: Node[], operator
 function listOf(node: Node | null): Node[] {
   if (!node) return [];
   return node.type === 'expression_list' ? kids(node) : [node];
-}
-
-function block(node: Node | null, cx: LowerContext): FlowStmt[] {
-  if (!node) return [];
-  if (node.type === 'block') return statements(kids(node), cx);
-  return statement(node, cx);
-}
-
-function statements(nodes: Node[], cx: LowerContext): FlowStmt[] {
-  const out: FlowStmt[] = [];
-  for (const node of nodes) out.push(...statement(node, cx));
-  return out;
-}
-
-function statement(node: Node, cx: LowerContext): FlowStmt[] {
-  return cx.nested(node, () => lowerStatement(node, cx), () => [unknownStmt(node, cx, [])]);
 }
 
 function lowerStatement(node: Node, cx: LowerContext): FlowStmt[] {

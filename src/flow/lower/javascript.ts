@@ -6,6 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  boundedLowering,
   bareType,
   bindFunction,
   callExpr,
@@ -44,9 +45,8 @@ const SKIPPED_STATEMENTS = new Set([
   'hash_bang_line',
 ]);
 
-function expr(node: Node, cx: LowerContext): FlowExpr {
-  return cx.nested(node, () => lowerExpr(node, cx), () => unknownExpr(node, cx, []));
-}
+/** The bounded lowering every step below goes through for its children. */
+const { expr, target, statement, statements, block } = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['statement_block', 'class_body', 'program']) });
 
 function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   switch (node.type) {
@@ -241,10 +241,6 @@ function propertyKey(key: Node, cx: LowerContext): FlowExpr {
   return literal(key, cx.text(key), cx.text(key));
 }
 
-function target(node: Node, cx: LowerContext): FlowTarget {
-  return cx.nested(node, () => lowerTarget(node, cx), () => ({ kind: 'name', name: cx.clip(node), ...pos(node) }));
-}
-
 function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
   switch (node.type) {
     case 'identifier':
@@ -337,22 +333,6 @@ function objectPattern(node: Node, cx: LowerContext): FlowTarget {
     }
   }
   return { kind: 'destructure', elements, keys, rest, ...pos(node) };
-}
-
-function block(node: Node | null, cx: LowerContext): FlowStmt[] {
-  if (!node) return [];
-  if (node.type === 'statement_block' || node.type === 'class_body' || node.type === 'program') return statements(kids(node), cx);
-  return statement(node, cx);
-}
-
-function statements(nodes: Node[], cx: LowerContext): FlowStmt[] {
-  const out: FlowStmt[] = [];
-  for (const node of nodes) out.push(...statement(node, cx));
-  return out;
-}
-
-function statement(node: Node, cx: LowerContext): FlowStmt[] {
-  return cx.nested(node, () => lowerStatement(node, cx), () => [unknownStmt(node, cx, [])]);
 }
 
 function lowerStatement(node: Node, cx: LowerContext): FlowStmt[] {

@@ -2,6 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  boundedLowering,
   bareType,
   bindFunction,
   callExpr,
@@ -48,9 +49,8 @@ function functionName(text: string): string {
   return text.replace(/^\\/, '').slice(text.replace(/^\\/, '').lastIndexOf('\\') + 1);
 }
 
-function expr(node: Node, cx: LowerContext): FlowExpr {
-  return cx.nested(node, () => lowerExpr(node, cx), () => unknownExpr(node, cx, []));
-}
+/** The bounded lowering every step below goes through for its children. */
+const { expr, target, statements, block } = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['compound_statement', 'colon_block', 'program', 'declaration_list']) });
 
 function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   switch (node.type) {
@@ -279,10 +279,6 @@ function matchExpr(node: Node, cx: LowerContext): FlowExpr {
   return result;
 }
 
-function target(node: Node, cx: LowerContext): FlowTarget {
-  return cx.nested(node, () => lowerTarget(node, cx), () => ({ kind: 'name', name: cx.clip(node), ...pos(node) }));
-}
-
 function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
   switch (node.type) {
     case 'variable_name':
@@ -355,22 +351,6 @@ function groupByArrow(node: Node): Node[][] {
   }
   if (current.length > 0) groups.push(current);
   return groups;
-}
-
-function block(node: Node | null, cx: LowerContext): FlowStmt[] {
-  if (!node) return [];
-  if (node.type === 'compound_statement' || node.type === 'colon_block' || node.type === 'program' || node.type === 'declaration_list') return statements(kids(node), cx);
-  return statement(node, cx);
-}
-
-function statements(nodes: Node[], cx: LowerContext): FlowStmt[] {
-  const out: FlowStmt[] = [];
-  for (const node of nodes) out.push(...statement(node, cx));
-  return out;
-}
-
-function statement(node: Node, cx: LowerContext): FlowStmt[] {
-  return cx.nested(node, () => lowerStatement(node, cx), () => [unknownStmt(node, cx, [])]);
 }
 
 function lowerStatement(node: Node, cx: LowerContext): FlowStmt[] {

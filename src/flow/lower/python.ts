@@ -2,6 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  boundedLowering,
   bindFunction,
   callExpr,
   kids,
@@ -22,9 +23,8 @@ const PARAMETER_TYPES = new Set(['identifier', 'typed_parameter', 'default_param
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'generator_expression', 'dictionary_comprehension']);
 const SKIPPED_STATEMENTS = new Set(['pass_statement', 'import_statement', 'import_from_statement', 'future_import_statement', 'global_statement', 'nonlocal_statement', 'type_alias_statement']);
 
-function expr(node: Node, cx: LowerContext): FlowExpr {
-  return cx.nested(node, () => lowerExpr(node, cx), () => unknownExpr(node, cx, []));
-}
+/** The bounded lowering every step below goes through for its children. */
+const { expr, target, statement, statements, block } = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['block']) });
 
 function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   switch (node.type) {
@@ -255,10 +255,6 @@ function comprehension(node: Node, cx: LowerContext): FlowExpr {
   return { kind: 'collection', shape, elements: [{ value: element, spread: false }], entries: [], ...pos(node) };
 }
 
-function target(node: Node, cx: LowerContext): FlowTarget {
-  return cx.nested(node, () => lowerTarget(node, cx), () => ({ kind: 'name', name: cx.clip(node), ...pos(node) }));
-}
-
 function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
   switch (node.type) {
     case 'identifier':
@@ -304,21 +300,6 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
   }
   // An odd target still binds something: the text keeps it from matching a real name.
   return { kind: 'name', name: cx.clip(node), ...pos(node) };
-}
-
-function block(node: Node | null, cx: LowerContext): FlowStmt[] {
-  if (!node) return [];
-  return statements(kids(node), cx);
-}
-
-function statements(nodes: Node[], cx: LowerContext): FlowStmt[] {
-  const out: FlowStmt[] = [];
-  for (const node of nodes) out.push(...statement(node, cx));
-  return out;
-}
-
-function statement(node: Node, cx: LowerContext): FlowStmt[] {
-  return cx.nested(node, () => lowerStatement(node, cx), () => [unknownStmt(node, cx, [])]);
 }
 
 function lowerStatement(node: Node, cx: LowerContext): FlowStmt[] {
