@@ -252,10 +252,14 @@ export interface BoundedLowering {
   block: (node: Node | null, cx: LowerContext) => FlowStmt[];
 }
 
+/** A target the front end cannot read: its text keeps it from matching a real name. */
+export function unknownTarget(node: Node, cx: LowerContext): FlowTarget {
+  return { kind: 'name', name: cx.clip(node), ...pos(node) };
+}
+
 export function boundedLowering(steps: LoweringSteps): BoundedLowering {
   const expr = (node: Node, cx: LowerContext): FlowExpr => cx.nested(node, () => steps.expr(node, cx), () => unknownExpr(node, cx, []));
-  // Past the bound a target still binds something; its text keeps it from matching a real name.
-  const target = (node: Node, cx: LowerContext): FlowTarget => cx.nested(node, () => steps.target(node, cx), () => ({ kind: 'name', name: cx.clip(node), ...pos(node) }));
+  const target = (node: Node, cx: LowerContext): FlowTarget => cx.nested(node, () => steps.target(node, cx), () => unknownTarget(node, cx));
   const statement = (node: Node, cx: LowerContext): FlowStmt[] => cx.nested(node, () => steps.statement(node, cx), () => [unknownStmt(node, cx, [])]);
   const statements = (nodes: readonly Node[], cx: LowerContext): FlowStmt[] => {
     const out: FlowStmt[] = [];
@@ -267,6 +271,35 @@ export function boundedLowering(steps: LoweringSteps): BoundedLowering {
     return steps.blockTypes.has(node.type) ? statements(kids(node), cx) : statement(node, cx);
   };
   return { expr, target, statement, statements, block };
+}
+
+/** `a.b` or `a[i]` as a target, from the node's two fields; null when either field is missing. */
+export function accessTarget(node: Node, kind: 'field' | 'index', objectField: string, keyField: string, cx: LowerContext, lowering: BoundedLowering): FlowTarget | null {
+  const object = node.childForFieldName(objectField);
+  const key = node.childForFieldName(keyField);
+  if (!object || !key) return null;
+  return kind === 'field'
+    ? { kind: 'field', object: lowering.expr(object, cx), field: cx.text(key), ...pos(node) }
+    : { kind: 'index', object: lowering.expr(object, cx), index: lowering.expr(key, cx), ...pos(node) };
+}
+
+/**
+ * `if` / `elif`... / `else` written as one node with `alternative` children (Python, PHP): nested ifs,
+ * the later alternatives in the else arm of the earlier ones. `bodyField` names the arm bodies.
+ */
+export function ifChain(node: Node, bodyField: string, cx: LowerContext, lowering: BoundedLowering): FlowStmt {
+  const arm = (at: Node, otherwise: FlowStmt[]): FlowStmt => {
+    const condition = at.childForFieldName('condition');
+    return { kind: 'if', condition: condition ? lowering.expr(condition, cx) : unknownExpr(at, cx, []), then: lowering.block(at.childForFieldName(bodyField), cx), otherwise, ...pos(at) };
+  };
+  const alternatives = node.childrenForFieldName('alternative').filter((n): n is Node => n !== null);
+  let otherwise: FlowStmt[] = [];
+  for (let i = alternatives.length - 1; i >= 0; i--) {
+    const alt = alternatives[i];
+    if (!alt) continue;
+    otherwise = alt.type === 'else_clause' ? lowering.block(alt.childForFieldName('body'), cx) : [arm(alt, otherwise)];
+  }
+  return arm(node, otherwise);
 }
 
 /** The walk frame of a class or function the scan is inside. */

@@ -2,6 +2,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  unknownTarget,
+  accessTarget,
   boundedLowering,
   bindFunction,
   callExpr,
@@ -20,7 +22,8 @@ import {
 const SKIPPED_STATEMENTS = new Set(['package_clause', 'import_declaration', 'type_declaration', 'empty_statement', 'comment', 'const_declaration_type_only']);
 
 /** The bounded lowering every step below goes through for its children. */
-const { expr, target, statement, statements, block } = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['block']) });
+const lowering = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['block']) });
+const { expr, target, statement, statements, block } = lowering;
 
 function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   switch (node.type) {
@@ -152,18 +155,10 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
   switch (node.type) {
     case 'identifier':
       return { kind: 'name', name: cx.text(node), ...pos(node) };
-    case 'selector_expression': {
-      const operand = node.childForFieldName('operand');
-      const field = node.childForFieldName('field');
-      if (operand && field) return { kind: 'field', object: expr(operand, cx), field: cx.text(field), ...pos(node) };
-      break;
-    }
-    case 'index_expression': {
-      const operand = node.childForFieldName('operand');
-      const index = node.childForFieldName('index');
-      if (operand && index) return { kind: 'index', object: expr(operand, cx), index: expr(index, cx), ...pos(node) };
-      break;
-    }
+    case 'selector_expression':
+      return accessTarget(node, 'field', 'operand', 'field', cx, lowering) ?? unknownTarget(node, cx);
+    case 'index_expression':
+      return accessTarget(node, 'index', 'operand', 'index', cx, lowering) ?? unknownTarget(node, cx);
     case 'unary_expression':
     case 'parenthesized_expression': {
       const inner = node.childForFieldName('operand') ?? kids(node)[0];
@@ -171,7 +166,7 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
       break;
     }
   }
-  return { kind: 'name', name: cx.clip(node), ...pos(node) };
+  return unknownTarget(node, cx);
 }
 
 /**

@@ -6,6 +6,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  unknownTarget,
+  accessTarget,
   boundedLowering,
   bareType,
   bindFunction,
@@ -46,7 +48,8 @@ const SKIPPED_STATEMENTS = new Set([
 ]);
 
 /** The bounded lowering every step below goes through for its children. */
-const { expr, target, statement, statements, block } = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['statement_block', 'class_body', 'program']) });
+const lowering = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['statement_block', 'class_body', 'program']) });
+const { expr, target, statement, statements, block } = lowering;
 
 function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   switch (node.type) {
@@ -246,18 +249,10 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
     case 'identifier':
     case 'shorthand_property_identifier_pattern':
       return { kind: 'name', name: cx.text(node), ...pos(node) };
-    case 'member_expression': {
-      const object = node.childForFieldName('object');
-      const property = node.childForFieldName('property');
-      if (object && property) return { kind: 'field', object: expr(object, cx), field: cx.text(property), ...pos(node) };
-      break;
-    }
-    case 'subscript_expression': {
-      const object = node.childForFieldName('object');
-      const index = node.childForFieldName('index');
-      if (object && index) return { kind: 'index', object: expr(object, cx), index: expr(index, cx), ...pos(node) };
-      break;
-    }
+    case 'member_expression':
+      return accessTarget(node, 'field', 'object', 'property', cx, lowering) ?? unknownTarget(node, cx);
+    case 'subscript_expression':
+      return accessTarget(node, 'index', 'object', 'index', cx, lowering) ?? unknownTarget(node, cx);
     case 'assignment_pattern':
     case 'object_assignment_pattern': {
       // A default only applies when the value is missing; the bound name is the left side.
@@ -283,7 +278,7 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
       break;
     }
   }
-  return { kind: 'name', name: cx.clip(node), ...pos(node) };
+  return unknownTarget(node, cx);
 }
 
 /** `[a, , b, ...rest]`: holes keep their position. */

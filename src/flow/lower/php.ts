@@ -2,6 +2,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  unknownTarget,
+  ifChain,
   boundedLowering,
   bareType,
   bindFunction,
@@ -50,7 +52,8 @@ function functionName(text: string): string {
 }
 
 /** The bounded lowering every step below goes through for its children. */
-const { expr, target, statements, block } = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['compound_statement', 'colon_block', 'program', 'declaration_list']) });
+const lowering = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['compound_statement', 'colon_block', 'program', 'declaration_list']) });
+const { expr, target, statements, block } = lowering;
 
 function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   switch (node.type) {
@@ -305,7 +308,7 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
       break;
     }
   }
-  return { kind: 'name', name: cx.clip(node), ...pos(node) };
+  return unknownTarget(node, cx);
 }
 
 /** `list($a, $b)`, `[$a, 'k' => $b]`: keys are the literal written before `=>`. */
@@ -372,7 +375,7 @@ function lowerStatement(node: Node, cx: LowerContext): FlowStmt[] {
       return [{ kind: 'return', value: value ? expr(value, cx) : null, ...at }];
     }
     case 'if_statement':
-      return [ifStatement(node, cx)];
+      return [ifChain(node, 'body', cx, lowering)];
     case 'foreach_statement':
       return [foreachStatement(node, cx)];
     case 'for_statement': {
@@ -455,23 +458,6 @@ function expressionStatement(node: Node, cx: LowerContext): FlowStmt[] {
   // `die(...)` written as a call still ends the request.
   if (lowered.expr.kind === 'call' && lowered.expr.receiver === null && ENDS_REQUEST.has(lowered.expr.callee.toLowerCase())) return [lowered, { kind: 'return', value: null, ...at }];
   return [lowered];
-}
-
-function ifStatement(node: Node, cx: LowerContext): FlowStmt {
-  const condition = node.childForFieldName('condition');
-  const then = block(node.childForFieldName('body'), cx);
-  const alternatives = node.childrenForFieldName('alternative').filter((n): n is Node => n !== null);
-  let otherwise: FlowStmt[] = [];
-  for (let i = alternatives.length - 1; i >= 0; i--) {
-    const alt = alternatives[i];
-    if (!alt) continue;
-    if (alt.type === 'else_clause') otherwise = block(alt.childForFieldName('body'), cx);
-    else {
-      const altCondition = alt.childForFieldName('condition');
-      otherwise = [{ kind: 'if', condition: altCondition ? expr(altCondition, cx) : unknownExpr(alt, cx, []), then: block(alt.childForFieldName('body'), cx), otherwise, ...pos(alt) }];
-    }
-  }
-  return { kind: 'if', condition: condition ? expr(condition, cx) : unknownExpr(node, cx, []), then, otherwise, ...pos(node) };
 }
 
 /** `foreach ($xs as $v)` and `foreach ($xs as $k => $v)`: the value binds each element (the key is bound too). */

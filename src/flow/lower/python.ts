@@ -2,6 +2,9 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  unknownTarget,
+  ifChain,
+  accessTarget,
   boundedLowering,
   bindFunction,
   callExpr,
@@ -24,7 +27,8 @@ const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'gene
 const SKIPPED_STATEMENTS = new Set(['pass_statement', 'import_statement', 'import_from_statement', 'future_import_statement', 'global_statement', 'nonlocal_statement', 'type_alias_statement']);
 
 /** The bounded lowering every step below goes through for its children. */
-const { expr, target, statement, statements, block } = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['block']) });
+const lowering = boundedLowering({ expr: lowerExpr, target: lowerTarget, statement: lowerStatement, blockTypes: new Set(['block']) });
+const { expr, target, statement, statements, block } = lowering;
 
 function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   switch (node.type) {
@@ -259,18 +263,10 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
   switch (node.type) {
     case 'identifier':
       return { kind: 'name', name: cx.text(node), ...pos(node) };
-    case 'attribute': {
-      const object = node.childForFieldName('object');
-      const attribute = node.childForFieldName('attribute');
-      if (object && attribute) return { kind: 'field', object: expr(object, cx), field: cx.text(attribute), ...pos(node) };
-      break;
-    }
-    case 'subscript': {
-      const value = node.childForFieldName('value');
-      const index = node.childForFieldName('subscript');
-      if (value && index) return { kind: 'index', object: expr(value, cx), index: expr(index, cx), ...pos(node) };
-      break;
-    }
+    case 'attribute':
+      return accessTarget(node, 'field', 'object', 'attribute', cx, lowering) ?? unknownTarget(node, cx);
+    case 'subscript':
+      return accessTarget(node, 'index', 'value', 'subscript', cx, lowering) ?? unknownTarget(node, cx);
     case 'parenthesized_expression': {
       const inner = kids(node)[0];
       if (inner) return target(inner, cx);
@@ -299,7 +295,7 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
     }
   }
   // An odd target still binds something: the text keeps it from matching a real name.
-  return { kind: 'name', name: cx.clip(node), ...pos(node) };
+  return unknownTarget(node, cx);
 }
 
 function lowerStatement(node: Node, cx: LowerContext): FlowStmt[] {
@@ -316,7 +312,7 @@ function lowerStatement(node: Node, cx: LowerContext): FlowStmt[] {
       return [{ kind: 'throw', value: value ? expr(value, cx) : null, ...at }];
     }
     case 'if_statement':
-      return [ifStatement(node, cx)];
+      return [ifChain(node, 'consequence', cx, lowering)];
     case 'for_statement': {
       const left = node.childForFieldName('left');
       const right = node.childForFieldName('right');
@@ -403,24 +399,6 @@ function expressionStatement(node: Node, cx: LowerContext): FlowStmt[] {
     if (left && right) return [{ kind: 'assign', targets: [target(left, cx)], value: expr(right, cx), operator: operator ? cx.text(operator) : '+=', ...at }];
   }
   return [{ kind: 'expr', expr: expr(node, cx), ...at }];
-}
-
-/** `if`/`elif`/`else` as nested ifs. */
-function ifStatement(node: Node, cx: LowerContext): FlowStmt {
-  const condition = node.childForFieldName('condition');
-  const then = block(node.childForFieldName('consequence'), cx);
-  const alternatives = node.childrenForFieldName('alternative').filter((n): n is Node => n !== null);
-  let otherwise: FlowStmt[] = [];
-  for (let i = alternatives.length - 1; i >= 0; i--) {
-    const alt = alternatives[i];
-    if (!alt) continue;
-    if (alt.type === 'else_clause') otherwise = block(alt.childForFieldName('body'), cx);
-    else {
-      const elifCondition = alt.childForFieldName('condition');
-      otherwise = [{ kind: 'if', condition: elifCondition ? expr(elifCondition, cx) : unknownExpr(alt, cx, []), then: block(alt.childForFieldName('consequence'), cx), otherwise, ...pos(alt) }];
-    }
-  }
-  return { kind: 'if', condition: condition ? expr(condition, cx) : unknownExpr(node, cx, []), then, otherwise, ...pos(node) };
 }
 
 /** A loop's `else:` runs after the loop ends without `break`. */
