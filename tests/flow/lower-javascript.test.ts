@@ -145,6 +145,8 @@ describe('JavaScript functions, classes and imports', () => {
   it('gives class fields with initialisers and static flags, and methods with decorators', async () => {
     const file = await lower('typescript', "class C extends B { q = 'x'; static s: string = 'y'; @Get(':id') find(@Param('id') id: string) { return this.q + id; } }");
     expect(file.classes[0]).toMatchObject({ name: 'C', superclass: 'B', methods: ['C.find'] });
+    const withConstructor = await lower('javascript', 'class L { constructor(v) { this.v = v; } constructorish() {} }');
+    expect(withConstructor.functions.map((f) => [f.name, f.qualifiedName])).toEqual([['<module>', '<module>'], ['<init>', 'L.constructor'], ['constructorish', 'L.constructorish']]);
     expect(file.classes[0]?.fields.map((f) => [f.name, f.isStatic, show(f.init)])).toEqual([['q', false, 'lit:"x"'], ['s', true, 'lit:"y"']]);
     const find = fn(file, 'C.find');
     expect(find.decorators).toEqual(["Get(':id')"]);

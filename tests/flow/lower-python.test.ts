@@ -182,6 +182,13 @@ describe('Python functions, classes and imports', () => {
     expect(fn(file, 'Q.run').className).toBe('Q');
   });
 
+  it('reads a call of a class of the file as a construction, and names its __init__ <init>', async () => {
+    const file = await lower('python', 'class Lookup:\n    def __init__(self, v):\n        self.v = v\ndef f(x):\n    a = Lookup(x)\n    b = dict(x)\n');
+    expect(fn(file, 'Lookup.__init__').name).toBe('<init>');
+    expect(call(fn(file, 'f').body, 'Lookup')).toMatchObject({ isNew: true, constructed: 'Lookup' });
+    expect(call(fn(file, 'f').body, 'dict')).toMatchObject({ isNew: false, constructed: null });
+  });
+
   it('maps imported names to their full module path', async () => {
     const file = await lower('python', 'import os.path\nimport subprocess as sp\nfrom flask import request as rq, session\nfrom . import views\n');
     expect(file.imports).toEqual({ os: 'os', sp: 'subprocess', rq: 'flask.request', session: 'flask.session', views: '.views' });

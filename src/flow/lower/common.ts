@@ -23,9 +23,13 @@ const TEXT_LIMIT = 200;
 const MAX_DEPTH_REPORTS = 10;
 /** The synthetic function holding a file's top-level code. */
 export const MODULE_FUNCTION = '<module>';
+/** The name every front end gives constructors. */
+export const CONSTRUCTOR = '<init>';
 
 /** What one language tells the shared driver. */
 export interface LanguageLowerer {
+  /** The method name a class's constructor has (`__init__`, `constructor`, `__construct`), or null. */
+  constructorName: string | null;
   /** Statements of a function's body (a lambda with an expression body gives one `return`). */
   lowerBody(fn: Node, cx: LowerContext): FlowStmt[];
   /** Top-level statements of the file (function and class declarations become bindings or are skipped). */
@@ -57,6 +61,8 @@ export class LowerContext {
   readonly functionNames = new Map<number, string>();
   /** Class node ids the scan saw (their methods are functions of their own). */
   readonly classNodes = new Set<number>();
+  /** Names of the classes declared in the file (a Python call of one constructs it). */
+  readonly classNames = new Set<string>();
   private depth = 0;
   private depthReports = 0;
   /** qualifiedName of the function whose body is being lowered (for lambda names and degradations). */
@@ -456,6 +462,7 @@ function scan(root: Node, rules: LanguageRules, lowerer: LanguageLowerer, cx: Lo
       decorators: [...decoratorTexts, ...facts.decorators],
     };
     cx.classNodes.add(node.id);
+    cx.classNames.add(cls.name);
     out.classes.push(cls);
     out.classNodes.push({ node, cls });
     frames.push({ depth, kind: 'class', cls });
@@ -496,7 +503,9 @@ function scan(root: Node, rules: LanguageRules, lowerer: LanguageLowerer, cx: Lo
       if (implied && !modifiers.includes(implied)) modifiers.push(implied);
     }
     const flow: FlowFunction = {
-      name,
+      // Constructors are named `<init>` in every front end (as in Java's), so the engine finds the one a
+      // `new` runs; the qualified name stays the syntax IR's.
+      name: className !== null && top?.kind === 'class' && name === lowerer.constructorName ? CONSTRUCTOR : name,
       qualifiedName,
       className,
       parameters: [],

@@ -337,6 +337,7 @@ function classFields(cls: Node, cx: LowerContext): FlowClass['fields'] {
 }
 
 export const goLowerer: LanguageLowerer = {
+  constructorName: null,
   importTypes: new Set(['import_spec']),
 
   lowerBody(fn, cx) {

@@ -514,6 +514,7 @@ function requiredModule(node: Node | null, cx: LowerContext): string | null {
 }
 
 export const javascriptLowerer: LanguageLowerer = {
+  constructorName: 'constructor',
   importTypes: new Set(['import_statement', 'variable_declarator']),
 
   lowerBody(fn, cx) {

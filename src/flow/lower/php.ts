@@ -531,6 +531,7 @@ function classFields(cls: Node, cx: LowerContext): FlowClass['fields'] {
 }
 
 export const phpLowerer: LanguageLowerer = {
+  constructorName: '__construct',
   importTypes: new Set(['namespace_use_declaration']),
 
   lowerBody(fn, cx) {

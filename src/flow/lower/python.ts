@@ -178,7 +178,11 @@ function call(node: Node, cx: LowerContext): FlowExpr {
     const attribute = fn.childForFieldName('attribute');
     if (object && attribute) return callExpr(node, cx, { callee: cx.text(attribute), receiver: expr(object, cx), calleeNode: fn, arguments: positional, named });
   }
-  if (fn.type === 'identifier') return callExpr(node, cx, { callee: cx.text(fn), receiver: null, calleeNode: fn, arguments: positional, named });
+  if (fn.type === 'identifier') {
+    // Calling a class of this file constructs it, as `new` does elsewhere.
+    const callee = cx.text(fn);
+    return callExpr(node, cx, { callee, receiver: null, calleeNode: fn, arguments: positional, named, constructed: cx.classNames.has(callee) ? callee : null });
+  }
   // `f()()`, `(a or b)(x)`: the callee's value is read like any other argument would be.
   return callExpr(node, cx, { callee: cx.clip(fn), receiver: expr(fn, cx), calleeNode: fn, arguments: positional, named });
 }
@@ -515,6 +519,7 @@ function parameterNodes(fn: Node): Node[] {
 }
 
 export const pythonLowerer: LanguageLowerer = {
+  constructorName: '__init__',
   importTypes: new Set(['import_statement', 'import_from_statement']),
 
   lowerBody(fn, cx) {
