@@ -7,7 +7,7 @@
  * owns the walk over the whole tree, which is iterative (no recursion) so hostile nesting cannot
  * overflow the stack, and the bookkeeping that must agree across languages.
  */
-import type { Node, TreeCursor } from 'web-tree-sitter';
+import type { Language as TSLanguage, Node, TreeCursor } from 'web-tree-sitter';
 import type { Language } from '../../syntax/languages.js';
 import type { ParameterIR } from '../../syntax/ir-types.js';
 import { DEFAULT_MAX_DEPTH } from '../../syntax/ir.js';
@@ -308,6 +308,33 @@ export function ifChain(node: Node, bodyField: string, cx: LowerContext, lowerin
   return arm(node, otherwise);
 }
 
+/** Per grammar: node type names by id, which ids are named, and which the scan reads. */
+interface ScanTable {
+  names: string[];
+  named: Uint8Array;
+  wanted: Uint8Array;
+}
+
+const scanTables = new WeakMap<TSLanguage, Map<LanguageLowerer, ScanTable>>();
+
+function scanTable(language: TSLanguage, rules: LanguageRules, lowerer: LanguageLowerer): ScanTable {
+  let byLowerer = scanTables.get(language);
+  if (!byLowerer) scanTables.set(language, (byLowerer = new Map<LanguageLowerer, ScanTable>()));
+  const cached = byLowerer.get(lowerer);
+  if (cached) return cached;
+  const count = language.nodeTypeCount;
+  const table: ScanTable = { names: [], named: new Uint8Array(count + 1), wanted: new Uint8Array(count + 1) };
+  for (let id = 0; id < count; id++) {
+    const name = language.nodeTypeForId(id) ?? '';
+    table.names.push(name);
+    if (!language.nodeTypeIsNamed(id)) continue;
+    table.named[id] = 1;
+    if (rules.namingTypes.has(name) || rules.functionTypes.has(name) || rules.classTypes.has(name) || lowerer.importTypes.has(name)) table.wanted[id] = 1;
+  }
+  byLowerer.set(lowerer, table);
+  return table;
+}
+
 /** The walk frame of a class or function the scan is inside. */
 type Frame = { depth: number; kind: 'class'; cls: FlowClass } | { depth: number; kind: 'function'; fn: FlowFunction };
 
@@ -400,13 +427,16 @@ function scan(root: Node, rules: LanguageRules, lowerer: LanguageLowerer, cx: Lo
   let pending: { depth: number; texts: string[]; firstRow: number } | null = null;
   /** Go methods name their receiver type, which may be declared later in the file. */
   const ownerMethods: Array<{ owner: string; qualifiedName: string }> = [];
+  const table = scanTable(root.tree.language, rules, lowerer);
   const cursor: TreeCursor = root.walk();
   try {
     let depth = 0;
     for (;;) {
-      const type = cursor.nodeType;
+      // One wasm call per node; the name and what the scan wants of the type come from the table.
+      const id = cursor.nodeTypeId;
+      const type = table.names[id] ?? '';
       typePath[depth] = type;
-      if (cursor.nodeIsNamed) {
+      if (table.named[id] === 1) {
         currentDepth = depth;
         let decorators: typeof pending = null;
         if (pending && pending.depth === depth && type !== 'comment' && type !== rules.siblingDecoratorType) {
@@ -417,7 +447,7 @@ function scan(root: Node, rules: LanguageRules, lowerer: LanguageLowerer, cx: Lo
           const node = cursor.currentNode;
           pending ??= { depth, texts: [], firstRow: node.startPosition.row };
           pending.texts.push(cx.text(node).replace(/^@\s*/, '').trim());
-        } else if (rules.namingTypes.has(type) || rules.functionTypes.has(type) || rules.classTypes.has(type) || lowerer.importTypes.has(type)) {
+        } else if (table.wanted[id] === 1) {
           const node = cursor.currentNode;
           if (rules.namingTypes.has(type)) {
             const binding = rules.readBinding(node, ctx);
