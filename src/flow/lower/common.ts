@@ -279,6 +279,23 @@ export function boundedLowering(steps: LoweringSteps): BoundedLowering {
   return { expr, target, statement, statements, block };
 }
 
+/** A node with `left`, `operator` and `right` fields as a binary; null when one is missing. */
+export function binaryOf(node: Node, cx: LowerContext, lowering: BoundedLowering, operatorText: (text: string) => string = (text) => text): FlowExpr | null {
+  const left = node.childForFieldName('left');
+  const right = node.childForFieldName('right');
+  const operator = node.childForFieldName('operator');
+  if (!left || !right || !operator) return null;
+  return { kind: 'binary', operator: operatorText(cx.text(operator)), left: lowering.expr(left, cx), right: lowering.expr(right, cx), ...pos(node) };
+}
+
+/** A node with an `operator` field and its operand in `operandField` as a unary; null when one is missing. */
+export function unaryOf(node: Node, operandField: string, cx: LowerContext, lowering: BoundedLowering): FlowExpr | null {
+  const operand = node.childForFieldName(operandField);
+  const operator = node.childForFieldName('operator');
+  if (!operand || !operator) return null;
+  return { kind: 'unary', operator: cx.text(operator), operand: lowering.expr(operand, cx), ...pos(node) };
+}
+
 /** `a.b` or `a[i]` as a target, from the node's two fields; null when either field is missing. */
 export function accessTarget(node: Node, kind: 'field' | 'index', objectField: string, keyField: string, cx: LowerContext, lowering: BoundedLowering): FlowTarget | null {
   const object = node.childForFieldName(objectField);

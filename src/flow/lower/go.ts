@@ -2,6 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  binaryOf,
   unknownTarget,
   accessTarget,
   boundedLowering,
@@ -66,13 +67,8 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
     }
     case 'call_expression':
       return call(node, cx);
-    case 'binary_expression': {
-      const left = node.childForFieldName('left');
-      const right = node.childForFieldName('right');
-      const operator = node.childForFieldName('operator');
-      if (!left || !right || !operator) break;
-      return { kind: 'binary', operator: cx.text(operator), left: expr(left, cx), right: expr(right, cx), ...pos(node) };
-    }
+    case 'binary_expression':
+      return binaryOf(node, cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'unary_expression': {
       const operand = node.childForFieldName('operand');
       const operator = node.childForFieldName('operator');

@@ -6,6 +6,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  unaryOf,
+  binaryOf,
   unknownTarget,
   accessTarget,
   boundedLowering,
@@ -95,19 +97,10 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
       const receiver = ctor?.type === 'member_expression' ? ctor.childForFieldName('object') : null;
       return callExpr(node, cx, { callee, receiver: receiver ? expr(receiver, cx) : null, calleeNode: ctor, arguments: argumentList(node.childForFieldName('arguments'), cx), constructed: name });
     }
-    case 'binary_expression': {
-      const left = node.childForFieldName('left');
-      const right = node.childForFieldName('right');
-      const operator = node.childForFieldName('operator');
-      if (!left || !right || !operator) break;
-      return { kind: 'binary', operator: cx.text(operator), left: expr(left, cx), right: expr(right, cx), ...pos(node) };
-    }
-    case 'unary_expression': {
-      const argument = node.childForFieldName('argument');
-      const operator = node.childForFieldName('operator');
-      if (!argument || !operator) break;
-      return { kind: 'unary', operator: cx.text(operator), operand: expr(argument, cx), ...pos(node) };
-    }
+    case 'binary_expression':
+      return binaryOf(node, cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
+    case 'unary_expression':
+      return unaryOf(node, 'argument', cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'update_expression': {
       const argument = node.childForFieldName('argument');
       const operator = node.childForFieldName('operator');

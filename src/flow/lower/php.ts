@@ -2,6 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  binaryOf,
   unknownTarget,
   ifChain,
   boundedLowering,
@@ -118,13 +119,8 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
       const constructed = bareType(cx.text(classNode));
       return callExpr(node, cx, { callee: functionName(constructed), receiver: null, calleeNode: classNode, ...argumentsOf(node, cx), constructed });
     }
-    case 'binary_expression': {
-      const left = node.childForFieldName('left');
-      const right = node.childForFieldName('right');
-      const operator = node.childForFieldName('operator');
-      if (!left || !right || !operator) break;
-      return { kind: 'binary', operator: cx.text(operator).toLowerCase(), left: expr(left, cx), right: expr(right, cx), ...pos(node) };
-    }
+    case 'binary_expression':
+      return binaryOf(node, cx, lowering, (text) => text.toLowerCase()) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'unary_op_expression': {
       const operand = kids(node)[0];
       const operator = node.childForFieldName('operator') ?? node.child(0);

@@ -2,6 +2,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
 import {
+  unaryOf,
+  binaryOf,
   unknownTarget,
   ifChain,
   accessTarget,
@@ -63,20 +65,10 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
       return unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'call':
       return call(node, cx);
-    case 'binary_operator': {
-      const left = node.childForFieldName('left');
-      const right = node.childForFieldName('right');
-      const operator = node.childForFieldName('operator');
-      if (!left || !right || !operator) break;
-      return { kind: 'binary', operator: cx.text(operator), left: expr(left, cx), right: expr(right, cx), ...pos(node) };
-    }
-    case 'boolean_operator': {
-      const left = node.childForFieldName('left');
-      const right = node.childForFieldName('right');
-      const operator = node.childForFieldName('operator');
-      if (!left || !right || !operator) break;
-      return { kind: 'binary', operator: cx.text(operator), left: expr(left, cx), right: expr(right, cx), ...pos(node) };
-    }
+    case 'binary_operator':
+      return binaryOf(node, cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
+    case 'boolean_operator':
+      return binaryOf(node, cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'comparison_operator':
       return comparison(node, cx);
     case 'not_operator': {
@@ -84,12 +76,8 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
       if (!argument) break;
       return { kind: 'unary', operator: 'not', operand: expr(argument, cx), ...pos(node) };
     }
-    case 'unary_operator': {
-      const argument = node.childForFieldName('argument');
-      const operator = node.childForFieldName('operator');
-      if (!argument || !operator) break;
-      return { kind: 'unary', operator: cx.text(operator), operand: expr(argument, cx), ...pos(node) };
-    }
+    case 'unary_operator':
+      return unaryOf(node, 'argument', cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'conditional_expression': {
       // `then if condition else otherwise`
       const [then, condition, otherwise] = kids(node);
