@@ -296,8 +296,8 @@ export function unaryOf(node: Node, operandField: string, cx: LowerContext, lowe
   return { kind: 'unary', operator: cx.text(operator), operand: lowering.expr(operand, cx), ...pos(node) };
 }
 
-/** `a.b` or `a[i]` as a target, from the node's two fields; null when either field is missing. */
-export function accessTarget(node: Node, kind: 'field' | 'index', objectField: string, keyField: string, cx: LowerContext, lowering: BoundedLowering): FlowTarget | null {
+/** `a.b` or `a[i]` from the node's two fields (a value and a target alike); null when either is missing. */
+export function access(node: Node, kind: 'field' | 'index', objectField: string, keyField: string, cx: LowerContext, lowering: BoundedLowering): Extract<FlowExpr, { kind: 'field' | 'index' }> | null {
   const object = node.childForFieldName(objectField);
   const key = node.childForFieldName(keyField);
   if (!object || !key) return null;

@@ -4,7 +4,7 @@ import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '..
 import {
   binaryOf,
   unknownTarget,
-  accessTarget,
+  access,
   boundedLowering,
   bindFunction,
   callExpr,
@@ -47,18 +47,10 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
       const value = cx.text(node).slice(1, -1);
       return literal(node, value, value);
     }
-    case 'selector_expression': {
-      const operand = node.childForFieldName('operand');
-      const field = node.childForFieldName('field');
-      if (!operand || !field) break;
-      return { kind: 'field', object: expr(operand, cx), field: cx.text(field), ...pos(node) };
-    }
-    case 'index_expression': {
-      const operand = node.childForFieldName('operand');
-      const index = node.childForFieldName('index');
-      if (!operand || !index) break;
-      return { kind: 'index', object: expr(operand, cx), index: expr(index, cx), ...pos(node) };
-    }
+    case 'selector_expression':
+      return access(node, 'field', 'operand', 'field', cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
+    case 'index_expression':
+      return access(node, 'index', 'operand', 'index', cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'slice_expression': {
       // A sub-slice holds what the slice holds.
       const operand = node.childForFieldName('operand');
@@ -152,9 +144,9 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
     case 'identifier':
       return { kind: 'name', name: cx.text(node), ...pos(node) };
     case 'selector_expression':
-      return accessTarget(node, 'field', 'operand', 'field', cx, lowering) ?? unknownTarget(node, cx);
+      return access(node, 'field', 'operand', 'field', cx, lowering) ?? unknownTarget(node, cx);
     case 'index_expression':
-      return accessTarget(node, 'index', 'operand', 'index', cx, lowering) ?? unknownTarget(node, cx);
+      return access(node, 'index', 'operand', 'index', cx, lowering) ?? unknownTarget(node, cx);
     case 'unary_expression':
     case 'parenthesized_expression': {
       const inner = node.childForFieldName('operand') ?? kids(node)[0];

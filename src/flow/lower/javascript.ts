@@ -9,7 +9,7 @@ import {
   unaryOf,
   binaryOf,
   unknownTarget,
-  accessTarget,
+  access,
   boundedLowering,
   bareType,
   bindFunction,
@@ -76,18 +76,10 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
     }
     case 'template_string':
       return template(node, null, cx);
-    case 'member_expression': {
-      const object = node.childForFieldName('object');
-      const property = node.childForFieldName('property');
-      if (!object || !property) break;
-      return { kind: 'field', object: expr(object, cx), field: cx.text(property), ...pos(node) };
-    }
-    case 'subscript_expression': {
-      const object = node.childForFieldName('object');
-      const index = node.childForFieldName('index');
-      if (!object || !index) break;
-      return { kind: 'index', object: expr(object, cx), index: expr(index, cx), ...pos(node) };
-    }
+    case 'member_expression':
+      return access(node, 'field', 'object', 'property', cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
+    case 'subscript_expression':
+      return access(node, 'index', 'object', 'index', cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'call_expression':
       return call(node, cx);
     case 'new_expression': {
@@ -243,9 +235,9 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
     case 'shorthand_property_identifier_pattern':
       return { kind: 'name', name: cx.text(node), ...pos(node) };
     case 'member_expression':
-      return accessTarget(node, 'field', 'object', 'property', cx, lowering) ?? unknownTarget(node, cx);
+      return access(node, 'field', 'object', 'property', cx, lowering) ?? unknownTarget(node, cx);
     case 'subscript_expression':
-      return accessTarget(node, 'index', 'object', 'index', cx, lowering) ?? unknownTarget(node, cx);
+      return access(node, 'index', 'object', 'index', cx, lowering) ?? unknownTarget(node, cx);
     case 'assignment_pattern':
     case 'object_assignment_pattern': {
       // A default only applies when the value is missing; the bound name is the left side.

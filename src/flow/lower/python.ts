@@ -6,7 +6,7 @@ import {
   binaryOf,
   unknownTarget,
   ifChain,
-  accessTarget,
+  access,
   boundedLowering,
   bindFunction,
   callExpr,
@@ -48,12 +48,8 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
       return stringExpr(node, cx);
     case 'concatenated_string':
       return templateOrLiteral(node, kids(node).flatMap((part) => templateParts(expr(part, cx))));
-    case 'attribute': {
-      const object = node.childForFieldName('object');
-      const attribute = node.childForFieldName('attribute');
-      if (!object || !attribute) break;
-      return { kind: 'field', object: expr(object, cx), field: cx.text(attribute), ...pos(node) };
-    }
+    case 'attribute':
+      return access(node, 'field', 'object', 'attribute', cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'subscript': {
       const value = node.childForFieldName('value');
       const indexes = node.childrenForFieldName('subscript').filter((n): n is Node => n !== null);
@@ -256,9 +252,9 @@ function lowerTarget(node: Node, cx: LowerContext): FlowTarget {
     case 'identifier':
       return { kind: 'name', name: cx.text(node), ...pos(node) };
     case 'attribute':
-      return accessTarget(node, 'field', 'object', 'attribute', cx, lowering) ?? unknownTarget(node, cx);
+      return access(node, 'field', 'object', 'attribute', cx, lowering) ?? unknownTarget(node, cx);
     case 'subscript':
-      return accessTarget(node, 'index', 'value', 'subscript', cx, lowering) ?? unknownTarget(node, cx);
+      return access(node, 'index', 'value', 'subscript', cx, lowering) ?? unknownTarget(node, cx);
     case 'parenthesized_expression': {
       const inner = kids(node)[0];
       if (inner) return target(inner, cx);
