@@ -4,11 +4,13 @@
  */
 import type { FlowFrontEnd } from '../ir.js';
 import type { Language } from '../../syntax/languages.js';
+import { goFrontEnd } from './go.js';
 import { javaFrontEnd } from './java.js';
+import { javascriptFrontEnd } from './javascript.js';
+import { phpFrontEnd } from './php.js';
+import { pythonFrontEnd } from './python.js';
 
-const FRONT_ENDS: readonly FlowFrontEnd[] = [
-  javaFrontEnd,
-];
+const FRONT_ENDS: readonly FlowFrontEnd[] = [javaFrontEnd, pythonFrontEnd, javascriptFrontEnd, phpFrontEnd, goFrontEnd];
 
 const byLanguage = new Map<Language, FlowFrontEnd>(FRONT_ENDS.flatMap((frontEnd) => frontEnd.languages.map((language) => [language, frontEnd] as const)));
 
