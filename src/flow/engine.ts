@@ -76,6 +76,8 @@ export interface FileAnalysis {
    * bound elsewhere). For the others, data flow knows where every value at those sinks comes from.
    */
   open: ReadonlyMap<string, ReadonlySet<string>>;
+  /** By function: the CWEs of the sinks it calls (its helpers' included), whatever reaches them. */
+  sinks: ReadonlyMap<string, ReadonlySet<string>>;
   /** `Class.method at line 12 (step budget)`: functions not fully analysed. */
   limits: string[];
 }
@@ -97,6 +99,8 @@ interface Summary {
   innerSinks: InnerSink[];
   /** Fields of `this` written, with their values at the end. */
   thisWrites: Map<string, Value>;
+  /** CWEs of the sinks this function calls, whatever reaches them (its helpers' sinks included). */
+  sinkCwes: ReadonlySet<string>;
 }
 
 type State = Map<string, Value>;
@@ -284,6 +288,7 @@ interface FunctionContext {
   types: Map<string, string | null>;
   returns: Value | null;
   innerSinks: InnerSink[];
+  sinkCwes: Set<string>;
   thisWritten: Set<string>;
   loops: Array<{ breaks: State[]; continues: State[] }>;
   /** The name the receiver goes by inside a method, besides `this` (`self`, `$this`). */
@@ -332,11 +337,13 @@ export class FileAnalyser {
     findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rowId.localeCompare(b.rowId));
     const analysed = this.file.functions.filter((fn) => (only === null || only.has(fn.qualifiedName)) && this.summaries.get(fn.qualifiedName) != null).map((fn) => fn.qualifiedName);
     const open = new Map<string, ReadonlySet<string>>();
+    const sinks = new Map<string, ReadonlySet<string>>();
     for (const name of analysed) {
       const summary = this.summaries.get(name);
       open.set(name, new Set((summary?.innerSinks ?? []).map((inner) => inner.row?.cwe ?? inner.check?.cwe ?? '')));
+      sinks.set(name, summary?.sinkCwes ?? new Set());
     }
-    return { findings, analysed, open, limits: [...this.limits] };
+    return { findings, analysed, open, sinks, limits: [...this.limits] };
   }
 
   private summaryOf(fn: FlowFunction): Summary | null {
@@ -351,6 +358,7 @@ export class FileAnalyser {
       types: new Map(),
       returns: null,
       innerSinks: [],
+      sinkCwes: new Set(),
       thisWritten: new Set(),
       loops: [],
       selfName: selfOffset(fn) === 1 ? (fn.parameters[0]?.name ?? null) : fn.className !== null ? '$this' : null,
@@ -367,7 +375,7 @@ export class FileAnalyser {
       const self = exit?.get('this') ?? CLEAN;
       const thisWrites = new Map<string, Value>();
       for (const name of ctx.thisWritten) thisWrites.set(name, self.slots?.get(name) ?? CLEAN);
-      summary = { returns: ctx.returns ?? CLEAN, vets: ctx.vets ?? new Map(), innerSinks: ctx.innerSinks, thisWrites };
+      summary = { returns: ctx.returns ?? CLEAN, vets: ctx.vets ?? new Map(), innerSinks: ctx.innerSinks, thisWrites, sinkCwes: ctx.sinkCwes };
     } catch (error) {
       if (!(error instanceof BudgetExceeded)) throw error;
       this.limits.push(`${fn.qualifiedName} at line ${fn.line} (${error.reason})`);
@@ -1304,6 +1312,7 @@ export class FileAnalyser {
       return { ...value, taints: expanded, ...(slots ? { slots } : {}), ...(elements ? { elements } : {}) };
     };
 
+    for (const cwe of summary.sinkCwes) ctx.sinkCwes.add(cwe);
     for (const inner of summary.innerSinks) {
       const replacement = actual(inner.symbolic);
       if (replacement === null) continue;
@@ -1375,6 +1384,7 @@ export class FileAnalyser {
     for (const row of this.rows.sinks) {
       if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
       if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
+      ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
       const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
       for (const value of row.argv ? this.commandParts(values) : values) {

@@ -7,12 +7,9 @@ import type { FlowFinding, PathStep } from '../flow/index.js';
 import type { Finding, FlowStep } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import type { RuleMeta } from '../report/options.js';
-import { loadBuiltinFlowRows, type FlowReportMeta } from '../rules/flow-load.js';
+import { flowRuleId, loadBuiltinFlowRows, type FlowReportMeta } from '../rules/flow-load.js';
 
-/** Rule ids of data-flow rows: `jscr/` and the row id. */
-export function flowRuleId(rowId: string): string {
-  return `jscr/${rowId}`;
-}
+export { flowRuleId };
 
 function quote(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { loadDataFile, UniqueIds } from '../data-file/load.js';
 import { packageFileText } from '../package-root.js';
+import { flowRuleId, loadBuiltinFlowRows } from './flow-load.js';
 
 export const ALIASES_FILE = 'rules/aliases/renamed-rules.toml';
 
@@ -87,8 +88,19 @@ export function parseRuleAliases(text: string, file = ALIASES_FILE): RuleAliases
 
 let cached: RuleAliases | null = null;
 
-/** The built-in alias table, read once per process. */
+/**
+ * The built-in alias table, read once per process: the renamed rules, and the pattern rules each
+ * data-flow row supersedes (its `aliases`), so a suppression or `--finding` written for the pattern rule
+ * still covers the flow finding that now reports that weakness. Several flow rows may answer to one
+ * old id (two command sinks both superseding one exec rule).
+ */
 export function builtinRuleAliases(): RuleAliases {
-  cached ??= parseRuleAliases(packageFileText('rules', 'aliases', 'renamed-rules.toml'));
+  if (cached !== null) return cached;
+  const renamed = parseRuleAliases(packageFileText('rules', 'aliases', 'renamed-rules.toml'));
+  const superseded: RuleAlias[] = [];
+  for (const meta of loadBuiltinFlowRows().meta.values()) {
+    for (const old of meta.aliases) superseded.push({ old, now: flowRuleId(meta.id), reason: 'reported by data flow now' });
+  }
+  cached = new RuleAliases([...renamed.entries, ...superseded]);
   return cached;
 }

@@ -12,6 +12,11 @@ import type { Language } from '../syntax/languages.js';
 import { NO_ROWS, type CallMatcher, type CallSlot, type CheckRow, type FlowRows } from '../flow/rows.js';
 import { FlowRowFileSchema, type CallEntry, type FlowRowFile, type TestsEntry } from './flow-schema.js';
 
+/** Rule ids of data-flow rows: `jscr/` and the row id. */
+export function flowRuleId(rowId: string): string {
+  return `jscr/${rowId}`;
+}
+
 /** What a sink or check finding says, by row id. */
 export interface FlowReportMeta {
   id: string;

@@ -133,7 +133,7 @@ describe('jscr review with a model', () => {
 
   it('a secret with block_on_secret true: zero requests, exit 3', async () => {
     const lines = [...ROUTE_LINES];
-    lines[7] = `  const token = "${fakeGithubToken()}"; db.query(sql, (err, rows) => res.json(rows));`;
+    lines[7] = `  const token = "${fakeGithubToken()}"; db.select(sql, (err, rows) => res.json(rows));`;
     const run = await review(changeRepo(configToml(), lines));
     expect(server.connections).toBe(0);
     expect(run.code).toBe(3);

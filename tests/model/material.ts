@@ -15,6 +15,10 @@ import type { ScriptedServer } from './server.js';
 
 export const ROUTE_PATH = 'src/routes/user.js';
 
+/**
+ * A route whose SQL line a pattern rule flags and whose query call no built-in check does (`db.select` is
+ * no sink data flow knows), so the model's findings have a line of their own to land on.
+ */
 export const ROUTE_LINES = [
   "const express = require('express');",
   "const db = require('../db');",
@@ -23,7 +27,7 @@ export const ROUTE_LINES = [
   '',
   "router.get('/user', (req, res) => {",
   '  const sql = "SELECT * FROM users WHERE id = " + req.query.id;',
-  '  db.query(sql, (err, rows) => res.json(rows));',
+  '  db.select(sql, (err, rows) => res.json(rows));',
   '});',
   '',
   'module.exports = router;',

@@ -6,6 +6,7 @@
  */
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
+import { builtinRuleAliases } from '../../src/rules/aliases.js';
 import { describe, expect, it } from 'vitest';
 import { reposRemovedAfterEach, runJscr, type FileMap, type TestRepo } from '../helpers/repo.js';
 
@@ -113,7 +114,7 @@ describe('a query rule match spanning lines', () => {
     const { code, report } = await reviewChange(r, () => undefined, { 'app.py': 'import os\n\ndef wipe(y):\n    os.system(\n        "rm -rf " + y)\n', 'app.js': 'eval(\n  req.query.code);\n' }, 'range');
     expect(code).toBe(1);
     expect(report.findings.find((f) => f.rule === OS_SYSTEM)).toMatchObject({ path: 'app.py', line: 4 });
-    expect(report.findings.some((f) => f.rule === 'jscr/js-eval-dynamic' && f.path === 'app.js')).toBe(true);
+    expect(report.findings.some((f) => builtinRuleAliases().names('jscr/js-eval-dynamic', f.rule) && f.path === 'app.js')).toBe(true);
   });
 
   it('still finds a call whose first argument is preceded by a comment (Python #, JavaScript /* */)', async () => {

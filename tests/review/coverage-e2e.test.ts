@@ -5,6 +5,7 @@
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { builtinRuleAliases } from '../../src/rules/aliases.js';
 import { describe, expect, it } from 'vitest';
 import { reposRemovedAfterEach, runJscr, type FileMap, type TestRepo } from '../helpers/repo.js';
 
@@ -47,7 +48,8 @@ function change(r: TestRepo, files: FileMap, mode: Mode): string[] {
   return [];
 }
 
-const hasFinding = (report: Report, rule: string, path: string): boolean => report.findings.some((f) => f.rule === rule && f.path === path);
+/** A finding of `rule`, or of the data-flow rule that reports it now and answers to its id. */
+const hasFinding = (report: Report, rule: string, path: string): boolean => report.findings.some((f) => builtinRuleAliases().names(rule, f.rule) && f.path === path);
 
 describe('git settings and attributes never decide what is reviewed', () => {
   const mechanisms: [string, (r: TestRepo) => FileMap][] = [

@@ -122,7 +122,10 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
     .filter((fn) => done.has(fn.qualifiedName) && fn.qualifiedName !== '<module>')
     .map((fn) => {
       const open = analysis.open.get(fn.qualifiedName) ?? new Set<string>();
-      const rules = new Set([...aliasesByCwe].filter(([cwe]) => !open.has(cwe)).flatMap(([, aliases]) => aliases));
+      // Flow has the last word only on the CWEs whose sinks it sees in the function: a pattern rule that
+      // found SQL built from request data before a call flow does not know as a sink keeps its finding.
+      const seen = analysis.sinks.get(fn.qualifiedName) ?? new Set<string>();
+      const rules = new Set([...aliasesByCwe].filter(([cwe]) => seen.has(cwe) && !open.has(cwe)).flatMap(([, aliases]) => aliases));
       return { start: fn.line, end: fn.endLine, rules };
     });
   const lines = file.text.split('\n');

@@ -42,7 +42,14 @@ export const reportStep: ReviewStep<'report', { read_files: ReadFiles; syntax: S
   run: async ({ read_files, syntax, context, rules, flow, findings: found }, { change, book, today }) => {
     const { config, baseReader } = change;
     const { readable, readableByPath } = read_files;
-    const findings = [...found.filter((f) => !supersededByFlow(flow, f)), ...configChangeFindings(read_files.changedFiles)];
+    // A pattern finding on the line of a flow finding whose row supersedes that rule is the same weakness
+    // told twice, wherever it is (top-level code included, which the supersedes ranges do not cover).
+    const placeOf = (path: string, line: number, rule: string): string => `${path}\0${line}\0${rule}`;
+    const toldByFlow = new Set(found.filter((f) => f.source === 'flow').flatMap((f) => flowAliasesOf(f).map((old) => placeOf(f.path, f.line, old))));
+    const findings = [
+      ...found.filter((f) => !supersededByFlow(flow, f) && !(f.source === 'rule' && toldByFlow.has(placeOf(f.path, f.line, f.rule)))),
+      ...configChangeFindings(read_files.changedFiles),
+    ];
     const occurrenceFiles = new Map(readable.map((f) => [f.diff.path, { text: f.text, scopes: syntax.irs.get(f.diff.path)?.functions ?? [] }]));
     const suppression = applySuppressions({
       // Fingerprints from masked evidence, so no hash of a secret is printed and suppressions match the report;
@@ -210,4 +217,10 @@ function perFileRedaction(files: { path: string; found: number; redacted: number
     byPath.set(f.path, entry);
   }
   return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path)).map((e) => ({ ...e, rules: [...e.rules].sort() }));
+}
+
+/** The pattern rules a flow finding's row supersedes (`extra.aliases`). */
+function flowAliasesOf(finding: Finding): string[] {
+  const aliases = finding.extra?.['aliases'];
+  return Array.isArray(aliases) ? aliases.filter((a): a is string => typeof a === 'string') : [];
 }
