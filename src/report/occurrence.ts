@@ -73,11 +73,11 @@ class FileIndex {
 
 /**
  * Every finding with its occurrence set. A finding on a file not given here (or on line 0, the file
- * as a whole) is counted among the findings instead: the n-th with the same rule, path and evidence.
+ * as a whole) is counted among the findings instead: the n-th line with the same rule, path and evidence.
  */
 export function placeOccurrences(findings: readonly Finding[], files: ReadonlyMap<string, OccurrenceFile>): Finding[] {
   const indexes = new Map<string, FileIndex>();
-  const counted = new Map<string, number>();
+  const counted = new Map<string, number[]>();
   const byPlace = [...findings].map((finding, order) => ({ finding, order })).sort((a, b) => a.finding.line - b.finding.line || a.finding.end_line - b.finding.end_line || a.order - b.order);
   const placed = new Array<Finding>(findings.length);
   for (const { finding, order } of byPlace) {
@@ -88,10 +88,12 @@ export function placeOccurrences(findings: readonly Finding[], files: ReadonlyMa
       placed[order] = atOccurrence(finding, index.place(finding.line, finding.end_line));
       continue;
     }
+    // the n-th distinct line with this rule, path and evidence: findings on one line are one occurrence
     const key = `${finding.rule}\0${finding.path}\0${normaliseEvidence(finding.evidence)}`;
-    const n = counted.get(key) ?? 0;
-    counted.set(key, n + 1);
-    placed[order] = atOccurrence(finding, { scope: '', index: n });
+    const lines = counted.get(key) ?? [];
+    if (!lines.includes(finding.line)) lines.push(finding.line);
+    counted.set(key, lines);
+    placed[order] = atOccurrence(finding, { scope: '', index: lines.indexOf(finding.line) });
   }
   return placed;
 }

@@ -76,6 +76,12 @@ describe('placeOccurrences', () => {
     expect(placed.map((f) => f.occurrence)).toEqual([{ scope: '', index: 1 }, { scope: '', index: 0 }, { scope: '', index: 0 }]);
   });
 
+  it('without the file text, findings on one line (a prover operation reached from several entries) are one occurrence, merged', () => {
+    const placed = placeOccurrences([at('lib/session.ts', 101), at('lib/session.ts', 101), at('lib/session.ts', 120), at('lib/session.ts', 101)], new Map());
+    expect(placed.map((f) => f.occurrence?.index)).toEqual([0, 0, 1, 0]);
+    expect(orderFindings(placed, { minConfidence: 0, maxFindings: 10 }).findings.map((f) => f.line)).toEqual([101, 120]);
+  });
+
   it('gives one finding reported twice on the same line (two sources of one rule id) one fingerprint, so it is merged', () => {
     const placed = placeOccurrences([at('app.py', 2), { ...at('app.py', 2), confidence: 0.5 }], new Map([['app.py', TWO_COPIES]]));
     expect(placed[0]?.fingerprint).toBe(placed[1]?.fingerprint);
