@@ -140,11 +140,23 @@ export function comparisonUse(file: ProgramFile, fn: FunctionIR, line: number, l
   return judge(at, mismatch !== (at.keyword === 'unless'), leaves);
 }
 
+/** A line whose brackets all close and that does not continue on the next line (`if (x) return y`). */
+function closedStatement(text: string): boolean {
+  let depth = 0;
+  for (const ch of text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '')) {
+    if ('([{'.includes(ch)) depth++;
+    if (')]}'.includes(ch)) depth--;
+  }
+  return depth === 0 && !/(\(|\{|&&|\|\||,|=|\?|:|\bif\s*\([^)]*\))\s*$/.test(text.trim()) && /\)\s*\S/.test(text);
+}
+
 /** The nearest condition line at or above `line` inside the same statement (three lines up at most). */
 function conditionLineAbove(file: ProgramFile, fn: FunctionIR, line: number): number | null {
   for (let l = line; l >= Math.max(fn.startLine, line - 3); l--) {
     const text = file.lines[l - 1] ?? '';
     if (l < line && /[;{}]\s*$/.test(text)) return null;
+    // `if (!token) return redirect('/x')` above, written without a `;`: a statement of its own.
+    if (l < line && CONDITION.test(text) && closedStatement(text)) return null;
     if (CONDITION.test(text)) return l;
   }
   return null;

@@ -222,6 +222,21 @@ function booleanActedOn(program: Program, file: ProgramFile, call: CallIR, fn: F
   return false;
 }
 
+/**
+ * For a check whose result is an object with a deciding flag (`verification.verified`): the first test
+ * of the variable it was assigned to must read that flag (`if (!verification)` tests nothing).
+ */
+function testsResult(file: ProgramFile, fn: FunctionIR, call: CallIR, tested: RegExp): boolean {
+  const assigned = /^\s*(?:(?:const|let|var|final)\s+)?\$?([A-Za-z_]\w*)\s*=(?![=>])/.exec(file.lines[call.line - 1] ?? '');
+  if (!assigned?.[1]) return tested.test(statementAt(file, call.line, 4));
+  const variable = new RegExp(String.raw`(?<![\w$])\$?${assigned[1]}\b`);
+  for (let line = call.line + 1; line <= fn.endLine; line++) {
+    const text = file.lines[line - 1] ?? '';
+    if (variable.test(text) && CONDITION_LINE.test(text)) return tested.test(text);
+  }
+  return false;
+}
+
 /** Collect every witness of the program. */
 export function witnesses(input: WitnessInput): WitnessSet {
   const { program, facts } = input;
@@ -258,6 +273,10 @@ export function witnesses(input: WitnessInput): WitnessSet {
           continue;
         }
         if (use.kind === 'branch') until = use.until;
+        if (row.tested && !testsResult(file, node.fn, call, row.tested)) {
+          noteInert(set, node.id, `${call.text.split('\n')[0] ?? ''} at line ${call.line} (its result is not tested for what decides)`);
+          continue;
+        }
       }
       add(set, {
         kind: row.kind,
