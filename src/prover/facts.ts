@@ -68,6 +68,8 @@ const factsFileSchema = z.strictObject({
     own_session: z.array(pattern).default([]),
     /** Regexes over an assignment's right-hand side that looks a stored record up (`db.find(...)`, `->first()`): what a verification or a token can prove possession of. */
     record_lookups: z.array(pattern).default([]),
+    /** Regexes over a lookup keyed by a secret token, with a named group `value` for the token (`->where('token', '=', (?<value>\$\w+))`). */
+    token_lookups: z.array(pattern).default([]),
   }),
   operation: z
     .array(
@@ -234,6 +236,8 @@ export interface LanguageFacts {
   ownSession: RegExp[];
   /** Right-hand sides that look a stored record up. */
   recordLookups: RegExp[];
+  /** Lookups keyed by a secret token (group `value`: the token). */
+  tokenLookups: RegExp[];
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -328,6 +332,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     createdObjects: patterns(['header', 'created_objects'], input.header.created_objects),
     ownSession: patterns(['header', 'own_session'], input.header.own_session),
     recordLookups: patterns(['header', 'record_lookups'], input.header.record_lookups),
+    tokenLookups: patterns(['header', 'token_lookups'], input.header.token_lookups),
     authFlows,
     operations,
     dischargers,

@@ -35,7 +35,12 @@ class Bindings {
   private patterns: { name: string; re: RegExp; owner: Owner }[] = [];
   private readonly sources: { re: RegExp; owner: (match: string) => Owner }[];
 
-  constructor(facts: LanguageFacts, helpers: readonly OwnHelper[] = []) {
+  constructor(
+    readonly facts: LanguageFacts,
+    helpers: readonly OwnHelper[] = [],
+    /** Calls of repository functions that look a record up by the token they are given. */
+    readonly tokenLookups: readonly RegExp[] = [],
+  ) {
     this.sources = [
       ...facts.currentUser.map((re) => ({ re, owner: (m: string): Owner => ({ why: m, viaLogin: true }) })),
       ...facts.createdObjects.map((re) => ({ re, owner: (m: string): Owner => ({ why: `${m.trim()} (a record this request created)`, viaLogin: false }) })),
@@ -84,7 +89,7 @@ export interface OwnHelper {
 }
 
 const helperCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
-const createdHelperCache = new WeakMap<Program, Map<LanguageFacts, OwnHelper[]>>();
+const ownHelperCache = new WeakMap<Program, Map<LanguageFacts, Helpers>>();
 
 /** Per program and facts, a value computed once. */
 function cached<T>(cache: WeakMap<Program, Map<LanguageFacts, T>>, program: Program, facts: LanguageFacts, compute: () => T): T {
@@ -120,29 +125,97 @@ export function currentUserHelpers(program: Program, facts: LanguageFacts): RegE
   });
 }
 
+/** What the repository's own functions hand back: owned values, and lookups by a token parameter. */
+interface Helpers {
+  owned: OwnHelper[];
+  /** Calls that look a record up by the token they are given, not yet checked for a miss. */
+  tokenLookups: RegExp[];
+}
+
+/** A return that hands back no value of anyone's: `null`, `[]`, `['user_id' => null]`. */
+function constantValue(text: string): boolean {
+  const code = text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, "''");
+  return !/(?<![\w$])(?!(null|undefined|true|false)\b)[A-Za-z_$][\w$]*(?!\s*:(?!:))(?!\s*=>)/.test(code);
+}
+
+/** A call of a repository function by name: module functions, and methods whose name no other function shares. */
+function helperCall(name: string): RegExp {
+  return new RegExp(`(?<![\\w$])${escape(name)}\\s*\\(`);
+}
+
 /**
- * The repository's own functions that return a record they created (`createVerification(...)` around
- * `db.create(...)`): what a call to one returns is the request's own object. One level deep: a
- * helper's body is read without other helpers.
+ * The repository's own functions whose every value-carrying `return` is owned without a login (a
+ * record they created, the caller's session, a record found by the caller's token that they leave
+ * without), and those that return a lookup by their token parameter. Read in rounds, so a helper of a
+ * helper counts (three levels); a method counts only when no other function shares its name.
  */
-function createdHelpers(program: Program, facts: LanguageFacts): OwnHelper[] {
-  if (facts.createdObjects.length === 0) return [];
-  return cached(createdHelperCache, program, facts, () => {
-    const found: OwnHelper[] = [];
-    for (const { file, name, fn } of moduleFunctionsOf(program, facts)) {
-      const bindings = new Bindings({ ...facts, currentUser: [], ownSession: [] });
-      propagate(file, fn, fn.endLine + 1, bindings);
-      for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
-        if (!/^\s*return\b/.test(file.lines[line - 1] ?? '')) continue;
-        const owner = bindings.owner(balancedStatement(file, line).text.replace(/^\s*return\b/, ''));
-        if (owner && !owner.viaLogin) {
-          found.push({ re: new RegExp(`(?<![\\w$>:.])${name}\\(`), owner: { why: `a record it created`, viaLogin: false } });
-          break;
+function ownHelpers(program: Program, facts: LanguageFacts): Helpers {
+  return cached(ownHelperCache, program, facts, () => {
+    const helpers: Helpers = { owned: [], tokenLookups: [] };
+    const byName = new Map<string, { file: ProgramFile; fn: FunctionIR }[]>();
+    for (const ref of program.functions.values()) {
+      const file = program.byPath.get(ref.path);
+      if (file?.factsLanguage !== facts.language || !/^\w+$/.test(ref.fn.name) || CONSTRUCTORS.has(ref.fn.name)) continue;
+      byName.set(ref.fn.name, [...(byName.get(ref.fn.name) ?? []), { file, fn: ref.fn }]);
+    }
+    const known = new Set<string>();
+    const ownFacts: LanguageFacts = { ...facts, currentUser: [] };
+    for (let round = 0; round < 3; round++) {
+      let grew = false;
+      for (const [name, defs] of byName) {
+        const only = defs.length === 1 ? defs[0] : undefined;
+        if (!only || known.has(name)) continue;
+        const { file, fn } = only;
+        const bindings = new Bindings(ownFacts, helpers.owned, helpers.tokenLookups);
+        propagate(file, fn, fn.endLine + 1, bindings, ownFacts);
+        const returns: string[] = [];
+        for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
+          if (/^\s*return\b/.test(file.lines[line - 1] ?? '')) returns.push(balancedStatement(file, line).text.replace(/^\s*return\b/, '').replace(/;[\s\S]*$/, ''));
+        }
+        const values = returns.filter((r) => !constantValue(r));
+        if (values.length === 0) continue;
+        const owners = values.map((v) => bindings.owner(v));
+        if (owners.every((o) => o !== null && !o.viaLogin)) {
+          helpers.owned.push({ re: helperCall(name), owner: { why: owners[0]?.why ?? 'the request\'s own object', viaLogin: false } });
+          known.add(name);
+          grew = true;
+        } else if (values.every((v) => tokenLookupOf(file, ownFacts, fn, v) !== null)) {
+          helpers.tokenLookups.push(helperCall(name));
+          known.add(name);
+          grew = true;
         }
       }
+      if (!grew) break;
     }
-    return found;
+    return helpers;
   });
+}
+
+/**
+ * The token a lookup is keyed by (`->where('token', '=', $token)->first()`), when it comes from what
+ * `fn` was given: a parameter, or a local assigned from one (`const token = String(form.get('token'))`,
+ * `form` from `request`), three assignments deep. Otherwise null.
+ */
+function tokenLookupOf(file: ProgramFile, facts: LanguageFacts, fn: FunctionIR, rhs: string): string | null {
+  if (!facts.recordLookups.some((re) => re.test(rhs))) return null;
+  for (const re of facts.tokenLookups) {
+    const value = re.exec(rhs)?.groups?.['value'];
+    if (value && fromParameters(file, fn, value)) return value;
+  }
+  return null;
+}
+
+/** True when `name` is a parameter of `fn` or derives from one through assignments in its body. */
+function fromParameters(file: ProgramFile, fn: FunctionIR, name: string): boolean {
+  const given = new Set(fn.parameters.flatMap((p) => [p.name, ...destructured(p.name).map(([, local]) => local)]));
+  const mentions = (text: string): boolean => [...given].some((g) => new RegExp(`(?<![\\w$.])${escape(g)}(?![\\w$])`).test(text));
+  for (let round = 0; round < 3 && !given.has(name); round++) {
+    for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
+      const assign = DECLARED.exec(file.lines[line - 1] ?? '');
+      if (assign?.[1] && !given.has(assign[1]) && mentions((file.lines[line - 1] ?? '').slice(assign[0].length))) given.add(assign[1]);
+    }
+  }
+  return given.has(name);
 }
 
 /**
@@ -202,6 +275,8 @@ function objectProperties(literal: string): [string, string][] {
 
 /** `[property, local name]` of a destructuring parameter: `{ user, code: c }` → user→user, code→c. */
 function destructured(name: string): [string, string][] {
+  const list = /^\s*\[([^\]]*)\]\s*$/.exec(name)?.[1];
+  if (list !== undefined) return list.split(',').map((n, i): [string, string] => [String(i), n.trim()]).filter(([, local]) => /^\$?\w+$/.test(local));
   if (!name.trim().startsWith('{')) return [];
   return objectProperties(name.trim()).filter(([, local]) => /^\w+$/.test(local));
 }
@@ -318,7 +393,7 @@ export interface PossessionCheck {
 }
 
 const DECLARED = /^\s*(?:(?:const|let|var|final)\s+)?(\$?[A-Za-z_]\w*)\s*(?:\?\?)?=(?![=>])/;
-const DESTRUCTURED = /^\s*(?:const|let|var)\s*(\{[^}]*\})\s*=(?![=>])\s*(.+)$/;
+const DESTRUCTURED = /^\s*(?:(?:const|let|var)\s*(\{[^}]*\})|(?:(?:const|let|var)\s*)?(\[[^\]]*\]))\s*=(?![=>])\s*(.+)$/;
 /** The roots of the member expressions a statement reads: `verification` of `verification.codeHash`, `$user` of `$user->password`. */
 const MEMBER_ROOT = /(?<![\w$.>:])(\$?[A-Za-z_]\w*)\s*(?:\?\.|\.|->|\[)/g;
 
@@ -341,12 +416,13 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       }
     }
     const destructuring = DESTRUCTURED.exec(text);
-    if (destructuring?.[1] && destructuring[2]) {
-      // `const { verification, code } = await createVerification(...)`: each local takes the value's owner.
-      const rhs = balancedStatement(file, line).text.slice(text.indexOf(destructuring[2]));
+    const pattern = destructuring?.[1] ?? destructuring?.[2];
+    if (pattern && destructuring?.[3]) {
+      // `const { verification, code } = await createVerification(...)`, `[$id, $at] = explode(...)`: each local takes the value's owner.
+      const rhs = balancedStatement(file, line).text.slice(text.indexOf(destructuring[3]));
       const owner = ownerOfValue(bindings, rhs);
       const looked = facts?.recordLookups.some((re) => re.test(rhs)) === true;
-      for (const [, local] of destructured(destructuring[1])) {
+      for (const [, local] of destructured(pattern)) {
         if (owner) bindings.bind(local, owner);
         if (looked) lookedUp.add(local);
       }
@@ -359,7 +435,11 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       const owner = ownerOfValue(bindings, rhs);
       const declared = DECLARED.exec(text)?.[1] === assign[1];
       if (declared && facts?.recordLookups.some((re) => re.test(rhs))) lookedUp.add(assign[1]);
-      if (owner) {
+      const byToken = declared && owner === null && (tokenLookupOf(file, facts ?? bindings.facts, fn, rhs) !== null || bindings.tokenLookups.some((re) => re.test(rhs)));
+      if (byToken && exitsWhenMissing(file, assign[1], statement.end)) {
+        // Found by the token the request holds, and the code leaves when none matches: possession.
+        bindings.bind(assign[1], { why: `${assign[1]}, found by the caller's token at line ${line} (the code leaves when none matches)`, viaLogin: false });
+      } else if (owner) {
         bindings.bind(assign[1], owner);
         // A lookup scoped by the user that leaves when nothing came back proves its key is the user's too.
         const key = lookupKey(rhs);
@@ -427,13 +507,14 @@ function operatedObjectOwner(file: ProgramFile, fn: FunctionIR, call: CallIR, bi
  */
 export function operatedOwner(program: Program, facts: LanguageFacts, path: PathRecord, op: OperationSite, possession: ReadonlyMap<string, readonly PossessionCheck[]> = new Map()): Owner | null {
   if (facts.currentUser.length + facts.currentUserTypes.length + facts.createdObjects.length + facts.ownSession.length === 0 && possession.size === 0) return null;
-  const helpers: OwnHelper[] = [...currentUserHelpers(program, facts).map((re) => ({ re, owner: { why: 'the logged-in user', viaLogin: true } })), ...createdHelpers(program, facts)];
+  const own = ownHelpers(program, facts);
+  const helpers: OwnHelper[] = [...currentUserHelpers(program, facts).map((re) => ({ re, owner: { why: 'the logged-in user', viaLogin: true } })), ...own.owned];
   let passed = new Map<number | string, Owner>();
   for (const [i, hop] of path.hops.entries()) {
     const ref = program.functions.get(hop.functionId);
     const file = ref ? program.byPath.get(ref.path) : undefined;
     if (!ref || !file) return null;
-    const bindings = new Bindings(facts, helpers);
+    const bindings = new Bindings(facts, helpers, own.tokenLookups);
     bindInjected(program, facts, bindings, ref.path, ref.fn);
     ref.fn.parameters.forEach((p, index) => {
       const owner = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));
@@ -448,7 +529,10 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
     const until = isLast ? op.line : hop.callLine ?? ref.fn.endLine;
     propagate(file, ref.fn, until, bindings, facts, possession.get(hop.functionId));
     if (isLast) {
-      const call = file.ir.calls.find((c) => c.line === op.line && c.text === op.call) ?? file.ir.calls.find((c) => c.line === op.line);
+      // The operation's own call: on its line, matching its row (a chain's inner `DB::table(...)` shares the line).
+      const row = facts.operations.find((o) => o.id === op.operationId);
+      const onLine = file.ir.calls.filter((c) => c.line === op.line);
+      const call = onLine.find((c) => row?.calls.some((re) => re.test(callSignature(c))) === true) ?? onLine.find((c) => c.text === op.call) ?? onLine[0];
       if (!call) return null;
       return operatedObjectOwner(file, ref.fn, call, bindings, queuedBy(facts, op));
     }

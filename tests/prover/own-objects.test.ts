@@ -162,3 +162,71 @@ export async function expireSession(sessionId: string) {
     expect(await findings({ 'app/utils/session.server.ts': helper, ...route("  const { session } = await getSession(request)\n  const sessionId = String(form.get('sessionId'))") })).toEqual(['action:ts.orm-deletion:unguarded_path']);
   });
 });
+
+describe('token possession: a record found by the token the request holds, leaving when none matches', () => {
+  const service = (lookup: string, miss = "        if (is_null($entry)) {\n            throw new TokenNotFound('no such token');\n        }") => `<?php
+namespace App\\Services;
+use Illuminate\\Support\\Facades\\DB;
+class InviteTokens
+{
+    public function forgetUser(User $user): void
+    {
+        DB::table('invite_tokens')->where('user_id', '=', $user->id)->delete();
+    }
+    public function userIdFor(string $token): int
+    {
+        $entry = $this->lookup($token);
+${miss}
+        return $entry->user_id;
+    }
+    protected function lookup(string $token): ?object
+    {
+        return DB::table('invite_tokens')
+            ->${lookup}
+            ->first();
+    }
+}
+`;
+  const controller = `<?php
+namespace App\\Http\\Controllers;
+use App\\Services\\InviteTokens;
+use App\\Models\\User;
+class AcceptInviteController extends Controller
+{
+    public function __construct(private InviteTokens $tokens) {}
+    public function accept(string $token)
+    {
+        try {
+            $userId = $this->tokens->userIdFor($token);
+        } catch (TokenNotFound $e) {
+            return redirect('/');
+        }
+        $user = User::query()->findOrFail($userId);
+        $this->tokens->forgetUser($user);
+        return redirect('/welcome');
+    }
+}
+`;
+  const routes = "<?php\nRoute::post('/invites/{token}', [AcceptInviteController::class, 'accept']);\n";
+  const prove = (svc: string) => findings({ 'app/Services/InviteTokens.php': svc, 'app/Http/Controllers/AcceptInviteController.php': controller, 'routes/web.php': routes });
+
+  it('the user found through the token lookup (two helpers deep) is the token holder: deleting their tokens is discharged', async () => {
+    expect(await prove(service("where('token', '=', $token)"))).toEqual([]);
+  });
+
+  it('a lookup that does not leave on a miss, or a lookup by an id instead of a token: reported', async () => {
+    expect(await prove(service("where('token', '=', $token)", "        logger()->info('looked up');"))).toEqual(['AcceptInviteController.accept:php.model-deletion:unguarded_path']);
+    expect(await prove(service("where('id', '=', $token)"))).toEqual(['AcceptInviteController.accept:php.model-deletion:unguarded_path']);
+  });
+
+  it('TypeScript: a reset code looked up by the token from the request, leaving on a miss, owns the row it found', async () => {
+    const body = (miss: string, key = 'token') => `  const token = String(form.get('token'))
+  const reset = await db.findFirst(tokenTable, { where: { ${key}: token } })
+${miss}
+  await db.delete(tokenTable, reset.id)`;
+    expect(await findings(remixRoute('app/routes/reset.tsx', body("  if (!reset) throw redirect('/forgot')")))).toEqual([]);
+    const deletions = async (text: string): Promise<string[]> => (await findings(remixRoute('app/routes/reset.tsx', text))).map((f) => f.replace(/:(authn_only|unguarded_path)$/, ''));
+    expect(await deletions(body("  console.log('reset', reset)"))).toEqual(['action:ts.orm-deletion']);
+    expect(await deletions(body("  if (!reset) throw redirect('/forgot')", 'id'))).toEqual(['action:ts.orm-deletion']);
+  });
+});
