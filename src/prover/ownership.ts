@@ -75,11 +75,6 @@ class Bindings {
     for (const { re, owner } of this.patterns) if (re.test(code)) return owner;
     return null;
   }
-
-  /** Why `text` denotes (or derives from) an owner, or null. */
-  origin(text: string): string | null {
-    return this.owner(text)?.why ?? null;
-  }
 }
 
 /** A repository function whose result is owned: a call to it denotes what it returns. */
