@@ -111,11 +111,55 @@ function conditionalAt(file: ProgramFile, fn: FunctionIR, line: number): { condi
   return { condition, keyword: keyword[0], from: lineOfOffset(starts, line, bodyAt), to: lineOfOffset(starts, line, end < 0 ? text.length - 1 : end) };
 }
 
+/** `text` split at `operator` where no bracket is open. */
+function splitTopLevel(text: string, operator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] ?? '';
+    if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+    else if (depth === 0 && text.startsWith(operator, i)) {
+      parts.push(text.slice(start, i).trim());
+      start = i + operator.length;
+      i += operator.length - 1;
+    }
+  }
+  parts.push(text.slice(start).trim());
+  return parts;
+}
+
+/**
+ * A denial split by cases: every `||` alternative is a null test of one variable and one negated
+ * check (`context == null && !jenkins.hasPermission(A) || context != null && !context.hasPermission(B)`),
+ * and the tests cover both cases, so whichever case holds, a failed check leaves.
+ */
+function caseSplitDenial(condition: string): boolean {
+  const alternatives = splitTopLevel(condition, '||');
+  if (alternatives.length < 2) return false;
+  const cases = new Map<string, Set<boolean>>();
+  for (const alternative of alternatives) {
+    const parts = splitTopLevel(alternative.replace(/^\((.*)\)$/s, '$1'), '&&');
+    if (parts.length !== 2) return false;
+    const test = parts.map((p) => /^(\$?[\w.]+)\s*(===?|!==?)\s*null$|^null\s*(===?|!==?)\s*(\$?[\w.]+)$/.exec(p));
+    const at = test.findIndex((m) => m !== null);
+    const match = test[at];
+    const check = parts[1 - at] ?? '';
+    if (!match || !/^!\s*\S/.test(check)) return false;
+    const variable = match[1] ?? match[4] ?? '';
+    const isNull = (match[2] ?? match[3] ?? '').startsWith('=');
+    cases.set(variable, (cases.get(variable) ?? new Set()).add(isNull));
+  }
+  return cases.size === 1 && [...cases.values()].every((seen) => seen.size === 2);
+}
+
 /** What a test does, once it is known whether its truth means "allowed" (`negated` false) or "refused". */
 function judge(at: { to: number; from: number; condition: string }, negated: boolean, leaves: LeavesBetween): BooleanUse {
   if (negated) {
-    // Only when the check alone decides: `!can(x) && other` leaves only when both hold.
-    if (/&&|\band\b/.test(at.condition)) return { kind: 'fell_through' };
+    // Only when the check alone decides: `!can(x) && other` leaves only when both hold, unless the
+    // other is a case split that covers every case (`ctx == null && !a || ctx != null && !b`).
+    if (/&&|\band\b/.test(at.condition) && !caseSplitDenial(at.condition)) return { kind: 'fell_through' };
     return leaves(at.from, at.to) ? { kind: 'leaves' } : { kind: 'fell_through' };
   }
   if (/\|\||\bor\b/.test(at.condition)) return { kind: 'fell_through' };
@@ -140,11 +184,23 @@ export function comparisonUse(file: ProgramFile, fn: FunctionIR, line: number, l
   return judge(at, mismatch !== (at.keyword === 'unless'), leaves);
 }
 
+/** A line whose brackets all close and that does not continue on the next line (`if (x) return y`). */
+function closedStatement(text: string): boolean {
+  let depth = 0;
+  for (const ch of text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '')) {
+    if ('([{'.includes(ch)) depth++;
+    if (')]}'.includes(ch)) depth--;
+  }
+  return depth === 0 && !/(\(|\{|&&|\|\||,|=|\?|:|\bif\s*\([^)]*\))\s*$/.test(text.trim()) && /\)\s*\S/.test(text);
+}
+
 /** The nearest condition line at or above `line` inside the same statement (three lines up at most). */
 function conditionLineAbove(file: ProgramFile, fn: FunctionIR, line: number): number | null {
   for (let l = line; l >= Math.max(fn.startLine, line - 3); l--) {
     const text = file.lines[l - 1] ?? '';
     if (l < line && /[;{}]\s*$/.test(text)) return null;
+    // `if (!token) return redirect('/x')` above, written without a `;`: a statement of its own.
+    if (l < line && CONDITION.test(text) && closedStatement(text)) return null;
     if (CONDITION.test(text)) return l;
   }
   return null;

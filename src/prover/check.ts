@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Facts } from './facts.js';
-import { ownedByCurrentUser } from './ownership.js';
+import { operatedOwner, type PossessionCheck } from './ownership.js';
 import type { Program } from './resolution.js';
 import type { WitnessSet } from './enforcement.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
@@ -97,8 +97,9 @@ export function checkObligations(input: CheckInput): CheckOutput {
         }
       });
       if (dominating.some((w) => required.includes(w.kind))) continue;
-      // Acting on the logged-in user's own records is ownership, provided someone must be logged in.
-      if (required.includes('ownership_check') && dominating.some((w) => w.kind === 'authn') && ownsThroughCurrentUser(input, path, op)) continue;
+      // Acting on one's own object is ownership: the logged-in user's records (provided someone must be
+      // logged in), a row this request created, the caller's session, a record whose secret was verified.
+      if (required.includes('ownership_check') && ownsObject(input, path, op, dominating)) continue;
       undischarged.add(key);
       const reportKey = `${entry.functionId}\0${key}`;
       if (reported.has(reportKey)) continue;
@@ -121,11 +122,19 @@ export function checkObligations(input: CheckInput): CheckOutput {
   return out;
 }
 
-/** The operation acts on the logged-in user's own records (see ownership.ts). */
-function ownsThroughCurrentUser(input: CheckInput, path: PathRecord, op: OperationSite): boolean {
+/** The operation acts on the caller's own object (see ownership.ts). */
+function ownsObject(input: CheckInput, path: PathRecord, op: OperationSite, dominating: readonly Witness[]): boolean {
   const language = input.program.byPath.get(op.path)?.factsLanguage;
   if (!input.facts || !language) return false;
-  return ownedByCurrentUser(input.program, input.facts[language], path, op) !== null;
+  const facts = input.facts[language];
+  const possessionRows = new Set(facts.dischargers.filter((d) => d.possession).map((d) => d.id));
+  const possession = new Map<string, PossessionCheck[]>();
+  for (const w of dominating) {
+    if (w.line === null || !possessionRows.has(w.dischargerId)) continue;
+    possession.set(w.functionId, [...(possession.get(w.functionId) ?? []), { line: w.line }]);
+  }
+  const owner = operatedOwner(input.program, facts, path, op, possession);
+  return owner !== null && (!owner.viaLogin || dominating.some((w) => w.kind === 'authn'));
 }
 
 function pathTouches(path: PathRecord, op: OperationSite, touched: NonNullable<CheckInput['touched']>): boolean {

@@ -10,6 +10,7 @@
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { DischargerFact, Facts, LanguageFacts } from './facts.js';
 import type { CallerIndex } from './paths.js';
+import { importOf, routeImports } from './symfony-routes.js';
 import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type Program } from './resolution.js';
 import { formRequestChecks } from './laravel-form-request.js';
 import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
@@ -222,6 +223,21 @@ function booleanActedOn(program: Program, file: ProgramFile, call: CallIR, fn: F
   return false;
 }
 
+/**
+ * For a check whose result is an object with a deciding flag (`verification.verified`): the first test
+ * of the variable it was assigned to must read that flag (`if (!verification)` tests nothing).
+ */
+function testsResult(file: ProgramFile, fn: FunctionIR, call: CallIR, tested: RegExp): boolean {
+  const assigned = /^\s*(?:(?:const|let|var|final)\s+)?\$?([A-Za-z_]\w*)\s*=(?![=>])/.exec(file.lines[call.line - 1] ?? '');
+  if (!assigned?.[1]) return tested.test(statementAt(file, call.line, 4));
+  const variable = new RegExp(String.raw`(?<![\w$])\$?${assigned[1]}\b`);
+  for (let line = call.line + 1; line <= fn.endLine; line++) {
+    const text = file.lines[line - 1] ?? '';
+    if (variable.test(text) && CONDITION_LINE.test(text)) return tested.test(text);
+  }
+  return false;
+}
+
 /** Collect every witness of the program. */
 export function witnesses(input: WitnessInput): WitnessSet {
   const { program, facts } = input;
@@ -258,6 +274,10 @@ export function witnesses(input: WitnessInput): WitnessSet {
           continue;
         }
         if (use.kind === 'branch') until = use.until;
+        if (row.tested && !testsResult(file, node.fn, call, row.tested)) {
+          noteInert(set, node.id, `${call.text.split('\n')[0] ?? ''} at line ${call.line} (its result is not tested for what decides)`);
+          continue;
+        }
       }
       add(set, {
         kind: row.kind,
@@ -631,9 +651,11 @@ function parseAccessControl(file: string, text: string): AccessRule[] {
     if (item) flush();
     if (item) current = { path: null, roles: [] };
     if (!current) continue;
-    const path = /path\s*:\s*['"]?([^,'"}\s]+)['"]?/.exec(body);
-    if (path?.[1]) current.path = path[1];
-    const roles = /roles\s*:\s*(\[[^\]]*\]|[\w,\s]+)/.exec(body);
+    // A quoted path may hold braces (`'^/{_locale}/'`); `role:` is the singular spelling of `roles:`.
+    const path = /path\s*:\s*(?:'([^']*)'|"([^"]*)"|([^,}\s]+))/.exec(body);
+    const pathText = path?.[1] ?? path?.[2] ?? path?.[3];
+    if (pathText) current.path = pathText;
+    const roles = /\broles?\s*:\s*(\[[^\]]*\]|[\w,\s]+)/.exec(body);
     if (roles?.[1]) current.roles = roles[1].replace(/[[\]'"]/g, '').split(',').map((r) => r.trim()).filter((r) => r.length > 0);
   }
   flush();
@@ -646,15 +668,20 @@ function symfonyAccessControl(input: WitnessInput, set: WitnessSet): void {
   for (const [path, text] of input.configTexts) if (/(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/.test(path)) rules.push(...parseAccessControl(path, text));
   if (rules.length === 0) return;
   const php = input.facts.php;
+  const imports = routeImports(input.configTexts);
   for (const entry of input.entries) {
     if (entry.framework !== 'symfony' || entry.route === undefined) continue;
-    const rule = rules.find((r) => r.path.test(entry.route ?? ''));
+    // access_control is written against the full path: the routes import's prefix comes first.
+    const mounted = importOf(imports, entry.path);
+    const route = `${mounted?.prefix ?? ''}${entry.route}`;
+    const rule = rules.find((r) => r.path.test(route));
     if (!rule) continue;
+    const where = mounted ? ` (route ${route}, prefix from ${mounted.evidence})` : '';
     for (const role of rule.roles) {
       const row = php.dischargers.find((d) => d.roles.some((re) => re.test(role)));
       if (!row) continue;
       if (row.kind === 'public') set.publicEntries.add(entry.functionId);
-      else add(set, { kind: row.kind, scope: 'router', functionId: entry.functionId, line: null, dischargerId: row.id, evidence: `access_control ${rule.path.source} roles ${role} in ${rule.file}` });
+      else add(set, { kind: row.kind, scope: 'router', functionId: entry.functionId, line: null, dischargerId: row.id, evidence: `access_control ${rule.path.source} roles ${role} in ${rule.file}${where}` });
     }
   }
 }

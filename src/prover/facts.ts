@@ -62,6 +62,14 @@ const factsFileSchema = z.strictObject({
     current_user_types: z.array(pattern).default([]),
     /** Regexes over an `if` line that tests whether anyone is logged in (`!auth()->check()`, `Auth::guest()`): read in middleware `handle()`. */
     login_tests: z.array(pattern).default([]),
+    /** Regexes over an assignment's right-hand side that creates a record and returns it (`db.create(...)`, `Model::create(...)`): the request's own object. */
+    created_objects: z.array(pattern).default([]),
+    /** Regexes over an expression that denotes the caller's own session, named by the signed session cookie (`getSession(request)`, `req.session`). */
+    own_session: z.array(pattern).default([]),
+    /** Regexes over an assignment's right-hand side that looks a stored record up (`db.find(...)`, `->first()`): what a verification or a token can prove possession of. */
+    record_lookups: z.array(pattern).default([]),
+    /** Regexes over a lookup keyed by a secret token, with a named group `value` for the token (`->where('token', '=', (?<value>\$\w+))`). */
+    token_lookups: z.array(pattern).default([]),
   }),
   operation: z
     .array(
@@ -107,6 +115,13 @@ const factsFileSchema = z.strictObject({
          * credential comparison such as `token == typed`, `hash_equals(...)`), a statement witness there.
          */
         comparisons: z.array(pattern).default([]),
+        /**
+         * The check verifies a secret against a stored record (a password or code hash, a passkey): the
+         * records its arguments read, looked up earlier in the function, are the caller's own after it.
+         */
+        possession: z.boolean().default(false),
+        /** Regex the test of a boolean check's result must match (`\.verified\b`: the result is an object whose flag decides). */
+        tested: pattern.optional(),
         /**
          * `throws`: the call ends the request on denial; `value_only`: a boolean that counts only when a
          * branch on it leaves the function; `constrains`: the check is part of the operation's own call
@@ -175,6 +190,8 @@ export interface DischargerFact {
   line: RegExp | null;
   condition: RegExp | null;
   comparisons: RegExp[];
+  possession: boolean;
+  tested: RegExp | null;
   effect: 'throws' | 'value_only' | 'constrains';
 }
 
@@ -213,6 +230,14 @@ export interface LanguageFacts {
   currentUserTypes: RegExp[];
   /** Conditions that test whether anyone is logged in. */
   loginTests: RegExp[];
+  /** Right-hand sides that create a record and return it. */
+  createdObjects: RegExp[];
+  /** Expressions denoting the caller's own session. */
+  ownSession: RegExp[];
+  /** Right-hand sides that look a stored record up. */
+  recordLookups: RegExp[];
+  /** Lookups keyed by a secret token (group `value`: the token). */
+  tokenLookups: RegExp[];
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -271,6 +296,8 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       line: optionalPattern([...at, 'line'], row.line),
       condition: optionalPattern([...at, 'condition'], row.condition),
       comparisons: patterns([...at, 'comparisons'], row.comparisons),
+      possession: row.possession,
+      tested: optionalPattern([...at, 'tested'], row.tested),
       effect: row.effect,
     };
   });
@@ -302,6 +329,10 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     currentUser: patterns(['header', 'current_user'], input.header.current_user),
     currentUserTypes: patterns(['header', 'current_user_types'], input.header.current_user_types),
     loginTests: patterns(['header', 'login_tests'], input.header.login_tests),
+    createdObjects: patterns(['header', 'created_objects'], input.header.created_objects),
+    ownSession: patterns(['header', 'own_session'], input.header.own_session),
+    recordLookups: patterns(['header', 'record_lookups'], input.header.record_lookups),
+    tokenLookups: patterns(['header', 'token_lookups'], input.header.token_lookups),
     authFlows,
     operations,
     dischargers,

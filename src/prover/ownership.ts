@@ -19,57 +19,198 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The names bound to the logged-in user: parameters and `$this->x`/`self.x`/`this.x` fields. */
+/**
+ * Whose an object is: the logged-in user's (`viaLogin`: it counts only once a login check dominates),
+ * or the request's own without a login (a row this request created, the caller's own session, a
+ * record whose secret the caller has just proved to hold).
+ */
+export interface Owner {
+  why: string;
+  viaLogin: boolean;
+}
+
+/** The names bound to an owner: parameters, locals and `$this->x`/`self.x`/`this.x` fields. */
 class Bindings {
-  readonly names = new Map<string, string>();
-  private patterns: { re: RegExp; origin: string }[] = [];
+  readonly names = new Map<string, Owner>();
+  private patterns: { name: string; re: RegExp; owner: Owner }[] = [];
+  private readonly sources: { re: RegExp; owner: (match: string) => Owner }[];
 
   constructor(
-    private readonly facts: LanguageFacts,
-    private readonly helpers: readonly RegExp[] = [],
-  ) {}
-
-  bind(name: string, origin: string): void {
-    if (this.names.has(name)) return;
-    this.names.set(name, origin);
-    const bare = name.replace(/^\$/, '');
-    const prefix = name.startsWith('$') ? '\\$' : '(?<![\\w$.])';
-    this.patterns.push({ re: new RegExp(`${prefix}${escape(bare)}(?![\\w$])`), origin });
+    readonly facts: LanguageFacts,
+    helpers: readonly OwnHelper[] = [],
+    /** Calls of repository functions that look a record up by the token they are given. */
+    readonly tokenLookups: readonly RegExp[] = [],
+  ) {
+    this.sources = [
+      ...facts.currentUser.map((re) => ({ re, owner: (m: string): Owner => ({ why: m, viaLogin: true }) })),
+      ...facts.createdObjects.map((re) => ({ re, owner: (m: string): Owner => ({ why: `${m.trim()} (a record this request created)`, viaLogin: false }) })),
+      ...facts.ownSession.map((re) => ({ re, owner: (m: string): Owner => ({ why: `${m.trim()} (the caller's own session)`, viaLogin: false }) })),
+      ...helpers.map((h) => ({ re: h.re, owner: (m: string): Owner => ({ why: `${m.trim()}) returns ${h.owner.why}`, viaLogin: h.owner.viaLogin }) })),
+    ];
   }
 
-  /** Why `text` denotes (or derives from) the logged-in user, or null. */
-  origin(text: string): string | null {
-    for (const re of [...this.facts.currentUser, ...this.helpers]) {
+  bind(name: string, owner: Owner | string): void {
+    if (this.names.has(name)) return;
+    const value = typeof owner === 'string' ? { why: owner, viaLogin: true } : owner;
+    this.names.set(name, value);
+    const bare = name.replace(/^\$/, '');
+    const prefix = name.startsWith('$') ? '\\$' : '(?<![\\w$.])';
+    this.patterns.push({ name, re: new RegExp(`${prefix}${escape(bare)}(?![\\w$])`), owner: value });
+  }
+
+  /** A name reassigned from something that is not the owner's no longer denotes it. */
+  unbind(name: string): void {
+    if (!this.names.delete(name)) return;
+    this.patterns = this.patterns.filter((p) => p.name !== name);
+  }
+
+  /** Whose `text` denotes (or derives from), or null. */
+  owner(text: string): Owner | null {
+    for (const { re, owner } of this.sources) {
       const match = re.exec(text);
-      if (match) return match[0];
+      if (match) return owner(match[0]);
     }
-    for (const { re, origin } of this.patterns) if (re.test(text)) return origin;
+    // A bound name inside a string literal (`form.get('tokenId')`) is text, not the value.
+    const code = text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, "''");
+    for (const { re, owner } of this.patterns) if (re.test(code)) return owner;
     return null;
   }
 }
 
+/** A repository function whose result is owned: a call to it denotes what it returns. */
+export interface OwnHelper {
+  re: RegExp;
+  owner: Owner;
+}
+
 const helperCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
+const ownHelperCache = new WeakMap<Program, Map<LanguageFacts, Helpers>>();
+
+/** Per program and facts, a value computed once. */
+function cached<T>(cache: WeakMap<Program, Map<LanguageFacts, T>>, program: Program, facts: LanguageFacts, compute: () => T): T {
+  let byFacts = cache.get(program);
+  if (!byFacts) cache.set(program, (byFacts = new Map<LanguageFacts, T>()));
+  const hit = byFacts.get(facts);
+  if (hit !== undefined) return hit;
+  const value = compute();
+  byFacts.set(facts, value);
+  return value;
+}
+
+/** The repository's module functions in the facts' language, with their files. */
+function* moduleFunctionsOf(program: Program, facts: LanguageFacts): Generator<{ file: ProgramFile; name: string; fn: FunctionIR }> {
+  for (const [path, byName] of program.moduleFunctions) {
+    const file = program.byPath.get(path);
+    if (file?.factsLanguage !== facts.language) continue;
+    for (const [name, refs] of byName) for (const ref of refs) if (/^\w+$/.test(name)) yield { file, name, fn: ref.fn };
+  }
+}
 
 /**
  * Call patterns of the repository's own functions that return the logged-in user (a PHP helper
  * `function user() { return auth()->user() ?: User::guest(); }`): a call to one denotes that user too.
  */
 export function currentUserHelpers(program: Program, facts: LanguageFacts): RegExp[] {
-  let byFacts = helperCache.get(program);
-  if (!byFacts) helperCache.set(program, (byFacts = new Map<LanguageFacts, RegExp[]>()));
-  const cached = byFacts.get(facts);
-  if (cached) return cached;
-  const found: RegExp[] = [];
-  for (const [path, byName] of program.moduleFunctions) {
-    const file = program.byPath.get(path);
-    if (file?.factsLanguage !== facts.language) continue;
-    for (const [name, refs] of byName) {
-      const returnsUser = refs.some((ref) => file.lines.slice(ref.fn.startLine - 1, ref.fn.endLine).some((l) => /\breturn\b/.test(l) && facts.currentUser.some((re) => re.test(l))));
-      if (returnsUser && /^\w+$/.test(name)) found.push(new RegExp(`(?<![\\w$>:.])${name}\\(\\)`));
+  return cached(helperCache, program, facts, () => {
+    const found = new Set<string>();
+    for (const { file, name, fn } of moduleFunctionsOf(program, facts)) {
+      if (file.lines.slice(fn.startLine - 1, fn.endLine).some((l) => /\breturn\b/.test(l) && facts.currentUser.some((re) => re.test(l)))) found.add(name);
+    }
+    return [...found].map((name) => new RegExp(`(?<![\\w$>:.])${name}\\(\\)`));
+  });
+}
+
+/** What the repository's own functions hand back: owned values, and lookups by a token parameter. */
+interface Helpers {
+  owned: OwnHelper[];
+  /** Calls that look a record up by the token they are given, not yet checked for a miss. */
+  tokenLookups: RegExp[];
+}
+
+/** A return that hands back no value of anyone's: `null`, `[]`, `['user_id' => null]`. */
+function constantValue(text: string): boolean {
+  const code = text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, "''");
+  return !/(?<![\w$])(?!(null|undefined|true|false)\b)[A-Za-z_$][\w$]*(?!\s*:(?!:))(?!\s*=>)/.test(code);
+}
+
+/** A call of a repository function by name: module functions, and methods whose name no other function shares. */
+function helperCall(name: string): RegExp {
+  return new RegExp(`(?<![\\w$])${escape(name)}\\s*\\(`);
+}
+
+/**
+ * The repository's own functions whose every value-carrying `return` is owned without a login (a
+ * record they created, the caller's session, a record found by the caller's token that they leave
+ * without), and those that return a lookup by their token parameter. Read in rounds, so a helper of a
+ * helper counts (three levels); a method counts only when no other function shares its name.
+ */
+function ownHelpers(program: Program, facts: LanguageFacts): Helpers {
+  return cached(ownHelperCache, program, facts, () => {
+    const helpers: Helpers = { owned: [], tokenLookups: [] };
+    const byName = new Map<string, { file: ProgramFile; fn: FunctionIR }[]>();
+    for (const ref of program.functions.values()) {
+      const file = program.byPath.get(ref.path);
+      if (file?.factsLanguage !== facts.language || !/^\w+$/.test(ref.fn.name) || CONSTRUCTORS.has(ref.fn.name)) continue;
+      byName.set(ref.fn.name, [...(byName.get(ref.fn.name) ?? []), { file, fn: ref.fn }]);
+    }
+    const known = new Set<string>();
+    const ownFacts: LanguageFacts = { ...facts, currentUser: [] };
+    for (let round = 0; round < 3; round++) {
+      let grew = false;
+      for (const [name, defs] of byName) {
+        const only = defs.length === 1 ? defs[0] : undefined;
+        if (!only || known.has(name)) continue;
+        const { file, fn } = only;
+        const bindings = new Bindings(ownFacts, helpers.owned, helpers.tokenLookups);
+        propagate(file, fn, fn.endLine + 1, bindings, ownFacts);
+        const returns: string[] = [];
+        for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
+          if (/^\s*return\b/.test(file.lines[line - 1] ?? '')) returns.push(balancedStatement(file, line).text.replace(/^\s*return\b/, '').replace(/;[\s\S]*$/, ''));
+        }
+        const values = returns.filter((r) => !constantValue(r));
+        if (values.length === 0) continue;
+        const owners = values.map((v) => bindings.owner(v));
+        if (owners.every((o) => o !== null && !o.viaLogin)) {
+          helpers.owned.push({ re: helperCall(name), owner: { why: owners[0]?.why ?? 'the request\'s own object', viaLogin: false } });
+          known.add(name);
+          grew = true;
+        } else if (values.every((v) => tokenLookupOf(file, ownFacts, fn, v) !== null)) {
+          helpers.tokenLookups.push(helperCall(name));
+          known.add(name);
+          grew = true;
+        }
+      }
+      if (!grew) break;
+    }
+    return helpers;
+  });
+}
+
+/**
+ * The token a lookup is keyed by (`->where('token', '=', $token)->first()`), when it comes from what
+ * `fn` was given: a parameter, or a local assigned from one (`const token = String(form.get('token'))`,
+ * `form` from `request`), three assignments deep. Otherwise null.
+ */
+function tokenLookupOf(file: ProgramFile, facts: LanguageFacts, fn: FunctionIR, rhs: string): string | null {
+  if (!facts.recordLookups.some((re) => re.test(rhs))) return null;
+  for (const re of facts.tokenLookups) {
+    const value = re.exec(rhs)?.groups?.['value'];
+    if (value && fromParameters(file, fn, value)) return value;
+  }
+  return null;
+}
+
+/** True when `name` is a parameter of `fn` or derives from one through assignments in its body. */
+function fromParameters(file: ProgramFile, fn: FunctionIR, name: string): boolean {
+  const given = new Set(fn.parameters.flatMap((p) => [p.name, ...destructured(p.name).map(([, local]) => local)]));
+  const mentions = (text: string): boolean => [...given].some((g) => new RegExp(`(?<![\\w$.])${escape(g)}(?![\\w$])`).test(text));
+  for (let round = 0; round < 3 && !given.has(name); round++) {
+    for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
+      const assign = DECLARED.exec(file.lines[line - 1] ?? '');
+      if (assign?.[1] && !given.has(assign[1]) && mentions((file.lines[line - 1] ?? '').slice(assign[0].length))) given.add(assign[1]);
     }
   }
-  byFacts.set(facts, found);
-  return found;
+  return given.has(name);
 }
 
 /**
@@ -129,6 +270,8 @@ function objectProperties(literal: string): [string, string][] {
 
 /** `[property, local name]` of a destructuring parameter: `{ user, code: c }` → user→user, code→c. */
 function destructured(name: string): [string, string][] {
+  const list = /^\s*\[([^\]]*)\]\s*$/.exec(name)?.[1];
+  if (list !== undefined) return list.split(',').map((n, i): [string, string] => [String(i), n.trim()]).filter(([, local]) => /^\$?\w+$/.test(local));
   if (!name.trim().startsWith('{')) return [];
   return objectProperties(name.trim()).filter(([, local]) => /^\w+$/.test(local));
 }
@@ -239,8 +382,23 @@ function exitsWhenMissing(file: ProgramFile, variable: string, end: number): boo
   return false;
 }
 
-/** Follow assignments and loops in `fn` from its body to `untilLine` (exclusive). */
-function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, bindings: Bindings): void {
+/** A record's secret verified at `line` (a possession check that dominates the operation). */
+export interface PossessionCheck {
+  line: number;
+}
+
+const DECLARED = /^\s*(?:(?:const|let|var|final)\s+)?(\$?[A-Za-z_]\w*)\s*(?:\?\?)?=(?![=>])/;
+const DESTRUCTURED = /^\s*(?:(?:const|let|var)\s*(\{[^}]*\})|(?:(?:const|let|var)\s*)?(\[[^\]]*\]))\s*=(?![=>])\s*(.+)$/;
+/** The roots of the member expressions a statement reads: `verification` of `verification.codeHash`, `$user` of `$user->password`. */
+const MEMBER_ROOT = /(?<![\w$.>:])(\$?[A-Za-z_]\w*)\s*(?:\?\.|\.|->|\[)/g;
+
+/**
+ * Follow assignments and loops in `fn` from its body to `untilLine` (exclusive). At a possession check,
+ * the records its arguments read that the function looked up (and did not take from the request as
+ * they are) become the caller's own.
+ */
+function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, bindings: Bindings, facts?: LanguageFacts, possession: readonly PossessionCheck[] = []): void {
+  const lookedUp = new Set<string>();
   for (let line = fn.bodyStartLine; line < untilLine && line <= fn.endLine; line++) {
     const text = file.lines[line - 1] ?? '';
     for (const [i, re] of LOOPS.entries()) {
@@ -248,26 +406,56 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       if (!m) continue;
       const [source, target] = i === 0 ? [m[1], m[2]] : i === 1 ? [m[2], m[1]] : [m[2], m[1]];
       if (source && target) {
-        const origin = bindings.origin(source);
-        if (origin) bindings.bind(target, origin);
+        const owner = bindings.owner(source);
+        if (owner) bindings.bind(target, owner);
+      }
+    }
+    const destructuring = DESTRUCTURED.exec(text);
+    const pattern = destructuring?.[1] ?? destructuring?.[2];
+    if (pattern && destructuring?.[3]) {
+      // `const { verification, code } = await createVerification(...)`, `[$id, $at] = explode(...)`: each local takes the value's owner.
+      const rhs = balancedStatement(file, line).text.slice(text.indexOf(destructuring[3]));
+      const owner = ownerOfValue(bindings, rhs);
+      const looked = facts?.recordLookups.some((re) => re.test(rhs)) === true;
+      for (const [, local] of destructured(pattern)) {
+        if (owner) bindings.bind(local, owner);
+        if (looked) lookedUp.add(local);
       }
     }
     const assign = ASSIGNMENT.exec(text);
-    if (assign?.[1] && assign[2] && !/^\s*(if|elif|while|return)\b/.test(text)) {
+    if (assign?.[1] && assign[2] && !destructuring && !/^\s*(if|elif|while|return)\b/.test(text)) {
       // A lookup written over several lines is read whole: its user constraint may sit on a later line.
       const statement = balancedStatement(file, line);
       const rhs = statement.text.slice(statement.text.indexOf(assign[2]));
-      // Every value the right-hand side can take must come from the user (`find($id) ?? ...` does not).
-      const values = alternatives(rhs.replace(/;[\s\S]*$/, ''));
-      const origin = values.length > 0 && values.every((v) => bindings.origin(v) !== null) ? bindings.origin(rhs) : null;
-      if (origin) {
-        bindings.bind(assign[1], origin);
+      const owner = ownerOfValue(bindings, rhs);
+      const declared = DECLARED.exec(text)?.[1] === assign[1];
+      if (declared && facts?.recordLookups.some((re) => re.test(rhs))) lookedUp.add(assign[1]);
+      const byToken = declared && owner === null && (tokenLookupOf(file, facts ?? bindings.facts, fn, rhs) !== null || bindings.tokenLookups.some((re) => re.test(rhs)));
+      if (byToken && exitsWhenMissing(file, assign[1], statement.end)) {
+        // Found by the token the request holds, and the code leaves when none matches: possession.
+        bindings.bind(assign[1], { why: `${assign[1]}, found by the caller's token at line ${line} (the code leaves when none matches)`, viaLogin: false });
+      } else if (owner) {
+        bindings.bind(assign[1], owner);
         // A lookup scoped by the user that leaves when nothing came back proves its key is the user's too.
         const key = lookupKey(rhs);
-        if (key && exitsWhenMissing(file, assign[1], statement.end)) bindings.bind(key, `${key}, found for the user in the lookup at line ${line}`);
+        if (key && exitsWhenMissing(file, assign[1], statement.end)) bindings.bind(key, { why: `${key}, found for ${owner.why} in the lookup at line ${line}`, viaLogin: owner.viaLogin });
+      } else if (declared) {
+        bindings.unbind(assign[1]); // `id = params.id` after `id = created.id`: the request's value now
+      }
+    }
+    if (possession.some((p) => p.line === line)) {
+      for (const match of balancedStatement(file, line).text.matchAll(MEMBER_ROOT)) {
+        const root = match[1] ?? '';
+        if (lookedUp.has(root)) bindings.bind(root, { why: `${root}, whose stored secret was verified at line ${line}`, viaLogin: false });
       }
     }
   }
+}
+
+/** Whose every value the right-hand side can take is (`find($id) ?? ...` is nobody's), or null. */
+function ownerOfValue(bindings: Bindings, rhs: string): Owner | null {
+  const values = alternatives(rhs.replace(/;[\s\S]*$/, ''));
+  return values.length > 0 && values.every((v) => bindings.owner(v) !== null) ? bindings.owner(rhs) : null;
 }
 
 /** A call's plain arguments: the ones that can name the object acted on (not object or array literals, strings or named data). */
@@ -281,48 +469,51 @@ function queuedBy(facts: LanguageFacts, op: OperationSite): RegExp[] {
 }
 
 /**
- * Where the object an operation acts on comes from, when that is the logged-in user: its receiver
- * (`$user->tokens()->delete()`), a plain argument (`$em->remove($bookmark)`, `db.update(userTable,
- * user.id, {...})`), or, for a write of queued changes (`flush()`), every object queued before it in the
- * same function.
+ * Whose the object an operation acts on is: its receiver (`$user->tokens()->delete()`), a plain
+ * argument (`$em->remove($bookmark)`, `db.update(userTable, user.id, {...})`), or, for a write of queued
+ * changes (`flush()`), every object queued before it in the same function.
  */
-function operatedObjectOwner(file: ProgramFile, fn: FunctionIR, call: CallIR, bindings: Bindings, queued: readonly RegExp[]): string | null {
+function operatedObjectOwner(file: ProgramFile, fn: FunctionIR, call: CallIR, bindings: Bindings, queued: readonly RegExp[]): Owner | null {
   if (call.receiver) {
-    const origin = bindings.origin(call.receiver);
-    if (origin) return origin;
+    const owner = bindings.owner(call.receiver);
+    if (owner) return owner;
   }
   for (const arg of objectArguments(call)) {
-    const origin = bindings.origin(arg);
-    if (origin) return origin;
+    const owner = bindings.owner(arg);
+    if (owner) return owner;
   }
   if (queued.length === 0 || objectArguments(call).length > 0) return null;
   const before = file.ir.calls.filter((c) => c.line >= fn.bodyStartLine && c.line < call.line && queued.some((re) => re.test(callSignature(c))));
   if (before.length === 0) return null;
-  let origin: string | null = null;
+  let owner: Owner | null = null;
   for (const queuedCall of before) {
     const first = objectArguments(queuedCall)[0];
-    origin = first === undefined ? null : bindings.origin(first);
-    if (!origin) return null;
+    owner = first === undefined ? null : bindings.owner(first);
+    if (!owner) return null;
   }
-  return origin;
+  return owner;
 }
 
 /**
- * When the operation acts on the logged-in user or a value derived from them, a description of where
- * that user came from; otherwise null.
+ * Whose the object the operation acts on is, along the path: the logged-in user's (or derived from
+ * them), a record created on the path, the caller's own session, or a record whose secret a possession
+ * check (`possession`: function id → the checks that dominate the operation there) verified. Null
+ * when it is nobody's in particular.
  */
-export function ownedByCurrentUser(program: Program, facts: LanguageFacts, path: PathRecord, op: OperationSite): string | null {
-  if (facts.currentUser.length === 0 && facts.currentUserTypes.length === 0) return null;
-  let passed = new Map<number | string, string>();
+export function operatedOwner(program: Program, facts: LanguageFacts, path: PathRecord, op: OperationSite, possession: ReadonlyMap<string, readonly PossessionCheck[]> = new Map()): Owner | null {
+  if (facts.currentUser.length + facts.currentUserTypes.length + facts.createdObjects.length + facts.ownSession.length === 0 && possession.size === 0) return null;
+  const own = ownHelpers(program, facts);
+  const helpers: OwnHelper[] = [...currentUserHelpers(program, facts).map((re) => ({ re, owner: { why: 'the logged-in user', viaLogin: true } })), ...own.owned];
+  let passed = new Map<number | string, Owner>();
   for (const [i, hop] of path.hops.entries()) {
     const ref = program.functions.get(hop.functionId);
     const file = ref ? program.byPath.get(ref.path) : undefined;
     if (!ref || !file) return null;
-    const bindings = new Bindings(facts, currentUserHelpers(program, facts));
+    const bindings = new Bindings(facts, helpers, own.tokenLookups);
     bindInjected(program, facts, bindings, ref.path, ref.fn);
     ref.fn.parameters.forEach((p, index) => {
-      const origin = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));
-      if (origin) bindings.bind(p.name, origin);
+      const owner = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));
+      if (owner) bindings.bind(p.name, owner);
       // A destructured parameter `{ user, code }` takes the properties of an object argument by name.
       for (const [property, local] of destructured(p.name)) {
         const fromProperty = passed.get(`.${property}`);
@@ -331,31 +522,34 @@ export function ownedByCurrentUser(program: Program, facts: LanguageFacts, path:
     });
     const isLast = i === path.hops.length - 1;
     const until = isLast ? op.line : hop.callLine ?? ref.fn.endLine;
-    propagate(file, ref.fn, until, bindings);
+    propagate(file, ref.fn, until, bindings, facts, possession.get(hop.functionId));
     if (isLast) {
-      const call = file.ir.calls.find((c) => c.line === op.line && c.text === op.call) ?? file.ir.calls.find((c) => c.line === op.line);
+      // The operation's own call: on its line, matching its row (a chain's inner `DB::table(...)` shares the line).
+      const row = facts.operations.find((o) => o.id === op.operationId);
+      const onLine = file.ir.calls.filter((c) => c.line === op.line);
+      const call = onLine.find((c) => row?.calls.some((re) => re.test(callSignature(c))) === true) ?? onLine.find((c) => c.text === op.call) ?? onLine[0];
       if (!call) return null;
       return operatedObjectOwner(file, ref.fn, call, bindings, queuedBy(facts, op));
     }
-    // Hand the user to the next hop's parameters, by position or by name.
+    // Hand the owned values to the next hop's parameters, by position or by name.
     const next = path.hops[i + 1] ? program.functions.get(path.hops[i + 1]?.functionId ?? '') : undefined;
     if (!next || hop.callLine === null) return null;
     const args = callArguments(statementAt(file, hop.callLine, 6), next.fn.name) ?? [];
     passed = new Map();
     args.forEach((arg, index) => {
-      // An object argument `{ user, code }` hands over each property the user flows into.
+      // An object argument `{ user, code }` hands over each property an owned value flows into.
       if (arg.startsWith('{')) {
         for (const [property, value] of objectProperties(arg)) {
-          const origin = bindings.origin(value);
-          if (origin) passed.set(`.${property}`, origin);
+          const owner = bindings.owner(value);
+          if (owner) passed.set(`.${property}`, owner);
         }
         return;
       }
       const named = /^(\w+)\s*[:=](?![:=])\s*(.+)$/s.exec(arg);
-      const origin = bindings.origin(named?.[2] ?? arg);
-      if (!origin) return;
-      if (named?.[1]) passed.set(named[1], origin);
-      else passed.set(index, origin);
+      const owner = bindings.owner(named?.[2] ?? arg);
+      if (!owner) return;
+      if (named?.[1]) passed.set(named[1], owner);
+      else passed.set(index, owner);
     });
   }
   return null;

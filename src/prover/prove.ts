@@ -10,6 +10,7 @@ import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syn
 import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { checkObligations, siteKey } from './check.js';
+import { isSymfonyRoutesFile } from './symfony-routes.js';
 import { witnesses } from './enforcement.js';
 import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
 import { buildCallerIndex, composePaths } from './paths.js';
@@ -49,9 +50,9 @@ export function isLeftOut(path: string): boolean {
   return LEFT_OUT.test(path);
 }
 
-/** Non-source files the prover reads for configuration (Symfony's security.yaml). */
+/** Non-source files the prover reads for configuration (Symfony's security.yaml and routes files). */
 export function isProverConfig(path: string): boolean {
-  return /(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/.test(path);
+  return /(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/.test(path) || isSymfonyRoutesFile(path);
 }
 
 function bump(counts: Record<string, number>, key: string, by = 1): void {

@@ -141,4 +141,25 @@ ${test}
     const ignored = await prove({ 'src/main/java/org/example/Conn.java': descriptor('    boolean ok = allowed();') });
     expect(ignored.findings.map((f) => f.entry.function)).toEqual(['Conn.doFillCredentialsIdItems']);
   });
+
+  it('a denial split by a null test (no item: Jenkins permission; an item: its permission) checks every case; a split that leaves a case open does not', async () => {
+    const descriptor = (condition: string) => `package org.example;
+public class Conn extends Descriptor<Object> {
+  public ListBoxModel doFillCredentialsIdItems(@AncestorInPath Item context, @QueryParameter String value) {
+    if (${condition}) {
+      return new ListBoxModel();
+    }
+    return CredentialsProvider.lookupCredentials(C.class, context, ACL.SYSTEM, null).isEmpty() ? null : null;
+  }
+}
+`;
+    const split = 'context == null && !Jenkins.get().hasPermission(Jenkins.MANAGE)\n        || context != null && !context.hasPermission(Item.EXTENDED_READ)';
+    const both = await prove({ 'src/main/java/org/example/Conn.java': descriptor(split) });
+    expect(both.coverage.operationsChecked).toBeGreaterThan(0);
+    expect(both.findings).toEqual([]);
+    for (const open of ['context == null && !Jenkins.get().hasPermission(Jenkins.MANAGE)', 'context == null && !Jenkins.get().hasPermission(Jenkins.MANAGE) || value == null && !context.hasPermission(Item.EXTENDED_READ)', 'context == null && !Jenkins.get().hasPermission(Jenkins.MANAGE) || context != null && debug']) {
+      const result = await prove({ 'src/main/java/org/example/Conn.java': descriptor(open) });
+      expect(result.findings.map((f) => f.entry.function), open).toEqual(['Conn.doFillCredentialsIdItems']);
+    }
+  });
 });

@@ -1,0 +1,68 @@
+/**
+ * Symfony route imports: `config/routes.yaml` (and `config/routes/*.yaml`) load controllers from a
+ * resource (`resource: ../src/Controller/`, `type: attribute`) under a `prefix` (`/{_locale}`). A
+ * route's full path is that prefix followed by its class and method paths, and `access_control` in
+ * security.yaml is written against the full path, so it must be matched with the prefix on.
+ */
+import { posix } from 'node:path';
+
+/** One import of a routes file: the repository path it loads and the prefix it mounts it under. */
+export interface RouteImport {
+  /** A directory (ending in `/`) or a file, relative to the repository root. */
+  resource: string;
+  prefix: string;
+  /** `config/routes.yaml:26` */
+  evidence: string;
+}
+
+/** True for the routes files Symfony loads in every environment. */
+export function isSymfonyRoutesFile(path: string): boolean {
+  return /(^|\/)config\/routes(\/[\w.-]+)?\.ya?ml$/.test(path);
+}
+
+/** The scalar value of `key:` in one block of lines, unquoted, or null (a mapping or a missing key). */
+function scalar(block: readonly string[], key: string): string | null {
+  for (const line of block) {
+    const match = new RegExp(`^\\s+${key}\\s*:\\s*(.*?)\\s*$`).exec(line);
+    if (!match) continue;
+    const value = (match[1] ?? '').replace(/\s+#.*$/, '').replace(/^(['"])(.*)\1$/, '$2');
+    return value === '' ? null : value;
+  }
+  return null;
+}
+
+/** The imports with a prefix in one routes file (top-level entries with `resource` and a scalar `prefix`). */
+function importsOf(path: string, text: string): RouteImport[] {
+  const out: RouteImport[] = [];
+  const lines = text.split(/\r?\n/);
+  const dir = posix.dirname(path);
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^[\w.@-]+\s*:\s*$/.test(lines[i] ?? '')) continue;
+    const block: string[] = [];
+    for (let j = i + 1; j < lines.length && !/^\S/.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
+    const resource = scalar(block, 'resource');
+    const prefix = scalar(block, 'prefix');
+    if (!resource || !prefix || /^[@%]/.test(resource)) continue; // a bundle's or a parameter's resource is not the repository's
+    const joined = posix.normalize(posix.join(dir, resource));
+    if (joined.startsWith('..')) continue;
+    out.push({ resource: resource.endsWith('/') ? `${joined.replace(/\/$/, '')}/` : joined, prefix: prefix.replace(/\/$/, ''), evidence: `${path}:${i + 1}` });
+  }
+  return out;
+}
+
+/** Every prefixed import of the repository's routes files. */
+export function routeImports(configTexts: ReadonlyMap<string, string>): RouteImport[] {
+  const out: RouteImport[] = [];
+  for (const [path, text] of configTexts) if (isSymfonyRoutesFile(path)) out.push(...importsOf(path, text));
+  return out;
+}
+
+/** The import that loads a controller file: the most specific resource containing it, or null. */
+export function importOf(imports: readonly RouteImport[], controllerPath: string): RouteImport | null {
+  let best: RouteImport | null = null;
+  for (const candidate of imports) {
+    const covers = candidate.resource.endsWith('/') ? controllerPath.startsWith(candidate.resource) : controllerPath === candidate.resource;
+    if (covers && (best === null || candidate.resource.length > best.resource.length)) best = candidate;
+  }
+  return best;
+}
