@@ -24,6 +24,8 @@ export function hostileChangeReviewer(): (files: Record<string, string>) => Prom
     const r = repo({ 'README.md': '# app\n' });
     r.commit(files);
     const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--no-model', '--format', 'json'], { cwd: r.root });
+    // A review that could not run reports nothing; an attack "caught" that way proves nothing.
+    if (run.code === 2) throw new Error(`review could not run: ${run.stderr}`);
     const findings = (JSON.parse(run.stdout) as { findings: AttackFinding[] }).findings;
     return { code: run.code, findings, where: findings.map((f) => `${f.rule} ${f.path}:${f.line}`) };
   };
