@@ -96,6 +96,18 @@ describe('attack: a safe producer or safe import that is not what its name says'
     expect(await innerHtmlLines(code)).toEqual([2]);
   });
 
+  it('Python: a format_html defined in the change that returns its input', async () => {
+    const code = ['from django.utils.safestring import mark_safe', '', 'def format_html(value):', '    return value', '', 'def banner(request):', "    return mark_safe(format_html(request.GET['msg']))", ''].join('\n');
+    const out = await review({ 'app/views.py': code });
+    expect(out.where).toContain('jscr/python-mark-safe-non-literal app/views.py:7');
+  });
+
+  it('Python: the real format_html on a literal stays inert', async () => {
+    const code = ['from django.utils.html import format_html', 'from django.utils.safestring import mark_safe', '', 'def banner(request):', "    return mark_safe(format_html('<b>{}</b>', request.GET['msg']))", ''].join('\n');
+    const out = await review({ 'app/views.py': code });
+    expect(out.where.filter((w) => w.includes('mark-safe'))).toEqual([]);
+  });
+
   it('a script module imported with a query string that ends like an asset name', async () => {
     const code = ["import payload from './payload.js?.html';", "import other from './payload.js#.svg';", 'export function f(el) {', '  el.innerHTML = payload;', '  el.outerHTML = other;', '}'].join('\n');
     expect(await innerHtmlLines(code)).toEqual([4, 5]);
