@@ -399,21 +399,30 @@ function noteInert(set: WitnessSet, functionId: string, text: string): void {
   set.inert.set(functionId, list);
 }
 
-/** What a predicate may return on its other paths: a denial (false, 0, null, nothing). */
+/** What a predicate may return on its other paths besides another call's answer: a denial (false, 0, null, nothing). */
 const DENIES = /\breturn\s*(false|False|0|null|None|nil|undefined|''|""|\[\])?\s*;?\s*(\}\s*)*$/;
 /** A returned expression that may choose another value than the check: a ternary, `?:`, a match, `x if c else y`. */
 const CHOOSES = /\?(?![.\->])|\bmatch\s*\(|\bif\b[^:]*\belse\b/;
 
 /**
+ * Another path's `return` that hands on what a call answers (`return $permissions->checkAccess(...)`,
+ * an overload's check), not a literal, a stored flag, request data or a value chosen by a condition.
+ */
+function returnsAnotherCall(text: string): boolean {
+  const value = text.replace(/^.*?\breturn\b/, '');
+  return /[\w$]\s*\(/.test(value) && !CHOOSES.test(value) && !REQUEST_DATA.test(value) && !/\|\||\bor\b|\?\?/.test(value);
+}
+
+/**
  * Record `functionId` as a predicate of `kind` when its value is the check returned on `checkLine`:
- * every other return denies, and that return neither chooses another value nor checks what the
- * request names. A `return true`, a stored flag or a request value returned elsewhere is a path that
- * allows without the check. Returns whether it was recorded.
+ * every other return denies or hands on another call's answer, and that return neither chooses another
+ * value nor checks what the request names. A `return true`, a stored flag or a request value returned
+ * elsewhere is a path that allows without the check. Returns whether it was recorded.
  */
 function addPredicate(predicates: Map<string, Set<DischargeKind>>, ref: FunctionRef, kind: DischargeKind, file: ProgramFile, checkLine: number): boolean {
   const own = (file.lines[checkLine - 1] ?? '').replace(/^.*?\breturn\b/, '');
   if (CHOOSES.test(own) || REQUEST_DATA.test(own)) return false;
-  if (bodyLines(file, ref.fn).some((l) => l.line !== checkLine && /\breturn\b/.test(l.text) && !DENIES.test(l.text))) return false;
+  if (bodyLines(file, ref.fn).some((l) => l.line !== checkLine && /\breturn\b/.test(l.text) && !DENIES.test(l.text) && !returnsAnotherCall(l.text))) return false;
   const kinds = predicates.get(ref.id) ?? new Set<DischargeKind>();
   kinds.add(kind);
   predicates.set(ref.id, kinds);
