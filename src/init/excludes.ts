@@ -85,6 +85,11 @@ function fromTrackedPaths(paths: readonly string[]): ExcludeGuess[] {
 const BUILT_ASSET = /^(.+)[-.]([A-Za-z0-9_-]{8}|[0-9a-f]{8,20})\.(?:m?js|css)$/;
 /** Extensions of code and templates a person writes: a folder holding one of these unhashed is not only build output. */
 const HAND_WRITTEN = /\.(?:m?[jt]sx?|cjs|css|s[ac]ss|less|py|php|rb|java|go|html?|twig|vue|svelte)$/;
+/**
+ * Folder names bundlers write to. Hashed-looking names alone are something a change can choose
+ * (`users-1a2b3c4d.js` in `src/api/`), so a proposed folder must also sit where output goes.
+ */
+const OUTPUT_FOLDER = /^(build|builds|dist|out|output|assets|static|public|bundles?|chunks|compiled|generated|_next|_nuxt|_astro|_app|immutable|wwwroot|www)$/i;
 /** A folder needs at least this many hashed files before it reads as a bundler's output folder. */
 const MIN_HASHED_FILES = 3;
 
@@ -129,7 +134,7 @@ function fromHashedBuildOutput(paths: readonly string[]): ExcludeGuess[] {
   }
   const chosen: ExcludeGuess[] = [];
   for (const [dir, { count, example }] of [...hashed].sort(([a], [b]) => a.length - b.length || (a < b ? -1 : 1))) {
-    if (count < MIN_HASHED_FILES || handWritten.has(dir)) continue;
+    if (count < MIN_HASHED_FILES || handWritten.has(dir) || !dir.split('/').some((segment) => OUTPUT_FOLDER.test(segment))) continue;
     if (chosen.some((guess) => dir.startsWith(guess.glob.slice(0, -2)))) continue;
     const glob = `${dir.split('/').map(escapeGlob).join('/')}/**`;
     chosen.push({ glob, why: `build output (${dir}/: ${count} files with content-hashed names such as ${example.slice(dir.length + 1)}, no hand-written code)` });

@@ -71,7 +71,7 @@ function indentOf(line: string): number {
 }
 
 /**
- * Names declared on the edit's lines (both sides) and the definition enclosing its first changed
+ * Names declared on the lines the edit replaces and the definition enclosing its first changed
  * line, in that order, without repeats. `fileText` is the file before the edit.
  */
 export function changedNames(fileText: string | null, entries: readonly EditEntry[], language: ProfileLanguage): string[] {
@@ -82,7 +82,9 @@ export function changedNames(fileText: string | null, entries: readonly EditEntr
     if (name !== null && !names.includes(name) && names.length < MAX_NAMES) names.push(name);
   };
   for (const entry of entries) {
-    for (const side of [entry.oldString, entry.newString]) for (const line of side.split('\n')) add(definedName(line, patterns));
+    // The old side's names only: a definition the edit itself writes has no call sites to look up, so
+    // naming one after an earlier search would buy credit for a search of something else.
+    for (const line of entry.oldString.split('\n')) add(definedName(line, patterns));
     if (fileText === null || entry.oldString.length === 0) continue;
     const offset = fileText.indexOf(entry.oldString);
     if (offset < 0) continue;

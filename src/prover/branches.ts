@@ -8,6 +8,26 @@
 import type { FunctionIR } from '../syntax/ir-types.js';
 import type { ProgramFile } from './types.js';
 
+/**
+ * Request data in a check's text (PHP, JavaScript, Python): what it names is the caller's choice, so an
+ * ability, a role or an id taken from it checks nothing. The logged-in user (`$request->user()`) is not.
+ */
+export const REQUEST_DATA = /\brequest\s*\(|\$request->(?!user\s*\()\w+|\$_(GET|POST|REQUEST|COOKIE|SERVER)\b|\breq\.(query|body|params|headers|cookies)\b|\brequest\.(GET|POST|args|form|json|query|body|params|headers|cookies|values|data)\b|\bRequest::/;
+
+/**
+ * Whether an `abort_if`/`abort_unless`-style assertion on `line` refuses on the check's own failure:
+ * `_unless` with no alternative that passes without it (`|| other`), `_if` on a negated test with no
+ * other condition required (`&& other`), and no request data deciding the outcome.
+ */
+export function assertionDecides(line: string): boolean {
+  const asserting = ASSERTING.exec(line);
+  if (!asserting) return true;
+  const argument = line.slice(asserting.index + asserting[0].length);
+  if (REQUEST_DATA.test(argument)) return false;
+  if (/_if$/.test(asserting[1] ?? '')) return !/&&|\band\b/.test(argument) && /!|\b(cannot|cant|denies|none|not)\b|===?\s*false/.test(argument);
+  return !/\|\||\bor\b|\?\?|\?:/.test(argument);
+}
+
 /** What the code does with a boolean check. */
 export type BooleanUse =
   | { kind: 'leaves' }
@@ -214,6 +234,9 @@ export function booleanUse(file: ProgramFile, fn: FunctionIR, line: number, name
   if (asserting) {
     // `abort_unless(can(x))` leaves when the check fails; `abort_if` only when the check is negated.
     const whenTrue = /_if$/.test(asserting[1] ?? '');
+    // `abort_unless(can(x) || other)` lets `other` pass without the check, as `abort_if(!can(x) && other)` does.
+    const argument = own.slice(asserting.index + asserting[0].length);
+    if ((whenTrue ? /&&|\band\b/ : /\|\||\bor\b|\?\?|\?:/).test(argument)) return { kind: 'fell_through' };
     return negatedIn(own, name) === whenTrue ? { kind: 'leaves' } : { kind: 'fell_through' };
   }
   // An arrow function whose body is the check returns it too (`const canEdit = (u) => u.can('edit')`).
@@ -250,4 +273,60 @@ export function guardClauseHead(file: ProgramFile, fn: FunctionIR, line: number)
     if (indentOf(text) < indentOf(own)) return CONDITION.test(text) && !/\belse\b/.test(text) ? l : line;
   }
   return line;
+}
+
+/** A line that opens a block which may not run, or may run later: a branch, a loop, a handler, a closure. */
+const CONDITIONAL_HEAD = /^\s*(?:\}\s*)?(?:if|elif|else|unless|for|foreach|while|do|switch|case|default|try|catch|except|finally)\b|\bfunction\s*\(|\bfn\s*\(|=>\s*\{?\s*$/;
+const ONE_LINE_HEAD = /^\s*(?:\}\s*)?(if|elif|unless|else\s+if|else|for|foreach|while|try|catch|case|default)\b/;
+
+/**
+ * The last line that a check on `line` of `fn` (its callee `name`) covers, when it sits in a block that
+ * may not run: nested under an `if`, a loop, a `try` (whose catch may swallow the refusal) or a
+ * closure, or after a one-line condition (`if (x) { authorize(); }`). Undefined when it runs on every
+ * path through its own level. A check in the condition itself is judged by `booleanUse`, not here.
+ */
+export function conditionalReach(file: ProgramFile, fn: FunctionIR, line: number, name: string): number | undefined {
+  const own = file.lines[line - 1] ?? '';
+  const at = own.indexOf(name);
+  if (/\b(throw|return|raise|abort\w*)\b/.test(own.slice(0, at < 0 ? own.length : at))) {
+    // A refusal (`if (!ok) throw forbidden`): the guard clause around it is the check, so what counts
+    // is where that clause sits.
+    return nestedReach(file, fn, ONE_LINE_HEAD.test(own) ? line : clauseHead(file, fn, line));
+  }
+  const head = ONE_LINE_HEAD.exec(own);
+  if (head) {
+    const branch = /^(if|elif|unless|else\s+if)$/.test(head[1] ?? '') ? conditionalAt(file, fn, line) : null;
+    if (branch === null) return line;
+    if (!new RegExp(String.raw`\b${escape(name)}\b`).test(branch.condition)) return branch.to;
+  }
+  return nestedReach(file, fn, line);
+}
+
+/** The `if` line a refusal on `line` is the failing arm of (the nearest line above at a shallower indent), or `line`. */
+function clauseHead(file: ProgramFile, fn: FunctionIR, line: number): number {
+  const indent = indentOf(file.lines[line - 1] ?? '');
+  for (let l = line - 1; l > fn.bodyStartLine; l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '' || indentOf(text) >= indent) continue;
+    return /^\s*(?:\}\s*)?(if|elif|unless)\b/.test(text) ? l : line;
+  }
+  return line;
+}
+
+/** The last line covered by a statement on `line`, when a branch, loop, handler or closure head above it nests it. */
+function nestedReach(file: ProgramFile, fn: FunctionIR, line: number): number | undefined {
+  let indent = indentOf(file.lines[line - 1] ?? '');
+  for (let l = line - 1; l > fn.bodyStartLine; l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '' || indentOf(text) >= indent) continue;
+    indent = indentOf(text);
+    if (!CONDITIONAL_HEAD.test(text) && !/:\s*(#.*)?$/.test(text)) continue;
+    // The block ends before the next line back at the head's level.
+    for (let end = line + 1; end < fn.endLine; end++) {
+      const next = file.lines[end - 1] ?? '';
+      if (next.trim() !== '' && indentOf(next) <= indent) return end;
+    }
+    return fn.endLine;
+  }
+  return undefined;
 }

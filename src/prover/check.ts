@@ -51,6 +51,7 @@ export function siteKey(op: OperationSite): string {
 function dominates(w: Witness, boundLine: number, lastHop: boolean): boolean {
   if (w.scope !== 'statement' || w.line === null) return true;
   if (w.until !== undefined && boundLine > w.until) return false;
+  if (w.blockEnd !== undefined && boundLine > w.blockEnd) return false;
   if (w.line < boundLine) return true;
   return lastHop && w.sameLine === true && w.line === boundLine;
 }

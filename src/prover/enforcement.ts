@@ -17,7 +17,7 @@ import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, r
 import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
-import { booleanUse, comparisonUse, guardClauseHead, type BooleanUse } from './branches.js';
+import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
@@ -61,6 +61,15 @@ export interface WitnessInput {
 const EXIT = /\b(throw|return|raise|abort\w*|exit|die|redirect|send_error|finish)\b/;
 const BRANCH = /\b(if|unless|elif)\b|\?|&&|\|\||(^|[^=!<>])=($|[^=])/;
 const CONDITION_LINE = /\b(if|elif|unless)\b/;
+
+/**
+ * A statement witness's reach: `until`, the end of the branch its value guards, and `blockEnd`, the end
+ * of the block the check itself sits in when that block may not run (branches.ts conditionalReach).
+ */
+function reach(until: number | undefined, file: ProgramFile, fn: FunctionIR, line: number, name: string): { until?: number; blockEnd?: number } {
+  const blockEnd = conditionalReach(file, fn, line, name);
+  return { ...(until === undefined ? {} : { until }), ...(blockEnd === undefined ? {} : { blockEnd }) };
+}
 
 function add(set: WitnessSet, witness: Witness): void {
   const list = set.byFunction.get(witness.functionId);
@@ -260,15 +269,20 @@ export function witnesses(input: WitnessInput): WitnessSet {
         // A declared guard is trusted to end the request when it fails, unless the code tests its value.
         const use = booleanUse(file, node.fn, call.line, call.callee, leavesBetween(program, file, node.fn));
         const kind = GUARD_KINDS[guard.checks];
-        if (use.kind === 'returned') addPredicate(predicates, node, kind, file);
+        if (use.kind === 'returned') addPredicate(predicates, node, kind, file, call.line);
         else if (use.kind === 'fell_through') noteInert(set, node.id, `${evidence} at line ${call.line} (a declared guard whose failure falls through)`);
-        else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, ...(use.kind === 'branch' ? { until: use.until } : {}), ...(guard.resource === undefined ? {} : { resource: guard.resource }) });
+        else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, ...reach(use.kind === 'branch' ? use.until : undefined, file, node.fn, call.line, call.callee), ...(guard.resource === undefined ? {} : { resource: guard.resource }) });
       }
       if (!row || row.kind === 'public' || guards.length > 0) continue;
+      // `abort_unless($request->has('admin'), 403)` names a role and checks nothing: the assertion must refuse on the check's failure.
+      if (row.effect === 'throws' && !assertionDecides(file.lines[call.line - 1] ?? '')) {
+        noteInert(set, node.id, `${evidence} at line ${call.line} (an assertion that passes without the check)`);
+        continue;
+      }
       let until: number | undefined;
       if (row.effect === 'value_only') {
         const use = actedOn(program, file, call, node.fn);
-        if (use.kind === 'returned') addPredicate(predicates, node, row.kind, file);
+        if (use.kind === 'returned') addPredicate(predicates, node, row.kind, file, call.line);
         if (use.kind !== 'leaves' && use.kind !== 'branch') {
           noteInert(set, node.id, `${call.text.split('\n')[0] ?? ''} at line ${call.line} (a boolean nothing acts on)`);
           continue;
@@ -287,7 +301,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
         dischargerId: row.id,
         evidence,
         ...(row.effect === 'constrains' ? { sameLine: true } : {}),
-        ...(until === undefined ? {} : { until }),
+        ...reach(until, file, node.fn, call.line, call.callee),
       });
     }
   }
@@ -323,13 +337,18 @@ export function witnesses(input: WitnessInput): WitnessSet {
       if (!helper || !helperFile) continue;
       // A check that guards one branch, or a response the helper returns (its caller goes on), is no check for the caller.
       const candidates = list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null && w.until === undefined && !/^\s*return\b/.test(helperFile.lines[w.line - 1] ?? ''));
-      const kinds = new Set([...candidates.filter((w) => onEveryPath(helperFile, helper.fn, guardClauseHead(helperFile, helper.fn, w.line ?? 0))).map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates)]);
+      // A check in a block that may not run is on no path of its own; a switch's cases are judged together.
+      const unconditional = candidates.filter((w) => w.blockEnd === undefined && onEveryPath(helperFile, helper.fn, guardClauseHead(helperFile, helper.fn, w.line ?? 0)));
+      const kinds = new Set([...unconditional.map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates)]);
       if (kinds.size === 0) continue;
       if (helper && namedByDischarger(facts[program.byPath.get(helper.path)?.factsLanguage ?? 'java'], helper.fn.name)) continue;
       for (const site of input.index.callers.get(functionId) ?? []) {
         for (const kind of kinds) {
           const exists = set.byFunction.get(site.callerId)?.some((w) => w.line === site.line && w.kind === kind);
-          if (!exists) additions.push({ kind, scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper?.fn.qualifiedName ?? functionId}`, evidence: `${helper?.fn.name ?? 'helper'}() checks` });
+          const caller = program.functions.get(site.callerId);
+          const callerFile = caller ? program.byPath.get(caller.path) : undefined;
+          const clipped = caller && callerFile ? reach(undefined, callerFile, caller.fn, site.line, helper.fn.name) : {};
+          if (!exists) additions.push({ kind, scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks`, ...clipped });
         }
       }
     }
@@ -400,15 +419,30 @@ function noteInert(set: WitnessSet, functionId: string, text: string): void {
   set.inert.set(functionId, list);
 }
 
-/** `return true`, `return 1`, `return "yes"`: a path on which a would-be predicate allows without checking. */
-const ALLOWS_OUTRIGHT = /\breturn\s+(true|True|1|!0|'[^']+'|"[^"]+")\s*;?\s*$/;
+/** What a predicate may return on its other paths besides another call's answer: a denial (false, 0, null, nothing). */
+const DENIES = /\breturn\s*(false|False|0|null|None|nil|undefined|''|""|\[\])?\s*;?\s*(\}\s*)*$/;
+/** A returned expression that may choose another value than the check: a ternary, `?:`, a match, `x if c else y`. */
+const CHOOSES = /\?(?![.\->])|\bmatch\s*\(|\bif\b[^:]*\belse\b/;
 
 /**
- * Record `functionId` as a predicate of `kind`, unless one of its returns allows outright (then its
- * value is no check). Returns whether it was recorded.
+ * Another path's `return` that hands on what a call answers (`return $permissions->checkAccess(...)`,
+ * an overload's check), not a literal, a stored flag, request data or a value chosen by a condition.
  */
-function addPredicate(predicates: Map<string, Set<DischargeKind>>, ref: FunctionRef, kind: DischargeKind, file: ProgramFile): boolean {
-  if (bodyLines(file, ref.fn).some((l) => ALLOWS_OUTRIGHT.test(l.text))) return false;
+function returnsAnotherCall(text: string): boolean {
+  const value = text.replace(/^.*?\breturn\b/, '');
+  return /[\w$]\s*\(/.test(value) && !CHOOSES.test(value) && !REQUEST_DATA.test(value) && !/\|\||\bor\b|\?\?/.test(value);
+}
+
+/**
+ * Record `functionId` as a predicate of `kind` when its value is the check returned on `checkLine`:
+ * every other return denies or hands on another call's answer, and that return neither chooses another
+ * value nor checks what the request names. A `return true`, a stored flag or a request value returned
+ * elsewhere is a path that allows without the check. Returns whether it was recorded.
+ */
+function addPredicate(predicates: Map<string, Set<DischargeKind>>, ref: FunctionRef, kind: DischargeKind, file: ProgramFile, checkLine: number): boolean {
+  const own = (file.lines[checkLine - 1] ?? '').replace(/^.*?\breturn\b/, '');
+  if (CHOOSES.test(own) || REQUEST_DATA.test(own)) return false;
+  if (bodyLines(file, ref.fn).some((l) => l.line !== checkLine && /\breturn\b/.test(l.text) && !DENIES.test(l.text) && !returnsAnotherCall(l.text))) return false;
   const kinds = predicates.get(ref.id) ?? new Set<DischargeKind>();
   kinds.add(kind);
   predicates.set(ref.id, kinds);
@@ -464,10 +498,10 @@ function predicateWitnesses(input: WitnessInput, set: WitnessSet, predicates: Ma
         const use = actedOn(program, file, call, caller.fn);
         for (const kind of kinds) {
           if (use.kind === 'returned') {
-            if (predicates.get(caller.id)?.has(kind) || !addPredicate(predicates, caller, kind, file)) continue;
-            addPredicate(next, caller, kind, file);
+            if (predicates.get(caller.id)?.has(kind) || !addPredicate(predicates, caller, kind, file, site.line)) continue;
+            addPredicate(next, caller, kind, file, site.line);
           } else if (use.kind === 'leaves' || use.kind === 'branch') {
-            add(set, { kind, scope: 'statement', functionId: caller.id, line: site.line, dischargerId: `predicate:${predicate.fn.qualifiedName}`, evidence: `${predicate.fn.name}() returns a check`, ...(use.kind === 'branch' ? { until: use.until } : {}) });
+            add(set, { kind, scope: 'statement', functionId: caller.id, line: site.line, dischargerId: `predicate:${predicate.fn.qualifiedName}`, evidence: `${predicate.fn.name}() returns a check`, ...reach(use.kind === 'branch' ? use.until : undefined, file, caller.fn, site.line, predicate.fn.name) });
           } else {
             noteInert(set, caller.id, `${(call.text.split('\n')[0] ?? '').trim()} at line ${site.line} (a boolean nothing acts on)`);
           }
@@ -515,7 +549,7 @@ function middlewareContext(input: WitnessInput, set: WitnessSet): JudgeContext {
     const file = program.byPath.get(fn.path);
     if (!file) return [];
     const list = set.byFunction.get(fn.id) ?? [];
-    return list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null && w.line < line && onEveryPath(file, fn.fn, w.line));
+    return list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null && w.blockEnd === undefined && w.line < line && onEveryPath(file, fn.fn, w.line));
   };
   return { program, facts: input.facts.php, registry: readMiddlewareRegistry(program), checksBefore };
 }

@@ -9,6 +9,7 @@ import type { LanguageFacts } from './facts.js';
 import { classNamed } from './laravel-middleware.js';
 import { alternatives } from './ownership.js';
 import { statementAt } from './recognisers/shared.js';
+import { REQUEST_DATA } from './branches.js';
 import { callSignature, findMethod, superChain, type Program } from './resolution.js';
 import type { DischargeKind, FunctionRef, ProgramFile } from './types.js';
 
@@ -22,6 +23,14 @@ export interface FormRequestCheck {
 const OWN_USER = /\$this->user\(\)/;
 const COMPARISON = /(===|!==|==|!=)/;
 const ROLE_PREDICATE = /->(is[A-Z]\w*|has[A-Z]\w*|can\w*)\(/;
+/**
+ * The form request's own input in the answer: its accessors and magic properties (`$this->user_id` reads
+ * the input). An ability it names, or an owner id it compares with, is the caller's choice, as with
+ * any other request data (REQUEST_DATA).
+ */
+const OWN_INPUT = /\$this->(input|get|query|post|boolean|string|integer|float|all|only|except|header|cookie|json|validated|safe|collect|date|enum)\s*\(|\$this->\w+\b(?!\s*\()/;
+/** Operators and forms that give the answer a value of their own: bitwise or/xor, a match, a sum. */
+const OPAQUE = /(?<!\|)\|(?!\|)|\^|\bxor\b|\bmatch\s*\(|[+*]/;
 
 /** The checks the form requests among an entry's parameters make before its body runs. */
 export function formRequestChecks(program: Program, facts: LanguageFacts, ref: FunctionRef): FormRequestCheck[] {
@@ -66,7 +75,7 @@ function answerKinds(facts: LanguageFacts, file: ProgramFile, fn: FunctionRef): 
 
 function expressionKinds(facts: LanguageFacts, file: ProgramFile, line: number, expression: string): Set<DischargeKind> {
   const kinds = new Set<DischargeKind>();
-  if (expression === '' || /^true$/i.test(expression)) return kinds;
+  if (expression === '' || /^true$/i.test(expression) || OPAQUE.test(expression) || OWN_INPUT.test(expression) || REQUEST_DATA.test(expression)) return kinds;
   const user = (text: string): boolean => OWN_USER.test(text) || facts.currentUser.some((re) => re.test(text));
   // A discharger call in the answer: booleans count here, the framework acts on the value.
   for (const call of file.ir.calls) {

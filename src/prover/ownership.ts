@@ -75,6 +75,40 @@ class Bindings {
     for (const { re, owner } of this.patterns) if (re.test(code)) return owner;
     return null;
   }
+
+  /** Where in `text` an owner (the logged-in user, the caller's session or records, a name bound to one) is named, each as [start, end). */
+  references(text: string): { start: number; end: number }[] {
+    const all = [...this.sources.map((s) => s.re), ...this.patterns.map((p) => p.re)];
+    return all.flatMap((re) => [...text.matchAll(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`))].map((m) => ({ start: m.index, end: m.index + m[0].length })));
+  }
+}
+
+/** Criteria a lookup can meet without the user: an OR of conditions, a spread that may override the user's key. */
+const SHARED_CRITERIA = /\bOR\s*:|['"]?\$or['"]?\s*:|\borWhere\w*\s*\(|\.\.\.\s*[\w$]|\bor\s*\(/;
+/** Before the user in a lookup: the start of the statement (a chain on the user), a criterion's key, a call's argument slot. */
+const USER_VALUE_START = /(?:^\s*(?:await\s+)?|[{(,[]\s*(?:['"]?[\w$.]+['"]?\s*(?::|=>)\s*)?)$/;
+/** After it: its call and an accessor chain (`(request)`, `.id`, `->getId()`), then the end of that value or statement. */
+const USER_VALUE_END = /^(?:\s*(?:->|\?->|\.|\?\.)\s*\w+(?:\([^()]*\))?|\s*\([^()]*\))*\s*(?:[,}\])]|;?\s*$)/;
+
+/**
+ * Whether a lookup is scoped by the user alone: the user is the chain it runs on or the whole value of
+ * one of its criteria, and no OR or spread lets a row through without it. `userId: user.id ||
+ * params.userId`, `params.userId ?? user.id` and `OR: [{ userId: user.id }, { public: true }]` are not.
+ */
+function scopedByUserAlone(rhs: string, bindings: Bindings): boolean {
+  if (SHARED_CRITERIA.test(rhs)) return false;
+  return bindings.references(rhs).some(({ start, end }) => USER_VALUE_START.test(rhs.slice(0, start)) && USER_VALUE_END.test(rhs.slice(pastOpenCall(rhs, end))));
+}
+
+/** A reference that ends inside a call's parenthesis (`requireUser(`) ends after the call. */
+function pastOpenCall(text: string, end: number): number {
+  if (text[end - 1] !== '(') return end;
+  let depth = 1;
+  for (let i = end; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return i + 1;
+  }
+  return text.length;
 }
 
 /** A repository function whose result is owned: a call to it denotes what it returns. */
@@ -427,7 +461,9 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       // A lookup written over several lines is read whole: its user constraint may sit on a later line.
       const statement = balancedStatement(file, line);
       const rhs = statement.text.slice(statement.text.indexOf(assign[2]));
-      const owner = ownerOfValue(bindings, rhs);
+      // Every value the right-hand side can take must come from the user (`find($id) ?? ...` does not), and
+      // the user alone must scope the lookup (no OR, no spread, no request value beside it).
+      const owner = scopedByUserAlone(rhs, bindings) ? ownerOfValue(bindings, rhs) : null;
       const declared = DECLARED.exec(text)?.[1] === assign[1];
       if (declared && facts?.recordLookups.some((re) => re.test(rhs))) lookedUp.add(assign[1]);
       const byToken = declared && owner === null && (tokenLookupOf(file, facts ?? bindings.facts, fn, rhs) !== null || bindings.tokenLookups.some((re) => re.test(rhs)));

@@ -79,6 +79,8 @@ export interface Witness {
   sameLine?: boolean;
   /** For a check that guards only its own branch (`if (can(x)) { ... }`): the last line it covers. */
   until?: number;
+  /** The last line of the block the check sits in, when that block may not run (a branch, a loop, a try, a closure). */
+  blockEnd?: number;
   /** For a declared guard: the parameter (index or name) naming the checked object, for resource binding. */
   resource?: number | string;
 }

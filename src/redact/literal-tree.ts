@@ -38,9 +38,24 @@ function literalKindAt(tree: Tree, start: number, end: number): LiteralKind {
   let part: Node = literal;
   while (part.parent !== null && CONDITION_PARTS.has(part.parent.type)) part = part.parent;
   const parent = part.parent;
-  if (parent !== null && TERNARIES.has(parent.type) && parent.childForFieldName('condition')?.id === part.id) return 'code';
-  if (parent !== null && parent.type === 'conditional_expression' && parent.namedChildren[1]?.id === part.id) return 'code';
+  const inCondition =
+    parent !== null &&
+    ((TERNARIES.has(parent.type) && parent.childForFieldName('condition')?.id === part.id) || (parent.type === 'conditional_expression' && parent.namedChildren[1]?.id === part.id));
+  // ...unless what it is compared with is a credential: `token === '...' ? grant() : deny()` is a hard-coded backdoor.
+  if (inCondition && !comparedWithCredential(literal)) return 'code';
   return 'literal';
+}
+
+/** Names a credential goes by, as the other side of a comparison. */
+const CREDENTIAL_NAME = /(pass(word|wd|phrase)?|secret|token|api_?key|credential|signature)/i;
+
+/** Whether `literal` is one side of an equality whose other side names a credential. */
+function comparedWithCredential(literal: Node): boolean {
+  let side: Node = literal;
+  while (side.parent !== null && side.parent.type === 'parenthesized_expression') side = side.parent;
+  const comparison = side.parent;
+  if (comparison === null || !CONDITION_PARTS.has(comparison.type)) return false;
+  return comparison.namedChildren.some((operand) => operand !== null && operand.id !== side.id && CREDENTIAL_NAME.test(operand.text));
 }
 
 /** How long one file's parse for the secret test may take; a slower one keeps the quoting test. */

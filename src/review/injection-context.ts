@@ -11,6 +11,8 @@ import { packageFileText } from '../package-root.js';
 const ContextFileSchema = z.strictObject({
   guidance_paths: z.array(z.string().min(1)).min(1),
   example_framing: z.string().min(1),
+  example_compliance: z.string().min(1),
+  example_negation: z.string().min(1),
   test_paths: z.array(z.string().min(1)).min(1),
   test_topic: z.string().min(1),
   translation_paths: z.array(z.string().min(1)).min(1),
@@ -41,8 +43,13 @@ export function parsePlacementRules(text: string, file = 'ruleset/injection-cont
       const translation = glob(data.translation_paths);
       const topic = context.pattern(['test_topic'], data.test_topic, 'i');
       const framing = context.pattern(['example_framing'], data.example_framing, 'i');
+      const compliance = context.pattern(['example_compliance'], data.example_compliance, 'gi');
+      const negation = context.pattern(['example_negation'], data.example_negation, 'i');
+      // A compliance word not negated just before it: the quote is what the reader is told to do.
+      const asksToComply = (outsideQuotes: string): boolean =>
+        [...outsideQuotes.matchAll(compliance)].some((found) => !negation.test(outsideQuotes.slice(Math.max(0, found.index - 40), found.index)));
       return {
-        framesExample: (outsideQuotes: string): boolean => framing.test(outsideQuotes),
+        framesExample: (outsideQuotes: string): boolean => framing.test(outsideQuotes) && !asksToComply(outsideQuotes),
         placementOf: (path: string): Placement => (translation(path) ? 'translation' : guidance(path) ? 'guidance' : test(path) ? 'test' : 'code'),
         isAboutInjection: (path: string, lines: Iterable<string>): boolean => {
           if (topic.test(path)) return true;

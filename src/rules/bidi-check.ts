@@ -18,8 +18,10 @@ const POP_ISOLATE = '\u2069';
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
 
 const PROSE = /\.(md|markdown|mdx|rst|txt|adoc|asciidoc|textile|org)$/i;
+// Named like prose but read by a program: a CMake script, pip's requirement and constraint files.
+const NOT_PROSE = /(^|\/)(CMakeLists|requirements[^/]*|constraints[^/]*)\.txt$/i;
 const MARKUP = /\.(html?|xhtml|xml|svg|vue|svelte|twig|jinja2?|j2|djhtml|erb|hbs|handlebars|mustache|ejs|jsp|cshtml|razor)$|\.blade\.php$/i;
-const HASH_COMMENTS = /\.(py|pyi|rb|sh|bash|zsh|ksh|pl|pm|r|ya?ml|toml|ini|cfg|conf|properties|mk|cmake|ps1|nix|tf|hcl|coffee|cr|ex|exs|jl|nim)$|(^|\/)(Dockerfile[^/]*|Makefile|Gemfile|Rakefile|\.env[^/]*)$/i;
+const HASH_COMMENTS = /\.(py|pyi|rb|sh|bash|zsh|ksh|pl|pm|r|ya?ml|toml|ini|cfg|conf|properties|mk|cmake|ps1|nix|tf|hcl|coffee|cr|ex|exs|jl|nim)$|(^|\/)(Dockerfile[^/]*|Makefile|Gemfile|Rakefile|\.env[^/]*|CMakeLists\.txt|requirements[^/]*\.txt|constraints[^/]*\.txt)$/i;
 const FENCE = /^\s*(```|~~~)/;
 
 /** Open or close a level on `stack` of the controls still open, as `char` does (PDF and PDI close only what they can). */
@@ -86,7 +88,7 @@ export function bidiReordersCodeOnLine(line: string, options: { hashComments: bo
 /** The rule's line check: `lines` is the whole file, `lineNumber` 1-based. */
 export function bidiReordersCode(lines: readonly string[], lineNumber: number, path: string): boolean {
   const line = lines[lineNumber - 1] ?? '';
-  if (PROSE.test(path)) {
+  if (PROSE.test(path) && !NOT_PROSE.test(path)) {
     // Inside a fenced code block when an odd number of fences open before the line.
     let fenced = false;
     for (let at = 0; at < lineNumber - 1; at++) if (FENCE.test(lines[at] ?? '')) fenced = !fenced;

@@ -101,15 +101,38 @@ function inert(node: Node, context: SinkContext, facts: GrammarFacts, depth: num
  */
 function isPageMarkup(node: Node): boolean {
   const property = node.childForFieldName('property');
-  return property !== null && OWN_MARKUP.test(property.text);
+  if (property === null || !OWN_MARKUP.test(property.text)) return false;
+  // An `innerHTML` field of parsed JSON or of an object the file builds is data, not the page's markup.
+  let root: Node | null = node.childForFieldName('object');
+  while (root !== null && (root.type === 'member_expression' || root.type === 'subscript_expression' || WRAPPERS.has(root.type))) {
+    root = root.childForFieldName('object') ?? root.childForFieldName('expression') ?? root.namedChildren[0] ?? null;
+  }
+  if (root === null || root.type !== 'identifier') return root !== null && root.type === 'this';
+  return bindingsOf(programOf(node), root.text).every((binding) => binding.value === null || isElementLookup(binding.value));
+}
+
+/** Wrappers that do not change a value (TypeScript's casts, parentheses). */
+const WRAPPERS = new Set(['parenthesized_expression', 'as_expression', 'satisfies_expression', 'non_null_expression']);
+/** DOM calls that return elements of the page. */
+const ELEMENT_LOOKUP = /(^|\.)(querySelector|getElementById|closest|createElement|cloneNode|firstElementChild|lastElementChild|parentElement|item|getElementsByClassName|getElementsByTagName)$/;
+
+/** A value the file binds a name to that is an element of the page (document.querySelector(...), el.closest(...)). */
+function isElementLookup(value: Node): boolean {
+  let part: Node | null = value;
+  while (part !== null && WRAPPERS.has(part.type)) part = part.namedChildren[0] ?? null;
+  if (part === null) return false;
+  if (part.type === 'call_expression') return ELEMENT_LOOKUP.test(part.childForFieldName('function')?.text ?? '');
+  if (part.type === 'subscript_expression') return isElementLookup(part.childForFieldName('object') ?? part);
+  return part.type === 'member_expression' && /^(document\.(body|documentElement|head)|\w+\.(parentElement|firstElementChild|lastElementChild|nextElementSibling|previousElementSibling))$/.test(part.text);
 }
 
 function inertCall(node: Node, context: SinkContext, facts: GrammarFacts, next: (child: Node | null) => boolean): boolean {
   const callee = node.childForFieldName('function');
   if (callee === null) return false;
-  if (context.safe.producers.some((producer) => producer.test(callee.text))) return true;
+  const trusted = (names: readonly RegExp[]): boolean => names.some((name) => name.test(callee.text)) && !definedInFile(callee, context.language);
+  if (trusted(context.safe.producers)) return true;
   const args = node.childForFieldName('arguments')?.namedChildren ?? [];
-  if (context.safe.wrappers.some((wrapper) => wrapper.test(callee.text))) return args.every((arg) => arg !== null && next(arg));
+  if (trusted(context.safe.wrappers)) return args.every((arg) => arg !== null && next(arg));
   // A translation-free rewrite of inert markup: `x.replace(pattern, replacement)` where x and every
   // replacement are inert (the element's own markup with escaped or literal pieces put in).
   if (!JS_FAMILY.has(context.language) || callee.type !== 'member_expression') return false;
@@ -120,7 +143,8 @@ function inertCall(node: Node, context: SinkContext, facts: GrammarFacts, next: 
 
 /**
  * A replacement function that uses nothing but its own parameters (and names it calls on them): what it
- * puts in comes from the matched markup itself.
+ * puts in comes from the matched markup itself. `this`, `super` and a call given none of the matched
+ * pieces bring data of their own.
  */
 function isClosedCallback(node: Node, facts: GrammarFacts): boolean {
   if (node.type !== 'arrow_function' && node.type !== 'function_expression') return false;
@@ -130,13 +154,16 @@ function isClosedCallback(node: Node, facts: GrammarFacts): boolean {
   for (const param of node.childForFieldName('parameters')?.descendantsOfType(facts.identifier) ?? []) if (param) params.add(param.text);
   const body = node.childForFieldName('body');
   if (body === null) return false;
+  if (body.descendantsOfType(['this', 'super']).length > 0) return false;
+  const usesParam = (part: Node): boolean => part.descendantsOfType(facts.identifier).some((id) => id !== null && params.has(id.text));
   return body.descendantsOfType(facts.identifier).every((id) => {
     if (id === null) return true;
     if (params.has(id.text)) return true;
-    // A name it calls on the matched pieces (link(url)); a call with no arguments brings its own data.
+    // A name it calls on the matched pieces (link(url)).
     const parent = id.parent;
-    const args = parent?.childForFieldName('arguments')?.namedChildren.length ?? 0;
-    return parent !== null && parent.type === facts.call && parent.childForFieldName('function')?.id === id.id && args > 0;
+    if (parent === null || parent.type !== facts.call || parent.childForFieldName('function')?.id !== id.id) return false;
+    const args = parent.childForFieldName('arguments');
+    return args !== null && usesParam(args);
   });
 }
 
@@ -156,6 +183,10 @@ function inertName(id: Node, context: SinkContext, facts: GrammarFacts, depth: n
     const declared = declarationIn(scope, name, context);
     if (declared === 'none') continue;
     if (declared === 'unknown') return false;
+    // One binding in the whole file, or a nested one (a case clause, a loop head, a hoisted var, a
+    // catch) may be the one this name reads.
+    const bindings = bindingsOf(programOf(id), name);
+    if (bindings.length !== 1 || rewrittenAsGlobal(programOf(id), name, bindings[0])) return false;
     if (declared === 'safe-import') return true;
     if (visiting.has(declared.id)) return false;
     visiting.add(declared.id);
@@ -207,4 +238,105 @@ function assignedValues(scope: Node, name: string): (Node | null)[] {
     values.push(assignment.type === 'for_in_statement' ? null : assignment.childForFieldName('right'));
   }
   return values;
+}
+
+function programOf(node: Node): Node {
+  let top = node;
+  while (top.parent !== null) top = top.parent;
+  return top;
+}
+
+/** One place the file binds a name, with the value it binds when that is known from the binding itself. */
+interface Binding {
+  node: Node;
+  /** The declarator's value; null for a parameter, a loop or catch variable, an import or a pattern part. */
+  value: Node | null;
+  varAtTop: boolean;
+}
+
+/** Node types a destructuring pattern passes a bound name through. */
+const PATTERN_PARTS = new Set(['object_pattern', 'array_pattern', 'pair_pattern', 'assignment_pattern', 'object_assignment_pattern', 'rest_pattern', 'required_parameter', 'optional_parameter']);
+/** Where a name (or a pattern holding it) is a binding, by the parent's type and the field it sits in. */
+const BINDING_PLACES: Record<string, string | null> = {
+  variable_declarator: 'name',
+  formal_parameters: null,
+  catch_clause: 'parameter',
+  for_in_statement: 'left',
+  arrow_function: 'parameter',
+  function_declaration: 'name',
+  generator_function_declaration: 'name',
+  class_declaration: 'name',
+  import_clause: null,
+  import_specifier: null,
+  namespace_import: null,
+};
+
+/** Every binding of `name` anywhere in the file: declarations, parameters, loop and catch variables, imports. */
+function bindingsOf(program: Node, name: string): Binding[] {
+  const found: Binding[] = [];
+  for (const id of program.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])) {
+    if (id === null || id.text !== name) continue;
+    let part: Node = id;
+    while (part.parent !== null && PATTERN_PARTS.has(part.parent.type)) {
+      // `{ a: b }` binds b, `a = 1` binds a: a key or a default value is not a binding.
+      const parent: Node = part.parent;
+      if (parent.type === 'pair_pattern' && parent.childForFieldName('value')?.id !== part.id) break;
+      if ((parent.type === 'assignment_pattern' || parent.type === 'object_assignment_pattern') && parent.childForFieldName('left')?.id !== part.id) break;
+      part = parent;
+    }
+    const place = part.parent;
+    if (place === null || !Object.hasOwn(BINDING_PLACES, place.type)) continue;
+    const field = BINDING_PLACES[place.type];
+    if (field !== null && field !== undefined && place.childForFieldName(field)?.id !== part.id) continue;
+    if (place.type === 'for_in_statement' && place.childForFieldName('kind') === null) continue; // an assignment, not a binding
+    const direct = place.type === 'variable_declarator' && part.id === id.id;
+    const declaration = place.type === 'variable_declarator' ? place.parent : null;
+    found.push({
+      node: id,
+      value: direct ? place.childForFieldName('value') : null,
+      varAtTop: declaration?.type === 'variable_declaration' && declaration.parent?.type === 'program',
+    });
+  }
+  return found;
+}
+
+/** A top-level `var` is a property of the global object: `window.name = ...` rewrites it. */
+function rewrittenAsGlobal(program: Node, name: string, binding: Binding | undefined): boolean {
+  if (binding === undefined || !binding.varAtTop) return false;
+  return program.descendantsOfType(['assignment_expression', 'augmented_assignment_expression']).some((assignment) => {
+    const left = assignment?.childForFieldName('left');
+    if (left === null || left === undefined) return false;
+    if (left.type === 'member_expression') return left.childForFieldName('property')?.text === name;
+    return left.type === 'subscript_expression' && left.childForFieldName('index')?.text.slice(1, -1) === name;
+  });
+}
+
+/** Definitions that make a name the file's own code, per grammar (a function, a class, an object or function value). */
+const OWN_DEFINITIONS: Partial<Record<Language, { definitions: string[]; ownValues: ReadonlySet<string> }>> = {
+  javascript: { definitions: ['function_declaration', 'class_declaration', 'variable_declarator'], ownValues: new Set(['arrow_function', 'function_expression', 'function', 'object', 'class']) },
+  python: { definitions: ['function_definition', 'class_definition', 'assignment'], ownValues: new Set(['lambda', 'dictionary']) },
+};
+OWN_DEFINITIONS.typescript = OWN_DEFINITIONS.javascript;
+OWN_DEFINITIONS.tsx = OWN_DEFINITIONS.javascript;
+
+/**
+ * Whether the first name of `callee` (`escapeHtml`, `DOMPurify` of DOMPurify.sanitize) is defined by
+ * the file itself, so a safe-sounding name says nothing about what it returns. A definition that
+ * escapes by its own text (it puts in `&lt;` or `&amp;`) is taken at its word, as the hand-written
+ * escapers of real projects are.
+ */
+function definedInFile(callee: Node, language: Language): boolean {
+  const own = OWN_DEFINITIONS[language];
+  if (own === undefined) return false;
+  const root = /^[\w$]+/.exec(callee.text)?.[0];
+  if (root === undefined) return false;
+  for (const definition of programOf(callee).descendantsOfType(own.definitions)) {
+    if (definition === null) continue;
+    const named = definition.childForFieldName(definition.type === 'assignment' ? 'left' : 'name');
+    if (named?.text !== root) continue;
+    const value = definition.childForFieldName(definition.type === 'assignment' ? 'right' : 'value');
+    const isCode = definition.type !== 'variable_declarator' && definition.type !== 'assignment' ? true : value !== null && own.ownValues.has(value.type);
+    if (isCode && !/&(lt|amp|gt|quot|#3[49]|#x2[27]);/.test(definition.text)) return true;
+  }
+  return false;
 }

@@ -44,6 +44,13 @@ export function supersededByFlow(flow: FlowRun, finding: { source: string; rule:
   return innermost !== null && innermost.rules.has(finding.rule);
 }
 
+/**
+ * CWEs whose pattern findings stay even where flow saw every value: the DOM and template rules judge
+ * what markup can carry (a caught error, a fetched document, a module imported as text) more widely
+ * than flow's sources, which are request data. Where both report one line, the report keeps one.
+ */
+const KEPT_BESIDE_FLOW = new Set(['CWE-79']);
+
 /** Properties files read for `getProperty("key")` lookups: at most this many, each at most this big. */
 const MAX_PROPERTIES_FILES = 64;
 const MAX_PROPERTIES_BYTES = 256 * 1024;
@@ -125,7 +132,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
       // Flow has the last word only on the CWEs whose sinks it sees in the function: a pattern rule that
       // found SQL built from request data before a call flow does not know as a sink keeps its finding.
       const seen = analysis.sinks.get(fn.qualifiedName) ?? new Set<string>();
-      const rules = new Set([...aliasesByCwe].filter(([cwe]) => seen.has(cwe) && !open.has(cwe)).flatMap(([, aliases]) => aliases));
+      const rules = new Set([...aliasesByCwe].filter(([cwe]) => !KEPT_BESIDE_FLOW.has(cwe) && seen.has(cwe) && !open.has(cwe)).flatMap(([, aliases]) => aliases));
       return { start: fn.line, end: fn.endLine, rules };
     });
   const lines = file.text.split('\n');

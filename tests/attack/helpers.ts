@@ -1,0 +1,32 @@
+/**
+ * What every attack test does: commit a hostile change on top of a one-file repository, review that
+ * commit as CI would, and read back the findings.
+ */
+import { reposRemovedAfterEach, runJscr } from '../helpers/repo.js';
+
+export interface AttackFinding {
+  rule: string;
+  path: string;
+  line: number;
+}
+
+export interface AttackReview {
+  code: number;
+  findings: AttackFinding[];
+  /** `rule path:line` of each finding, for readable assertions. */
+  where: string[];
+}
+
+/** A reviewer of one hostile commit each call; its repositories are removed after each test of the calling file. */
+export function hostileChangeReviewer(): (files: Record<string, string>) => Promise<AttackReview> {
+  const repo = reposRemovedAfterEach();
+  return async (files) => {
+    const r = repo({ 'README.md': '# app\n' });
+    r.commit(files);
+    const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--no-model', '--format', 'json'], { cwd: r.root });
+    // A review that could not run reports nothing; an attack "caught" that way proves nothing.
+    if (run.code === 2) throw new Error(`review could not run: ${run.stderr}`);
+    const findings = (JSON.parse(run.stdout) as { findings: AttackFinding[] }).findings;
+    return { code: run.code, findings, where: findings.map((f) => `${f.rule} ${f.path}:${f.line}`) };
+  };
+}
