@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TAINT, type Language } from './catalogue.js';
 import { DIALECTS } from './dialects.js';
 import { FRAMEWORKS, type Framework, type Parts } from './frameworks.js';
@@ -40,7 +40,7 @@ export const FAMILIES: { id: string; cwe: number[]; title: string; noun: string 
 /** Shapes kept where a family exists only in a few cases in a language (LDAP and XPath in JavaScript). */
 const FEW = new Set(['direct', 'locals', 'helper', 'constant-branch', 'constant-overwrite']);
 
-interface Written {
+export interface Written {
   path: string;
   text: string;
 }
@@ -135,23 +135,28 @@ function familiesToml(): string {
   return lines.join('\n');
 }
 
+/** Every file of the corpus (cases, their .properties files, families.toml), by path under the corpus root. */
+export function renderCorpus(): Written[] {
+  const files: Written[] = [];
+  FAMILIES.forEach((f, i) => {
+    files.push(...(valueFamily(f.id, 'java') ? valueCases(i, f.id, f.noun) : taintCases(i, f.id, f.noun)));
+  });
+  files.push({ path: 'families.toml', text: familiesToml() });
+  return files;
+}
+
 function main(): void {
   for (const entry of readdirSync(OUT, { withFileTypes: true })) {
     if (entry.isDirectory()) rmSync(join(OUT, entry.name), { recursive: true, force: true });
   }
-  const files: Written[] = [];
-  FAMILIES.forEach((f, i) => {
-    const made = valueFamily(f.id, 'java') ? valueCases(i, f.id, f.noun) : taintCases(i, f.id, f.noun);
-    files.push(...made);
-  });
+  const files = renderCorpus();
   for (const file of files) {
     const abs = join(OUT, file.path);
     mkdirSync(dirname(abs), { recursive: true });
     writeFileSync(abs, file.text);
   }
-  writeFileSync(join(OUT, 'families.toml'), familiesToml());
-  const cases = files.filter((f) => !f.path.endsWith('.properties')).length;
+  const cases = files.filter((f) => f.path !== 'families.toml' && !f.path.endsWith('.properties')).length;
   process.stdout.write(`wrote ${String(cases)} cases under ${OUT}\n`);
 }
 
-main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();
