@@ -150,6 +150,8 @@ export interface Scores {
   average: number;
   missed: CorpusCase[];
   falseAlarms: CorpusCase[];
+  /** The rules whose findings made each false alarm, by case path. */
+  falseAlarmRules: Record<string, string[]>;
 }
 
 /** `CWE-89`, `cwe-89`, `89` all name the same weakness. */
@@ -190,13 +192,17 @@ export function scoreFindings(corpus: Pick<Corpus, 'families' | 'cases'>, findin
   };
   const missed: CorpusCase[] = [];
   const falseAlarms: CorpusCase[] = [];
+  const falseAlarmRules: Record<string, string[]> = {};
   for (const c of corpus.cases) {
     const wanted = cwesOf.get(c.family) ?? new Set<string>();
     const ofFamily = (byPath.get(prefix + c.path) ?? []).filter((f) => cweIds(f.cwe).some((id) => wanted.has(id)));
     const hit =
       c.label === 'vulnerable' ? ofFamily.some((f) => f.line <= c.sinkLine && c.sinkLine <= Math.max(f.line, f.end_line ?? f.line)) : ofFamily.length > 0;
     if (c.label === 'vulnerable' && !hit) missed.push(c);
-    if (c.label === 'safe' && hit) falseAlarms.push(c);
+    if (c.label === 'safe' && hit) {
+      falseAlarms.push(c);
+      falseAlarmRules[c.path] = [...new Set(ofFamily.map((f) => f.rule ?? '?'))];
+    }
     count(`family:${c.family}`, c, hit);
     count(`language:${c.language}`, c, hit);
   }
@@ -210,7 +216,7 @@ export function scoreFindings(corpus: Pick<Corpus, 'families' | 'cases'>, findin
   const families = pick('family');
   const scored = Object.values(families).filter((r) => r.vulnerable > 0 && r.safe > 0);
   const average = scored.length === 0 ? 0 : scored.reduce((sum, r) => sum + r.score, 0) / scored.length;
-  return { families, languages: pick('language'), average, missed, falseAlarms };
+  return { families, languages: pick('language'), average, missed, falseAlarms, falseAlarmRules };
 }
 
 const pct = (x: number): string => x.toFixed(2).padStart(5);
@@ -223,7 +229,7 @@ export function formatScores(scores: Scores, verbose: boolean): string {
   const out = ['per family (all languages)', head, ...Object.entries(scores.families).map(([k, r]) => row(k, r)), '', 'per language', head, ...Object.entries(scores.languages).map(([k, r]) => row(k, r)), '', `average score over families: ${scores.average.toFixed(3)}`];
   if (verbose) {
     out.push('', `missed (${String(scores.missed.length)}):`, ...scores.missed.map((c) => `  ${c.path}:${String(c.sinkLine)}`));
-    out.push('', `false alarms (${String(scores.falseAlarms.length)}):`, ...scores.falseAlarms.map((c) => `  ${c.path}`));
+    out.push('', `false alarms (${String(scores.falseAlarms.length)}):`, ...scores.falseAlarms.map((c) => `  ${c.path}  (${(scores.falseAlarmRules[c.path] ?? []).join(', ')})`));
   }
   return out.join('\n') + '\n';
 }

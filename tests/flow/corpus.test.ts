@@ -131,12 +131,13 @@ describe('the scoring', () => {
 
   it('counts a safe case as a false alarm for a finding of its family anywhere in its file, and only of its family', () => {
     const scores = scoreFindings({ families, cases }, [
-      { path: 'sql/java/direct-safe.java', line: 3, cwe: ['CWE-89'] },
+      { path: 'sql/java/direct-safe.java', line: 3, cwe: ['CWE-89'], rule: 'jscr/sql-string-concat' },
       { path: 'code-eval/python/locals-safe.py', line: 9, cwe: ['CWE-79'] },
     ]);
     expect(scores.families['sql']).toMatchObject({ fpr: 1, score: -1 });
     expect(scores.families['code-eval']).toMatchObject({ fpr: 0, score: 0 });
     expect(scores.falseAlarms.map((c) => c.path)).toEqual(['sql/java/direct-safe.java']);
+    expect(scores.falseAlarmRules).toEqual({ 'sql/java/direct-safe.java': ['jscr/sql-string-concat'] });
     expect(scores.languages['java']).toMatchObject({ vulnerable: 1, safe: 1, truePositives: 0, falsePositives: 1 });
     expect(scores.average).toBe(-0.5);
   });

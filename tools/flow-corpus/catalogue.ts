@@ -29,10 +29,8 @@ export interface Sink {
   params: string[];
 }
 
-/** What a family needs in one language, over all frameworks. */
-export interface FamilyLanguage {
-  /** The sink in the framework `fw`, or undefined when that framework has none (another is used). */
-  sink: (fw: string, n: number) => Sink | undefined;
+/** The language-independent text of a family's cases. */
+interface FamilyText {
   /** Constant text before and after the value in the payload; string building wraps with `build`. */
   prefix: string;
   suffix: string;
@@ -41,6 +39,12 @@ export interface FamilyLanguage {
   constant: string;
   /** The allow-list values. */
   allowed: string[];
+}
+
+/** What a family needs in one language, over all frameworks. */
+export interface FamilyLanguage extends FamilyText {
+  /** The sink in the framework `fw`, or undefined when that framework has none (another is used). */
+  sink: (fw: string, n: number) => Sink | undefined;
   good: Sanitiser[];
   bad: Sanitiser[];
   /** Safe forms of the sink itself (bind parameters, argument vectors, safe parser settings): lines over the raw value. */
@@ -53,6 +57,9 @@ export interface FamilyLanguage {
   /** Only a few shapes in this language (LDAP and XPath in JavaScript). */
   few?: boolean;
 }
+
+/** A language's part of a family; it may override the family's text. */
+type LanguageSinks = Omit<FamilyLanguage, keyof FamilyText> & Partial<FamilyText>;
 
 const s = (imports: string[], expr: (v: string) => string): Sanitiser => ({ imports, expr });
 const plain = (partial: Partial<Sink> & Pick<Sink, 'line'>): Sink => ({
@@ -78,12 +85,28 @@ const HTML_SUFFIX = '</p>';
 const EVAL_PREFIX = '2 * (';
 const DISPOSITION = 'attachment; filename=';
 
+/** The constant text around the value, the constant and the allow-list of each family (a language may override them). */
+const TEXT: Record<string, FamilyText> = {
+  sql: { prefix: SQL_PREFIX, suffix: SQL_SUFFIX, constant: '42', allowed: ['1', '2', '3'] },
+  command: { prefix: CMD_PREFIX, suffix: '', constant: 'localhost', allowed: ['localhost', 'gateway.internal'] },
+  path: { prefix: PATH_PREFIX, suffix: '', constant: 'report.txt', allowed: ['report.txt', 'summary.csv'] },
+  ldap: { prefix: LDAP_PREFIX, suffix: ')', constant: 'jdoe', allowed: ['jdoe', 'asmith'] },
+  xpath: { prefix: XPATH_PREFIX, suffix: XPATH_SUFFIX, constant: 'jdoe', allowed: ['jdoe', 'asmith'] },
+  xss: { prefix: HTML_PREFIX, suffix: HTML_SUFFIX, constant: 'guest', allowed: ['guest', 'member'] },
+  redirect: { prefix: '', suffix: '', build: ['', '?from=login'], constant: '/home', allowed: ['/home', '/account'] },
+  'trust-boundary': { prefix: '', suffix: '', build: ['user:', ''], constant: 'guest', allowed: ['guest', 'member'] },
+  'code-eval': { prefix: EVAL_PREFIX, suffix: ')', constant: '21', allowed: ['1', '2', '3'] },
+  deserialisation: { prefix: '', suffix: '', constant: 'gAN9cQAu', allowed: ['gAN9cQAu'] },
+  xxe: { prefix: '', suffix: '', build: ['<order>', '</order>'], constant: '<order/>', allowed: ['<order/>'] },
+  header: { prefix: DISPOSITION, suffix: '', constant: 'report.pdf', allowed: ['report.pdf', 'invoice.pdf'] },
+};
+
 // ---------------------------------------------------------------- Python
 
 const pyHtml = s(['import html'], (v) => `html.escape(${v})`);
 const pyShlex = s(['import shlex'], (v) => `shlex.quote(${v})`);
 
-const python: Record<string, FamilyLanguage> = {
+const python: Record<string, LanguageSinks> = {
   sql: {
     sink: (fw, n) =>
       fw === 'django'
@@ -93,10 +116,6 @@ const python: Record<string, FamilyLanguage> = {
             setup: ['conn = sqlite3.connect("notes.db")', 'cursor = conn.cursor()'],
             line: (p) => (n % 2 === 0 ? `cursor.execute(${p})` : `rows = conn.execute(${p}).fetchall()`),
           }),
-    prefix: SQL_PREFIX,
-    suffix: SQL_SUFFIX,
-    constant: '42',
-    allowed: ['1', '2', '3'],
     good: [s([], (v) => `str(int(${v}))`)],
     bad: [pyHtml, pyShlex],
     safeSinks: [(v) => [`cursor.execute("${SQL_BOUND}", (${v},))`]],
@@ -106,10 +125,6 @@ const python: Record<string, FamilyLanguage> = {
       n % 2 === 0
         ? plain({ imports: ['import subprocess'], line: (p) => `out = subprocess.run(${p}, shell=True, capture_output=True)` })
         : plain({ imports: ['import os'], line: (p) => `os.system(${p})` }),
-    prefix: CMD_PREFIX,
-    suffix: '',
-    constant: 'localhost',
-    allowed: ['localhost', 'gateway.internal'],
     good: [pyShlex],
     bad: [pyHtml],
     safeSinks: [(v) => [`out = subprocess.run(["ping", "-c", "1", ${v}], capture_output=True)`]],
@@ -120,10 +135,6 @@ const python: Record<string, FamilyLanguage> = {
       fw === 'flask' && n % 2 === 1
         ? plain({ imports: ['from flask import send_file'], line: (p) => `return send_file(${p})`, returns: true })
         : plain({ line: (p) => `data = open(${p}, "rb").read()` }),
-    prefix: PATH_PREFIX,
-    suffix: '',
-    constant: 'report.txt',
-    allowed: ['report.txt', 'summary.csv'],
     good: [s(['import os'], (v) => `os.path.basename(${v})`), s(['from werkzeug.utils import secure_filename'], (v) => `secure_filename(${v})`)],
     bad: [pyHtml],
     safeSinks: [],
@@ -136,10 +147,6 @@ const python: Record<string, FamilyLanguage> = {
         setup: ['conn = ldap.initialize("ldap://directory.internal")'],
         line: (p) => `entries = conn.search_s("ou=people,dc=example,dc=org", ldap.SCOPE_SUBTREE, ${p})`,
       }),
-    prefix: LDAP_PREFIX,
-    suffix: ')',
-    constant: 'jdoe',
-    allowed: ['jdoe', 'asmith'],
     good: [s(['import ldap.filter'], (v) => `ldap.filter.escape_filter_chars(${v})`)],
     bad: [pyHtml],
     safeSinks: [],
@@ -147,10 +154,6 @@ const python: Record<string, FamilyLanguage> = {
   xpath: {
     sink: () =>
       plain({ imports: ['from lxml import etree'], setup: ['tree = etree.parse("users.xml")'], line: (p) => `emails = tree.xpath(${p})` }),
-    prefix: XPATH_PREFIX,
-    suffix: XPATH_SUFFIX,
-    constant: 'jdoe',
-    allowed: ['jdoe', 'asmith'],
     good: [],
     bad: [pyShlex],
     safeSinks: [(v) => [`emails = tree.xpath("//user[@name=$name]/email", name=${v})`]],
@@ -162,10 +165,6 @@ const python: Record<string, FamilyLanguage> = {
         : fw === 'django'
           ? plain({ imports: ['from django.http import HttpResponse'], line: (p) => `return HttpResponse(${p})`, returns: true })
           : plain({ imports: ['from fastapi.responses import HTMLResponse'], line: (p) => `return HTMLResponse(${p})`, returns: true }),
-    prefix: HTML_PREFIX,
-    suffix: HTML_SUFFIX,
-    constant: 'guest',
-    allowed: ['guest', 'member'],
     good: [pyHtml, s(['from markupsafe import escape'], (v) => `str(escape(${v}))`)],
     bad: [pyShlex, s([], (v) => `${v}.replace("<script>", "")`)],
     safeSinks: [],
@@ -177,11 +176,6 @@ const python: Record<string, FamilyLanguage> = {
         : fw === 'django'
           ? plain({ imports: ['from django.http import HttpResponseRedirect'], line: (p) => `return HttpResponseRedirect(${p})`, returns: true })
           : plain({ imports: ['from fastapi.responses import RedirectResponse'], line: (p) => `return RedirectResponse(${p})`, returns: true }),
-    prefix: '',
-    suffix: '',
-    build: ['', '?from=login'],
-    constant: '/home',
-    allowed: ['/home', '/account'],
     good: [s(['from urllib.parse import quote'], (v) => `"/search?q=" + quote(${v}, safe="")`)],
     bad: [pyHtml],
     safeSinks: [],
@@ -191,21 +185,12 @@ const python: Record<string, FamilyLanguage> = {
       fw === 'flask'
         ? plain({ imports: ['from flask import session'], line: (p) => `session["display_name"] = ${p}` })
         : plain({ line: (p) => `request.session["display_name"] = ${p}` }),
-    prefix: '',
-    suffix: '',
-    build: ['user:', ''],
-    constant: 'guest',
-    allowed: ['guest', 'member'],
     good: [],
     bad: [pyHtml],
     safeSinks: [],
   },
   'code-eval': {
     sink: (_fw, n) => plain({ line: (p) => (n % 2 === 0 ? `result = eval(${p})` : `exec(${p})`) }),
-    prefix: EVAL_PREFIX,
-    suffix: ')',
-    constant: '21',
-    allowed: ['1', '2', '3'],
     good: [s([], (v) => `str(int(${v}))`)],
     bad: [pyHtml],
     safeSinks: [],
@@ -215,10 +200,6 @@ const python: Record<string, FamilyLanguage> = {
       n % 2 === 0
         ? plain({ imports: ['import base64', 'import pickle'], line: (p) => `order = pickle.loads(base64.b64decode(${p}))` })
         : plain({ imports: ['import yaml'], line: (p) => `order = yaml.load(${p}, Loader=yaml.Loader)` }),
-    prefix: '',
-    suffix: '',
-    constant: 'gAN9cQAu',
-    allowed: ['gAN9cQAu'],
     good: [],
     bad: [pyHtml],
     safeSinks: [(v) => [`order = yaml.safe_load(${v})`], (v) => [`order = json.loads(${v})`]],
@@ -232,11 +213,6 @@ const python: Record<string, FamilyLanguage> = {
         setup: ['parser = etree.XMLParser(resolve_entities=True, no_network=False)'],
         line: (p) => `doc = etree.fromstring(${p}.encode(), parser)`,
       }),
-    prefix: '',
-    suffix: '',
-    build: ['<order>', '</order>'],
-    constant: '<order/>',
-    allowed: ['<order/>'],
     good: [],
     bad: [],
     safeSinks: [(v) => [`doc = defused_etree.fromstring(${v})`], (v) => [`doc = etree.fromstring(${v}.encode(), etree.XMLParser(resolve_entities=False, no_network=True))`]],
@@ -249,10 +225,6 @@ const python: Record<string, FamilyLanguage> = {
         : fw === 'django'
           ? plain({ imports: ['from django.http import HttpResponse'], setup: ['resp = HttpResponse("ok")'], line: (p) => `resp["Content-Disposition"] = ${p}`, after: ['return resp'], returns: true })
           : plain({ imports: ['from fastapi import Response'], line: (p) => `response.headers["Content-Disposition"] = ${p}`, params: ['response: Response'] }),
-    prefix: DISPOSITION,
-    suffix: '',
-    constant: 'report.pdf',
-    allowed: ['report.pdf', 'invoice.pdf'],
     good: [s(['from urllib.parse import quote'], (v) => `quote(${v})`), s([], (v) => `${v}.replace("\\r", "").replace("\\n", "")`)],
     bad: [pyHtml],
     safeSinks: [],
@@ -277,13 +249,9 @@ const servletSql = (n: number): Sink =>
         line: (p) => `List<Map<String, Object>> rows = jdbcTemplate.queryForList(${p});`,
       });
 
-const java: Record<string, FamilyLanguage> = {
+const java: Record<string, LanguageSinks> = {
   sql: {
     sink: (_fw, n) => servletSql(n),
-    prefix: SQL_PREFIX,
-    suffix: SQL_SUFFIX,
-    constant: '42',
-    allowed: ['1', '2', '3'],
     good: [jInt, s([], (v) => `Long.toString(Long.parseLong(${v}))`)],
     bad: [jEncode, s(['import org.apache.commons.text.StringEscapeUtils;'], (v) => `StringEscapeUtils.escapeHtml4(${v})`)],
     safeSinks: [
@@ -300,10 +268,6 @@ const java: Record<string, FamilyLanguage> = {
         imports: ['import java.io.IOException;'],
         line: (p) => (n % 2 === 0 ? `Process proc = new ProcessBuilder("sh", "-c", ${p}).start();` : `Process proc = Runtime.getRuntime().exec(new String[] {"sh", "-c", ${p}});`),
       }),
-    prefix: CMD_PREFIX,
-    suffix: '',
-    constant: 'localhost',
-    allowed: ['localhost', 'gateway.internal'],
     good: [jInt],
     bad: [jEncode],
     safeSinks: [(v) => [`Process proc = new ProcessBuilder("ping", "-c", "1", ${v}).start();`]],
@@ -313,10 +277,6 @@ const java: Record<string, FamilyLanguage> = {
       n % 2 === 0
         ? plain({ imports: ['import java.nio.file.Files;', 'import java.nio.file.Paths;'], line: (p) => `byte[] data = Files.readAllBytes(Paths.get(${p}));` })
         : plain({ imports: ['import java.io.FileInputStream;'], line: (p) => `FileInputStream in = new FileInputStream(${p});` }),
-    prefix: PATH_PREFIX,
-    suffix: '',
-    constant: 'report.txt',
-    allowed: ['report.txt', 'summary.csv'],
     good: [s(['import java.io.File;'], (v) => `new File(${v}).getName()`), s(['import org.apache.commons.io.FilenameUtils;'], (v) => `FilenameUtils.getName(${v})`)],
     bad: [jEncode],
     safeSinks: [],
@@ -329,10 +289,6 @@ const java: Record<string, FamilyLanguage> = {
         fields: ['private DirContext directory;'],
         line: (p) => `NamingEnumeration<SearchResult> found = directory.search("ou=people,dc=example,dc=org", ${p}, new SearchControls());`,
       }),
-    prefix: LDAP_PREFIX,
-    suffix: ')',
-    constant: 'jdoe',
-    allowed: ['jdoe', 'asmith'],
     good: [s(['import org.springframework.ldap.support.LdapEncoder;'], (v) => `LdapEncoder.filterEncode(${v})`)],
     bad: [jEncode],
     safeSinks: [],
@@ -345,10 +301,6 @@ const java: Record<string, FamilyLanguage> = {
         setup: ['XPath xpath = XPathFactory.newInstance().newXPath();'],
         line: (p) => `String email = xpath.evaluate(${p}, users);`,
       }),
-    prefix: XPATH_PREFIX,
-    suffix: XPATH_SUFFIX,
-    constant: 'jdoe',
-    allowed: ['jdoe', 'asmith'],
     good: [s(['import org.owasp.esapi.ESAPI;'], (v) => `ESAPI.encoder().encodeForXPath(${v})`)],
     bad: [s(['import org.springframework.ldap.support.LdapEncoder;'], (v) => `LdapEncoder.filterEncode(${v})`)],
     safeSinks: [],
@@ -356,21 +308,12 @@ const java: Record<string, FamilyLanguage> = {
   xss: {
     sink: (_fw, n) =>
       plain({ imports: ['import java.io.PrintWriter;'], setup: ['PrintWriter out = response.getWriter();'], line: (p) => (n % 2 === 0 ? `out.println(${p});` : `out.write(${p});`) }),
-    prefix: HTML_PREFIX,
-    suffix: HTML_SUFFIX,
-    constant: 'guest',
-    allowed: ['guest', 'member'],
     good: [jEncode, s(['import org.springframework.web.util.HtmlUtils;'], (v) => `HtmlUtils.htmlEscape(${v})`)],
     bad: [s([], (v) => `${v}.replace("<script>", "")`), s(['import java.net.URLDecoder;', 'import java.nio.charset.StandardCharsets;'], (v) => `URLDecoder.decode(${v}, StandardCharsets.UTF_8)`)],
     safeSinks: [],
   },
   redirect: {
     sink: () => plain({ line: (p) => `response.sendRedirect(${p});` }),
-    prefix: '',
-    suffix: '',
-    build: ['', '?from=login'],
-    constant: '/home',
-    allowed: ['/home', '/account'],
     good: [s(['import java.net.URLEncoder;', 'import java.nio.charset.StandardCharsets;'], (v) => `"/search?q=" + URLEncoder.encode(${v}, StandardCharsets.UTF_8)`)],
     bad: [jEncode],
     safeSinks: [],
@@ -380,11 +323,6 @@ const java: Record<string, FamilyLanguage> = {
       n % 2 === 0
         ? plain({ line: (p) => `request.getSession().setAttribute("displayName", ${p});` })
         : plain({ imports: ['import javax.servlet.http.HttpSession;'], setup: ['HttpSession session = request.getSession(true);'], line: (p) => `session.setAttribute("displayName", ${p});` }),
-    prefix: '',
-    suffix: '',
-    build: ['user:', ''],
-    constant: 'guest',
-    allowed: ['guest', 'member'],
     good: [],
     bad: [jEncode],
     safeSinks: [],
@@ -401,10 +339,6 @@ const java: Record<string, FamilyLanguage> = {
             imports: ['import org.springframework.expression.spel.standard.SpelExpressionParser;'],
             line: (p) => `Object result = new SpelExpressionParser().parseExpression(${p}).getValue();`,
           }),
-    prefix: EVAL_PREFIX,
-    suffix: ')',
-    constant: '21',
-    allowed: ['1', '2', '3'],
     good: [jInt],
     bad: [jEncode],
     safeSinks: [],
@@ -420,8 +354,6 @@ const java: Record<string, FamilyLanguage> = {
             imports: ['import java.beans.XMLDecoder;', 'import java.io.ByteArrayInputStream;', 'import java.nio.charset.StandardCharsets;'],
             line: (p) => `Object order = new XMLDecoder(new ByteArrayInputStream(${p}.getBytes(StandardCharsets.UTF_8))).readObject();`,
           }),
-    prefix: '',
-    suffix: '',
     constant: 'rO0ABXQAAA==',
     allowed: ['rO0ABXQAAA=='],
     good: [],
@@ -436,11 +368,6 @@ const java: Record<string, FamilyLanguage> = {
         setup: ['DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();'],
         line: (p) => `Document doc = factory.newDocumentBuilder().parse(new InputSource(new StringReader(${p})));`,
       }),
-    prefix: '',
-    suffix: '',
-    build: ['<order>', '</order>'],
-    constant: '<order/>',
-    allowed: ['<order/>'],
     good: [],
     bad: [],
     safeSinks: [
@@ -452,10 +379,6 @@ const java: Record<string, FamilyLanguage> = {
   },
   header: {
     sink: (_fw, n) => plain({ line: (p) => (n % 2 === 0 ? `response.setHeader("Content-Disposition", ${p});` : `response.addHeader("Content-Disposition", ${p});`) }),
-    prefix: DISPOSITION,
-    suffix: '',
-    constant: 'report.pdf',
-    allowed: ['report.pdf', 'invoice.pdf'],
     good: [s(['import java.net.URLEncoder;', 'import java.nio.charset.StandardCharsets;'], (v) => `URLEncoder.encode(${v}, StandardCharsets.UTF_8)`), s([], (v) => `${v}.replaceAll("[\\r\\n]", "")`)],
     bad: [jEncode],
     safeSinks: [],
@@ -477,16 +400,12 @@ function responseSink(fw: string, express: (p: string) => string, koa: (p: strin
   return finishes ? plain({ line: (p) => `return ${express(p)}`, returns: true }) : plain({ line: express });
 }
 
-const javascript: Record<string, FamilyLanguage> = {
+const javascript: Record<string, LanguageSinks> = {
   sql: {
     sink: (_fw, n) =>
       n % 2 === 0
         ? plain({ imports: ['import mysql from "mysql2/promise";'], fields: ['const pool = mysql.createPool({ host: "db.internal", user: "app", database: "notes" });'], line: (p) => `const [rows] = await pool.query(${p});` })
         : plain({ imports: ['import { Sequelize } from "sequelize";'], fields: ['const sequelize = new Sequelize("postgres://app@db.internal/notes");'], line: (p) => `const rows = await sequelize.query(${p});` }),
-    prefix: SQL_PREFIX,
-    suffix: SQL_SUFFIX,
-    constant: '42',
-    allowed: ['1', '2', '3'],
     good: [jsInt],
     bad: [jsEscape],
     safeSinks: [(v) => [`const [rows] = await pool.query("${SQL_BOUND}", [${v}]);`]],
@@ -496,10 +415,6 @@ const javascript: Record<string, FamilyLanguage> = {
       n % 2 === 0
         ? plain({ imports: ['import { execSync } from "node:child_process";'], line: (p) => `const out = execSync(${p});` })
         : plain({ imports: ['import { exec } from "node:child_process";'], line: (p) => `exec(${p}, () => undefined);` }),
-    prefix: CMD_PREFIX,
-    suffix: '',
-    constant: 'localhost',
-    allowed: ['localhost', 'gateway.internal'],
     good: [s(['import { quote } from "shell-quote";'], (v) => `quote([${v}])`)],
     bad: [jsEscape],
     safeSinks: [(v) => [`const out = execFileSync("ping", ["-c", "1", ${v}]);`]],
@@ -510,10 +425,6 @@ const javascript: Record<string, FamilyLanguage> = {
       n % 2 === 0
         ? plain({ imports: ['import fs from "node:fs";'], line: (p) => `const data = fs.readFileSync(${p});` })
         : plain({ imports: ['import { readFile } from "node:fs/promises";'], line: (p) => `const data = await readFile(${p});` }),
-    prefix: PATH_PREFIX,
-    suffix: '',
-    constant: 'report.txt',
-    allowed: ['report.txt', 'summary.csv'],
     good: [s(['import path from "node:path";'], (v) => `path.basename(${v})`)],
     bad: [jsEscape],
     safeSinks: [],
@@ -522,10 +433,6 @@ const javascript: Record<string, FamilyLanguage> = {
   ldap: {
     sink: () =>
       plain({ imports: ['import ldap from "ldapjs";'], fields: ['const client = ldap.createClient({ url: "ldap://directory.internal" });'], line: (p) => `client.search("ou=people,dc=example,dc=org", { filter: ${p} }, () => undefined);` }),
-    prefix: LDAP_PREFIX,
-    suffix: ')',
-    constant: 'jdoe',
-    allowed: ['jdoe', 'asmith'],
     good: [],
     bad: [jsEscape],
     safeSinks: [],
@@ -538,10 +445,6 @@ const javascript: Record<string, FamilyLanguage> = {
         fields: ['const users = new DOMParser().parseFromString(fs.readFileSync("users.xml", "utf8"), "text/xml");'],
         line: (p) => `const emails = xpath.select(${p}, users);`,
       }),
-    prefix: XPATH_PREFIX,
-    suffix: XPATH_SUFFIX,
-    constant: 'jdoe',
-    allowed: ['jdoe', 'asmith'],
     good: [],
     bad: [jsEscape],
     safeSinks: [],
@@ -555,10 +458,6 @@ const javascript: Record<string, FamilyLanguage> = {
         (p) => `ctx.body = ${p};`,
         (p) => `return new Response(${p}, { headers: { "Content-Type": "text/html" } });`,
       ),
-    prefix: HTML_PREFIX,
-    suffix: HTML_SUFFIX,
-    constant: 'guest',
-    allowed: ['guest', 'member'],
     good: [jsEscape, s(['import he from "he";'], (v) => `he.encode(${v})`)],
     bad: [s([], (v) => `JSON.stringify(${v})`), s([], (v) => `${v}.replace("<script>", "")`)],
     safeSinks: [],
@@ -572,22 +471,12 @@ const javascript: Record<string, FamilyLanguage> = {
         (p) => `return NextResponse.redirect(new URL(${p}, request.url));`,
         ['import { NextResponse } from "next/server";'],
       ),
-    prefix: '',
-    suffix: '',
-    build: ['', '?from=login'],
-    constant: '/home',
-    allowed: ['/home', '/account'],
     good: [s([], (v) => `"/search?q=" + encodeURIComponent(${v})`)],
     bad: [jsEscape],
     safeSinks: [],
   },
   'trust-boundary': {
     sink: (fw) => (fw.startsWith('next-') ? undefined : responseSink(fw, (p) => `req.session.displayName = ${p};`, (p) => `ctx.session.displayName = ${p};`, undefined, [], false)),
-    prefix: '',
-    suffix: '',
-    build: ['user:', ''],
-    constant: 'guest',
-    allowed: ['guest', 'member'],
     good: [],
     bad: [jsEscape],
     safeSinks: [],
@@ -597,18 +486,12 @@ const javascript: Record<string, FamilyLanguage> = {
       n % 2 === 0
         ? plain({ line: (p) => `const result = eval(${p});` })
         : plain({ imports: ['import vm from "node:vm";'], line: (p) => `const result = vm.runInNewContext(${p}, {});` }),
-    prefix: EVAL_PREFIX,
-    suffix: ')',
-    constant: '21',
-    allowed: ['1', '2', '3'],
     good: [jsInt],
     bad: [jsEscape],
     safeSinks: [],
   },
   deserialisation: {
     sink: () => plain({ imports: ['import serialize from "node-serialize";'], line: (p) => `const order = serialize.unserialize(${p});` }),
-    prefix: '',
-    suffix: '',
     constant: '{"id":1}',
     allowed: ['{"id":1}'],
     good: [],
@@ -618,11 +501,6 @@ const javascript: Record<string, FamilyLanguage> = {
   },
   xxe: {
     sink: () => plain({ imports: ['import libxmljs from "libxmljs";'], line: (p) => `const doc = libxmljs.parseXml(${p}, { noent: true });` }),
-    prefix: '',
-    suffix: '',
-    build: ['<order>', '</order>'],
-    constant: '<order/>',
-    allowed: ['<order/>'],
     good: [],
     bad: [],
     safeSinks: [(v) => [`const doc = libxmljs.parseXml(${v}, { noent: false, nonet: true });`]],
@@ -637,10 +515,6 @@ const javascript: Record<string, FamilyLanguage> = {
         [],
         false,
       ),
-    prefix: DISPOSITION,
-    suffix: '',
-    constant: 'report.pdf',
-    allowed: ['report.pdf', 'invoice.pdf'],
     good: [s([], (v) => `encodeURIComponent(${v})`), s([], (v) => `${v}.replace(/[\\r\\n]/g, "")`)],
     bad: [jsEscape],
     safeSinks: [],
@@ -656,7 +530,7 @@ function phpFrameworkSink(fw: string, plainLine: (p: string) => string, symfony:
   return plain({ line, returns: returns && fw !== 'plain', imports: imports[fw] ?? [] });
 }
 
-const php: Record<string, FamilyLanguage> = {
+const php: Record<string, LanguageSinks> = {
   sql: {
     sink: (fw, n) =>
       fw === 'plain'
@@ -666,30 +540,18 @@ const php: Record<string, FamilyLanguage> = {
         : fw === 'symfony'
           ? plain({ imports: ['use Doctrine\\DBAL\\Connection;'], line: (p) => `$rows = $this->connection->executeQuery(${p})->fetchAllAssociative();` })
           : plain({ imports: ['use Illuminate\\Support\\Facades\\DB;'], line: (p) => `$rows = DB::select(${p});` }),
-    prefix: SQL_PREFIX,
-    suffix: SQL_SUFFIX,
-    constant: '42',
-    allowed: ['1', '2', '3'],
     good: [s([], (v) => `intval(${v})`), s([], (v) => `(int) ${v}`)],
     bad: [phpHtml, s([], (v) => `strip_tags(${v})`)],
     safeSinks: [(v) => [`$stmt = (new PDO('mysql:host=db.internal;dbname=notes', 'app', getenv('DB_PASSWORD')))->prepare('${SQL_BOUND}');`, `$stmt->execute([${v}]);`]],
   },
   command: {
     sink: (_fw, n) => plain({ line: (p) => (n % 3 === 0 ? `$out = shell_exec(${p});` : n % 3 === 1 ? `system(${p});` : `exec(${p}, $out);`) }),
-    prefix: CMD_PREFIX,
-    suffix: '',
-    constant: 'localhost',
-    allowed: ['localhost', 'gateway.internal'],
     good: [s([], (v) => `escapeshellarg(${v})`)],
     bad: [phpHtml],
     safeSinks: [],
   },
   path: {
     sink: (_fw, n) => plain({ line: (p) => (n % 2 === 0 ? `$data = file_get_contents(${p});` : `readfile(${p});`) }),
-    prefix: PATH_PREFIX,
-    suffix: '',
-    constant: 'report.txt',
-    allowed: ['report.txt', 'summary.csv'],
     good: [s([], (v) => `basename(${v})`)],
     bad: [phpHtml],
     safeSinks: [],
@@ -697,10 +559,6 @@ const php: Record<string, FamilyLanguage> = {
   },
   ldap: {
     sink: () => plain({ setup: ["$ds = ldap_connect('ldap://directory.internal');"], line: (p) => `$found = ldap_search($ds, 'ou=people,dc=example,dc=org', ${p});` }),
-    prefix: LDAP_PREFIX,
-    suffix: ')',
-    constant: 'jdoe',
-    allowed: ['jdoe', 'asmith'],
     good: [s([], (v) => `ldap_escape(${v}, '', LDAP_ESCAPE_FILTER)`)],
     bad: [phpHtml],
     safeSinks: [],
@@ -711,10 +569,6 @@ const php: Record<string, FamilyLanguage> = {
         setup: ['$doc = new DOMDocument();', "$doc->load(__DIR__ . '/users.xml');", '$xpath = new DOMXPath($doc);'],
         line: (p) => `$emails = $xpath->query(${p});`,
       }),
-    prefix: XPATH_PREFIX,
-    suffix: XPATH_SUFFIX,
-    constant: 'jdoe',
-    allowed: ['jdoe', 'asmith'],
     good: [],
     bad: [s([], (v) => `addslashes(${v})`)],
     safeSinks: [],
@@ -724,10 +578,6 @@ const php: Record<string, FamilyLanguage> = {
       phpFrameworkSink(fw, (p) => `echo ${p};`, (p) => `return new Response(${p});`, (p) => `return response(${p});`, true, {
         symfony: ['use Symfony\\Component\\HttpFoundation\\Response;'],
       }),
-    prefix: HTML_PREFIX,
-    suffix: HTML_SUFFIX,
-    constant: 'guest',
-    allowed: ['guest', 'member'],
     good: [phpHtml, s([], (v) => `htmlentities(${v}, ENT_QUOTES)`)],
     bad: [s([], (v) => `addslashes(${v})`)],
     safeSinks: [],
@@ -737,11 +587,6 @@ const php: Record<string, FamilyLanguage> = {
       phpFrameworkSink(fw, (p) => `header('Location: ' . ${p});`, (p) => `return new RedirectResponse(${p});`, (p) => `return redirect()->away(${p});`, true, {
         symfony: ['use Symfony\\Component\\HttpFoundation\\RedirectResponse;'],
       }),
-    prefix: '',
-    suffix: '',
-    build: ['', '?from=login'],
-    constant: '/home',
-    allowed: ['/home', '/account'],
     good: [s([], (v) => `'/search?q=' . rawurlencode(${v})`)],
     bad: [phpHtml],
     safeSinks: [],
@@ -754,11 +599,6 @@ const php: Record<string, FamilyLanguage> = {
         (p) => `$request->getSession()->set('display_name', ${p});`,
         (p) => `$request->session()->put('display_name', ${p});`,
       ),
-    prefix: '',
-    suffix: '',
-    build: ['user:', ''],
-    constant: 'guest',
-    allowed: ['guest', 'member'],
     good: [],
     bad: [phpHtml],
     safeSinks: [],
@@ -767,16 +607,12 @@ const php: Record<string, FamilyLanguage> = {
     sink: () => plain({ line: (p) => `$result = eval(${p});` }),
     prefix: 'return 2 * (',
     suffix: ');',
-    constant: '21',
-    allowed: ['1', '2', '3'],
     good: [s([], (v) => `intval(${v})`)],
     bad: [phpHtml],
     safeSinks: [],
   },
   deserialisation: {
     sink: (_fw, n) => plain({ line: (p) => (n % 2 === 0 ? `$order = unserialize(${p});` : `$order = unserialize(base64_decode(${p}));`) }),
-    prefix: '',
-    suffix: '',
     constant: 'a:0:{}',
     allowed: ['a:0:{}'],
     good: [],
@@ -789,11 +625,6 @@ const php: Record<string, FamilyLanguage> = {
       n % 2 === 0
         ? plain({ setup: ['$doc = new DOMDocument();'], line: (p) => `$doc->loadXML(${p}, LIBXML_NOENT | LIBXML_DTDLOAD);` })
         : plain({ line: (p) => `$order = simplexml_load_string(${p}, 'SimpleXMLElement', LIBXML_NOENT);` }),
-    prefix: '',
-    suffix: '',
-    build: ['<order>', '</order>'],
-    constant: '<order/>',
-    allowed: ['<order/>'],
     good: [],
     bad: [],
     safeSinks: [(v) => [`$order = simplexml_load_string(${v});`]],
@@ -805,10 +636,6 @@ const php: Record<string, FamilyLanguage> = {
         : fw === 'laravel'
           ? plain({ line: (p) => `return response('ok')->header('Content-Disposition', ${p});`, returns: true })
           : plain({ line: (p) => `header('Content-Disposition: ' . ${p});` }),
-    prefix: DISPOSITION,
-    suffix: '',
-    constant: 'report.pdf',
-    allowed: ['report.pdf', 'invoice.pdf'],
     good: [s([], (v) => `rawurlencode(${v})`), s([], (v) => `str_replace(["\\r", "\\n"], '', ${v})`)],
     bad: [phpHtml],
     safeSinks: [],
@@ -817,17 +644,18 @@ const php: Record<string, FamilyLanguage> = {
 
 /** Every taint family's catalogue per language (TypeScript shares JavaScript's). */
 export const TAINT: Record<string, Partial<Record<Language, FamilyLanguage>>> = Object.fromEntries(
-  Object.keys(python).map((family) => {
-    const js = javascript[family];
+  Object.entries(TEXT).map(([family, text]) => {
+    const withText = (part: LanguageSinks | undefined): FamilyLanguage | undefined => (part ? { ...text, ...part } : undefined);
+    const js = withText(javascript[family]);
     return [
       family,
       {
-        python: python[family],
-        java: java[family],
+        python: withText(python[family]),
+        java: withText(java[family]),
         javascript: js,
         // LDAP and XPath in TypeScript would only repeat the few JavaScript cases.
         typescript: js?.few === true ? undefined : js,
-        php: php[family],
+        php: withText(php[family]),
       },
     ];
   }),

@@ -175,6 +175,15 @@ function pathCheck(label: Label): Variant {
   };
 }
 
+/** A same-file `isAllowed(input)` helper over the allow-list, and its call on the value. */
+function allowedHelper(c: Ctx): { piece: Omit<Piece, 'body'>; call: string } {
+  const fn = name(c, 'isAllowed');
+  return {
+    piece: { fields: allowedField(c), imports: javaCollections(c), helpers: [c.d.fn(fn, 'input', [], c.d.inAllowed(c.d.v('input')), c.fw.member, 'boolean').join('\n')] },
+    call: c.d.call(fn, [value(c)], c.fw.member),
+  };
+}
+
 const allowList: Record<Label, Variant[]> = {
   vulnerable: [
     (c) => ({
@@ -183,13 +192,8 @@ const allowList: Record<Label, Variant[]> = {
       body: [c.d.decl('value', c.src.expr), ...c.d.ifThen(c.d.not(c.d.inAllowed(value(c))), [c.d.log('unexpected value', value(c))]), ...sinkAt(c, value(c))],
     }),
     (c) => {
-      const fn = name(c, 'isAllowed');
-      return {
-        fields: allowedField(c),
-        imports: javaCollections(c),
-        helpers: [c.d.fn(fn, 'input', [], c.d.inAllowed(c.d.v('input')), c.fw.member, 'boolean').join('\n')],
-        body: [c.d.decl('value', c.src.expr), stmt(c, c.d.call(fn, [value(c)], c.fw.member)), ...sinkAt(c, value(c))],
-      };
+      const check = allowedHelper(c);
+      return { ...check.piece, body: [c.d.decl('value', c.src.expr), stmt(c, check.call), ...sinkAt(c, value(c))] };
     },
     pathCheck('vulnerable'),
   ],
@@ -202,13 +206,8 @@ const allowList: Record<Label, Variant[]> = {
       returns: c.sink.returns,
     }),
     (c) => {
-      const fn = name(c, 'isAllowed');
-      return {
-        fields: allowedField(c),
-        imports: javaCollections(c),
-        helpers: [c.d.fn(fn, 'input', [], c.d.inAllowed(c.d.v('input')), c.fw.member, 'boolean').join('\n')],
-        body: [c.d.decl('value', c.src.expr), ...c.d.ifThen(c.d.not(c.d.call(fn, [value(c)], c.fw.member)), c.fw.refuse), ...sinkAt(c, value(c))],
-      };
+      const check = allowedHelper(c);
+      return { ...check.piece, body: [c.d.decl('value', c.src.expr), ...c.d.ifThen(c.d.not(check.call), c.fw.refuse), ...sinkAt(c, value(c))] };
     },
     pathCheck('safe'),
   ],
