@@ -77,7 +77,8 @@ export const python: Dialect = {
   charAt: (t, i) => `${dq(t)}[${String(i)}]`,
   charLit: dq,
   ternary: (c, a, b) => `${a} if ${c} else ${b}`,
-  not: (c) => `not ${c}`,
+  // `x not in y`, as Python code spells it, rather than `not x in y`.
+  not: (c) => c.replace(/^(\w+) in (\w+)$/, '$1 not in $2').replace(/^(?!\w+ not in )/, 'not '),
   inAllowed: (v) => `${v} in ALLOWED`,
   allowedDecl: (vals) => `ALLOWED = {${vals.map(dq).join(', ')}}`,
   log: (m, v) => `logger.info(${dq(m + ' %s')}, ${v})`,
