@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import TOML from '@iarna/toml';
 
 export const CORPUS_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'flow');
-export const CORPUS_LANGUAGES = ['python', 'java', 'javascript', 'typescript', 'php', 'go'] as const;
-export const CORPUS_SHAPES = [
+const CORPUS_LANGUAGES = ['python', 'java', 'javascript', 'typescript', 'php', 'go'] as const;
+const CORPUS_SHAPES = [
   'direct',
   'locals',
   'string-building',
@@ -66,7 +66,7 @@ export interface Corpus {
   properties: string[];
 }
 
-export function readFamilies(root: string = CORPUS_ROOT): Family[] {
+function readFamilies(root: string = CORPUS_ROOT): Family[] {
   const parsed = TOML.parse(readFileSync(join(root, 'families.toml'), 'utf8')) as { families?: Record<string, { cwe?: unknown; title?: unknown }> };
   return Object.entries(parsed.families ?? {}).map(([id, f]) => ({
     id,
@@ -235,7 +235,7 @@ export function formatScores(scores: Scores, verbose: boolean): string {
 }
 
 /** Lines of the review configuration the corpus is scored with: every finding reported, on changed lines. */
-export const CORPUS_REVIEW_CONFIG = ['[review]', 'max_findings = 1000000', 'scope = "changed-lines"', 'deadline_s = 3600', ''].join('\n');
+const CORPUS_REVIEW_CONFIG = ['[review]', 'max_findings = 1000000', 'scope = "changed-lines"', 'deadline_s = 3600', ''].join('\n');
 
 /**
  * A temporary git repository whose first commit holds no case and whose second adds the whole corpus

@@ -21,7 +21,7 @@ const DOC = join(root, 'docs', 'flow.md');
 const BEGIN = '<!-- flow-pool:begin (tools/flow-pool.ts --write) -->';
 const END = '<!-- flow-pool:end -->';
 
-export interface PoolEntry {
+interface PoolEntry {
   id: string;
   repo: string;
   clone: string;

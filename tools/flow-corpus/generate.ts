@@ -18,7 +18,7 @@ const LANGUAGES: Language[] = ['python', 'java', 'javascript', 'typescript', 'ph
 const LABELS: Label[] = ['vulnerable', 'safe'];
 
 /** Family ids, their CWEs and titles (written to families.toml), and the noun their handlers are named after. */
-export const FAMILIES: { id: string; cwe: number[]; title: string; noun: string }[] = [
+const FAMILIES: { id: string; cwe: number[]; title: string; noun: string }[] = [
   { id: 'sql', cwe: [89], title: 'SQL injection', noun: 'note-search' },
   { id: 'command', cwe: [78], title: 'OS command injection', noun: 'host-ping' },
   { id: 'path', cwe: [22], title: 'Path traversal', noun: 'file-download' },
