@@ -98,6 +98,7 @@ const django: Framework = {
     src('request.META.get("HTTP_X_ACCOUNT", "")'),
     src('request.headers.get("X-Account", "")'),
     src('request.GET.getlist("tag")[0]'),
+    src('request.GET["owner"]'),
   ],
   refuse: ['return HttpResponseBadRequest("unknown value")'],
   end: ['return HttpResponse("ok")'],
@@ -166,6 +167,8 @@ const servletSources: Source[] = [
     ['String param = "";', 'Cookie[] cookies = request.getCookies();', 'if (cookies != null) {', '    for (Cookie c : cookies) {', '        if ("preference".equals(c.getName())) {', '            param = c.getValue();', '        }', '    }', '}'],
   ),
   src('param', ['import java.util.Enumeration;'], ['Enumeration<String> headers = request.getHeaders("X-Account");', 'String param = headers.hasMoreElements() ? headers.nextElement() : "";']),
+  src('param', ['import java.io.BufferedReader;'], ['BufferedReader reader = request.getReader();', 'String param = reader.readLine();']),
+  src('request.getPathInfo()'),
 ];
 
 const servlet: Framework = {
@@ -213,6 +216,7 @@ const spring: Framework = {
     src('account', ['import org.springframework.web.bind.annotation.RequestHeader;'], [], ['@RequestHeader("X-Account") String account']),
     src('preference', ['import org.springframework.web.bind.annotation.CookieValue;'], [], ['@CookieValue("preference") String preference']),
     src('name', ['import org.springframework.web.bind.annotation.PathVariable;'], [], ['@PathVariable("name") String name']),
+    src('body', ['import org.springframework.web.bind.annotation.RequestBody;'], [], ['@RequestBody String body']),
     src('request.getParameter("owner")'),
   ],
   refuse: ['response.sendError(HttpServletResponse.SC_BAD_REQUEST);', 'return;'],
@@ -252,7 +256,15 @@ function express(typed: boolean): Framework {
     id: 'express',
     language: typed ? 'typescript' : 'javascript',
     member: false,
-    sources: [src(q('req.query.owner')), src(q('req.params.name')), src(q('req.body.comment')), src(q('req.cookies.preference')), src(q('req.get("X-Account")')), src(q('req.headers["x-account"]'))],
+    sources: [
+      src(q('req.query.owner')),
+      src(q('req.params.name')),
+      src(q('req.body.comment')),
+      src(q('req.cookies.preference')),
+      src(q('req.get("X-Account")')),
+      src(q('req.headers["x-account"]')),
+      src(q('owner'), [], ['const { owner } = req.query;']),
+    ],
     refuse: ['return res.status(400).send("unknown value");'],
     end: ['res.json({ ok: true });'],
     wrap(name, route, parts) {
@@ -328,7 +340,15 @@ const plainPhp: Framework = {
   id: 'plain',
   language: 'php',
   member: false,
-  sources: [src("$_GET['owner'] ?? ''"), src("$_POST['comment']"), src("$_COOKIE['preference'] ?? ''"), src("$_SERVER['HTTP_X_ACCOUNT'] ?? ''"), src("$_REQUEST['q']"), src("$_SERVER['QUERY_STRING']")],
+  sources: [
+    src("$_GET['owner'] ?? ''"),
+    src("$_POST['comment']"),
+    src("$_COOKIE['preference'] ?? ''"),
+    src("$_SERVER['HTTP_X_ACCOUNT'] ?? ''"),
+    src("$_REQUEST['q']"),
+    src("$_SERVER['QUERY_STRING']"),
+    src("(string) filter_input(INPUT_GET, 'owner')"),
+  ],
   refuse: ['http_response_code(400);', 'exit;'],
   end: [],
   wrap(_name, _route, parts) {

@@ -58,7 +58,7 @@ const direct: Record<Label, Variant[]> = {
 
 const locals: Record<Label, Variant[]> = {
   vulnerable: [
-    (c) => ({ body: [c.d.decl('raw', c.src.expr), c.d.decl('owner', c.d.v('raw')), c.d.decl('value', c.d.trim(c.d.v('owner'))), ...sinkAt(c, value(c))] }),
+    (c) => ({ body: [c.d.decl('raw', c.src.expr), c.d.decl('copied', c.d.v('raw')), c.d.decl('value', c.d.trim(c.d.v('copied'))), ...sinkAt(c, value(c))] }),
     (c) => ({ body: [c.d.decl('raw', c.src.expr), c.d.decl('lowered', c.d.lower(c.d.v('raw'))), c.d.decl('value', c.d.v('lowered')), ...sinkAt(c, value(c))] }),
   ],
   safe: [(c) => ({ body: [c.d.decl('raw', c.src.expr), c.d.decl('value', constant(c)), c.d.log('ignoring requested value', c.d.v('raw')), ...sinkAt(c, value(c))] })],
