@@ -210,8 +210,8 @@ const python: Record<string, LanguageSinks> = {
     sink: () =>
       plain({
         imports: ['from lxml import etree'],
-        setup: ['parser = etree.XMLParser(resolve_entities=True, no_network=False)'],
-        line: (p) => `doc = etree.fromstring(${p}.encode(), parser)`,
+        // The resolving parser is made on the sink line, so a safe form of the sink has none.
+        line: (p) => `doc = etree.fromstring(${p}.encode(), etree.XMLParser(resolve_entities=True, no_network=False))`,
       }),
     good: [],
     bad: [],
