@@ -127,7 +127,8 @@ function table(results: Result[]): string {
   const short = (sha: string): string => sha.slice(0, 10);
   const rows = results.map((r) => {
     const e = r.entry;
-    const where = `\`${e.file}\`${e.function === null ? ' (top level)' : ` \`${e.function}\``}`;
+    // a file of the fixed repository is named `<repository>/<path>`, never as a path of this one
+    const where = `\`${e.repo.split('/').pop() ?? ''}/${e.file}\`${e.function === null ? ' (top level)' : ` \`${e.function}\``}`;
     const rules = [r.atVulnerable.length > 0 ? `at the bug: ${r.atVulnerable.join(', ')}` : '', r.atFix.length > 0 ? `at the fix: ${r.atFix.join(', ')}` : '', r.detail].filter((x) => x !== '').join('; ');
     return `| ${e.id} | ${e.language} | ${e.cwe.join(', ')} | [${short(e.fix_commit)}](${e.repo}/commit/${e.fix_commit}) | ${where} | ${r.flagged} | ${r.quiet} | ${rules} |`;
   });

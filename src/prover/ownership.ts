@@ -85,8 +85,8 @@ class Bindings {
 
 /** Criteria a lookup can meet without the user: an OR of conditions, a spread that may override the user's key. */
 const SHARED_CRITERIA = /\bOR\s*:|['"]?\$or['"]?\s*:|\borWhere\w*\s*\(|\.\.\.\s*[\w$]|\bor\s*\(/;
-/** Before the user in a lookup: the start of the statement (a chain on the user), a criterion's key, a call's argument slot. */
-const USER_VALUE_START = /(?:^\s*(?:await\s+)?|[{(,[]\s*(?:['"]?[\w$.]+['"]?\s*(?::|=>)\s*)?)$/;
+/** Before the user in a lookup: the start of the statement (a chain on the user, or a helper called on a member chain), a criterion's key, a call's argument slot. */
+const USER_VALUE_START = /(?:^\s*(?:await\s+)?(?:\$?[\w]+(?:->|\?->|::|\.|\?\.))*|[{(,[]\s*(?:['"]?[\w$.]+['"]?\s*(?::|=>)\s*)?)$/;
 /** After it: its call and an accessor chain (`(request)`, `.id`, `->getId()`), then the end of that value or statement. */
 const USER_VALUE_END = /^(?:\s*(?:->|\?->|\.|\?\.)\s*\w+(?:\([^()]*\))?|\s*\([^()]*\))*\s*(?:[,}\])]|;?\s*$)/;
 
