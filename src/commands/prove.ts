@@ -7,6 +7,9 @@
  * operations were found but no supported framework's entry point was recognised ("not proven"); 1 findings;
  * 0 none. Parse errors, unresolved receivers and other coverage gaps are reported but do not make the run
  * incomplete: tree-sitter still gives a partial tree, and what was parsed was proved.
+ *
+ * With `--pool FILE --out DIR` it is the scored runner instead (src/prover/pool-runner.ts): 0 summarised,
+ * 2 a bad pool or a run that read nothing, 3 some runs incomplete.
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
