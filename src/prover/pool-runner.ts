@@ -95,6 +95,12 @@ async function proveRun(run: PlannedRun, root: string, maxDepth: number | undefi
       seconds: elapsed,
       files_read: outcome.filesRead.size,
       bytes_read: [...outcome.filesRead.values()].reduce((a, b) => a + b, 0),
+      coverage: {
+        entry_points: outcome.result.coverage.entryPoints,
+        operations_checked: outcome.result.coverage.operationsChecked,
+        operations_discharged: outcome.result.coverage.operationsDischarged,
+        unreached: outcome.result.coverage.unreached,
+      },
       findings: stale === undefined ? findings : [],
     };
   } catch (error) {

@@ -40,6 +40,8 @@ export interface RunRecord {
   seconds: number;
   files_read: number;
   bytes_read: number;
+  /** What the prover covered: tells a miss with no operation from one with an operation discharged or never reached. */
+  coverage?: { entry_points: number; operations_checked: number; operations_discharged: number; unreached: number };
   findings: RecordedFinding[];
 }
 

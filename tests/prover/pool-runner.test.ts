@@ -96,6 +96,7 @@ describe('jscr prove --pool', () => {
     expect(goodVulnerable).toMatchObject({ base: b.goodFix, status: 'complete', reason: null, findings: [{ path: 'src/main/java/org/acme/Hook.java', function: 'Hook.doTestConnection', operation: { kind: 'credential_access' } }] });
     expect(goodVulnerable.files_read as number).toBeGreaterThan(0);
     expect(goodVulnerable.bytes_read as number).toBeGreaterThan(0);
+    expect(goodVulnerable.coverage).toMatchObject({ entry_points: 2, operations_discharged: 0 });
     // records keep where a finding runs, never the quoted source line
     expect(JSON.stringify(rows)).not.toContain('lookupCredentials(');
 
