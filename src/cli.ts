@@ -68,6 +68,9 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .addOption(new Option('--format <format>', 'report format').choices(FORMATS_PROVE).default('text'))
     .option('--max-depth <n>', 'how many calls deep a path may be (0 to 10)', wholeNumber)
     .option('--config <file>', 'a .jscr.toml to use instead of the one in the base (or head) revision')
+    .option('--pool <file>', 'score the prover on a pool of fixes and ordinary commits (a JSON file)')
+    .option('--out <dir>', 'with --pool: the folder for records.jsonl (resumable) and summary.json')
+    .option('--repos <dir>', "with --pool: the folder the pool's repository paths are relative to")
     .action((opts: ProveOptions) => run(async () => (await import('./commands/prove.js')).proveCommand(opts, io)));
 
   changeFlags(program.command('fix').description('ask the model for fixes and write the ones the guard accepts'))

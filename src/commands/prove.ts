@@ -7,20 +7,16 @@
  * operations were found but no supported framework's entry point was recognised ("not proven"); 1 findings;
  * 0 none. Parse errors, unresolved receivers and other coverage gaps are reported but do not make the run
  * incomplete: tree-sitter still gives a partial tree, and what was parsed was proved.
+ *
+ * With `--pool FILE --out DIR` it is the scored runner instead (src/prover/pool-runner.ts): 0 summarised,
+ * 2 a bad pool or a run that read nothing, 3 some runs incomplete.
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { CommandIO, ExitCode } from '../io.js';
-import { readChange, resolveCommit, resolveRepository } from '../git/change.js';
-import { configTextAtRevision } from '../git/config-at-revision.js';
-import { parseUnifiedDiff, touchedLines } from '../git/diff.js';
-import { diffAgainAsText } from '../git/text-diff.js';
-import { languageForPath } from '../syntax/languages.js';
-import { proveFromReader } from '../prover/source.js';
-import { createSourceReader } from '../git/sources.js';
-import { openBoundary } from '../policy/paths.js';
-import { loadConfig } from '../config/index.js';
-import { notProvenReason, proveJson, proveSarif, proveText, type ProveRunInfo } from '../prover/render.js';
+import { resolveRepository } from '../git/change.js';
+import { proveRange } from '../prover/prove-range.js';
+import { proveJson, proveSarif, proveText, type ProveRunInfo } from '../prover/render.js';
 import { maskReport, SecretBook } from '../redact/index.js';
 import { escapeOneLine } from '../report/escape.js';
 
@@ -32,60 +28,35 @@ export interface ProveOptions {
   maxDepth?: number;
   /** `--config FILE`: the configuration to use instead of the revision's `.jscr.toml` (as for review). */
   config?: string;
+  /** `--pool FILE`: run the scored pool instead (docs/prover.md, "The scored runner"). */
+  pool?: string;
+  /** `--out DIR`: where the pool's records and summary go. */
+  out?: string;
+  /** `--repos DIR`: the folder a pool's relative repository paths resolve against. */
+  repos?: string;
 }
-
-/** Larger files are skipped (generated code, data) and counted. */
-const MAX_FILE_BYTES = 1024 * 1024;
 
 /** `jscr prove`: the access-control prover over a change or the whole repository. */
 export async function proveCommand(options: ProveOptions, io: CommandIO): Promise<ExitCode> {
   if (options.maxDepth !== undefined && (!Number.isInteger(options.maxDepth) || options.maxDepth < 0 || options.maxDepth > 10)) {
     throw new UsageError('--max-depth must be a whole number from 0 to 10');
   }
+  if (options.pool !== undefined) return provePool(options, options.pool, io);
+  if (options.out !== undefined || options.repos !== undefined) throw new UsageError('--out and --repos go with --pool');
   const root = await resolveRepository(resolve(io.cwd, options.repo ?? '.'));
   const headRev = options.head ?? 'HEAD';
-  const head = await resolveCommit(root, headRev);
-
-  let touched: { path: string; lines: Set<number> }[] | null = null;
-  let range = headRev;
-  if (options.base !== undefined) {
-    const change = await readChange(root, { kind: 'range', range: `${options.base}..${head}` });
-    range = `${options.base}..${headRev}`;
-    const files = parseUnifiedDiff(change.diffText);
-    // Git's "Binary files differ" is no verdict (attributes in the change can ask for it): code files get their text diff.
-    const redone = await diffAgainAsText(root, change, files.filter((f) => f.status === 'binary' && f.statusBehindBinary !== 'deleted' && languageForPath(f.path) !== null));
-    touched = files
-      .map((f) => redone.get(f) ?? f)
-      .filter((f) => f.status !== 'deleted' && f.status !== 'binary' && !f.isSubmodule)
-      .map((f) => ({ path: f.path, lines: touchedLines(f) }));
-  }
-
-  // The base revision's configuration (the head's for the whole repository): a change cannot declare its own guards or public entries.
-  const { config } = await loadConfig({
-    repoRoot: root,
-    baseText: await configTextAtRevision(root, options.base ?? head),
+  const range = options.base === undefined ? headRev : `${options.base}..${headRev}`;
+  io.stderr.write(`jscr prove: proving ${options.base === undefined ? 'the whole repository' : `the change ${range}`}\n`);
+  const { result, incomplete, notProven } = await proveRange({
+    root,
+    head: headRev,
+    ...(options.base === undefined ? {} : { base: options.base }),
+    ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
     ...(options.config === undefined ? {} : { configPath: resolve(io.cwd, options.config) }),
   });
-  const reader = createSourceReader({
-    root,
-    boundary: await openBoundary(root, { followSymlinks: false }),
-    source: { kind: 'revision', rev: head },
-    maxFileBytes: MAX_FILE_BYTES,
-    followSymlinks: false,
-  });
-  io.stderr.write(`jscr prove: proving ${touched === null ? 'the whole repository' : `the change ${range}`}\n`);
-  const { result, incomplete } = await proveFromReader({
-    root,
-    reader,
-    touched,
-    maxDepth: options.maxDepth ?? config.prover.max_depth,
-    fanOut: config.prover.fan_out,
-    declarations: { guards: config.prover.guards, public: config.prover.public },
-  });
 
-  const notProven = notProvenReason(result);
   const exitCode: 0 | 1 | 3 = incomplete || notProven !== null ? 3 : result.findings.length > 0 ? 1 : 0;
-  const run: ProveRunInfo = { mode: touched === null ? 'repository' : 'change', range, exitCode, notProven };
+  const run: ProveRunInfo = { mode: options.base === undefined ? 'repository' : 'change', range, exitCode, notProven };
   // Evidence quotes source lines: secret shapes in them are masked like every report string.
   const shown = maskReport(result, new SecretBook());
   const text = options.format === 'json' ? proveJson(shown, run) : options.format === 'sarif' ? proveSarif(shown, run) : proveText(shown, run);
@@ -94,4 +65,23 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
   if (notProven !== null) io.stderr.write(`jscr prove: incomplete: ${notProven}\n`);
   for (const note of result.declared?.stale ?? []) io.stderr.write(`jscr prove: note: ${escapeOneLine(note)}\n`);
   return exitCode;
+}
+
+/** `jscr prove --pool FILE --out DIR`: every change of the pool, recorded and summarised. */
+async function provePool(options: ProveOptions, pool: string, io: CommandIO): Promise<ExitCode> {
+  if (options.out === undefined) throw new UsageError('--pool needs --out DIR (where the records go)');
+  if (options.base !== undefined || options.head !== undefined || options.repo !== undefined || options.config !== undefined) {
+    throw new UsageError('--pool takes its repositories and revisions from the pool file, not --repo, --base, --head or --config');
+  }
+  if (options.format === 'sarif') throw new UsageError('--pool writes text or json, not sarif');
+  const { runPool } = await import('../prover/pool-runner.js');
+  return runPool({
+    poolPath: resolve(io.cwd, pool),
+    outDir: resolve(io.cwd, options.out),
+    ...(options.repos === undefined ? {} : { reposDir: resolve(io.cwd, options.repos) }),
+    ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+    format: options.format === 'json' ? 'json' : 'text',
+    stdout: io.stdout,
+    stderr: io.stderr,
+  });
 }
