@@ -46,9 +46,9 @@ export async function proveCommand(options: ProveOptions, io: CommandIO): Promis
   const root = await resolveRepository(resolve(io.cwd, options.repo ?? '.'));
   const headRev = options.head ?? 'HEAD';
   const range = options.base === undefined ? headRev : `${options.base}..${headRev}`;
-  io.stderr.write(`jscr prove: proving ${options.base === undefined ? 'the whole repository' : `the change ${range}`}\n`);
   const { result, incomplete, notProven } = await proveRange({
     root,
+    onStart: () => io.stderr.write(`jscr prove: proving ${options.base === undefined ? 'the whole repository' : `the change ${range}`}\n`),
     head: headRev,
     ...(options.base === undefined ? {} : { base: options.base }),
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),

@@ -21,6 +21,8 @@ const MAX_FILE_BYTES = 1024 * 1024;
 export interface ProveRangeInput {
   /** The repository's top folder (already resolved). */
   root: string;
+  /** Called once the configuration is read and valid, before the proof starts (for a progress line). */
+  onStart?: () => void;
   /** The base revision of a change, or undefined for the whole repository. */
   base?: string;
   head: string;
@@ -53,6 +55,8 @@ export async function proveRange(input: ProveRangeInput): Promise<ProveRangeOutc
     baseText: await configTextAtRevision(root, input.base ?? head),
     ...(input.configPath === undefined ? {} : { configPath: input.configPath }),
   });
+  // the configuration was read and is valid: only now is the run started (a bad file is one error line)
+  input.onStart?.();
   const filesRead = new Map<string, number>();
   const reader = recordingReads(
     createSourceReader({
