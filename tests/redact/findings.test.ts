@@ -184,6 +184,17 @@ describe('secretFindings: examples in comments', () => {
   });
 });
 
+describe('secretFindings: stand-in values spelled in words', () => {
+  const found = (path: string, text: string) => secretFindings([{ path, text, scanLines: 'all' }]).map((f) => f.extra?.['secret_rule']);
+  it('drops lowercase words naming what the value stands for, and keeps a real-looking value beside them', () => {
+    expect(found('scripts/local-e2e.mjs', "const env = { R2_SECRET_ACCESS_KEY: 'r2-secret-key' };\n")).toEqual([]);
+    expect(found('scripts/local-e2e.mjs', "const env = { CALLBACK_SECRET: 'call-kent-audio-secret' };\n")).toEqual([]);
+    expect(found('scripts/local-e2e.mjs', "const env = { AUTH_TOKEN: 'cloudflare-ai-gateway-token' };\n")).toEqual([]);
+    expect(found('scripts/local-e2e.mjs', "const env = { R2_SECRET_ACCESS_KEY: 'Zq9xK2mW7pL4vR8tY3nB' };\n")).not.toEqual([]);
+    expect(found('scripts/local-e2e.mjs', "const env = { API_TOKEN: 'zq9xk2-mw7pl4-vr8ty3nb' };\n")).not.toEqual([]);
+  });
+});
+
 describe('secretFindings: evidence', () => {
   it('clips the evidence of a secret on a huge line to a window around its mask', () => {
     const filler = 'x'.repeat(700_000);
