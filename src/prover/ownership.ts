@@ -462,8 +462,10 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       const statement = balancedStatement(file, line);
       const rhs = statement.text.slice(statement.text.indexOf(assign[2]));
       // Every value the right-hand side can take must come from the user (`find($id) ?? ...` does not), and
-      // the user alone must scope the lookup (no OR, no spread, no request value beside it).
-      const owner = scopedByUserAlone(rhs, bindings) ? ownerOfValue(bindings, rhs) : null;
+      // when it is a lookup, the user alone must scope it (no OR, no spread, no request value beside it);
+      // a plain value handed on (`session.get('id')`, a helper's answer) keeps its owner.
+      const lookup = facts?.recordLookups.some((re) => re.test(rhs)) === true || /\bwhere\b|\bfind\w*\s*\(|->where\(/i.test(rhs);
+      const owner = !lookup || scopedByUserAlone(rhs, bindings) ? ownerOfValue(bindings, rhs) : null;
       const declared = DECLARED.exec(text)?.[1] === assign[1];
       if (declared && facts?.recordLookups.some((re) => re.test(rhs))) lookedUp.add(assign[1]);
       const byToken = declared && owner === null && (tokenLookupOf(file, facts ?? bindings.facts, fn, rhs) !== null || bindings.tokenLookups.some((re) => re.test(rhs)));

@@ -157,6 +157,18 @@ export async function expireSession(sessionId: string) {
     expect(await findings({ 'app/utils/session.server.ts': helper, ...route("  const { session } = await getSession(request)\n  const sessionId = session.get('sessionId')") })).toEqual([]);
   });
 
+  it('the session id handed on through a helper that looks the session up stays the caller’s own', async () => {
+    const lookupHelper = `${helper}export async function sessionUser(sessionId: string) {
+  const found = await db.find(sessionTable, sessionId)
+  if (!found) throw new Error('no session')
+  if (found.expiresAt < Date.now()) await db.delete(sessionTable, sessionId)
+  return found.user
+}
+`;
+    const files = remixRoute('app/routes/me.tsx', "  const { session } = await getSession(request)\n  const sessionId = session.get('sessionId')\n  const user = await sessionUser(sessionId)", "import { getSession, sessionUser } from '~/utils/session.server'");
+    expect(await findings({ 'app/utils/session.server.ts': lookupHelper, ...files })).toEqual([]);
+  });
+
   it('a session id taken from the query string or the form is anybody’s', async () => {
     expect(await findings({ 'app/utils/session.server.ts': helper, ...route("  const sessionId = new URL(request.url).searchParams.get('sessionId')") })).toEqual(['action:ts.orm-deletion:unguarded_path']);
     expect(await findings({ 'app/utils/session.server.ts': helper, ...route("  const { session } = await getSession(request)\n  const sessionId = String(form.get('sessionId'))") })).toEqual(['action:ts.orm-deletion:unguarded_path']);
