@@ -75,6 +75,7 @@ export async function proveRange(input: ProveRangeInput): Promise<ProveRangeOutc
     maxDepth: input.maxDepth ?? config.prover.max_depth,
     fanOut: config.prover.fan_out,
     declarations: { guards: config.prover.guards, public: config.prover.public },
+    exclude: config.review.exclude,
   });
   return { result, head, incomplete, notProven: notProvenReason(result), filesRead };
 }

@@ -48,8 +48,13 @@ export interface ScopeSelection {
   paths: string[];
   /** Selected files per reason. */
   byReason: Record<SelectionReason, number>;
-  /** Bounds the selection hit, one line each (the proof is incomplete when any). */
+  /** Bounds the selection hit, one line each (the caller reads every file, or, for the deadline, the proof is incomplete). */
   bounds: string[];
+  /**
+   * Names found in more files than `prover.fan_out`: only the first `fan_out` files' callers were
+   * read, as the whole-repository proof follows at most `fan_out` callers per function itself.
+   */
+  cuts: string[];
 }
 
 const DEADLINE_BOUND = 'the review deadline (review.deadline_s) passed while choosing the files to prove';
@@ -283,6 +288,7 @@ function functionKey(path: string, declaration: Declaration): string {
 export function selectScope(input: ScopeInput): ScopeSelection {
   const maxBytes = input.maxBytes ?? SCOPE_MAX_BYTES;
   const bounds: string[] = [];
+  const cuts: string[] = [];
   const late = (): boolean => {
     if (input.deadline?.remainingMs() !== 0) return false;
     if (!bounds.includes(DEADLINE_BOUND)) bounds.push(DEADLINE_BOUND);
@@ -372,6 +378,23 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     }
   };
   // Callees: every declarer of each name a function calls, `depth` hops down, with the types it names.
+  // A file's functions by name, built once per file: a call looks its callee up instead of scanning
+  // every declaration of a large file for each call.
+  const functionsByName = new Map<string, Map<string, Declaration[]>>();
+  const functionsNamed = (file: IndexedFile, name: string): readonly Declaration[] => {
+    let byName = functionsByName.get(file.path);
+    if (byName === undefined) {
+      byName = new Map();
+      for (const d of file.declarations) {
+        if (d.kind !== 'function') continue;
+        const list = byName.get(d.name);
+        if (list === undefined) byName.set(d.name, [d]);
+        else list.push(d);
+      }
+      functionsByName.set(file.path, byName);
+    }
+    return byName.get(name) ?? [];
+  };
   const walkDown = (start: readonly { file: IndexedFile; declaration: Declaration }[], depth: number): void => {
     let frontier = start.map((f) => ({ ...f, left: depth }));
     while (frontier.length > 0) {
@@ -393,7 +416,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
             select(path, 'callees');
             const callee = byPath.get(path);
             if (!callee || left <= 1) continue;
-            for (const d of callee.declarations) if (d.kind === 'function' && d.name === name) next.push({ file: callee, declaration: d, left: left - 1 });
+            for (const d of functionsNamed(callee, name)) next.push({ file: callee, declaration: d, left: left - 1 });
           }
         }
       }
@@ -425,7 +448,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
       if (paths.length > input.fanOut) {
         paths = narrowToClassUsers(paths, name, names.get(name) ?? new Set(), index);
         if (paths.length > input.fanOut) {
-          bounds.push(`'${name}' is named in ${paths.length.toLocaleString('en-US')} files, more than prover.fan_out (${input.fanOut}); callers in the rest were not read`);
+          cuts.push(`'${name}' is named in ${paths.length.toLocaleString('en-US')} files, more than prover.fan_out (${input.fanOut}); callers in the first ${input.fanOut} were read`);
           paths = paths.slice(0, input.fanOut);
         }
       }
@@ -449,7 +472,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
 
   const byReason: Record<SelectionReason, number> = { changed: 0, callers: 0, callees: 0, types: 0, routes: 0, config: 0 };
   for (const reason of selected.values()) byReason[reason]++;
-  return { paths: [...selected.keys()].sort(), byReason, bounds };
+  return { paths: [...selected.keys()].sort(), byReason, bounds, cuts };
 }
 
 function addOrigin(names: Map<string, Set<string>>, name: string, path: string): void {
@@ -617,5 +640,6 @@ function narrowToClassUsers(paths: string[], name: string, origins: ReadonlySet<
 /** `12 of 1,806 files: 2 changed, 7 callers, 3 routes` (reasons with no file left out). */
 export function selectionDetail(selection: ScopeSelection, candidates: number): string {
   const parts = (Object.entries(selection.byReason) as [SelectionReason, number][]).filter(([, n]) => n > 0).map(([reason, n]) => `${n.toLocaleString('en-US')} ${reason}`);
-  return `${selection.paths.length.toLocaleString('en-US')} of ${candidates.toLocaleString('en-US')} files${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`;
+  const cut = selection.cuts.length > 0 ? `; ${selection.cuts.length} name(s) cut at prover.fan_out (${selection.cuts[0] ?? ''})` : '';
+  return `${selection.paths.length.toLocaleString('en-US')} of ${candidates.toLocaleString('en-US')} files${parts.length > 0 ? `: ${parts.join(', ')}` : ''}${cut}`;
 }

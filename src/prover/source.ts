@@ -7,6 +7,7 @@ import type { SourceReader } from '../git/sources.js';
 import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath } from '../syntax/languages.js';
 import { isLeftOut, isProverConfig, proveChange } from './prove.js';
+import picomatch from 'picomatch';
 import { leavesIncomplete, type Degradation } from './degradation.js';
 import type { ProveResult } from './types.js';
 import type { FileIR } from '../syntax/ir.js';
@@ -28,6 +29,8 @@ export interface ProveFromReaderInput {
   deadline?: { remainingMs(): number };
   /** `[prover] guards` and `public` of the base configuration. */
   declarations?: ProverDeclarations;
+  /** `review.exclude` of the configuration: vendored and generated paths are not the application's code, so the prover reads none of them. */
+  exclude?: readonly string[];
   /** In change mode, prove only the files the change needs (scope.ts); only the review asks for this. */
   scoped?: boolean;
   /** How far below a touched function operations are looked for (default 2). */
@@ -55,8 +58,9 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
   if (wanted !== null && wanted.size === 0) {
     return { result: { findings: [], coverage: emptyCoverage(), degradations: [] }, fileCount: 0, incomplete: false, candidateCount: 0, selection: null, readDetail: '0 file(s) read' };
   }
+  const excluded = input.exclude !== undefined && input.exclude.length > 0 ? picomatch([...input.exclude], { dot: true }) : (): boolean => false;
   const candidates = (await input.reader.listFiles()).filter(
-    (p) => !isLeftOut(p) && (isProverConfig(p) || (languageForPath(p) !== null && (wanted === null || wanted.has(factsLanguageOf(p) ?? '')))),
+    (p) => !isLeftOut(p) && !excluded(p) && (isProverConfig(p) || (languageForPath(p) !== null && (wanted === null || wanted.has(factsLanguageOf(p) ?? '')))),
   );
   const reads = await input.reader.readMany(candidates);
   const files: { path: string; text: string }[] = [];

@@ -360,17 +360,15 @@ describe('what the scoped selection reads and says', () => {
     expect(outcome.result.findings.map((f) => `${f.path}:${f.line}`)).toEqual(['app/Services/TeamService.php:12']);
   });
 
-  it('a name in more files than fan_out allows stops the selection: the proof falls back to every file, stays complete, and says why', async () => {
+  it('a name in more files than fan_out allows is cut there, as the proof itself follows at most fan_out callers: complete, and the detail says which name', async () => {
     const callers = padding(6, (i) => [`app/Jobs/Job${i}.php`, `<?php\nclass Job${i}\n{\n    public function handle(\\App\\Services\\TeamService $teams)\n    {\n        $teams->detachMember(1, 2);\n    }\n}\n`]);
     const repo = makeRepo({ ...laravel.initial, ...callers });
     const commit = repo.commit({ 'app/Services/TeamService.php': teamService('firstOrFail') }, 'service');
     const outcome = await proveCommit(repo, commit, true, 3);
-    const whole = await proveCommit(repo, commit, false, 3);
     expect(outcome.incomplete).toBe(false);
-    expect(outcome.selection).toBeNull();
-    expect(outcome.fileCount).toBe(whole.fileCount);
-    expect(outcome.readDetail).toMatch(/file\(s\) read \(every file: the scoped selection met a bound: 'detachMember' is named in \d+ files, more than prover\.fan_out \(3\)/);
-    expect(outcome.result.findings).toEqual(whole.result.findings);
+    expect(outcome.selection?.bounds).toEqual([]);
+    expect(outcome.selection?.cuts[0]).toMatch(/^'detachMember' is named in \d+ files, more than prover\.fan_out \(3\); callers in the first 3 were read/);
+    expect(outcome.readDetail).toMatch(/1 name\(s\) cut at prover\.fan_out/);
   });
 
   it('jscr prove (no touched lines) reads every file', async () => {

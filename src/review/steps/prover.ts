@@ -16,7 +16,7 @@ export const proverStep: ReviewStep<'prover', { read_files: ReadFiles; syntax: S
     const settings = change.config.prover;
     if (!settings.enabled) return result(skipped('prover.enabled is false'), null);
     const touched = read_files.readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff) }));
-    const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline, scoped: settings.scope, declarations: { guards: settings.guards, public: settings.public } });
+    const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline, scoped: settings.scope, declarations: { guards: settings.guards, public: settings.public }, exclude: change.config.review.exclude });
     const c = outcome.result.coverage;
     const bounds = outcome.selection?.bounds ?? [];
     const declared = outcome.result.declared;
