@@ -286,6 +286,13 @@ const ONE_LINE_HEAD = /^\s*(?:\}\s*)?(if|elif|unless|else\s+if|else|for|foreach|
  * path through its own level. A check in the condition itself is judged by `booleanUse`, not here.
  */
 export function conditionalReach(file: ProgramFile, fn: FunctionIR, line: number, name: string): number | undefined {
+  // A check on a continuation line of a condition (`if (ctx == null\n ? !a.can(x)\n : !b.can(y)) {`) is
+  // that condition's: booleanUse judges it, as it does a check on the `if` line itself.
+  const conditionLine = conditionLineAbove(file, fn, line);
+  if (conditionLine !== null && conditionLine < line) {
+    const at = conditionalAt(file, fn, conditionLine);
+    if (at && new RegExp(String.raw`\b${escape(name)}\b`).test(at.condition)) return undefined;
+  }
   const own = file.lines[line - 1] ?? '';
   const at = own.indexOf(name);
   if (/\b(throw|return|raise|abort\w*)\b/.test(own.slice(0, at < 0 ? own.length : at))) {

@@ -157,6 +157,9 @@ public class Conn extends Descriptor<Object> {
     const both = await prove({ 'src/main/java/org/example/Conn.java': descriptor(split) });
     expect(both.coverage.operationsChecked).toBeGreaterThan(0);
     expect(both.findings).toEqual([]);
+    // the same split written as a ternary over several lines: the checks sit on the condition's continuation lines
+    const ternary = 'context == null\n        ? !Jenkins.get().hasPermission(Jenkins.MANAGE)\n        : !context.hasPermission(Item.EXTENDED_READ)';
+    expect((await prove({ 'src/main/java/org/example/Conn.java': descriptor(ternary) })).findings).toEqual([]);
     for (const open of ['context == null && !Jenkins.get().hasPermission(Jenkins.MANAGE)', 'context == null && !Jenkins.get().hasPermission(Jenkins.MANAGE) || value == null && !context.hasPermission(Item.EXTENDED_READ)', 'context == null && !Jenkins.get().hasPermission(Jenkins.MANAGE) || context != null && debug']) {
       const result = await prove({ 'src/main/java/org/example/Conn.java': descriptor(open) });
       expect(result.findings.map((f) => f.entry.function), open).toEqual(['Conn.doFillCredentialsIdItems']);
