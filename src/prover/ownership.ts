@@ -464,7 +464,7 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       // Every value the right-hand side can take must come from the user (`find($id) ?? ...` does not), and
       // when it is a lookup, the user alone must scope it (no OR, no spread, no request value beside it);
       // a plain value handed on (`session.get('id')`, a helper's answer) keeps its owner.
-      const lookup = facts?.recordLookups.some((re) => re.test(rhs)) === true || /\bwhere\b|\bfind\w*\s*\(|->where\(/i.test(rhs);
+      const lookup = facts?.recordLookups.some((re) => re.test(rhs)) === true;
       const owner = !lookup || scopedByUserAlone(rhs, bindings) ? ownerOfValue(bindings, rhs) : null;
       const declared = DECLARED.exec(text)?.[1] === assign[1];
       if (declared && facts?.recordLookups.some((re) => re.test(rhs))) lookedUp.add(assign[1]);

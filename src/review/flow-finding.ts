@@ -9,7 +9,6 @@ import { makeFinding } from '../report/fingerprint.js';
 import type { RuleMeta } from '../report/options.js';
 import { flowRuleId, loadBuiltinFlowRows, type FlowReportMeta } from '../rules/flow-load.js';
 
-export { flowRuleId };
 
 function quote(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;

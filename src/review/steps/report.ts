@@ -44,10 +44,13 @@ export const reportStep: ReviewStep<'report', { read_files: ReadFiles; syntax: S
     const { readable, readableByPath } = read_files;
     // A pattern finding on the line of a flow finding whose row supersedes that rule is the same weakness
     // told twice, wherever it is (top-level code included, which the supersedes ranges do not cover).
-    const placeOf = (path: string, line: number, rule: string): string => `${path}\0${line}\0${rule}`;
-    const toldByFlow = new Set(found.filter((f) => f.source === 'flow').flatMap((f) => flowAliasesOf(f).map((old) => placeOf(f.path, f.line, old))));
+    // (the alias table holds every flow row's superseded rules, as suppressions read them)
+    const aliases = builtinRuleAliases();
+    const flowRulesAt = new Map<string, string[]>();
+    for (const f of found) if (f.source === 'flow') flowRulesAt.set(`${f.path}\0${f.line}`, [...(flowRulesAt.get(`${f.path}\0${f.line}`) ?? []), f.rule]);
+    const toldByFlow = (f: Finding): boolean => (flowRulesAt.get(`${f.path}\0${f.line}`) ?? []).some((rule) => aliases.names(f.rule, rule));
     const findings = [
-      ...found.filter((f) => !supersededByFlow(flow, f) && !(f.source === 'rule' && toldByFlow.has(placeOf(f.path, f.line, f.rule)))),
+      ...found.filter((f) => !supersededByFlow(flow, f) && !(f.source === 'rule' && toldByFlow(f))),
       ...configChangeFindings(read_files.changedFiles),
     ];
     const occurrenceFiles = new Map(readable.map((f) => [f.diff.path, { text: f.text, scopes: syntax.irs.get(f.diff.path)?.functions ?? [] }]));
@@ -219,8 +222,3 @@ function perFileRedaction(files: { path: string; found: number; redacted: number
   return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path)).map((e) => ({ ...e, rules: [...e.rules].sort() }));
 }
 
-/** The pattern rules a flow finding's row supersedes (`extra.aliases`). */
-function flowAliasesOf(finding: Finding): string[] {
-  const aliases = finding.extra?.['aliases'];
-  return Array.isArray(aliases) ? aliases.filter((a): a is string => typeof a === 'string') : [];
-}
