@@ -7,6 +7,7 @@ import { reportError } from './errors.js';
 import type { CommandIO, ExitCode } from './io.js';
 import { withRunEnvironment } from './policy/environment.js';
 import type { InitOptions } from './commands/init.js';
+import type { FactsInitOptions } from './commands/facts.js';
 import type { FixOptions } from './commands/fix.js';
 import type { GuardOptions } from './commands/guard.js';
 import type { ProfileOptions } from './commands/profile.js';
@@ -117,6 +118,20 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .option('--write', 'write the files (without it, only show them)')
     .option('--force', 'replace files jscr init would otherwise keep or refuse to overwrite')
     .action((opts: InitOptions) => run(async () => (await import('./commands/init.js')).initCommand(opts, io)));
+
+  program
+    .command('facts')
+    .description("the prover's facts for this repository: its own check helpers, verified against the code")
+    .command('init')
+    .description('read what the engine recognises, gate proposed check helpers, and with --write add them to .jscr.toml')
+    .option('--repo <dir>', 'the repository (default: the current directory)')
+    .option('--head <rev>', 'the revision to read (default: HEAD)')
+    .option('--propose', 'also ask the configured model which functions are authorization checks (every row is verified)')
+    .option('--from <file>', "a maintainer's proposal file ([[guards]] rows with name, checks, source = \"path:line\", reason)")
+    .option('--config <file>', 'a .jscr.toml to use instead of the one at the revision')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--write', 'append the promoted rows to .jscr.toml (without it, only show them)')
+    .action((opts: FactsInitOptions) => run(async () => (await import('./commands/facts.js')).factsInitCommand(opts, io)));
 
   return program;
 }

@@ -125,7 +125,7 @@ const verifySchema = z.strictObject({
 });
 
 /** A function (`requireAdmin`), or a method as `Class.method` or `Class::method`. */
-const GUARD_NAME = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)?$/;
+export const GUARD_NAME = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)?$/;
 
 /** `[[prover.guards]]`: a project's own check helper and the kind of check a call to it makes. */
 const proverGuardSchema = z.strictObject({
@@ -135,6 +135,12 @@ const proverGuardSchema = z.strictObject({
   checks: z.enum(['authentication', 'permission', 'ownership']),
   /** The parameter (index from 0, or name) naming the object the check is about; carried for resource binding. */
   resource: z.union([nonNegativeInt, z.string().regex(/^[A-Za-z_$][\w$]*$/, 'expected a parameter name or index')]).optional(),
+  /** Provenance of a row `jscr facts init` verified: the file that defines the helper. */
+  source: z.string().min(1, 'expected a repository path').optional(),
+  /** Provenance: the helper's lines in `source`, as `first-last`. */
+  region: z.string().regex(/^\d+-\d+$/, 'expected first-last line numbers, e.g. 12-30').optional(),
+  /** Provenance: the commit at which the row was verified. */
+  version: z.string().regex(/^[0-9a-f]{7,64}$/, 'expected a commit id').optional(),
 });
 
 /** `[[prover.public]]`: an entry that is public on purpose, by route or handler, with the reason. */

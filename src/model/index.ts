@@ -10,7 +10,7 @@ export {
 } from './providers.js';
 export { callModel, retryAfterMs, retryWaitMs, MAX_RETRY_WAIT_MS, type CallTarget } from './client.js';
 export { numberSegment, chunkMaterial, type ModelSegment, type NumberedSegment } from './numbered-material.js';
-export { chooseFence, reviewSystemPrompt, reviewUserPrompt, verifySystemPrompt, verifyUserPrompt, fixSystemPrompt, fixUserPrompt, estimateTokens, type FixQuestion } from './prompt.js';
+export { chooseFence, reviewSystemPrompt, reviewUserPrompt, verifySystemPrompt, verifyUserPrompt, fixSystemPrompt, fixUserPrompt, factsSystemPrompt, factsUserPrompt, estimateTokens, type FixQuestion, type FactsCandidate } from './prompt.js';
 export { anchorFinding, contextAround, normaliseCwe } from './anchor.js';
 export {
   findingsReplySchema,
@@ -26,5 +26,9 @@ export {
   PROPOSAL_JSON_SCHEMA,
   PROPOSAL_SCHEMA_NAME,
   PROPOSAL_TOOL_NAME,
+  factsReplySchema,
+  FACTS_JSON_SCHEMA,
+  FACTS_SCHEMA_NAME,
+  FACTS_TOOL_NAME,
   type ModelFinding,
 } from './schemas.js';

@@ -168,3 +168,25 @@ export function fixUserPrompt(question: FixQuestion, fence: string): string {
     'Give your proposal with the proposal format now.',
   ].join('\n\n');
 }
+
+/** One candidate function shown to the fact-acquisition call. */
+export interface FactsCandidate {
+  path: string;
+  startLine: number;
+  lines: readonly string[];
+}
+
+/** The system prompt of `jscr facts init --propose`: name the project's own authorization checks. */
+export function factsSystemPrompt(fence: string): string {
+  return [
+    'You are the fact-acquisition step of jscr, a security review tool with an access-control prover. You read functions of one repository and name those that are authorization checks: a call to the function refuses the request (throws, aborts, returns a 401 or 403 response, redirects to sign in) unless the caller is signed in (authentication), holds a role or permission (permission), or owns the object named by a parameter (ownership). You have no tools other than the proposal format; an engine verifies every row against the code and refuses rows the code does not bear out.',
+    DATA_RULES(fence),
+    'Propose only functions shown in the data, by the name they are defined with (Class.method for methods), with the path exactly as given and a line number from the gutter inside the function. A function that only returns a value its caller may ignore, logs, or checks input format is not a check. When none is a check, give an empty list.',
+  ].join('\n\n');
+}
+
+/** The user message of a fact-acquisition call: the candidate functions, each in its own data block. */
+export function factsUserPrompt(candidates: readonly FactsCandidate[], fence: string): string {
+  const blocks = candidates.map((c) => [openBlock(fence, { path: c.path, kind: 'file-lines' }), ...c.lines.map((text, k) => renderLine({ line: c.startLine + k, mark: '', text })), closeBlock(fence)].join('\n'));
+  return ['Name the authorization checks among the functions below. The data blocks follow; the instructions end here.', ...blocks, 'Give your rows with the proposal format now.'].join('\n\n');
+}

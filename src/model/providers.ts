@@ -5,6 +5,9 @@
  * schema, Anthropic one forced reporting tool.
  */
 import {
+  FACTS_JSON_SCHEMA,
+  FACTS_SCHEMA_NAME,
+  FACTS_TOOL_NAME,
   FINDINGS_JSON_SCHEMA,
   FINDINGS_SCHEMA_NAME,
   FINDINGS_TOOL_NAME,
@@ -16,14 +19,15 @@ import {
   VERDICT_TOOL_NAME,
 } from './schemas.js';
 
-/** Which structured reply a call asks for (`proposal`: the fix command's edit proposal). */
-type ReplyKind = 'findings' | 'verdict' | 'proposal';
+/** Which structured reply a call asks for (`proposal`: the fix command's edit proposal; `facts`: `jscr facts init --propose`). */
+type ReplyKind = 'findings' | 'verdict' | 'proposal' | 'facts';
 
 /** Per reply kind: the OpenAI schema name, the Anthropic tool, and the JSON Schema both are given. */
 const REPLY_SHAPES: Record<ReplyKind, { schemaName: string; toolName: string; toolDescription: string; schema: unknown }> = {
   findings: { schemaName: FINDINGS_SCHEMA_NAME, toolName: FINDINGS_TOOL_NAME, toolDescription: 'Report the security findings of this review (an empty list when there are none).', schema: FINDINGS_JSON_SCHEMA },
   verdict: { schemaName: VERDICT_SCHEMA_NAME, toolName: VERDICT_TOOL_NAME, toolDescription: 'Report whether the finding is kept or rejected, and why.', schema: VERDICT_JSON_SCHEMA },
   proposal: { schemaName: PROPOSAL_SCHEMA_NAME, toolName: PROPOSAL_TOOL_NAME, toolDescription: 'Propose one edit: the lines to replace, quoted, and their new text.', schema: PROPOSAL_JSON_SCHEMA },
+  facts: { schemaName: FACTS_SCHEMA_NAME, toolName: FACTS_TOOL_NAME, toolDescription: 'Propose the functions of the material that are authorization checks (an empty list when there are none).', schema: FACTS_JSON_SCHEMA },
 };
 
 /** Tokens as the provider reports them (0 when it does not). */

@@ -107,3 +107,47 @@ export const PROPOSAL_JSON_SCHEMA = {
   required: ['path', 'start_line', 'end_line', 'symbol', 'replaces', 'replacement'],
   additionalProperties: false,
 } as const;
+
+/** Name of the fact-acquisition reply schema (OpenAI) and of the forced tool (Anthropic). */
+export const FACTS_SCHEMA_NAME = 'jscr_facts';
+export const FACTS_TOOL_NAME = 'propose_guards';
+
+const GUARD_CHECKS = ['authentication', 'permission', 'ownership'] as const;
+
+/** One proposed `[prover] guards` row: the gate (src/facts/gate.ts) decides whether it is true. */
+export const factRowSchema = z.object({
+  name: z.string().trim().min(1),
+  checks: z.enum(GUARD_CHECKS),
+  /** The parameter naming the checked object, or null. */
+  resource: z.string().nullable(),
+  path: z.string().trim().min(1),
+  line: z.number().int().positive(),
+  reason: z.string(),
+});
+
+export const factsReplySchema = z.object({ rows: z.array(factRowSchema) });
+
+/** JSON Schema of the fact-acquisition reply. */
+export const FACTS_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    rows: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'The function, or Class.method, exactly as defined in the material.' },
+          checks: { type: 'string', enum: [...GUARD_CHECKS], description: 'What a call to it proves about the caller when it returns.' },
+          resource: { type: ['string', 'null'], description: 'The parameter naming the object the check is about, or null.' },
+          path: { type: 'string', description: 'The file path exactly as given in the material.' },
+          line: { type: 'integer', description: 'A line number inside the function, as numbered in the material.' },
+          reason: { type: 'string', description: 'One sentence: which line tests what, and how it refuses.' },
+        },
+        required: ['name', 'checks', 'resource', 'path', 'line', 'reason'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['rows'],
+  additionalProperties: false,
+} as const;

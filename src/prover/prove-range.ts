@@ -30,6 +30,8 @@ export interface ProveRangeInput {
   maxDepth?: number;
   /** `--config FILE`, absolute: used instead of the base revision's `.jscr.toml`. */
   configPath?: string;
+  /** Also return what the engine recognised (`jscr facts init`). */
+  inventory?: boolean;
 }
 
 export interface ProveRangeOutcome {
@@ -76,6 +78,7 @@ export async function proveRange(input: ProveRangeInput): Promise<ProveRangeOutc
     fanOut: config.prover.fan_out,
     declarations: { guards: config.prover.guards, public: config.prover.public },
     exclude: config.review.exclude,
+    ...(input.inventory === true ? { inventory: true } : {}),
   });
   return { result, head, incomplete, notProven: notProvenReason(result), filesRead };
 }

@@ -11,14 +11,14 @@ import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { checkObligations, siteKey } from './check.js';
 import { isSymfonyRoutesFile } from './symfony-routes.js';
-import { witnesses } from './enforcement.js';
+import { witnesses, type WitnessSet } from './enforcement.js';
 import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
 import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
 import { buildProgram, callSignature, nodeAt, type Program } from './resolution.js';
 import type { Degradation } from './degradation.js';
 import { applyPublicDeclarations, NO_DECLARATIONS, staleGuard, type ProverDeclarations } from './declarations.js';
-import type { Coverage, EntryPoint, OperationSite, ProgramFile, ProveResult } from './types.js';
+import type { Coverage, EntryPoint, FunctionRef, OperationSite, ProgramFile, ProveResult, ProverInventory, RecognisedHelper } from './types.js';
 
 /** Input of `proveChange`. */
 export interface ProveInput {
@@ -40,6 +40,8 @@ export interface ProveInput {
   deadline?: { remainingMs(): number };
   /** `[prover] guards` and `public` of the base configuration. */
   declarations?: ProverDeclarations;
+  /** Also return what the engine recognised (entries, check helpers, operations): `jscr facts init`. */
+  inventory?: boolean;
 }
 
 /** Build output, dependencies and generated code: never proved (their owners prove them). */
@@ -195,7 +197,36 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   coverage.reached = checked.checked.size;
   coverage.operationsChecked = checked.checked.size;
   coverage.operationsDischarged = checked.discharged.size;
-  return { findings: checked.findings, coverage, degradations, declared: { publicSkipped: publicDeclared.skipped, stale: [...staleGuards, ...publicDeclared.stale] } };
+  const declared = { publicSkipped: publicDeclared.skipped, stale: [...staleGuards, ...publicDeclared.stale] };
+  return { findings: checked.findings, coverage, degradations, declared, ...(input.inventory === true ? { inventory: inventoryOf(program, entries, witnessSet, operations) } : {}) };
+}
+
+/** The helpers the witnesses name (`helper:` and `predicate:` dischargers), entries, and operation counts. */
+function inventoryOf(program: Program, entries: ReadonlyMap<string, EntryPoint>, witnessSet: WitnessSet, operations: ReadonlyMap<string, OperationSite[]>): ProverInventory {
+  const byQualified = new Map<string, FunctionRef>();
+  for (const ref of program.functions.values()) if (!ref.fn.isLambda && !byQualified.has(ref.fn.qualifiedName)) byQualified.set(ref.fn.qualifiedName, ref);
+  const helpers = new Map<string, RecognisedHelper>();
+  for (const list of witnessSet.byFunction.values()) {
+    for (const witness of list) {
+      const match = /^(helper|predicate):(.+)$/.exec(witness.dischargerId);
+      const ref = match ? byQualified.get(match[2] ?? '') : undefined;
+      if (!match || !ref) continue;
+      const known = helpers.get(ref.id);
+      if (known) {
+        if (!known.kinds.includes(witness.kind)) known.kinds.push(witness.kind);
+        continue;
+      }
+      const { fn } = ref;
+      helpers.set(ref.id, { name: fn.name, qualifiedName: fn.qualifiedName, className: fn.className, path: ref.path, startLine: fn.startLine, endLine: fn.endLine, kinds: [witness.kind], shape: match[1] === 'predicate' ? 'predicate' : 'helper' });
+    }
+  }
+  const counts: Record<string, number> = {};
+  for (const sites of operations.values()) for (const site of sites) bump(counts, site.operationId);
+  const byPlace = (a: { path: string; line?: number; startLine?: number }, b: { path: string; line?: number; startLine?: number }): number => (a.path === b.path ? (a.line ?? a.startLine ?? 0) - (b.line ?? b.startLine ?? 0) : a.path < b.path ? -1 : 1);
+  const named = new Map<string, FunctionRef>();
+  for (const ref of program.functions.values()) if (!ref.fn.isLambda) named.set(`${ref.path}\u0000${ref.fn.qualifiedName}`, ref);
+  const functions = [...named.values()].map(({ path, fn }) => ({ name: fn.name, qualifiedName: fn.qualifiedName, className: fn.className, path, startLine: fn.startLine, endLine: fn.endLine })).sort(byPlace);
+  return { entries: [...entries.values()].sort(byPlace), helpers: [...helpers.values()].sort(byPlace), functions, operations: counts };
 }
 
 function recordError(reasons: Record<string, number>, degradations: Degradation[], path: string, error: unknown): void {

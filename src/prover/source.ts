@@ -35,6 +35,8 @@ export interface ProveFromReaderInput {
   scoped?: boolean;
   /** How far below a touched function operations are looked for (default 2). */
   downDepth?: number;
+  /** Also return what the engine recognised (`jscr facts init`). */
+  inventory?: boolean;
 }
 
 export interface ProveFromReaderOutcome {
@@ -83,7 +85,7 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
     selection = null;
   }
   const proved = selection === null ? files : files.filter((f) => selection.chosen.has(f.path));
-  const result = await proveChange({ root: input.root, files: proved, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, downDepth, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}), ...(input.declarations ? { declarations: input.declarations } : {}) });
+  const result = await proveChange({ root: input.root, files: proved, touched: input.touched, maxDepth: input.maxDepth, fanOut: input.fanOut, downDepth, ...(input.irs ? { irs: input.irs } : {}), ...(input.deadline ? { deadline: input.deadline } : {}), ...(input.declarations ? { declarations: input.declarations } : {}), ...(input.inventory === true ? { inventory: true } : {}) });
   result.degradations.unshift(...readProblems);
   const scope = selection?.scope ?? null;
   return {

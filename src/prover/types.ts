@@ -167,4 +167,35 @@ export interface ProveResult {
   degradations: Degradation[];
   /** What the `[prover]` declarations of the configuration did (entries skipped as public, stale entries). */
   declared?: DeclarationReport;
+  /** What the engine recognised in the repository, when asked for (`jscr facts init`). */
+  inventory?: ProverInventory;
+}
+
+/** A project function the engine reads as a check: called before an operation, it discharges it. */
+export interface RecognisedHelper {
+  /** The function's own name (what a `[prover] guards` row names). */
+  name: string;
+  /** `Class.method` for methods. */
+  qualifiedName: string;
+  className: string | null;
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** What a call to it proves (`authn`, `path_guard`, `ownership_check`). */
+  kinds: DischargeKind[];
+  /** `helper` (checks on every path before it returns) or `predicate` (returns a check's boolean). */
+  shape: 'helper' | 'predicate';
+}
+
+/** A named function of the program (what a proposal may name). */
+export type ProgramFunction = Omit<RecognisedHelper, 'kinds' | 'shape'>;
+
+/** The repository's vocabulary as the engine sees it: entries, check helpers, operations. */
+export interface ProverInventory {
+  entries: EntryPoint[];
+  helpers: RecognisedHelper[];
+  /** Every named function (not lambdas), for proposals of helpers the engine does not read as checks. */
+  functions: ProgramFunction[];
+  /** Operation row id -> how many call sites matched it. */
+  operations: Record<string, number>;
 }

@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProposalSchema } from '../../src/guard/shapes.js';
 import {
+  FACTS_JSON_SCHEMA,
+  FACTS_SCHEMA_NAME,
+  FACTS_TOOL_NAME,
   FINDINGS_JSON_SCHEMA,
   FINDINGS_SCHEMA_NAME,
   FINDINGS_TOOL_NAME,
@@ -63,6 +66,7 @@ const SCHEMAS = [
   ['findings', FINDINGS_SCHEMA_NAME, FINDINGS_TOOL_NAME, FINDINGS_JSON_SCHEMA],
   ['verdict', VERDICT_SCHEMA_NAME, VERDICT_TOOL_NAME, VERDICT_JSON_SCHEMA],
   ['proposal', PROPOSAL_SCHEMA_NAME, PROPOSAL_TOOL_NAME, PROPOSAL_JSON_SCHEMA],
+  ['facts', FACTS_SCHEMA_NAME, FACTS_TOOL_NAME, FACTS_JSON_SCHEMA],
 ] as const;
 
 describe('reply schemas meet OpenAI strict structured output', () => {

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FINDINGS_SCHEMA_NAME, PROPOSAL_SCHEMA_NAME, PROPOSAL_TOOL_NAME, VERDICT_SCHEMA_NAME } from '../../src/model/schemas.js';
+import { FACTS_SCHEMA_NAME, FACTS_TOOL_NAME, FINDINGS_SCHEMA_NAME, PROPOSAL_SCHEMA_NAME, PROPOSAL_TOOL_NAME, VERDICT_SCHEMA_NAME } from '../../src/model/schemas.js';
 
 /** The SPEC 6 proposal fields, as the model would send them. */
 export interface ScriptedProposal {
@@ -24,6 +24,8 @@ type Scripted =
   | { verdict: 'keep' | 'reject'; reason: string }
   /** An edit proposal, built from the request's user prompt if a function; `before` runs first (to change files on disk meanwhile). */
   | { proposal: ScriptedProposal | ((userPrompt: string) => ScriptedProposal); before?: () => void }
+  /** `jscr facts init --propose` rows, built from the request's user prompt if a function. */
+  | { rows: Record<string, unknown>[] | ((userPrompt: string) => Record<string, unknown>[]) }
   | { prose: string }
   | { refusal: string }
   /** A 200 whose structured part is not valid JSON (OpenAI content) or of the wrong shape (Anthropic tool input). */
@@ -42,7 +44,7 @@ interface RecordedRequest {
   /** The schema (OpenAI) or forced tool (Anthropic) the request asked for. */
   schemaName: string | null;
   /** `findings`, `verdict` or `proposal`, read from that schema or tool name. */
-  kind: 'findings' | 'verdict' | 'proposal' | 'unknown';
+  kind: 'findings' | 'verdict' | 'proposal' | 'facts' | 'unknown';
   at: number;
 }
 
@@ -57,6 +59,8 @@ export interface ScriptedServer {
   verify: Scripted[];
   /** Replies for edit-proposal calls, taken in order; the last one repeats. */
   propose: Scripted[];
+  /** Replies for fact-acquisition calls, taken in order; the last one repeats. */
+  facts: Scripted[];
   close(): Promise<void>;
 }
 
@@ -70,6 +74,7 @@ function kindOf(name: string | null): RecordedRequest['kind'] {
   if (name === FINDINGS_SCHEMA_NAME || name === 'report_findings') return 'findings';
   if (name === VERDICT_SCHEMA_NAME || name === 'report_verdict') return 'verdict';
   if (name === PROPOSAL_SCHEMA_NAME || name === PROPOSAL_TOOL_NAME) return 'proposal';
+  if (name === FACTS_SCHEMA_NAME || name === FACTS_TOOL_NAME) return 'facts';
   return 'unknown';
 }
 
@@ -85,9 +90,9 @@ const USAGE = { openai: { prompt_tokens: 120, completion_tokens: 30 }, anthropic
 function render(dialect: 'openai' | 'anthropic', kind: RecordedRequest['kind'], reply: Exclude<Scripted, { hang: true }>, userPrompt: string): { status: number; body: string; headers: Record<string, string> } {
   const json = (value: unknown): { status: number; body: string; headers: Record<string, string> } => ({ status: 200, body: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
   if ('status' in reply) return { status: reply.status, body: reply.body ?? '{"error":{"message":"scripted failure"}}', headers: reply.headers ?? {} };
-  const tool = kind === 'verdict' ? 'report_verdict' : kind === 'proposal' ? PROPOSAL_TOOL_NAME : 'report_findings';
-  // What the structured part carries: a proposal is sent as its fields, everything else as scripted.
-  const structured = 'proposal' in reply ? (typeof reply.proposal === 'function' ? reply.proposal(userPrompt) : reply.proposal) : reply;
+  const tool = kind === 'verdict' ? 'report_verdict' : kind === 'proposal' ? PROPOSAL_TOOL_NAME : kind === 'facts' ? FACTS_TOOL_NAME : 'report_findings';
+  // What the structured part carries: a proposal is sent as its fields, rows as `{ rows }`, everything else as scripted.
+  const structured = 'proposal' in reply ? (typeof reply.proposal === 'function' ? reply.proposal(userPrompt) : reply.proposal) : 'rows' in reply ? { rows: typeof reply.rows === 'function' ? reply.rows(userPrompt) : reply.rows } : reply;
   if (dialect === 'openai') {
     const message = (content: string | null, refusal: string | null = null, finish = 'stop'): unknown => ({
       id: 'chatcmpl-test',
@@ -120,9 +125,10 @@ export async function startServer(options: { port?: number } = {}): Promise<Scri
     review: [{ findings: [] }],
     verify: [{ verdict: 'keep', reason: 'the code does what the finding says' }],
     propose: [{ status: 500 }],
+    facts: [{ rows: [] }],
     close: async () => {},
   };
-  const cursor = { findings: 0, verdict: 0, proposal: 0 };
+  const cursor = { findings: 0, verdict: 0, proposal: 0, facts: 0 };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -143,7 +149,7 @@ export async function startServer(options: { port?: number } = {}): Promise<Scri
         res.writeHead(404).end('{"error":{"message":"unknown route"}}');
         return;
       }
-      const queue = kind === 'findings' ? state.review : kind === 'verdict' ? state.verify : state.propose;
+      const queue = kind === 'findings' ? state.review : kind === 'verdict' ? state.verify : kind === 'facts' ? state.facts : state.propose;
       const index = Math.min(cursor[kind], queue.length - 1);
       cursor[kind] += 1;
       const reply = queue[index] ?? { status: 500 };
