@@ -4,12 +4,14 @@
  * the review's Finding (`source: "prover"`) for the review engine.
  */
 import { escapeJsonText, escapeOneLine } from '../report/escape.js';
-import type { Finding, FlowStep, ProverDetail } from '../report/finding.js';
+import type { Finding, ProverDetail } from '../report/finding.js';
 import { makeFinding } from '../report/fingerprint.js';
 import { renderSarif } from '../report/sarif.js';
 import { builtinCheckMeta } from '../rules/checks.js';
 import { VERSION } from '../version.js';
 import { degradationText, incompleteDegradationLines } from './degradation.js';
+import { traceLines } from '../report/trace.js';
+import { missingInWords, traceFlow, traceOf } from './trace.js';
 import type { Coverage, ProveResult, ProverFinding } from './types.js';
 
 /** The web frameworks the recognisers know, in words, for a run that recognised none. */
@@ -58,6 +60,7 @@ function proverDetail(f: ProverFinding): ProverDetail {
     label: f.label,
     missing: f.missing,
     checks_seen: f.weakerChecks,
+    trace: traceOf(f),
   };
 }
 
@@ -76,6 +79,7 @@ function findingJson(f: ProverFinding): Record<string, unknown> {
     operation: detail.operation,
     missing: f.missing,
     weaker_checks: f.weakerChecks,
+    trace: detail.trace,
     severity: f.severity,
     confidence: f.confidence,
     cwe: f.cwe,
@@ -100,20 +104,6 @@ export function proveJson(result: ProveResult, run: ProveRunInfo): string {
     exit_code: run.exitCode,
   };
   return `${escapeJsonText(JSON.stringify(report, null, 2))}\n`;
-}
-
-const MISSING_WORDS: Record<string, string> = {
-  path_guard: 'permission or role check',
-  ownership_check: 'check that the object belongs to the caller',
-  authn: 'login check',
-};
-
-/** `path_guard|ownership_check` in words. */
-function missingInWords(missing: string): string {
-  return missing
-    .split('|')
-    .map((k) => MISSING_WORDS[k] ?? k)
-    .join(' or ');
 }
 
 /** What would settle a finding, said once for every finding. */
@@ -148,6 +138,7 @@ export function proveText(result: ProveResult, run: ProveRunInfo): string {
     result.findings.forEach((f, i) => {
       lines.push('');
       lines.push(`${i + 1}. [${f.severity}] ${f.path}:${f.line} ${findingSentence(f)}`);
+      for (const line of traceLines(traceOf(f))) lines.push(`   ${line}`);
     });
   }
   const c = result.coverage;
@@ -170,18 +161,6 @@ export function proveText(result: ProveResult, run: ProveRunInfo): string {
   return `${lines.map(escapeOneLine).join('\n')}\n`;
 }
 
-/** The witness path as flow steps: the entry, each call on the way, then the operation. */
-function witnessFlow(f: ProverFinding): FlowStep[] {
-  const steps: FlowStep[] = [{ path: f.entry.path, line: f.entry.line, message: `${f.entry.framework} entry point ${f.entry.function}` }];
-  // the first hop is the entry itself; each hop's call line is where it calls the next function
-  for (const [i, hop] of f.hops.entries()) {
-    const next = f.hops[i + 1]?.function ?? f.function;
-    if (hop.function !== next) steps.push({ path: hop.path, line: hop.callLine, message: `${hop.function} calls ${next}` });
-  }
-  steps.push({ path: f.path, line: f.line, message: `${f.operation.kind.replace(/_/g, ' ')} ${f.operation.call} with no ${missingInWords(f.missing)} before it` });
-  return steps;
-}
-
 /** A prover finding as the review's Finding (`source: "prover"`). */
 export function toReviewFinding(f: ProverFinding): Finding {
   return makeFinding({
@@ -198,7 +177,7 @@ export function toReviewFinding(f: ProverFinding): Finding {
     cwe: f.cwe,
     extra: { prover_id: f.id },
     prover: proverDetail(f),
-    flow: witnessFlow(f),
+    flow: traceFlow(f),
   });
 }
 

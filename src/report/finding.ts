@@ -64,6 +64,17 @@ export interface ProverDetail {
   missing: string;
   /** Checks seen on the path that do not cover the operation (a login only, a boolean nothing acts on...). */
   checks_seen: string[];
+  /** The path in order, one component per step (src/prover/trace.ts): what a reader follows to check the finding. */
+  trace: TraceStep[];
+}
+
+/** One component of a prover finding's trace. */
+export interface TraceStep {
+  /** `entry`, `call` (a hop), `operation`, `checks_seen` (checks on the path that do not cover it), `would_discharge`. */
+  step: 'entry' | 'call' | 'operation' | 'checks_seen' | 'would_discharge';
+  path: string | null;
+  line: number | null;
+  text: string;
 }
 
 /** A finding the report folded into another, named so a reader can tell which. */

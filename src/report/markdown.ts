@@ -5,6 +5,7 @@
 import { htmlInline, markdownFence, markdownInline } from './escape.js';
 import { severityRank, type Finding, type ReviewReport } from './finding.js';
 import type { RenderOptions } from './options.js';
+import { mermaidFlow } from './trace.js';
 import { CLEAN_SENTENCE, changeLabel, coverageNotes, duplicatesNote, omittedCounts, plural, severityBreakdown, stepsThatDidNotRun, suppressionNotes } from './summary.js';
 
 function location(f: Finding): string {
@@ -25,6 +26,8 @@ function detailsBlock(f: Finding): string[] {
     '',
   ];
   if (f.evidence.length > 0) lines.push(markdownFence(f.evidence), '');
+  // the path the finding rests on (a prover trace, a data flow), drawn where the comment is read
+  if (f.flow !== undefined && f.flow.length > 1) lines.push(...mermaidFlow(f.flow), '');
   lines.push('</details>');
   return lines;
 }

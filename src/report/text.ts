@@ -2,6 +2,7 @@
 import { escapeControls, escapeOneLine } from './escape.js';
 import type { Finding, ProverDetail, ReviewReport, Severity } from './finding.js';
 import type { RenderOptions } from './options.js';
+import { traceLines } from './trace.js';
 import { CLEAN_SENTENCE, changeLabel, countBySeverity, coverageNotes, duplicatesNote, mergedName, omittedCounts, plural, stepsThatDidNotRun, suppressionNotes } from './summary.js';
 
 const ANSI = {
@@ -52,7 +53,10 @@ function renderFinding(f: Finding, paint: Paint): string[] {
   if (f.cwe !== null) facts.push(escapeOneLine(f.cwe));
   if (f.end_line > f.line) facts.push(`lines ${f.line}-${f.end_line}`);
   lines.push(`  ${paint(ANSI.dim, facts.join(' · '))}`);
-  if (f.prover !== undefined) lines.push(`  ${escapeOneLine(proverLine(f.prover))}`);
+  if (f.prover !== undefined) {
+    lines.push(`  ${escapeOneLine(proverLine(f.prover))}`);
+    for (const line of traceLines(f.prover.trace)) lines.push(`    ${escapeOneLine(line)}`);
+  }
   if (f.merged !== undefined && f.merged.length > 0) lines.push(`  ${paint(ANSI.dim, escapeOneLine(`merged: ${f.merged.map(mergedName).join('; ')}`))}`);
   if (f.evidence.length > 0) lines.push(...indentBlock(f.evidence, '    | '));
   return lines;
