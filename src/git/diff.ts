@@ -391,6 +391,28 @@ export function changedLineNumbers(file: DiffFile): Set<number> {
  * New-side lines a diff touches: every added line, and for a pure deletion the new-side line where the
  * removed lines were (a deleted check touches the function it was in).
  */
+/**
+ * The lines a change removed, each with the new-side line where it stood (the next line that stayed,
+ * or the last one of the hunk): what the prover reads to say that a change took a check away.
+ */
+export function removedLines(file: DiffFile): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = [];
+  for (const hunk of file.hunks) {
+    let pending: string[] = [];
+    let lastNew = Math.max(1, hunk.newStart);
+    for (const line of hunk.lines) {
+      if (line.kind === 'del') pending.push(line.text);
+      if (line.newLine !== null) {
+        for (const text of pending) out.push({ line: line.newLine, text });
+        pending = [];
+        lastNew = line.newLine;
+      }
+    }
+    for (const text of pending) out.push({ line: lastNew, text });
+  }
+  return out;
+}
+
 export function touchedLines(file: DiffFile): Set<number> {
   const lines = new Set<number>();
   for (const hunk of file.hunks) {

@@ -5,7 +5,7 @@
  */
 import { readChange, resolveCommit } from '../git/change.js';
 import { configTextAtRevision } from '../git/config-at-revision.js';
-import { parseUnifiedDiff, touchedLines } from '../git/diff.js';
+import { parseUnifiedDiff, removedLines, touchedLines } from '../git/diff.js';
 import { diffAgainAsText } from '../git/text-diff.js';
 import { createSourceReader, type SourceReader } from '../git/sources.js';
 import { openBoundary } from '../policy/paths.js';
@@ -83,7 +83,7 @@ export async function proveRange(input: ProveRangeInput): Promise<ProveRangeOutc
   return { result, head, incomplete, notProven: notProvenReason(result), filesRead };
 }
 
-async function touchedFiles(root: string, range: string): Promise<{ path: string; lines: Set<number> }[]> {
+async function touchedFiles(root: string, range: string): Promise<{ path: string; lines: Set<number>; removed: { line: number; text: string }[] }[]> {
   const change = await readChange(root, { kind: 'range', range });
   const files = parseUnifiedDiff(change.diffText);
   // Git's "Binary files differ" is no verdict (attributes in the change can ask for it): code files get their text diff.
@@ -91,7 +91,7 @@ async function touchedFiles(root: string, range: string): Promise<{ path: string
   return files
     .map((f) => redone.get(f) ?? f)
     .filter((f) => f.status !== 'deleted' && f.status !== 'binary' && !f.isSubmodule)
-    .map((f) => ({ path: f.path, lines: touchedLines(f) }));
+    .map((f) => ({ path: f.path, lines: touchedLines(f), removed: removedLines(f) }));
 }
 
 /**

@@ -12,6 +12,7 @@ import { languageForPath, type Language } from '../syntax/languages.js';
 import { checkObligations, siteKey } from './check.js';
 import { isSymfonyRoutesFile } from './symfony-routes.js';
 import { witnesses, type WitnessSet } from './enforcement.js';
+import { withRemovedChecks } from './removed-checks.js';
 import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
 import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
@@ -26,8 +27,8 @@ export interface ProveInput {
   root: string;
   /** Every candidate file of the repository at head, as the caller read it. */
   files: { path: string; text: string }[];
-  /** The change's touched new-side lines per file, or null for whole-repository mode. */
-  touched: { path: string; lines: Set<number> }[] | null;
+  /** The change's touched new-side lines per file (and the lines it removed, where each stood), or null for whole-repository mode. */
+  touched: { path: string; lines: Set<number>; removed?: { line: number; text: string }[] }[] | null;
   /** Most call edges between an entry and an operation (SPEC 3 default 3). */
   maxDepth: number;
   /** Most callers followed from one function (SPEC 3 default 25). */
@@ -182,6 +183,9 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   if (composed.fanOutCuts > 0) bump(reasons, 'fan_out_cut', composed.fanOutCuts);
   if (composed.pathLimitCuts > 0) bump(reasons, 'path_limit', composed.pathLimitCuts);
   const checked = checkObligations({ program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts });
+  const removed = new Map((input.touched ?? []).filter((t) => (t.removed?.length ?? 0) > 0).map((t) => [t.path, t.removed ?? []] as const));
+  const checkNames = new Set([...declarations.guards.map((g) => g.name), ...[...witnessSet.byFunction.values()].flat().flatMap((w) => (/^(helper|predicate):/.test(w.dischargerId) ? [w.dischargerId.replace(/^\w+:(?:.*\.)?/, '')] : []))]);
+  const findings = withRemovedChecks(checked.findings, { program, facts, removed, checkNames });
 
   // 9. Coverage of the targeted operations.
   const languagesWithEntries = new Set([...entries.values()].map((e) => program.byPath.get(e.path)?.factsLanguage));
@@ -198,7 +202,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   coverage.operationsChecked = checked.checked.size;
   coverage.operationsDischarged = checked.discharged.size;
   const declared = { publicSkipped: publicDeclared.skipped, stale: [...staleGuards, ...publicDeclared.stale] };
-  return { findings: checked.findings, coverage, degradations, declared, ...(input.inventory === true ? { inventory: inventoryOf(program, entries, witnessSet, operations) } : {}) };
+  return { findings, coverage, degradations, declared, ...(input.inventory === true ? { inventory: inventoryOf(program, entries, witnessSet, operations) } : {}) };
 }
 
 /** The helpers the witnesses name (`helper:` and `predicate:` dischargers), entries, and operation counts. */

@@ -80,6 +80,7 @@ function findingJson(f: ProverFinding): Record<string, unknown> {
     missing: f.missing,
     weaker_checks: f.weakerChecks,
     trace: detail.trace,
+    removed_checks: f.removedChecks ?? [],
     severity: f.severity,
     confidence: f.confidence,
     cwe: f.cwe,
@@ -120,9 +121,10 @@ const LABEL_WORDS: Record<ProverFinding['label'], string> = {
 export function findingSentence(f: ProverFinding): string {
   const via = f.hops.length > 1 ? ` through ${f.hops.slice(1).map((h) => `${h.function} (${h.path}:${h.callLine})`).join(', then ')}` : '';
   const where = f.hops.length > 0 ? `, which calls it at ${f.hops[f.hops.length - 1]?.path ?? f.path}:${f.hops[f.hops.length - 1]?.callLine ?? f.line}` : '';
+  const removed = (f.removedChecks ?? []).length > 0 ? ` The change removed ${(f.removedChecks ?? []).map((r) => `\`${r.text}\` (${r.path}, where line ${r.line} now is)`).join(' and ')}, a check on this path before it.` : '';
   const weaker = f.weakerChecks.length > 0 ? ` The only checks on the path are ${f.weakerChecks.join('; ')}, which do not cover it.` : '';
   const operation = f.operation.call.endsWith('(...)') ? `is itself a ${f.operation.kind.replace(/_/g, ' ')} operation (${f.operation.id})` : `reaches ${f.operation.kind.replace(/_/g, ' ')} (${f.operation.id}: ${f.operation.call}) at ${f.path}:${f.line}`;
-  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missingInWords(f.missing)} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${weaker}`;
+  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missingInWords(f.missing)} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${removed}${weaker}`;
 }
 
 /** The text report. */

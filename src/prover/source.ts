@@ -19,8 +19,8 @@ import type { FactsLanguage } from './facts.js';
 export interface ProveFromReaderInput {
   root: string;
   reader: SourceReader;
-  /** Touched lines per changed file, or null for the whole repository. */
-  touched: { path: string; lines: Set<number> }[] | null;
+  /** Touched lines per changed file (and the lines it removed), or null for the whole repository. */
+  touched: { path: string; lines: Set<number>; removed?: { line: number; text: string }[] }[] | null;
   maxDepth: number;
   fanOut: number;
   /** IRs already built for some files (the review's changed files). */

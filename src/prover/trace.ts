@@ -29,6 +29,7 @@ export function traceOf(f: ProverFinding): TraceStep[] {
     const next = f.hops[i + 1]?.function ?? f.function;
     if (hop.function !== next) steps.push({ step: 'call', path: hop.path, line: hop.callLine, text: `${hop.function} calls ${next}` });
   }
+  for (const removed of f.removedChecks ?? []) steps.push({ step: 'removed_check', path: removed.path, line: removed.line, text: `the change removed ${removed.text}` });
   steps.push({ step: 'operation', path: f.path, line: f.line, text: `${f.operation.kind.replace(/_/g, ' ')} ${f.operation.id}: ${f.operation.call}` });
   if (f.weakerChecks.length > 0) steps.push({ step: 'checks_seen', path: null, line: null, text: f.weakerChecks.join('; ') });
   steps.push({ step: 'would_discharge', path: null, line: null, text: `a ${missingInWords(f.missing)} before the operation, on every path from the entry` });

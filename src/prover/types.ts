@@ -141,6 +141,8 @@ export interface ProverFinding {
   cwe: string;
   /** The source line of the operation call. */
   evidence: string;
+  /** Checks the change removed from a function on this path (change mode): where they stood and what they said. */
+  removedChecks?: { path: string; line: number; text: string }[];
 }
 
 /** What the prover covered and what it left unchecked, per repository. */

@@ -70,8 +70,8 @@ export interface ProverDetail {
 
 /** One component of a prover finding's trace. */
 export interface TraceStep {
-  /** `entry`, `call` (a hop), `operation`, `checks_seen` (checks on the path that do not cover it), `would_discharge`. */
-  step: 'entry' | 'call' | 'operation' | 'checks_seen' | 'would_discharge';
+  /** `entry`, `call` (a hop), `removed_check` (a check the change took away on the path), `operation`, `checks_seen` (checks on the path that do not cover it), `would_discharge`. */
+  step: 'entry' | 'call' | 'removed_check' | 'operation' | 'checks_seen' | 'would_discharge';
   path: string | null;
   line: number | null;
   text: string;

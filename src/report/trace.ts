@@ -3,7 +3,7 @@ import type { FlowStep, TraceStep } from './finding.js';
 
 /** The trace one component per line (`  entry      path:line text`), for the text formats. */
 export function traceLines(trace: readonly TraceStep[]): string[] {
-  const label: Record<TraceStep['step'], string> = { entry: 'entry', call: 'call', operation: 'operation', checks_seen: 'checks', would_discharge: 'missing' };
+  const label: Record<TraceStep['step'], string> = { entry: 'entry', call: 'call', removed_check: 'removed', operation: 'operation', checks_seen: 'checks', would_discharge: 'missing' };
   return trace.map((t) => `${label[t.step].padEnd(9)} ${t.path === null ? '' : `${t.path}:${t.line ?? ''} `}${t.text}`);
 }
 

@@ -2,7 +2,7 @@
  * Step 5c: the access-control prover as a built-in scanner over the change (`prover.enabled`), reusing
  * the syntax step's IRs. A file it could not read or prove makes the review incomplete.
  */
-import { touchedLines } from '../../git/diff.js';
+import { removedLines, touchedLines } from '../../git/diff.js';
 import { incompleteDegradationLines } from '../../prover/degradation.js';
 import { toReviewFinding } from '../../prover/render.js';
 import { proveFromReader } from '../../prover/source.js';
@@ -15,7 +15,7 @@ export const proverStep: ReviewStep<'prover', { read_files: ReadFiles; syntax: S
   run: async ({ read_files, syntax }, { change, deadline }) => {
     const settings = change.config.prover;
     if (!settings.enabled) return result(skipped('prover.enabled is false'), null);
-    const touched = read_files.readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff) }));
+    const touched = read_files.readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff), removed: removedLines(f.diff) }));
     const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline, scoped: settings.scope, declarations: { guards: settings.guards, public: settings.public }, exclude: change.config.review.exclude });
     const c = outcome.result.coverage;
     const bounds = outcome.selection?.bounds ?? [];
