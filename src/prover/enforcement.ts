@@ -19,6 +19,7 @@ import { isRouteFile, quotedNames, routeSites, routeTargets } from './recogniser
 import { methodsOf, statementAt } from './recognisers/shared.js';
 import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
+import { parseWebXml, servletConstraint } from './web-xml.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -409,6 +410,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
 
   laravelRouterWitnesses(input, set);
   symfonyAccessControl(input, set);
+  servletSecurity(input, set);
   recogniseAuthFlows(input, set);
   return set;
 }
@@ -717,5 +719,16 @@ function symfonyAccessControl(input: WitnessInput, set: WitnessSet): void {
       if (row.kind === 'public') set.publicEntries.add(entry.functionId);
       else add(set, { kind: row.kind, scope: 'router', functionId: entry.functionId, line: null, dischargerId: row.id, evidence: `access_control ${rule.path.source} roles ${role} in ${rule.file}${where}` });
     }
+  }
+}
+
+/** Servlets: the container's web.xml security constraints, for servlet entries every mapped URL of which they cover. */
+function servletSecurity(input: WitnessInput, set: WitnessSet): void {
+  const webXmls = [...input.configTexts].filter(([path]) => /(^|\/)WEB-INF\/web\.xml$/.test(path)).map(([path, text]) => parseWebXml(path, text));
+  if (webXmls.every((w) => w.constraints.length === 0)) return;
+  for (const entry of input.entries) {
+    if (entry.framework !== 'jetty') continue;
+    const constraint = servletConstraint(entry, webXmls);
+    if (constraint) add(set, { kind: constraint.kind, scope: 'router', functionId: entry.functionId, line: null, dischargerId: 'jetty.web-xml-security-constraint', evidence: constraint.evidence });
   }
 }

@@ -55,7 +55,7 @@ export function isLeftOut(path: string): boolean {
 
 /** Non-source files the prover reads for configuration (Symfony's security.yaml and routes files). */
 export function isProverConfig(path: string): boolean {
-  return /(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/.test(path) || isSymfonyRoutesFile(path);
+  return /(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/.test(path) || isSymfonyRoutesFile(path) || /(^|\/)WEB-INF\/web\.xml$/.test(path);
 }
 
 function bump(counts: Record<string, number>, key: string, by = 1): void {
