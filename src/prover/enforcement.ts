@@ -17,7 +17,7 @@ import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, r
 import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
-import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, REQUEST_DATA, type BooleanUse } from './branches.js';
+import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
@@ -280,8 +280,17 @@ export function witnesses(input: WitnessInput): WitnessSet {
         continue;
       }
       let until: number | undefined;
+      let narrowed = '';
       if (row.effect === 'value_only') {
         const use = actedOn(program, file, call, node.fn);
+        if (use.kind === 'leaves' && use.narrowedBy !== undefined) {
+          // `ctx != null && !ctx.can(x)` checks one case only: it counts when the other case was checked before it.
+          if (nullTestOf(use.narrowedBy) !== null && !checkedBefore(set, node.id, call.line)) {
+            noteInert(set, node.id, `${evidence} at line ${call.line} (a denial only where ${use.narrowedBy} holds, and the other case is not checked)`);
+            continue;
+          }
+          narrowed = use.narrowedBy;
+        }
         if (use.kind === 'returned') addPredicate(predicates, node, row.kind, file, call.line);
         if (use.kind !== 'leaves' && use.kind !== 'branch') {
           noteInert(set, node.id, `${call.text.split('\n')[0] ?? ''} at line ${call.line} (a boolean nothing acts on)`);
@@ -299,7 +308,8 @@ export function witnesses(input: WitnessInput): WitnessSet {
         functionId: node.id,
         line: call.line,
         dischargerId: row.id,
-        evidence,
+        evidence: narrowed === '' ? evidence : `${evidence} (required where ${narrowed.replace(/\s+/g, ' ')} holds)`,
+        ...(narrowed === '' ? {} : { narrowedBy: narrowed }),
         ...(row.effect === 'constrains' ? { sameLine: true } : {}),
         ...reach(until, file, node.fn, call.line, call.callee),
       });
@@ -411,6 +421,11 @@ export function witnesses(input: WitnessInput): WitnessSet {
   symfonyAccessControl(input, set);
   recogniseAuthFlows(input, set);
   return set;
+}
+
+/** A check earlier in the function that runs on every path and is required everywhere (no branch, no narrowing). */
+function checkedBefore(set: WitnessSet, functionId: string, line: number): boolean {
+  return (set.byFunction.get(functionId) ?? []).some((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && w.line !== null && w.line < line && w.until === undefined && w.blockEnd === undefined && w.narrowedBy === undefined);
 }
 
 function noteInert(set: WitnessSet, functionId: string, text: string): void {
