@@ -19,6 +19,7 @@ import { isRouteFile, quotedNames, routeSites, routeTargets } from './recogniser
 import { methodsOf, statementAt } from './recognisers/shared.js';
 import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
+import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -339,7 +340,8 @@ export function witnesses(input: WitnessInput): WitnessSet {
   // helpers of helpers; the call graph's own edges bound it, so cycles add nothing new. A helper whose
   // own name a discharger row names (an override of `check_xsrf_cookie`) keeps that row's kind: its
   // call sites already carry it.
-  for (let round = 0; round < 3; round++) {
+  const judged = new Set<string>();
+  for (let round = 0; round < 4; round++) {
     const additions: Witness[] = [];
     for (const [functionId, list] of set.byFunction) {
       const helper = program.functions.get(functionId);
@@ -350,7 +352,10 @@ export function witnesses(input: WitnessInput): WitnessSet {
       // A check in a block that may not run is on no path of its own; a switch's cases are judged together.
       const unconditional = candidates.filter((w) => w.blockEnd === undefined && onEveryPath(helperFile, helper.fn, guardClauseHead(helperFile, helper.fn, w.line ?? 0)));
       const kinds = new Set([...unconditional.map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates)]);
-      if (kinds.size === 0) continue;
+      if (kinds.size === 0) {
+        additions.push(...alternativeCallSites({ input, set, predicates, judged }, helper, helperFile, candidates));
+        continue;
+      }
       if (helper && namedByDischarger(facts[program.byPath.get(helper.path)?.factsLanguage ?? 'java'], helper.fn.name)) continue;
       for (const site of input.index.callers.get(functionId) ?? []) {
         for (const kind of kinds) {
@@ -426,6 +431,52 @@ export function witnesses(input: WitnessInput): WitnessSet {
 /** A check earlier in the function that runs on every path and is required everywhere (no branch, no narrowing). */
 function checkedBefore(set: WitnessSet, functionId: string, line: number): boolean {
   return (set.byFunction.get(functionId) ?? []).some((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && w.line !== null && w.line < line && w.until === undefined && w.blockEnd === undefined && w.narrowedBy === undefined);
+}
+
+/** What the alternative-callback reading needs from the witness collection. */
+interface AlternativeContext {
+  input: WitnessInput;
+  set: WitnessSet;
+  predicates: ReadonlyMap<string, ReadonlySet<DischargeKind>>;
+  /** Call sites already judged (`callerId:line`), so a later round neither repeats nor re-notes them. */
+  judged: Set<string>;
+}
+
+/**
+ * Call sites of a helper that checks only when its callback parameter fails (alternative-checks.ts):
+ * each call whose callback returns a check is a check of the weaker of the two kinds; one whose
+ * callback may answer true without a check is noted as inert.
+ */
+function alternativeCallSites(ctx: AlternativeContext, helper: FunctionRef, helperFile: ProgramFile, candidates: readonly Witness[]): Witness[] {
+  const { program, facts } = ctx.input;
+  const out: Witness[] = [];
+  for (const w of candidates) {
+    if (w.blockEnd === undefined || w.line === null) continue;
+    const shape = alternativeShape(helperFile, helper.fn, w.line, (line) => onEveryPath(helperFile, helper.fn, line));
+    if (!shape) continue;
+    for (const site of ctx.input.index.callers.get(helper.id) ?? []) {
+      const caller = program.functions.get(site.callerId);
+      const file = caller ? program.byPath.get(caller.path) : undefined;
+      const call = file ? callsByLine(file).get(site.line)?.find((c) => c.callee === helper.fn.name) : undefined;
+      if (!caller || !file || !call || ctx.judged.has(`${site.callerId}:${site.line}`)) continue;
+      ctx.judged.add(`${site.callerId}:${site.line}`);
+      const languageFacts = facts[file.factsLanguage];
+      const checkKindOf = (inner: CallIR): DischargeKind | null => {
+        const row = matchDischarger(languageFacts, file, inner);
+        if (row && row.kind !== 'public' && row.kind !== 'csrf_guard') return row.kind;
+        return strongest(resolveCall(program, file, caller.fn, inner).targets.flatMap((t) => [...(ctx.predicates.get(t.id) ?? [])]));
+      };
+      const alternative = callbackCheckKind({ program, facts: languageFacts, file, call, helperName: helper.fn.name, parameter: shape.parameter, checkKindOf });
+      const evidence = (call.text.split('\n')[0] ?? '').trim();
+      if (alternative === null) {
+        noteInert(ctx.set, site.callerId, `${evidence} at line ${site.line} (its callback may answer true without a check, and then ${helper.fn.name}() checks nothing)`);
+        continue;
+      }
+      out.push({ kind: weaker(w.kind, alternative), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks unless its callback's check holds`, ...reach(undefined, file, caller.fn, site.line, helper.fn.name) });
+    }
+    break;
+  }
+  return out;
 }
 
 function noteInert(set: WitnessSet, functionId: string, text: string): void {
