@@ -204,8 +204,9 @@ export function denialNarrowing(condition: string, name: string): string | null 
   const narrowings: string[] = [];
   for (const disjunct of splitBoolean(condition, '||').filter((d) => mentions.test(d))) {
     const conjuncts = splitBoolean(disjunct.replace(/^\((.*)\)$/s, '$1'), '&&');
+    // `!can(a) && !can(b)` leaves only when both fail, as `!(can(a) || can(b))` does: one of them holds afterwards.
     const checks = conjuncts.filter((c) => mentions.test(c));
-    if (checks.length !== 1 || !negatedIn(checks[0] ?? '', name) || !isNegatedCheck(checks[0] ?? '', mentions)) return null;
+    if (checks.length === 0 || checks.some((c) => !negatedIn(c, name) || !isNegatedCheck(c, mentions))) return null;
     const others = conjuncts.filter((c) => !mentions.test(c));
     if (others.some((c) => REQUEST_DATA.test(c))) return null;
     if (others.length > 0) narrowings.push(others.join(' && '));

@@ -63,6 +63,8 @@ describe('compound conditions in checks', () => {
       "        if (!$this->isGranted('edit_exported_timesheet') && $timesheet->isExported()) {\n            throw $this->createAccessDeniedException();\n        }",
       "        if ($timesheet->isLocked() || !$this->isGranted('edit', $timesheet)) {\n            throw $this->createAccessDeniedException();\n        }",
       "        if ($timesheet->isExported()\n            && !$this->isGranted('edit_exported_timesheet')) {\n            return new Response('', 403);\n        }",
+      // leaves only when both fail: one of the two permissions holds afterwards, as with `!(a || b)`
+      "        if (!$this->isGranted('edit', $timesheet) && !$this->isGranted('export', $timesheet)) {\n            throw $this->createAccessDeniedException();\n        }",
     ]) {
       expect(await findingsOf({ 'src/API/TimesheetController.php': symfonyAction(guard) }), guard).toEqual([]);
     }
@@ -91,10 +93,10 @@ describe('compound conditions in checks', () => {
       "        if ($request->query->has('strict') && !$this->isGranted('edit_exported_timesheet')) {\n            throw $this->createAccessDeniedException();\n        }",
       // the check allows, the other term denies: a failed check passes when the timesheet is not locked
       "        if ($timesheet->isLocked() && $this->isGranted('edit', $timesheet)) {\n            throw $this->createAccessDeniedException();\n        }",
+      // one term the check, the other its opposite: a failed `edit` passes when `export` is held
+      "        if (!$this->isGranted('edit', $timesheet) && $this->isGranted('export', $timesheet)) {\n            throw $this->createAccessDeniedException();\n        }",
       // the denial does not leave
       "        if ($timesheet->isExported() && !$this->isGranted('edit_exported_timesheet')) {\n            Log::warning('exported timesheet changed');\n        }",
-      // two checks of one name joined by &&: neither decides alone
-      "        if (!$this->isGranted('edit', $timesheet) && !$this->isGranted('export', $timesheet)) {\n            throw $this->createAccessDeniedException();\n        }",
     ]) {
       expect(await findingsOf({ 'src/API/TimesheetController.php': symfonyAction(guard) }), guard).toEqual(['TimesheetController.exportAction']);
     }
