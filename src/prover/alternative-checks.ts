@@ -9,6 +9,7 @@
  */
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { LanguageFacts } from './facts.js';
+import { escape, indentOf, splitBoolean } from './branches.js';
 import { callArguments, currentUserHelpers } from './ownership.js';
 import type { Program } from './resolution.js';
 import type { DischargeKind, ProgramFile } from './types.js';
@@ -34,14 +35,6 @@ export function strongest(kinds: Iterable<DischargeKind>): DischargeKind | null 
   let best: DischargeKind | null = null;
   for (const kind of kinds) if (STRENGTH.includes(kind) && (best === null || STRENGTH.indexOf(kind) > STRENGTH.indexOf(best))) best = kind;
   return best;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function indentOf(text: string): number {
-  return /^\s*/.exec(text)?.[0].length ?? 0;
 }
 
 /** A condition that holds exactly when calling `name` did not answer true: `!$cb()`, `$cb() !== true`, `!cb.get()`, `!call_user_func($cb)`. */
@@ -88,26 +81,6 @@ function returnedExpression(argument: string): string | null {
   return (returns[0]?.[1] ?? '').trim();
 }
 
-/** `text` split at `&&` (or `and`) where no bracket is open. */
-function conjuncts(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  const normal = text.replace(/\s\band\b\s/g, ' && ');
-  for (let i = 0; i < normal.length; i++) {
-    const ch = normal[i] ?? '';
-    if ('([{'.includes(ch)) depth++;
-    else if (')]}'.includes(ch)) depth--;
-    else if (depth === 0 && normal.startsWith('&&', i)) {
-      parts.push(normal.slice(start, i).trim());
-      start = i + 2;
-      i++;
-    }
-  }
-  parts.push(normal.slice(start).trim());
-  return parts;
-}
-
 /** How a call inside a callback is a check: the kind of the discharger row or predicate helper it calls, or null. */
 export type CallCheckKind = (call: CallIR) => DischargeKind | null;
 
@@ -139,7 +112,7 @@ export function callbackCheckKind(site: CallbackSite): DischargeKind | null {
   const user = [...site.facts.currentUser, ...currentUserHelpers(site.program, site.facts)];
   const inside = file.ir.calls.filter((c) => c !== call && c.line >= call.line && c.line < last);
   const kinds: DischargeKind[] = [];
-  for (const term of conjuncts(expression)) {
+  for (const term of splitBoolean(expression, '&&')) {
     if (/^(?:!|\bnot\b)/.test(term)) continue;
     const compared = /^([\s\S]+?)\s*(?:===?|\bis\b)\s*([\s\S]+)$/.exec(term);
     if (compared && !/!==?|<>/.test(term) && [compared[1] ?? '', compared[2] ?? ''].filter((side) => user.some((re) => re.test(side))).length === 1) {

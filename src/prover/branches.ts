@@ -48,11 +48,13 @@ const CONDITION = /\b(if|elif|unless)\b/;
 /** Laravel/PHP and assertion helpers that end the request when their argument is false (or true, for `_if`). */
 const ASSERTING = /^\s*(?:return\s+)?(abort_unless|throw_unless|abort_if|throw_if|assert|invariant)\s*\(/;
 
-function escape(text: string): string {
+/** `text` as a literal inside a regular expression. */
+export function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function indentOf(text: string): number {
+/** Leading whitespace width of a line. */
+export function indentOf(text: string): number {
   return /^\s*/.exec(text)?.[0].length ?? 0;
 }
 
@@ -176,7 +178,7 @@ function caseSplitDenial(condition: string): boolean {
 }
 
 /** `text` split at a top-level boolean operator, in either spelling (`&&`/`and`, `||`/`or`). */
-function splitBoolean(text: string, operator: '&&' | '||'): string[] {
+export function splitBoolean(text: string, operator: '&&' | '||'): string[] {
   const word = operator === '&&' ? 'and' : 'or';
   return splitTopLevel(text.replace(new RegExp(String.raw`\s\b${word}\b\s`, 'g'), ` ${operator} `), operator);
 }

@@ -7,6 +7,7 @@
  * carries nothing of anyone's. Textual, like the rest of the ownership reading.
  */
 import type { FunctionIR } from '../syntax/ir-types.js';
+import { indentOf } from './branches.js';
 import type { ProgramFile } from './types.js';
 
 /** `throw new X(args)` (PHP, Java, TypeScript) and `raise X(args)` (Python): the class's simple name and the arguments' text. */
@@ -16,10 +17,6 @@ const CAUGHT = /\bcatch\s*\(\s*([\w\\.|\s]+?)\s+(\$?[A-Za-z_]\w*)\s*\)|\bexcept\
 
 function simpleName(name: string): string {
   return name.split(/[\\.]/).pop() ?? name;
-}
-
-function indentOf(text: string): number {
-  return /^\s*/.exec(text)?.[0].length ?? 0;
 }
 
 /**
