@@ -272,6 +272,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
         const kind = GUARD_KINDS[guard.checks];
         if (use.kind === 'returned') addPredicate(predicates, node, kind, file, call.line);
         else if (use.kind === 'fell_through') noteInert(set, node.id, `${evidence} at line ${call.line} (a declared guard whose failure falls through)`);
+        else if (use.kind === 'leaves' && caseLeftOpen(set, node.id, call.line, use, evidence)) continue;
         else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, ...reach(use.kind === 'branch' ? use.until : undefined, file, node.fn, call.line, call.callee), ...(guard.resource === undefined ? {} : { resource: guard.resource }) });
       }
       if (!row || row.kind === 'public' || guards.length > 0) continue;
@@ -285,11 +286,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
       if (row.effect === 'value_only') {
         const use = actedOn(program, file, call, node.fn);
         if (use.kind === 'leaves' && use.narrowedBy !== undefined) {
-          // `ctx != null && !ctx.can(x)` checks one case only: it counts when the other case was checked before it.
-          if (nullTestOf(use.narrowedBy) !== null && !checkedBefore(set, node.id, call.line)) {
-            noteInert(set, node.id, `${evidence} at line ${call.line} (a denial only where ${use.narrowedBy} holds, and the other case is not checked)`);
-            continue;
-          }
+          if (caseLeftOpen(set, node.id, call.line, use, evidence)) continue;
           narrowed = use.narrowedBy;
         }
         if (use.kind === 'returned') addPredicate(predicates, node, row.kind, file, call.line);
@@ -426,6 +423,16 @@ export function witnesses(input: WitnessInput): WitnessSet {
   symfonyAccessControl(input, set);
   recogniseAuthFlows(input, set);
   return set;
+}
+
+/**
+ * `ctx != null && !ctx.can(x)` checks one case only: it counts when the other case was checked before
+ * it. True (and the check noted as inert) when a denial is narrowed by a null test and nothing did.
+ */
+function caseLeftOpen(set: WitnessSet, functionId: string, line: number, use: BooleanUse, evidence: string): boolean {
+  if (use.kind !== 'leaves' || use.narrowedBy === undefined || nullTestOf(use.narrowedBy) === null || checkedBefore(set, functionId, line)) return false;
+  noteInert(set, functionId, `${evidence} at line ${line} (a denial only where ${use.narrowedBy} holds, and the other case is not checked)`);
+  return true;
 }
 
 /** A check earlier in the function that runs on every path and is required everywhere (no branch, no narrowing). */
@@ -566,7 +573,7 @@ function predicateWitnesses(input: WitnessInput, set: WitnessSet, predicates: Ma
           if (use.kind === 'returned') {
             if (predicates.get(caller.id)?.has(kind) || !addPredicate(predicates, caller, kind, file, site.line)) continue;
             addPredicate(next, caller, kind, file, site.line);
-          } else if (use.kind === 'leaves' || use.kind === 'branch') {
+          } else if ((use.kind === 'leaves' && !caseLeftOpen(set, caller.id, site.line, use, `${predicate.fn.name}()`)) || use.kind === 'branch') {
             add(set, { kind, scope: 'statement', functionId: caller.id, line: site.line, dischargerId: `predicate:${predicate.fn.qualifiedName}`, evidence: `${predicate.fn.name}() returns a check`, ...reach(use.kind === 'branch' ? use.until : undefined, file, caller.fn, site.line, predicate.fn.name) });
           } else {
             noteInert(set, caller.id, `${(call.text.split('\n')[0] ?? '').trim()} at line ${site.line} (a boolean nothing acts on)`);

@@ -85,6 +85,13 @@ describe('compound conditions in checks', () => {
     expect(result.findings[0]?.weakerChecks.join('\n')).toMatch(/only where context != null holds, and the other case is not checked/);
   });
 
+  it('a predicate helper narrowed by a null test follows the same rule', async () => {
+    const withHelper = (guard: string) => staplerFill(guard).replace('public ListBoxModel', 'private boolean mayUse(Item item) {\n    return item.hasPermission(CredentialsProvider.USE_ITEM);\n  }\n  public ListBoxModel');
+    const narrowed = '    if (context != null && !mayUse(context)) {\n      return new ListBoxModel();\n    }';
+    expect(await findingsOf({ 'src/main/java/org/example/Conn.java': withHelper(narrowed) })).toEqual(['Conn.doFillCredentialsIdItems']);
+    expect(await findingsOf({ 'src/main/java/org/example/Conn.java': withHelper(`${rootSplit}\n${narrowed}`) })).toEqual([]);
+  });
+
   it('a failure that can pass, a narrowing the caller chooses, or a check in the allowing arm counts for nothing', async () => {
     for (const guard of [
       // fails only when both fail: the check may fail and the code go on
