@@ -30,7 +30,8 @@ export function assertionDecides(line: string): boolean {
 
 /** What the code does with a boolean check. */
 export type BooleanUse =
-  | { kind: 'leaves' }
+  /** `narrowedBy`: the other terms of the denial, when the check is required only where they hold. */
+  | { kind: 'leaves'; narrowedBy?: string }
   | { kind: 'branch'; until: number }
   | { kind: 'returned' }
   /** Tested, but the failing arm does not leave (or the test is mixed with other conditions). */
@@ -47,11 +48,13 @@ const CONDITION = /\b(if|elif|unless)\b/;
 /** Laravel/PHP and assertion helpers that end the request when their argument is false (or true, for `_if`). */
 const ASSERTING = /^\s*(?:return\s+)?(abort_unless|throw_unless|abort_if|throw_if|assert|invariant)\s*\(/;
 
-function escape(text: string): string {
+/** `text` as a literal inside a regular expression. */
+export function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function indentOf(text: string): number {
+/** Leading whitespace width of a line. */
+export function indentOf(text: string): number {
   return /^\s*/.exec(text)?.[0].length ?? 0;
 }
 
@@ -174,13 +177,67 @@ function caseSplitDenial(condition: string): boolean {
   return cases.size === 1 && [...cases.values()].every((seen) => seen.size === 2);
 }
 
+/** `text` split at a top-level boolean operator, in either spelling (`&&`/`and`, `||`/`or`). */
+export function splitBoolean(text: string, operator: '&&' | '||'): string[] {
+  const word = operator === '&&' ? 'and' : 'or';
+  return splitTopLevel(text.replace(new RegExp(String.raw`\s\b${word}\b\s`, 'g'), ` ${operator} `), operator);
+}
+
+/**
+ * A term that is the check negated as a whole: `!can(x)`, `can(x) === false`, or `!(can(a) || can(b))`
+ * (which fails only when every alternative, each the check, fails), not a part of a larger test.
+ */
+function isNegatedCheck(term: string, mentions: RegExp): boolean {
+  const inner = term.replace(/^\s*(?:!|\bnot\b)\s*/, '').replace(/^\((.*)\)$/s, '$1');
+  return splitBoolean(inner, '&&').length === 1 && splitBoolean(inner, '||').every((d) => mentions.test(d));
+}
+
+/**
+ * A denying condition in which the check's failure leaves on every path that evaluates it:
+ * `a || !check` leaves when the check fails whatever `a` is (the check holds afterwards), and
+ * `a && !check` or `!check && a` leave when it fails and `a` holds (the check holds afterwards
+ * whenever `a` does: `a` narrows the obligation to the case the check is about). The narrowing terms
+ * may not read request data (the caller would choose whether the check applies). Returns what narrows
+ * it ('' when nothing does), or null when a failure can pass: the check inside a test of its own
+ * (`!(a && check)`, `!(check || a)`), or narrowed by request data.
+ */
+export function denialNarrowing(condition: string, name: string): string | null {
+  const mentions = new RegExp(String.raw`\b${escape(name)}\b`);
+  const narrowings: string[] = [];
+  for (const disjunct of splitBoolean(condition, '||').filter((d) => mentions.test(d))) {
+    const conjuncts = splitBoolean(disjunct.replace(/^\((.*)\)$/s, '$1'), '&&');
+    // `!can(a) && !can(b)` leaves only when both fail, as `!(can(a) || can(b))` does: one of them holds afterwards.
+    const checks = conjuncts.filter((c) => mentions.test(c));
+    if (checks.length === 0 || checks.some((c) => !negatedIn(c, name) || !isNegatedCheck(c, mentions))) return null;
+    const others = conjuncts.filter((c) => !mentions.test(c));
+    if (others.some((c) => REQUEST_DATA.test(c))) return null;
+    if (others.length > 0) narrowings.push(others.join(' && '));
+  }
+  if (narrowings.length === 0) return '';
+  // Two narrowed denials (`a && !x || b && !y`) each hold only in their own case: leave that to the case split.
+  return narrowings.length === 1 && splitBoolean(condition, '||').filter((d) => mentions.test(d)).length === 1 ? (narrowings[0] ?? '') : null;
+}
+
+/** The variable a narrowing only tests for null (`ctx != null`, `null === $item`), or null for any other narrowing. */
+export function nullTestOf(narrowing: string): string | null {
+  const test = /^(\$?[\w.]+)\s*(?:===?|!==?)\s*null$|^null\s*(?:===?|!==?)\s*(\$?[\w.]+)$|^(?:is_null|isset)\(\s*(\$[\w]+)\s*\)$|^!\s*(\$?[\w.]+)$/.exec(narrowing.trim());
+  return test ? (test[1] ?? test[2] ?? test[3] ?? test[4] ?? null) : null;
+}
+
 /** What a test does, once it is known whether its truth means "allowed" (`negated` false) or "refused". */
-function judge(at: { to: number; from: number; condition: string }, negated: boolean, leaves: LeavesBetween): BooleanUse {
+function judge(at: { to: number; from: number; condition: string; keyword: string }, negated: boolean, leaves: LeavesBetween, name: string): BooleanUse {
   if (negated) {
-    // Only when the check alone decides: `!can(x) && other` leaves only when both hold, unless the
-    // other is a case split that covers every case (`ctx == null && !a || ctx != null && !b`).
-    if (/&&|\band\b/.test(at.condition) && !caseSplitDenial(at.condition)) return { kind: 'fell_through' };
-    return leaves(at.from, at.to) ? { kind: 'leaves' } : { kind: 'fell_through' };
+    // A case split that covers every case (`ctx == null && !a || ctx != null && !b`), or a denial whose
+    // other terms only narrow where it applies (`exported && !can(x)`, `a || !can(x)`). An `unless`
+    // (the check itself is the condition) and a comparison (no callee) are read as a whole.
+    let narrowedBy = '';
+    if (name !== '' && at.keyword !== 'unless' && !caseSplitDenial(at.condition)) {
+      const narrowing = denialNarrowing(at.condition, name);
+      if (narrowing === null) return { kind: 'fell_through' };
+      narrowedBy = narrowing;
+    } else if (/&&|\band\b/.test(at.condition) && !caseSplitDenial(at.condition)) return { kind: 'fell_through' };
+    if (!leaves(at.from, at.to)) return { kind: 'fell_through' };
+    return narrowedBy === '' ? { kind: 'leaves' } : { kind: 'leaves', narrowedBy };
   }
   if (/\|\||\bor\b/.test(at.condition)) return { kind: 'fell_through' };
   return { kind: 'branch', until: at.to };
@@ -190,7 +247,7 @@ function judge(at: { to: number; from: number; condition: string }, negated: boo
 function useInCondition(file: ProgramFile, fn: FunctionIR, line: number, name: string, leaves: LeavesBetween): BooleanUse {
   const at = conditionalAt(file, fn, line);
   if (!at || !new RegExp(String.raw`\b${escape(name)}\b`).test(at.condition)) return { kind: 'other' };
-  return judge(at, negatedIn(at.condition, name) !== (at.keyword === 'unless'), leaves);
+  return judge(at, negatedIn(at.condition, name) !== (at.keyword === 'unless'), leaves, name);
 }
 
 /**
@@ -201,7 +258,7 @@ export function comparisonUse(file: ProgramFile, fn: FunctionIR, line: number, l
   const at = conditionalAt(file, fn, line);
   if (!at) return { kind: 'other' };
   const mismatch = /!==?|<>|\bnot\b|!\s*[\w$.:>-]*\(/.test(at.condition);
-  return judge(at, mismatch !== (at.keyword === 'unless'), leaves);
+  return judge(at, mismatch !== (at.keyword === 'unless'), leaves, '');
 }
 
 /** A line whose brackets all close and that does not continue on the next line (`if (x) return y`). */
@@ -236,7 +293,12 @@ export function booleanUse(file: ProgramFile, fn: FunctionIR, line: number, name
     const whenTrue = /_if$/.test(asserting[1] ?? '');
     // `abort_unless(can(x) || other)` lets `other` pass without the check, as `abort_if(!can(x) && other)` does.
     const argument = own.slice(asserting.index + asserting[0].length);
-    if ((whenTrue ? /&&|\band\b/ : /\|\||\bor\b|\?\?|\?:/).test(argument)) return { kind: 'fell_through' };
+    if (whenTrue && /&&|\band\b/.test(argument)) {
+      // `abort_if(exported && !can(x), 403)`: a denial narrowed by the other terms, as in an `if`.
+      const narrowedBy = denialNarrowing(argument.replace(/,[^,()]*\)\s*;?\s*$/, ''), name);
+      return narrowedBy === null ? { kind: 'fell_through' } : { kind: 'leaves', ...(narrowedBy === '' ? {} : { narrowedBy }) };
+    }
+    if (!whenTrue && /\|\||\bor\b|\?\?|\?:/.test(argument)) return { kind: 'fell_through' };
     return negatedIn(own, name) === whenTrue ? { kind: 'leaves' } : { kind: 'fell_through' };
   }
   // An arrow function whose body is the check returns it too (`const canEdit = (u) => u.can('edit')`).

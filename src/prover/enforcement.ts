@@ -17,9 +17,10 @@ import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, r
 import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
-import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, REQUEST_DATA, type BooleanUse } from './branches.js';
+import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import { parseWebXml, servletConstraint } from './web-xml.js';
+import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -272,6 +273,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
         const kind = GUARD_KINDS[guard.checks];
         if (use.kind === 'returned') addPredicate(predicates, node, kind, file, call.line);
         else if (use.kind === 'fell_through') noteInert(set, node.id, `${evidence} at line ${call.line} (a declared guard whose failure falls through)`);
+        else if (use.kind === 'leaves' && caseLeftOpen(set, node.id, call.line, use, evidence)) continue;
         else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, ...reach(use.kind === 'branch' ? use.until : undefined, file, node.fn, call.line, call.callee), ...(guard.resource === undefined ? {} : { resource: guard.resource }) });
       }
       if (!row || row.kind === 'public' || guards.length > 0) continue;
@@ -281,8 +283,13 @@ export function witnesses(input: WitnessInput): WitnessSet {
         continue;
       }
       let until: number | undefined;
+      let narrowed = '';
       if (row.effect === 'value_only') {
         const use = actedOn(program, file, call, node.fn);
+        if (use.kind === 'leaves' && use.narrowedBy !== undefined) {
+          if (caseLeftOpen(set, node.id, call.line, use, evidence)) continue;
+          narrowed = use.narrowedBy;
+        }
         if (use.kind === 'returned') addPredicate(predicates, node, row.kind, file, call.line);
         if (use.kind !== 'leaves' && use.kind !== 'branch') {
           noteInert(set, node.id, `${call.text.split('\n')[0] ?? ''} at line ${call.line} (a boolean nothing acts on)`);
@@ -300,7 +307,8 @@ export function witnesses(input: WitnessInput): WitnessSet {
         functionId: node.id,
         line: call.line,
         dischargerId: row.id,
-        evidence,
+        evidence: narrowed === '' ? evidence : `${evidence} (required where ${narrowed.replace(/\s+/g, ' ')} holds)`,
+        ...(narrowed === '' ? {} : { narrowedBy: narrowed }),
         ...(row.effect === 'constrains' ? { sameLine: true } : {}),
         ...reach(until, file, node.fn, call.line, call.callee),
       });
@@ -330,7 +338,8 @@ export function witnesses(input: WitnessInput): WitnessSet {
   // helpers of helpers; the call graph's own edges bound it, so cycles add nothing new. A helper whose
   // own name a discharger row names (an override of `check_xsrf_cookie`) keeps that row's kind: its
   // call sites already carry it.
-  for (let round = 0; round < 3; round++) {
+  const judged = new Set<string>();
+  for (let round = 0; round < 4; round++) {
     const additions: Witness[] = [];
     for (const [functionId, list] of set.byFunction) {
       const helper = program.functions.get(functionId);
@@ -341,7 +350,10 @@ export function witnesses(input: WitnessInput): WitnessSet {
       // A check in a block that may not run is on no path of its own; a switch's cases are judged together.
       const unconditional = candidates.filter((w) => w.blockEnd === undefined && onEveryPath(helperFile, helper.fn, guardClauseHead(helperFile, helper.fn, w.line ?? 0)));
       const kinds = new Set([...unconditional.map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates)]);
-      if (kinds.size === 0) continue;
+      if (kinds.size === 0) {
+        additions.push(...alternativeCallSites({ input, set, predicates, judged }, helper, helperFile, candidates));
+        continue;
+      }
       if (helper && namedByDischarger(facts[program.byPath.get(helper.path)?.factsLanguage ?? 'java'], helper.fn.name)) continue;
       for (const site of input.index.callers.get(functionId) ?? []) {
         for (const kind of kinds) {
@@ -413,6 +425,67 @@ export function witnesses(input: WitnessInput): WitnessSet {
   servletSecurity(input, set);
   recogniseAuthFlows(input, set);
   return set;
+}
+
+/**
+ * `ctx != null && !ctx.can(x)` checks one case only: it counts when the other case was checked before
+ * it. True (and the check noted as inert) when a denial is narrowed by a null test and nothing did.
+ */
+function caseLeftOpen(set: WitnessSet, functionId: string, line: number, use: BooleanUse, evidence: string): boolean {
+  if (use.kind !== 'leaves' || use.narrowedBy === undefined || nullTestOf(use.narrowedBy) === null || checkedBefore(set, functionId, line)) return false;
+  noteInert(set, functionId, `${evidence} at line ${line} (a denial only where ${use.narrowedBy} holds, and the other case is not checked)`);
+  return true;
+}
+
+/** A check earlier in the function that runs on every path and is required everywhere (no branch, no narrowing). */
+function checkedBefore(set: WitnessSet, functionId: string, line: number): boolean {
+  return (set.byFunction.get(functionId) ?? []).some((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && w.line !== null && w.line < line && w.until === undefined && w.blockEnd === undefined && w.narrowedBy === undefined);
+}
+
+/** What the alternative-callback reading needs from the witness collection. */
+interface AlternativeContext {
+  input: WitnessInput;
+  set: WitnessSet;
+  predicates: ReadonlyMap<string, ReadonlySet<DischargeKind>>;
+  /** Call sites already judged (`callerId:line`), so a later round neither repeats nor re-notes them. */
+  judged: Set<string>;
+}
+
+/**
+ * Call sites of a helper that checks only when its callback parameter fails (alternative-checks.ts):
+ * each call whose callback returns a check is a check of the weaker of the two kinds; one whose
+ * callback may answer true without a check is noted as inert.
+ */
+function alternativeCallSites(ctx: AlternativeContext, helper: FunctionRef, helperFile: ProgramFile, candidates: readonly Witness[]): Witness[] {
+  const { program, facts } = ctx.input;
+  const out: Witness[] = [];
+  for (const w of candidates) {
+    if (w.blockEnd === undefined || w.line === null) continue;
+    const shape = alternativeShape(helperFile, helper.fn, w.line, (line) => onEveryPath(helperFile, helper.fn, line));
+    if (!shape) continue;
+    for (const site of ctx.input.index.callers.get(helper.id) ?? []) {
+      const caller = program.functions.get(site.callerId);
+      const file = caller ? program.byPath.get(caller.path) : undefined;
+      const call = file ? callsByLine(file).get(site.line)?.find((c) => c.callee === helper.fn.name) : undefined;
+      if (!caller || !file || !call || ctx.judged.has(`${site.callerId}:${site.line}`)) continue;
+      ctx.judged.add(`${site.callerId}:${site.line}`);
+      const languageFacts = facts[file.factsLanguage];
+      const checkKindOf = (inner: CallIR): DischargeKind | null => {
+        const row = matchDischarger(languageFacts, file, inner);
+        if (row && row.kind !== 'public' && row.kind !== 'csrf_guard') return row.kind;
+        return strongest(resolveCall(program, file, caller.fn, inner).targets.flatMap((t) => [...(ctx.predicates.get(t.id) ?? [])]));
+      };
+      const alternative = callbackCheckKind({ program, facts: languageFacts, file, call, helperName: helper.fn.name, parameter: shape.parameter, checkKindOf });
+      const evidence = (call.text.split('\n')[0] ?? '').trim();
+      if (alternative === null) {
+        noteInert(ctx.set, site.callerId, `${evidence} at line ${site.line} (its callback may answer true without a check, and then ${helper.fn.name}() checks nothing)`);
+        continue;
+      }
+      out.push({ kind: weaker(w.kind, alternative), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks unless its callback's check holds`, ...reach(undefined, file, caller.fn, site.line, helper.fn.name) });
+    }
+    break;
+  }
+  return out;
 }
 
 function noteInert(set: WitnessSet, functionId: string, text: string): void {
@@ -502,7 +575,7 @@ function predicateWitnesses(input: WitnessInput, set: WitnessSet, predicates: Ma
           if (use.kind === 'returned') {
             if (predicates.get(caller.id)?.has(kind) || !addPredicate(predicates, caller, kind, file, site.line)) continue;
             addPredicate(next, caller, kind, file, site.line);
-          } else if (use.kind === 'leaves' || use.kind === 'branch') {
+          } else if ((use.kind === 'leaves' && !caseLeftOpen(set, caller.id, site.line, use, `${predicate.fn.name}()`)) || use.kind === 'branch') {
             add(set, { kind, scope: 'statement', functionId: caller.id, line: site.line, dischargerId: `predicate:${predicate.fn.qualifiedName}`, evidence: `${predicate.fn.name}() returns a check`, ...reach(use.kind === 'branch' ? use.until : undefined, file, caller.fn, site.line, predicate.fn.name) });
           } else {
             noteInert(set, caller.id, `${(call.text.split('\n')[0] ?? '').trim()} at line ${site.line} (a boolean nothing acts on)`);

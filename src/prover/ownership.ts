@@ -11,6 +11,7 @@ import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { LanguageFacts } from './facts.js';
 import { callSignature, lookupClass, superChain, type Program } from './resolution.js';
 import { statementAt } from './recognisers/shared.js';
+import { catchArmAt, ownedThrows } from './caught-exceptions.js';
 import type { OperationSite, PathRecord, ProgramFile } from './types.js';
 
 const CONSTRUCTORS = new Set(['__construct', '__init__', 'constructor']);
@@ -40,6 +41,8 @@ class Bindings {
     helpers: readonly OwnHelper[] = [],
     /** Calls of repository functions that look a record up by the token they are given. */
     readonly tokenLookups: readonly RegExp[] = [],
+    /** Calls of repository functions that throw exceptions carrying an owned record's data. */
+    readonly throwing: readonly ThrowingHelper[] = [],
   ) {
     this.sources = [
       ...facts.currentUser.map((re) => ({ re, owner: (m: string): Owner => ({ why: m, viaLogin: true }) })),
@@ -117,6 +120,13 @@ export interface OwnHelper {
   owner: Owner;
 }
 
+/** A repository function (by its call pattern) and the exceptions it throws with owned data, by simple class name. */
+interface ThrowingHelper {
+  name: string;
+  re: RegExp;
+  exceptions: ReadonlyMap<string, Owner>;
+}
+
 const helperCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
 const ownHelperCache = new WeakMap<Program, Map<LanguageFacts, Helpers>>();
 
@@ -159,6 +169,8 @@ interface Helpers {
   owned: OwnHelper[];
   /** Calls that look a record up by the token they are given, not yet checked for a miss. */
   tokenLookups: RegExp[];
+  /** Functions whose exceptions carry a record they own (a token verifier's "expired"). */
+  throwing: ThrowingHelper[];
 }
 
 /** A return that hands back no value of anyone's: `null`, `[]`, `['user_id' => null]`. */
@@ -180,7 +192,7 @@ function helperCall(name: string): RegExp {
  */
 function ownHelpers(program: Program, facts: LanguageFacts): Helpers {
   return cached(ownHelperCache, program, facts, () => {
-    const helpers: Helpers = { owned: [], tokenLookups: [] };
+    const helpers: Helpers = { owned: [], tokenLookups: [], throwing: [] };
     const byName = new Map<string, { file: ProgramFile; fn: FunctionIR }[]>();
     for (const ref of program.functions.values()) {
       const file = program.byPath.get(ref.path);
@@ -215,6 +227,18 @@ function ownHelpers(program: Program, facts: LanguageFacts): Helpers {
         }
       }
       if (!grew) break;
+    }
+    // What their exceptions carry, read once every helper is known.
+    for (const [name, defs] of byName) {
+      const only = defs.length === 1 ? defs[0] : undefined;
+      if (!only || !only.file.lines.slice(only.fn.bodyStartLine, only.fn.endLine).some((l) => /\b(throw|raise)\b/.test(l))) continue;
+      const bindings = new Bindings(ownFacts, helpers.owned, helpers.tokenLookups);
+      propagate(only.file, only.fn, only.fn.endLine + 1, bindings, ownFacts);
+      const exceptions = ownedThrows(only.file, only.fn, (text) => {
+        const owner = bindings.owner(text);
+        return owner && !owner.viaLogin ? owner : null;
+      });
+      if (exceptions.size > 0) helpers.throwing.push({ name, re: helperCall(name), exceptions });
     }
     return helpers;
   });
@@ -481,12 +505,30 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
         bindings.unbind(assign[1]); // `id = params.id` after `id = created.id`: the request's value now
       }
     }
+    if (bindings.throwing.length > 0 && /\b(catch|except)\b/.test(text)) bindCaught(file, fn, line, bindings);
     if (possession.some((p) => p.line === line)) {
       for (const match of balancedStatement(file, line).text.matchAll(MEMBER_ROOT)) {
         const root = match[1] ?? '';
         if (lookedUp.has(root)) bindings.bind(root, { why: `${root}, whose stored secret was verified at line ${line}`, viaLogin: false });
       }
     }
+  }
+}
+
+/**
+ * A catch arm on `line` whose `try` calls a function that throws every caught class with an owned
+ * record's data (a token verifier's "expired" exception): the caught variable carries that record.
+ */
+function bindCaught(file: ProgramFile, fn: FunctionIR, line: number, bindings: Bindings): void {
+  const arm = catchArmAt(file, fn, line);
+  if (!arm || arm.variable === '') return;
+  const body = file.lines.slice(arm.tryFrom - 1, arm.tryTo).join('\n');
+  for (const helper of bindings.throwing) {
+    const owners = arm.types.map((t) => helper.exceptions.get(t));
+    const first = owners[0];
+    if (!first || owners.some((o) => o === undefined) || !helper.re.test(body)) continue;
+    bindings.bind(arm.variable, { why: `${arm.variable}, thrown by ${helper.name}() with ${first.why}`, viaLogin: false });
+    return;
   }
 }
 
@@ -547,7 +589,7 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
     const ref = program.functions.get(hop.functionId);
     const file = ref ? program.byPath.get(ref.path) : undefined;
     if (!ref || !file) return null;
-    const bindings = new Bindings(facts, helpers, own.tokenLookups);
+    const bindings = new Bindings(facts, helpers, own.tokenLookups, own.throwing);
     bindInjected(program, facts, bindings, ref.path, ref.fn);
     ref.fn.parameters.forEach((p, index) => {
       const owner = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));

@@ -83,6 +83,8 @@ export interface Witness {
   blockEnd?: number;
   /** For a declared guard: the parameter (index or name) naming the checked object, for resource binding. */
   resource?: number | string;
+  /** For a denial joined to other terms (`exported && !can(x)`): those terms; the check is required only where they hold. */
+  narrowedBy?: string;
 }
 
 /** A protected operation found in a function. */
