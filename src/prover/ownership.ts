@@ -188,12 +188,18 @@ function shapeOf(expression: string, bindings: Bindings): Shape | null {
           shape.complete &&= inner.complete;
         }
       } else {
-        shape.properties.set(entry.key, isAbsent(entry.value, bindings) ? null : bindings.owner(entry.value));
+        shape.properties.set(entry.key, isAbsent(entry.value, bindings) ? null : ownedWhole(entry.value, bindings));
       }
     }
     return shape;
   }
   return bindings.shapes.get(text) ?? null;
+}
+
+/** The owner of a property's value when the owned value is all of it (`user.id`, not `user.id || params.id`). */
+function ownedWhole(value: string, bindings: Bindings): Owner | null {
+  const text = bare(value);
+  return scopedByUserAlone(`{ v: ${text} }`, bindings) ? ownerOfValue(bindings, text) : null;
 }
 
 /** A parameter the caller never supplied, or an object literal made only of such parameters. */
@@ -322,7 +328,9 @@ function ownHelpers(program: Program, facts: LanguageFacts): Helpers {
         const values = returns.filter((r) => !constantValue(r));
         if (values.length === 0) continue;
         const wrapsSession = readsOwnSession(file, fn, facts);
-        const owners = values.map((v) => bindings.owner(v) ?? (wrapsSession && sessionWrapper(v, nested, bindings) ? { why: `${name}() wraps the caller's own session`, viaLogin: false } : null));
+        // An object handed back by a function over the caller's session is judged entry by entry.
+        const wrapper = (v: string): Owner | null => (sessionWrapper(v, nested, bindings) ? { why: `${name}() wraps the caller's own session`, viaLogin: false } : null);
+        const owners = values.map((v) => (wrapsSession && bare(v).startsWith('{') ? wrapper(v) : bindings.owner(v)));
         if (owners.every((o) => o !== null && !o.viaLogin)) {
           helpers.owned.push({ re: helperCall(name), owner: { why: owners[0]?.why ?? 'the request\'s own object', viaLogin: false } });
           known.add(name);
@@ -353,7 +361,7 @@ function sessionWrapper(value: string, nested: readonly FunctionIR[], bindings: 
   const text = bare(value);
   if (!text.startsWith('{') || !text.endsWith('}')) return false;
   const closure = /^(async\s+)?(function\b|(\([^)]*\)|[\w$]+)\s*(:\s*[^=]+)?=>)/;
-  return objectEntries(text).every((e) => 'key' in e && (closure.test(e.value.trim()) || nested.some((f) => f.name === e.value.trim()) || bindings.owner(e.value) !== null));
+  return objectEntries(text).every((e) => 'key' in e && (closure.test(e.value.trim()) || nested.some((f) => f.name === e.value.trim()) || bindings.names.has(bare(e.value))));
 }
 
 /**
