@@ -15,6 +15,19 @@ async function findings(files: Record<string, string>): Promise<string[]> {
   return result.findings.map((f) => `${f.entry.function}:${f.operation.id}:${f.label}`);
 }
 
+/** At least one finding, and every one of the expected kind. */
+function expectReported(found: string[], prefix: string, name: string): void {
+  expect(found.length, name).toBeGreaterThan(0);
+  expect(found.every((f) => f.startsWith(prefix)), name).toBe(true);
+}
+
+/** The findings of each named case, the files built from its text. */
+async function findingsOfEach(cases: Record<string, string>, filesFor: (text: string) => Record<string, string>): Promise<[string, string[]][]> {
+  const out: [string, string[]][] = [];
+  for (const [name, text] of Object.entries(cases)) out.push([name, await findings(filesFor(text))]);
+  return out;
+}
+
 const sessionModule = `import { createCookieSessionStorage } from '@remix-run/node'
 import { prisma } from '~/utils/prisma.server'
 const storage = createCookieSessionStorage({ cookie: { name: 'sid', secrets: ['s'] } })
@@ -60,10 +73,8 @@ describe('a write scoped by the id the caller’s signed session names', () => {
       query: "  const sessionId = url.searchParams.get('sid')\n  await touchSession(sessionId)",
       form: "  const form = await request.formData()\n  await touchSession(String(form.get('sid')))",
     };
-    for (const [name, body] of Object.entries(cases)) {
-      const files = { 'app/utils/sessions.server.ts': sessionModule, 'app/routes/home.tsx': route(body) };
-      expect(await findings(files), name).toEqual(['loader:ts.orm-deletion:unguarded_path', 'loader:ts.orm-update:unguarded_path']);
-    }
+    const files = (body: string): Record<string, string> => ({ 'app/utils/sessions.server.ts': sessionModule, 'app/routes/home.tsx': route(body) });
+    for (const [name, found] of await findingsOfEach(cases, files)) expect(found, name).toEqual(['loader:ts.orm-deletion:unguarded_path', 'loader:ts.orm-update:unguarded_path']);
   });
 
   it('a where that an OR, a NOT or a later spread of the request can widen is no scope', async () => {
@@ -72,11 +83,9 @@ describe('a write scoped by the id the caller’s signed session names', () => {
       not: 'where: { NOT: { id: sessionId } }',
       spread: 'where: { id: sessionId, ...(await request.json()) }',
     };
-    for (const [name, where] of Object.entries(cases)) {
-      const body = `  const session = await getSession(request)\n  const sessionId = session.get('sessionId')\n  await prisma.session.deleteMany({ ${where} })`;
-      const files = { 'app/routes/home.tsx': route(body).replace("import { touchSession } from '~/utils/sessions.server'", "import { prisma } from '~/utils/prisma.server'") };
-      expect(await findings(files), name).toEqual(['loader:ts.orm-deletion:unguarded_path']);
-    }
+    const body = (where: string): string => `  const session = await getSession(request)\n  const sessionId = session.get('sessionId')\n  await prisma.session.deleteMany({ ${where} })`;
+    const files = (where: string): Record<string, string> => ({ 'app/routes/home.tsx': route(body(where)).replace("import { touchSession } from '~/utils/sessions.server'", "import { prisma } from '~/utils/prisma.server'") });
+    for (const [name, found] of await findingsOfEach(cases, files)) expect(found, name).toEqual(['loader:ts.orm-deletion:unguarded_path']);
   });
 });
 
@@ -179,12 +188,8 @@ describe('a visitor’s own records, through the app’s session helpers and hel
       'user id from the params': '  await setMark({ item, userId: params.userId })',
       'both keys, one from the request': "  const visitor = await getVisitorSession(request)\n  await setMark({ item, userId: String(form.get('userId')), visitorId: visitor.getVisitorId() })",
     };
-    for (const [name, body] of Object.entries(cases)) {
-      const files = { 'app/utils/visitor.server.ts': visitorModule, 'app/utils/marks.server.ts': marksModule, 'app/routes/marks.tsx': marksRoute(body) };
-      const found = await findings(files);
-      expect(found.length, name).toBeGreaterThan(0);
-      expect(found.every((f) => f.startsWith('action:ts.orm-')), name).toBe(true);
-    }
+    const files = (body: string): Record<string, string> => ({ 'app/utils/visitor.server.ts': visitorModule, 'app/utils/marks.server.ts': marksModule, 'app/routes/marks.tsx': marksRoute(body) });
+    for (const [name, found] of await findingsOfEach(cases, files)) expectReported(found, 'action:ts.orm-', name);
   });
 
   it('a helper that reads the session but hands back a record the request chose is not the caller’s', async () => {
@@ -220,6 +225,8 @@ ${body}
 }
 `;
 
+const jobFiles = (body: string): Record<string, string> => ({ 'app/utils/transcript.server.ts': jobModule, 'app/routes/calls.tsx': jobRoute(body) });
+
 describe('an asynchronous job started from an action', () => {
   it('a job started with void for the record the request just created, or after an admin check, is covered', async () => {
     const cases = {
@@ -227,9 +234,7 @@ describe('an asynchronous job started from an action', () => {
       admin: "  await requireAdminUser(request)\n  void startTranscript(String(form.get('callId')))",
       'admin, then a callback': "  await requireAdminUser(request)\n  setTimeout(() => void startTranscript(String(form.get('callId'))), 0)",
     };
-    for (const [name, body] of Object.entries(cases)) {
-      expect(await findings({ 'app/utils/transcript.server.ts': jobModule, 'app/routes/calls.tsx': jobRoute(body) }), name).toEqual([]);
-    }
+    for (const [name, found] of await findingsOfEach(cases, jobFiles)) expect(found, name).toEqual([]);
   });
 
   it('a job started for a record the form names, with only a login or with a check after it, is reported', async () => {
@@ -238,11 +243,7 @@ describe('an asynchronous job started from an action', () => {
       'callback, no check': "  setTimeout(() => void startTranscript(params.callId), 0)",
       'check after the start': "  void startTranscript(params.callId)\n  await requireAdminUser(request)",
     };
-    for (const [name, body] of Object.entries(cases)) {
-      const found = await findings({ 'app/utils/transcript.server.ts': jobModule, 'app/routes/calls.tsx': jobRoute(body) });
-      expect(found.length, name).toBeGreaterThan(0);
-      expect(found.every((f) => f.startsWith('action:ts.orm-update:')), name).toBe(true);
-    }
+    for (const [name, found] of await findingsOfEach(cases, jobFiles)) expectReported(found, 'action:ts.orm-update:', name);
   });
 });
 
