@@ -89,6 +89,33 @@ describe('a write scoped by the id the caller’s signed session names', () => {
   });
 });
 
+describe('an imported helper is the module’s own declaration', () => {
+  it('a call of an imported getUser reaches the top-level function, not a same-name method of an object another function returns', async () => {
+    const files = {
+      'app/utils/session.server.ts': `import { prisma } from '~/utils/prisma.server'
+export async function getSession(request: Request) {
+  return {
+    getUser: async (id: string) => prisma.session.delete({ where: { id } }),
+  }
+}
+export async function getUser(request: Request) {
+  return null
+}
+`,
+      'app/routes/notes.tsx': `import { getUser, requireUser } from '~/utils/session.server'
+import { prisma } from '~/utils/prisma.server'
+export async function action({ request }) {
+  await getUser(request)
+  const user = await requireUser(request)
+  await prisma.note.deleteMany({ where: { userId: user.id } })
+  return null
+}
+`,
+    };
+    expect(await findings(files)).toEqual([]);
+  });
+});
+
 describe('a query is scoped by the logged-in user only through its where criterion', () => {
   const noteRoute = (write: string): Record<string, string> => ({
     'app/routes/notes.$id.tsx': `import { redirect } from '@remix-run/node'
