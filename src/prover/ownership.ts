@@ -755,7 +755,7 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
         return;
       }
       const named = /^(\w+)\s*[:=](?![:=])\s*(.+)$/s.exec(arg);
-      const owner = bindings.owner(named?.[2] ?? arg);
+      const owner = ownerOfValue(bindings, named?.[2] ?? arg);
       if (!owner) return;
       if (named?.[1]) passed.set(named[1], owner);
       else passed.set(index, owner);

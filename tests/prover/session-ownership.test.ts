@@ -72,6 +72,7 @@ describe('a write scoped by the id the caller’s signed session names', () => {
       params: '  await touchSession(params.sessionId)',
       query: "  const sessionId = url.searchParams.get('sid')\n  await touchSession(sessionId)",
       form: "  const form = await request.formData()\n  await touchSession(String(form.get('sid')))",
+      'the session’s, or else the params’': "  const session = await getSession(request)\n  await touchSession(session.get('sessionId') ?? params.sessionId)",
     };
     const files = (body: string): Record<string, string> => ({ 'app/utils/sessions.server.ts': sessionModule, 'app/routes/home.tsx': route(body) });
     for (const [name, found] of await findingsOfEach(cases, files)) expect(found, name).toEqual(['loader:ts.orm-deletion:unguarded_path', 'loader:ts.orm-update:unguarded_path']);
