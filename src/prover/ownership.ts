@@ -747,13 +747,7 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
         for (const [property, owner] of shape.properties) if (owner) passed.set(`.${property}`, owner);
         if (shape.complete || arg.trim().startsWith('{')) supplied.set(index, new Set([...shape.properties.keys(), ...objectEntries(bare(arg)).flatMap((e) => ('key' in e ? [e.key] : []))]));
       }
-      if (arg.startsWith('{')) {
-        for (const [property, value] of objectProperties(arg)) {
-          const owner = isAbsent(value, bindings) ? null : bindings.owner(value);
-          if (owner) passed.set(`.${property}`, owner);
-        }
-        return;
-      }
+      if (arg.startsWith('{')) return;
       const named = /^(\w+)\s*[:=](?![:=])\s*(.+)$/s.exec(arg);
       const owner = ownerOfValue(bindings, named?.[2] ?? arg);
       if (!owner) return;

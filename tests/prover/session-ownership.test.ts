@@ -214,6 +214,7 @@ describe('a visitor’s own records, through the app’s session helpers and hel
     const cases = {
       'visitor id from the form': "  await setMark({ item, visitorId: String(form.get('visitorId')) })",
       'user id from the params': '  await setMark({ item, userId: params.userId })',
+      'the user’s id, or else the form’s': "  const user = await getUser(request)\n  await setMark({ item, userId: user?.id ?? String(form.get('userId')) })",
       'both keys, one from the request': "  const visitor = await getVisitorSession(request)\n  await setMark({ item, userId: String(form.get('userId')), visitorId: visitor.getVisitorId() })",
     };
     const files = (body: string): Record<string, string> => ({ 'app/utils/visitor.server.ts': visitorModule, 'app/utils/marks.server.ts': marksModule, 'app/routes/marks.tsx': marksRoute(body) });
