@@ -33,6 +33,10 @@ export interface Owner {
 /** The names bound to an owner: parameters, locals and `$this->x`/`self.x`/`this.x` fields. */
 class Bindings {
   readonly names = new Map<string, Owner>();
+  /** Parameters the caller never supplied (`undefined` on this path): no one's value, so no alternative. */
+  readonly absent = new Set<string>();
+  /** Locals holding an object whose listed properties carry an owned value (`const where = { userId }`). */
+  readonly shapes = new Map<string, Shape>();
   private patterns: { name: string; re: RegExp; owner: Owner }[] = [];
   private readonly sources: { re: RegExp; owner: (match: string) => Owner }[];
 
@@ -63,6 +67,7 @@ class Bindings {
 
   /** A name reassigned from something that is not the owner's no longer denotes it. */
   unbind(name: string): void {
+    this.shapes.delete(name);
     if (!this.names.delete(name)) return;
     this.patterns = this.patterns.filter((p) => p.name !== name);
   }
@@ -112,6 +117,122 @@ function pastOpenCall(text: string, end: number): number {
     else if (text[i] === ')' && --depth === 0) return i + 1;
   }
   return text.length;
+}
+
+/**
+ * What an object value is known to hold: per property, the owner of its value (null: not owned). With
+ * `complete`, no other property can be present (a literal, not a spread of something unknown).
+ */
+interface Shape {
+  properties: Map<string, Owner | null>;
+  complete: boolean;
+}
+
+/** The expression without what does not change its value: `await`, `as T`, `!`, `satisfies T`, outer parentheses. */
+function bare(expression: string): string {
+  let text = expression.trim().replace(/^await\s+/, '').replace(/\s+(as|satisfies)\s+[\w$.<>[\]|' ]+$/, '').replace(/!$/, '').trim();
+  while (text.startsWith('(') && text.endsWith(')') && balanced(text.slice(1, -1))) text = text.slice(1, -1).trim();
+  return text;
+}
+
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, "''")) {
+    if ('([{'.includes(ch)) depth++;
+    if (')]}'.includes(ch) && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** The top-level entries of an object literal, in order: `{ a, b: x, ...rest }`. */
+type ObjectEntry = { spread: string } | { key: string; value: string };
+
+function objectEntries(literal: string): ObjectEntry[] {
+  return (callArguments(`o(${literal.trim().replace(/^\{|\}$/g, '')})`, 'o') ?? []).flatMap((entry): ObjectEntry[] => {
+    const text = entry.trim();
+    if (text.startsWith('...')) return [{ spread: text.slice(3) }];
+    const pair = /^['"]?([\w$]+)['"]?\s*(?::\s*([\s\S]+))?$/.exec(text);
+    return pair?.[1] ? [{ key: pair[1], value: pair[2] ?? pair[1] }] : [];
+  });
+}
+
+/** Criteria that let rows through without the owner's key: an OR, a negation. */
+const NEGATED_OR_SHARED = /\b(OR|NOT)\s*:|['"]?\$(or|not|nor)['"]?\s*:/;
+
+/**
+ * What `expression` holds when it is an object (a literal, a local bound to one, or alternatives of
+ * those), or null when unknown. Alternatives are intersected (a property is owned when it is in every
+ * one); an alternative made only of parameters the caller never supplied is left out. A spread of an
+ * unknown value may override every property before it.
+ */
+function shapeOf(expression: string, bindings: Bindings): Shape | null {
+  const text = bare(expression);
+  const values = alternatives(text);
+  if (values.length > 1) {
+    const present = values.filter((v) => !isAbsent(v, bindings)).map((v) => shapeOf(v, bindings));
+    if (present.length === 0 || present.some((s) => s === null)) return null;
+    const shapes = present as Shape[];
+    const keys = new Set(shapes.flatMap((s) => [...s.properties.keys()]));
+    const properties = new Map<string, Owner | null>();
+    for (const key of keys) properties.set(key, shapes.every((s) => s.properties.get(key)) ? (shapes[0]?.properties.get(key) ?? null) : null);
+    return { properties, complete: shapes.every((s) => s.complete) };
+  }
+  if (text.startsWith('{') && text.endsWith('}')) {
+    if (NEGATED_OR_SHARED.test(text)) return { properties: new Map(), complete: false };
+    const shape: Shape = { properties: new Map(), complete: true };
+    for (const entry of objectEntries(text)) {
+      if ('spread' in entry) {
+        const inner = isAbsent(entry.spread, bindings) ? { properties: new Map<string, Owner | null>(), complete: true } : shapeOf(entry.spread, bindings);
+        if (inner === null) {
+          shape.properties.clear();
+          shape.complete = false;
+        } else {
+          for (const [key, owner] of inner.properties) shape.properties.set(key, owner);
+          shape.complete &&= inner.complete;
+        }
+      } else {
+        shape.properties.set(entry.key, isAbsent(entry.value, bindings) ? null : ownedWhole(entry.value, bindings));
+      }
+    }
+    return shape;
+  }
+  return bindings.shapes.get(text) ?? null;
+}
+
+/** The owner of a property's value when the owned value is all of it (`user.id`, not `user.id || params.id`). */
+function ownedWhole(value: string, bindings: Bindings): Owner | null {
+  const text = bare(value);
+  return scopedByUserAlone(`{ v: ${text} }`, bindings) ? ownerOfValue(bindings, text) : null;
+}
+
+/** A parameter the caller never supplied, or an object literal made only of such parameters. */
+function isAbsent(expression: string, bindings: Bindings): boolean {
+  const text = bare(expression);
+  if (bindings.absent.has(text)) return true;
+  if (!text.startsWith('{') || !text.endsWith('}')) return false;
+  const entries = objectEntries(text);
+  return entries.length > 0 && entries.every((e) => !('spread' in e) && bindings.absent.has(bare(e.value)));
+}
+
+/** The first owned property of a shape, if any. */
+function ownedProperty(shape: Shape | null): Owner | null {
+  for (const owner of shape?.properties.values() ?? []) if (owner) return owner;
+  return null;
+}
+
+/**
+ * The owner a query's `where` criterion scopes it to: `{ where: { id: sessionId } }`, `{ where }` with
+ * `where` built from the owner's key, `{ where: compositeWhere }`. Null when no criterion is owned, or an
+ * OR, a negation or a later spread can let other rows through.
+ */
+function whereOwner(statement: string, bindings: Bindings): Owner | null {
+  for (const match of statement.matchAll(/([{,]\s*)where\s*(?=[:,}])/g)) {
+    const rest = statement.slice(match.index + match[0].length);
+    const value = rest.startsWith(':') ? (callArguments(`o(${rest.slice(1)}`, 'o') ?? [])[0] : 'where';
+    const owner = value === undefined ? null : ownedProperty(shapeOf(value, bindings));
+    if (owner) return owner;
+  }
+  return null;
 }
 
 /** A repository function whose result is owned: a call to it denotes what it returns. */
@@ -209,13 +330,19 @@ function ownHelpers(program: Program, facts: LanguageFacts): Helpers {
         const { file, fn } = only;
         const bindings = new Bindings(ownFacts, helpers.owned, helpers.tokenLookups);
         propagate(file, fn, fn.endLine + 1, bindings, ownFacts);
+        // Its own returns, not those of the closures it defines.
+        const nested = file.ir.functions.filter((f) => f !== fn && f.startLine > fn.startLine && f.endLine <= fn.endLine);
         const returns: string[] = [];
         for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
+          if (nested.some((f) => f.bodyStartLine < line && line <= f.endLine)) continue;
           if (/^\s*return\b/.test(file.lines[line - 1] ?? '')) returns.push(balancedStatement(file, line).text.replace(/^\s*return\b/, '').replace(/;[\s\S]*$/, ''));
         }
         const values = returns.filter((r) => !constantValue(r));
         if (values.length === 0) continue;
-        const owners = values.map((v) => bindings.owner(v));
+        const wrapsSession = readsOwnSession(file, fn, facts);
+        // An object handed back by a function over the caller's session is judged entry by entry.
+        const wrapper = (v: string): Owner | null => (sessionWrapper(v, nested, bindings) ? { why: `${name}() wraps the caller's own session`, viaLogin: false } : null);
+        const owners = values.map((v) => (wrapsSession && bare(v).startsWith('{') ? wrapper(v) : bindings.owner(v)));
         if (owners.every((o) => o !== null && !o.viaLogin)) {
           helpers.owned.push({ re: helperCall(name), owner: { why: owners[0]?.why ?? 'the request\'s own object', viaLogin: false } });
           known.add(name);
@@ -242,6 +369,23 @@ function ownHelpers(program: Program, facts: LanguageFacts): Helpers {
     }
     return helpers;
   });
+}
+
+/** True when `fn`'s body reads the session the caller's signed cookie names. */
+function readsOwnSession(file: ProgramFile, fn: FunctionIR, facts: LanguageFacts): boolean {
+  const body = file.lines.slice(fn.bodyStartLine - 1, fn.endLine).join('\n');
+  return facts.ownSession.some((re) => re.test(body));
+}
+
+/**
+ * An object handed back over the caller's session (`return { getClientId, commit, getHeaders: async () => ... }`):
+ * every entry is a function of its own or an owned value, so nothing in it is chosen by the request.
+ */
+function sessionWrapper(value: string, nested: readonly FunctionIR[], bindings: Bindings): boolean {
+  const text = bare(value);
+  if (!text.startsWith('{') || !text.endsWith('}')) return false;
+  const closure = /^(async\s+)?(function\b|(\([^)]*\)|[\w$]+)\s*(:\s*[^=]+)?=>)/;
+  return objectEntries(text).every((e) => 'key' in e && (closure.test(e.value.trim()) || nested.some((f) => f.name === e.value.trim()) || bindings.names.has(bare(e.value))));
 }
 
 /**
@@ -489,8 +633,10 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       // when it is a lookup, the user alone must scope it (no OR, no spread, no request value beside it);
       // a plain value handed on (`session.get('id')`, a helper's answer) keeps its owner.
       const lookup = facts?.recordLookups.some((re) => re.test(rhs)) === true;
-      const owner = !lookup || scopedByUserAlone(rhs, bindings) ? ownerOfValue(bindings, rhs) : null;
+      const scopedWhere = lookup ? whereOwner(rhs, bindings) : null;
+      const owner = !lookup || scopedByUserAlone(rhs, bindings) ? (ownerOfValue(bindings, rhs) ?? scopedWhere) : scopedWhere;
       const declared = DECLARED.exec(text)?.[1] === assign[1];
+      const shape = declared ? shapeOf(rhs.replace(/;[\s\S]*$/, ''), bindings) : null;
       if (declared && facts?.recordLookups.some((re) => re.test(rhs))) lookedUp.add(assign[1]);
       const byToken = declared && owner === null && (tokenLookupOf(file, facts ?? bindings.facts, fn, rhs) !== null || bindings.tokenLookups.some((re) => re.test(rhs)));
       if (byToken && exitsWhenMissing(file, assign[1], statement.end)) {
@@ -504,6 +650,7 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       } else if (declared) {
         bindings.unbind(assign[1]); // `id = params.id` after `id = created.id`: the request's value now
       }
+      if (shape && ownedProperty(shape)) bindings.shapes.set(assign[1], shape);
     }
     if (bindings.throwing.length > 0 && /\b(catch|except)\b/.test(text)) bindCaught(file, fn, line, bindings);
     if (possession.some((p) => p.line === line)) {
@@ -532,10 +679,16 @@ function bindCaught(file: ProgramFile, fn: FunctionIR, line: number, bindings: B
   }
 }
 
+/** The functions of `file` that `fn` is nested in, outermost first. */
+function enclosing(file: ProgramFile, fn: FunctionIR): FunctionIR[] {
+  return file.ir.functions.filter((f) => f !== fn && f.startLine <= fn.startLine && f.endLine >= fn.endLine && (f.startLine < fn.startLine || f.endLine > fn.endLine)).sort((a, b) => a.startLine - b.startLine);
+}
+
 /** Whose every value the right-hand side can take is (`find($id) ?? ...` is nobody's), or null. */
 function ownerOfValue(bindings: Bindings, rhs: string): Owner | null {
-  const values = alternatives(rhs.replace(/;[\s\S]*$/, ''));
-  return values.length > 0 && values.every((v) => bindings.owner(v) !== null) ? bindings.owner(rhs) : null;
+  const values = alternatives(rhs.replace(/;[\s\S]*$/, '')).filter((v) => !isAbsent(v, bindings));
+  if (values.length === 0 || !values.every((v) => bindings.owner(v) !== null)) return null;
+  return values.map((v) => bindings.owner(v)).find((o) => o !== null) ?? null;
 }
 
 /** A call's plain arguments: the ones that can name the object acted on (not object or array literals, strings or named data). */
@@ -562,6 +715,10 @@ function operatedObjectOwner(file: ProgramFile, fn: FunctionIR, call: CallIR, bi
     const owner = bindings.owner(arg);
     if (owner) return owner;
   }
+  // A query write scoped by its `where` criterion: `delete({ where: { id: sessionId } })`.
+  const statement = balancedStatement(file, call.line).text;
+  const scoped = whereOwner(statement.slice(Math.max(0, statement.indexOf(call.callee))), bindings);
+  if (scoped) return scoped;
   if (queued.length === 0 || objectArguments(call).length > 0) return null;
   const before = file.ir.calls.filter((c) => c.line >= fn.bodyStartLine && c.line < call.line && queued.some((re) => re.test(callSignature(c))));
   if (before.length === 0) return null;
@@ -585,6 +742,8 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
   const own = ownHelpers(program, facts);
   const helpers: OwnHelper[] = [...currentUserHelpers(program, facts).map((re) => ({ re, owner: { why: 'the logged-in user', viaLogin: true } })), ...own.owned];
   let passed = new Map<number | string, Owner>();
+  /** Per argument position, the properties an object argument names (what it does not name is undefined). */
+  let supplied = new Map<number, Set<string>>();
   for (const [i, hop] of path.hops.entries()) {
     const ref = program.functions.get(hop.functionId);
     const file = ref ? program.byPath.get(ref.path) : undefined;
@@ -594,14 +753,19 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
     ref.fn.parameters.forEach((p, index) => {
       const owner = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));
       if (owner) bindings.bind(p.name, owner);
-      // A destructured parameter `{ user, code }` takes the properties of an object argument by name.
+      // A destructured parameter `{ user, code }` takes the properties of an object argument by name;
+      // one the caller's object never names is undefined on this path.
+      const keys = supplied.get(index);
       for (const [property, local] of destructured(p.name)) {
         const fromProperty = passed.get(`.${property}`);
         if (fromProperty) bindings.bind(local, fromProperty);
+        else if (keys && !keys.has(property)) bindings.absent.add(local);
       }
     });
     const isLast = i === path.hops.length - 1;
     const until = isLast ? op.line : hop.callLine ?? ref.fn.endLine;
+    // A closure sees what the functions around it bound before it (`const getId = () => session.get('id')`).
+    for (const outer of enclosing(file, ref.fn)) propagate(file, outer, ref.fn.startLine, bindings, facts);
     propagate(file, ref.fn, until, bindings, facts, possession.get(hop.functionId));
     if (isLast) {
       // The operation's own call: on its line, matching its row (a chain's inner `DB::table(...)` shares the line).
@@ -616,17 +780,18 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
     if (!next || hop.callLine === null) return null;
     const args = callArguments(statementAt(file, hop.callLine, 6), next.fn.name) ?? [];
     passed = new Map();
+    supplied = new Map();
     args.forEach((arg, index) => {
-      // An object argument `{ user, code }` hands over each property an owned value flows into.
-      if (arg.startsWith('{')) {
-        for (const [property, value] of objectProperties(arg)) {
-          const owner = bindings.owner(value);
-          if (owner) passed.set(`.${property}`, owner);
-        }
-        return;
+      // An object argument `{ user, code }` (or a local holding one) hands over each property an owned
+      // value flows into; a spread of something unknown is not read.
+      const shape = shapeOf(arg, bindings);
+      if (shape) {
+        for (const [property, owner] of shape.properties) if (owner) passed.set(`.${property}`, owner);
+        if (shape.complete || arg.trim().startsWith('{')) supplied.set(index, new Set([...shape.properties.keys(), ...objectEntries(bare(arg)).flatMap((e) => ('key' in e ? [e.key] : []))]));
       }
+      if (arg.startsWith('{')) return;
       const named = /^(\w+)\s*[:=](?![:=])\s*(.+)$/s.exec(arg);
-      const owner = bindings.owner(named?.[2] ?? arg);
+      const owner = ownerOfValue(bindings, named?.[2] ?? arg);
       if (!owner) return;
       if (named?.[1]) passed.set(named[1], owner);
       else passed.set(index, owner);

@@ -490,11 +490,17 @@ function importedModuleFunction(program: Program, file: ProgramFile, name: strin
   for (const imp of file.ir.imports) {
     if (!imp.names.includes(name)) continue;
     for (const target of moduleFiles(program, file.path, imp.module)) {
-      const fns = program.moduleFunctions.get(target.path)?.get(name);
+      const fns = topLevelFirst(program.moduleFunctions.get(target.path)?.get(name));
       if (fns && fns.length > 0) return fns;
     }
   }
   return null;
+}
+
+/** An import binds a module's top-level declaration, never a function nested in another (`getSession.getUser`). */
+function topLevelFirst(fns: FunctionRef[] | undefined): FunctionRef[] | undefined {
+  const top = fns?.filter((f) => f.fn.qualifiedName === f.fn.name);
+  return top && top.length > 0 ? top : fns;
 }
 
 /** `alias.name()` where `alias` binds an imported repository module. */
@@ -503,7 +509,7 @@ function moduleAlias(program: Program, file: ProgramFile, alias: string, name: s
     const last = imp.module.split(/[./]/).pop();
     if (!imp.names.includes(alias) && !(imp.names.length === 0 && last === alias)) continue;
     for (const target of moduleFiles(program, file.path, imp.module)) {
-      const fns = program.moduleFunctions.get(target.path)?.get(name);
+      const fns = topLevelFirst(program.moduleFunctions.get(target.path)?.get(name));
       if (fns && fns.length > 0) return fns;
     }
   }

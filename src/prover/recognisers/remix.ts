@@ -7,6 +7,22 @@ import { nothing, type Recogniser } from './types.js';
 
 const ROUTE_MODULE = /(^|\/)app\/routes\/.+\.(ts|tsx|js|jsx)$/;
 
+/**
+ * The URL a route module serves, from its flat-routes file name: `.` and `/` separate segments, a
+ * folder's `route` file is the folder, `_index` and pathless `_layout` segments add nothing, a trailing
+ * `_` only opts out of layout nesting. `users.$id_.edit.tsx` → `users/$id/edit`.
+ */
+export function remixRoute(path: string): string {
+  const module = path.replace(/^.*?app\/routes\//, '').replace(/\.(ts|tsx|js|jsx)$/, '').replace(/\/route$/, '');
+  return module
+    .replace(/\[\.\]/g, '\0')
+    .split(/[./]/)
+    .filter((segment) => segment !== '_index' && !/^_[^_]/.test(segment))
+    .map((segment) => segment.replace(/_$/, '').replace(/\0/g, '.'))
+    .filter((segment) => segment !== '')
+    .join('/');
+}
+
 export const remix: Recogniser = {
   id: 'remix',
   languages: ['typescript'],
@@ -34,6 +50,7 @@ export const remix: Recogniser = {
         framework: 'remix',
         kind: fn.name === 'action' ? 'server_action' : 'route',
         access: 'protected',
+        route: remixRoute(file.path),
         evidence: `exported ${fn.name} of ${resource ? 'resource route' : 'route module'} ${file.path}`,
       });
     }
