@@ -32,6 +32,7 @@ import {
   type Taint,
   type TrackedObject,
   type Value,
+  UNSEEN,
 } from './value.js';
 
 export interface FlowFinding {
@@ -118,6 +119,16 @@ const SYMBOLIC = /^(param|field|free):/;
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
+/** Sink kinds a URL's start decides: what follows a prefix that fixes the authority cannot send the user elsewhere. */
+const DECIDED_BY_PREFIX: ReadonlySet<string> = new Set(['redirect']);
+/**
+ * Constant starts of a URL that fix its authority: an absolute path (`/x`, not `//` or `/\\`), a
+ * scheme and host followed by a path, query or fragment (`https://a.example/`), a query or fragment
+ * of the current page, or a relative path with a separator before any colon; in a `Location:` header
+ * line, the same after the header's name. A bare `/`, a bare scheme or a host with nothing after it
+ * (`https://a.example` + `@evil`) does not.
+ */
+const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
 /** How many summaries may be under way at once (a helper calling a helper ...). */
 const MAX_SUMMARY_DEPTH = 24;
 /** What the front ends name constructors. */
@@ -279,6 +290,39 @@ function foldConversion(name: string, args: readonly (FlowLiteral | undefined)[]
     default:
       return undefined;
   }
+}
+
+/** Whether a value carries outside data that a sink of `kind` would count (symbolic and unseen values do not). */
+function carriesOutsideData(value: Value, kind: string): boolean {
+  return allTaints(value).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN && !t.cleared.has(kind) && !(t.cleared.has('*') && t.label === 'input'));
+}
+
+/** What a part with no outside data in it (a setting, a configured root) stands for in a known start. */
+const SETTING = '\u0001';
+
+/**
+ * A string built from `parts` in order: the parts after a start that fixes the URL's authority are
+ * cleared for the kinds that start decides. A part with no outside data counts as text the
+ * application chose (a setting, a configured root), as mainstream analysers take it.
+ */
+function concatenation(parts: readonly Value[]): Value {
+  let text = '';
+  let known = true;
+  let fixedAt = -1;
+  for (let i = 0; i < parts.length && fixedAt < 0; i++) {
+    const part = parts[i] ?? CLEAN;
+    const start = hasConstant(part) ? { text: String(part.constant), complete: true } : (part.start ?? (carriesOutsideData(part, 'redirect') ? null : { text: SETTING, complete: true }));
+    if (start === null) known = false;
+    else {
+      text += start.text;
+      known = start.complete;
+    }
+    if (FIXES_AUTHORITY.test(text)) fixedAt = i;
+    if (!known) break;
+  }
+  const cleared = parts.map((p, i) => (fixedAt >= 0 && i > fixedAt ? clearFor(p, DECIDED_BY_PREFIX) : p));
+  const out = mix(cleared, 'String');
+  return text === '' ? out : { ...out, start: { text, complete: known && fixedAt < 0 } };
 }
 
 /** The function-level context of one analysis. */
@@ -449,11 +493,13 @@ export class FileAnalyser {
           const value = stmt.operator === '=' || stmt.operator === ':=' ? this.expr(stmt.value, state, ctx) : this.compound(target, stmt.operator, stmt.value, state, ctx);
           this.assign(target, value, state, ctx);
         }
-        return state;
+        // `match = resolve(path)`: the check ran on the way, so the code after it sees a vetted value.
+        return this.raisingCheck(stmt.value, state, ctx) ? this.refine(stmt.value, state, true, ctx) : state;
       }
       case 'expr':
         this.expr(stmt.expr, state, ctx);
-        return this.neverReturns(stmt.expr, state, ctx) ? null : state;
+        if (this.neverReturns(stmt.expr, state, ctx)) return null;
+        return this.raisingCheck(stmt.expr, state, ctx) ? this.refine(stmt.expr, state, true, ctx) : state;
       case 'return': {
         const value = stmt.value ? this.expr(stmt.value, state, ctx) : CLEAN;
         ctx.returns = ctx.returns === null ? value : join(ctx.returns, value);
@@ -505,6 +551,13 @@ export class FileAnalyser {
     if (expr.kind !== 'call' || this.rows.exits.length === 0) return false;
     const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
     return this.rows.exits.some((row) => callMatches(row.call, expr, receiverType, this.file));
+  }
+
+  /** A check that raises when it fails, called as a statement: the code after it runs only where it held. */
+  private raisingCheck(expr: FlowExpr, state: State, ctx: FunctionContext): boolean {
+    if (expr.kind !== 'call') return false;
+    const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
+    return this.rows.guards.some((row) => row.raises && callMatches(row.call, expr, receiverType, this.file));
   }
 
   /**
@@ -648,7 +701,7 @@ export class FileAnalyser {
       // `x in ALLOWED` (Python) holds only for the members of a fixed collection.
       if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
         const collection = this.expr(condition.right, new Map(state), ctx);
-        if (allTaints(collection).length === 0) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
+        if (allTaints(collection).every((t) => t.label === UNSEEN)) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
         return state;
       }
       const equal = op === '==' || op === '===' || op === 'is';
@@ -669,7 +722,7 @@ export class FileAnalyser {
         const vetted = this.slotExpr(condition, guard.vets);
         if (vetted === null) continue;
         const value = this.expr(vetted, state, ctx);
-        if (guard.requiresMark !== null && !allTaints(value).every((t) => t.marks.has(guard.requiresMark ?? ''))) continue;
+        if (guard.requiresMark !== null && !allTaints(value).every((t) => t.label === UNSEEN || t.marks.has(guard.requiresMark ?? ''))) continue;
         this.overwrite(vetted, clearFor(value, guard.clears), state, ctx);
       }
     }
@@ -874,7 +927,7 @@ export class FileAnalyser {
         const parts = expr.parts.map((p) => this.expr(p, state, ctx));
         const tag = expr.tag ? this.expr(expr.tag, state, ctx) : null;
         if (tag === null && parts.every(hasConstant)) return constant(parts.map((p) => String(p.constant)).join(''));
-        return mix(parts, 'String');
+        return tag === null ? concatenation(parts) : mix(parts, 'String');
       }
       case 'collection': {
         const elements: Value[] = [];
@@ -1047,6 +1100,15 @@ export class FileAnalyser {
       const folded = foldBinary(operator, left.constant, right.constant);
       if (folded !== undefined) return constant(folded);
     }
+    if (operator === '+' || operator === '.') {
+      const built = concatenation([left, right]);
+      return { ...built, type: left.type === 'String' || right.type === 'String' ? 'String' : null };
+    }
+    // `"/x/%s" % v`: the format's text before its first conversion is the start of the result.
+    if (operator === '%' && hasConstant(left) && typeof left.constant === 'string') {
+      const start = left.constant.slice(0, Math.max(0, left.constant.indexOf('%')));
+      return mix([left, FIXES_AUTHORITY.test(start) ? clearFor(right, DECIDED_BY_PREFIX) : right], 'String');
+    }
     if (CLEAN_OPERATORS.has(operator)) {
       // A comparison or arithmetic result carries no text; `||`/`or` in Python and JS yield an operand.
       if (operator === '||' || operator === 'or') return join(left, right);
@@ -1151,7 +1213,11 @@ export class FileAnalyser {
     }
 
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
-    const result = mix([receiver, ...args, ...named.values()], type);
+    // A call flow knows nothing of answers with data it cannot see, unless it is a method of a value
+    // the code wrote itself (`"a,b".split(",")`, `[a, b].join(" ")`).
+    const ownData = call.receiver !== null && (hasConstant(receiver) || receiver.elements !== undefined || receiver.slots !== undefined);
+    const unseen: Value = { taints: ownData ? [] : [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null };
+    const result = mix([receiver, ...args, ...named.values(), unseen], type);
     // A builder made by a tracked factory keeps the factory's settings (`factory.newDocumentBuilder()`).
     const carried = [...created, ...(call.receiver !== null ? (receiver.objects ?? []) : [])];
     const withObjects: Value = carried.length > 0 ? { ...result, objects: carried } : result;
