@@ -68,8 +68,29 @@ export interface AnalyseOptions {
   property?: (key: string) => string | null;
 }
 
+/**
+ * What reached one sink, weakest first: `own` (a constant, the module's own data, or a value sanitised
+ * or vetted for the sink), `symbolic` (a parameter of the function, a field of the object or a name set
+ * outside the file, with no source in sight), `unseen` (part of it comes from a call or a callback
+ * argument flow knows nothing of), `outside` (outside data: flow reports it itself).
+ */
+export const SINK_ORIGINS = ['own', 'symbolic', 'unseen', 'outside'] as const;
+export type SinkOrigin = (typeof SINK_ORIGINS)[number];
+
+export interface SinkEvidence {
+  /** The sink call's line and the lines of the values in its slots. */
+  lines: number[];
+  cwe: string;
+  /** The strongest origin of every value that reached the sink, in its function and in the callers analysed. */
+  origin: SinkOrigin;
+  /** What a `symbolic` origin is: "parameter `cmd` of `run`", "field `this.html`". */
+  names: string[];
+}
+
 export interface FileAnalysis {
   findings: FlowFinding[];
+  /** By sink (in functions analysed to the end, not top-level code): what reached it. */
+  evidence: SinkEvidence[];
   /** Functions (of those asked for) analysed to the end, within their budget. */
   analysed: string[];
   /**
@@ -91,6 +112,8 @@ interface InnerSink {
   line: number;
   column: number;
   callSites: number[];
+  /** The sink's evidence lines (its call and the values in its slots). */
+  lines: number[];
 }
 
 interface Summary {
@@ -325,6 +348,30 @@ function concatenation(parts: readonly Value[]): Value {
   return text === '' ? out : { ...out, start: { text, complete: known && fixedAt < 0 } };
 }
 
+/** How a review names a parameter, field or outside name that reached a sink, for whoever checks it. */
+function symbolicName(t: Taint, fn: FlowFunction): string {
+  const text = t.steps[0]?.text ?? '';
+  if (t.label.startsWith('param:')) return `parameter \`${text}\` of \`${fn.name}\``;
+  if (t.label.startsWith('field:')) return `field \`${text}\``;
+  return `\`${text}\`, set outside this file`;
+}
+
+/** The lines of the expressions in `slot` of a call. */
+function slotLines(call: CallExpr, slot: CallSlot): number[] {
+  switch (slot.kind) {
+    case 'receiver':
+      return call.receiver === null ? [] : [call.receiver.line];
+    case 'argument':
+      return call.arguments[slot.index] === undefined ? [] : [call.arguments[slot.index]?.value.line ?? call.line];
+    case 'arguments':
+      return [...call.arguments.map((a) => a.value.line), ...call.named.map((n) => n.value.line)];
+    case 'named':
+      return call.named.filter((n) => n.name === slot.name).map((n) => n.value.line);
+    case 'return':
+      return [];
+  }
+}
+
 /** The function-level context of one analysis. */
 interface FunctionContext {
   fn: FlowFunction;
@@ -341,6 +388,10 @@ interface FunctionContext {
   sinksMuted: number;
   /** Parameters every `true` return of this function has vetted, with the kinds they were cleared for. */
   vets: Map<number, ReadonlySet<string>> | null;
+  /** What reached the sinks seen here, kept once the function is analysed to the end. */
+  evidence: SinkEvidence[];
+  /** A function inside another (a callback, a closure): its parameters and free names come from code flow does not follow. */
+  nested: boolean;
   steps: number;
   stopAt: number;
 }
@@ -353,6 +404,7 @@ export class FileAnalyser {
   private readonly budget: FlowBudget;
   private readonly functionsByName = new Map<string, FlowFunction[]>();
   private readonly classesBySimpleName = new Map<string, FlowClass>();
+  private readonly evidence = new Map<string, SinkEvidence>();
 
   constructor(
     private readonly file: FlowFile,
@@ -377,6 +429,11 @@ export class FileAnalyser {
       if (only !== null && !only.has(fn.qualifiedName)) continue;
       this.summaryOf(fn);
     }
+    // The callers in the file say what the functions asked for are handed (their evidence only: their
+    // own findings and budgets are not this analysis's).
+    const limitCount = this.limits.length;
+    if (only !== null) for (const caller of this.callersOf(only)) this.summaryOf(caller);
+    this.limits.length = limitCount;
     const findings = [...this.findings.values()].filter((f) => only === null || only.has(f.function));
     findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rowId.localeCompare(b.rowId));
     const analysed = this.file.functions.filter((fn) => (only === null || only.has(fn.qualifiedName)) && this.summaries.get(fn.qualifiedName) != null).map((fn) => fn.qualifiedName);
@@ -387,7 +444,42 @@ export class FileAnalyser {
       open.set(name, new Set((summary?.innerSinks ?? []).map((inner) => inner.row?.cwe ?? inner.check?.cwe ?? '')));
       sinks.set(name, summary?.sinkCwes ?? new Set());
     }
-    return { findings, analysed, open, sinks, limits: [...this.limits] };
+    return { findings, evidence: [...this.evidence.values()], analysed, open, sinks, limits: [...this.limits] };
+  }
+
+  /** Functions of the file (not top-level code) that call one of `names` by name. */
+  private callersOf(names: ReadonlySet<string>): FlowFunction[] {
+    const called = new Set(this.file.functions.filter((fn) => names.has(fn.qualifiedName) && fn.qualifiedName !== '<module>').map((fn) => `"callee":${JSON.stringify(fn.name)}`));
+    if (called.size === 0) return [];
+    return this.file.functions.filter((fn) => fn.qualifiedName !== '<module>' && !names.has(fn.qualifiedName) && [...called].some((c) => JSON.stringify(fn.body).includes(c)));
+  }
+
+  /** Keep what a fully analysed function saw reach its sinks, the strongest origin per sink. */
+  private keepEvidence(ctx: FunctionContext): void {
+    if (ctx.fn.qualifiedName === '<module>') return;
+    for (const e of ctx.evidence) {
+      const key = `${e.cwe}|${e.lines.join(',')}`;
+      const known = this.evidence.get(key);
+      if (known === undefined) this.evidence.set(key, { ...e, names: [...new Set(e.names)] });
+      else this.evidence.set(key, { ...known, origin: SINK_ORIGINS.indexOf(e.origin) > SINK_ORIGINS.indexOf(known.origin) ? e.origin : known.origin, names: [...new Set([...known.names, ...e.names])] });
+    }
+  }
+
+  /** Record what `values` bring to a sink of `row` at `lines`. */
+  private observe(values: readonly Value[], row: SinkRow, lines: readonly number[], ctx: FunctionContext): void {
+    let origin: SinkOrigin = 'own';
+    const names: string[] = [];
+    for (const t of values.flatMap(allTaints)) {
+      let seen: SinkOrigin;
+      if (t.label === UNSEEN) seen = 'unseen';
+      else if (SYMBOLIC.test(t.label)) {
+        // A callback's parameters and a closure's free names are filled by code flow does not follow.
+        seen = ctx.nested && !t.label.startsWith('field:') ? 'unseen' : 'symbolic';
+        if (seen === 'symbolic') names.push(symbolicName(t, ctx.fn));
+      } else seen = taintCounts(t, row.kind, row.accepts) ? 'outside' : 'own';
+      if (SINK_ORIGINS.indexOf(seen) > SINK_ORIGINS.indexOf(origin)) origin = seen;
+    }
+    ctx.evidence.push({ lines: [...new Set(lines)].sort((a, b) => a - b), cwe: row.cwe, origin, names });
   }
 
   private summaryOf(fn: FlowFunction): Summary | null {
@@ -408,6 +500,8 @@ export class FileAnalyser {
       selfName: selfOffset(fn) === 1 ? (fn.parameters[0]?.name ?? null) : fn.className !== null ? '$this' : null,
       sinksMuted: 0,
       vets: null,
+      evidence: [],
+      nested: this.file.functions.some((outer) => outer !== fn && outer.qualifiedName !== '<module>' && outer.line <= fn.line && outer.endLine >= fn.endLine && (outer.line < fn.line || outer.endLine > fn.endLine)),
       steps: 0,
       stopAt: Date.now() + this.budget.ms,
     };
@@ -420,6 +514,7 @@ export class FileAnalyser {
       const thisWrites = new Map<string, Value>();
       for (const name of ctx.thisWritten) thisWrites.set(name, self.slots?.get(name) ?? CLEAN);
       summary = { returns: ctx.returns ?? CLEAN, vets: ctx.vets ?? new Map(), innerSinks: ctx.innerSinks, thisWrites, sinkCwes: ctx.sinkCwes };
+      this.keepEvidence(ctx);
     } catch (error) {
       if (!(error instanceof BudgetExceeded)) throw error;
       this.limits.push(`${fn.qualifiedName} at line ${fn.line} (${error.reason})`);
@@ -993,6 +1088,7 @@ export class FileAnalyser {
     if (ctx.fn.qualifiedName === '<module>') return CLEAN;
     const known2 = this.moduleConstants().get(expr.name);
     if (known2 !== undefined) return known2;
+    if (this.moduleComputed().has(expr.name)) return { taints: [newTaint(UNSEEN, { role: 'source', line: expr.line, text: expr.name }, null)], type: null };
     return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
   }
 
@@ -1025,6 +1121,40 @@ export class FileAnalyser {
   }
 
   private moduleValues: Map<string, Value> | null = null;
+  private computedAtTop: Set<string> | null = null;
+
+  /**
+   * Top-level names bound to something other than data the file writes out (`data = load()`): what
+   * they hold is not the module's own data as far as flow can tell.
+   */
+  private moduleComputed(): ReadonlySet<string> {
+    if (this.computedAtTop !== null) return this.computedAtTop;
+    const written = (e: FlowExpr): boolean => {
+      switch (e.kind) {
+        case 'literal':
+        case 'function':
+        case 'name':
+          return true;
+        case 'collection':
+          return e.elements.every((x) => written(x.value)) && e.entries.every((x) => (x.key === null || written(x.key)) && written(x.value));
+        case 'template':
+          return e.tag === null && e.parts.every(written);
+        case 'binary':
+          return written(e.left) && written(e.right);
+        case 'unary':
+          return written(e.operand);
+        default:
+          return false;
+      }
+    };
+    const out = new Set<string>();
+    const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
+    for (const stmt of module?.body ?? []) {
+      if (stmt.kind === 'assign' && !written(stmt.value)) for (const t of stmt.targets) if (t.kind === 'name') out.add(t.name);
+    }
+    this.computedAtTop = out;
+    return out;
+  }
 
   /** Names the file's top-level code binds to constants (`DEBUG = False`), for the functions that read them. */
   private moduleConstants(): ReadonlyMap<string, Value> {
@@ -1391,6 +1521,7 @@ export class FileAnalyser {
       }
       const row = inner.row;
       if (row === null) continue;
+      this.observe([replacement], row, inner.lines, ctx);
       for (const real of allTaints(replacement)) {
         const combined: Taint = { ...real, cleared: new Set([...real.cleared, ...inner.symbolic.cleared]), marks: new Set([...real.marks, ...inner.symbolic.marks]) };
         if (SYMBOLIC.test(real.label)) {
@@ -1453,10 +1584,13 @@ export class FileAnalyser {
       ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
       const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
-      for (const value of row.argv ? this.commandParts(values) : values) {
+      const lines = [call.line, ...row.slots.flatMap((slot) => slotLines(call, slot))];
+      const counted = row.argv ? this.commandParts(values) : values;
+      this.observe(counted, row, lines, ctx);
+      for (const value of counted) {
         for (const taint of allTaints(value)) {
           if (SYMBOLIC.test(taint.label)) {
-            ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [] });
+            ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [], lines });
             continue;
           }
           if (!taintCounts(taint, row.kind, row.accepts)) continue;
@@ -1509,7 +1643,7 @@ export class FileAnalyser {
           if (hasConstant(value) && value.constant !== null && check.weak.test(String(value.constant))) {
             this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: `"${value.constant}"` }, step], callSites: [], sourceRow: null, via: [] });
           }
-          for (const t of value.taints) if (t.label.startsWith('param:')) ctx.innerSinks.push({ row: null, check, symbolic: withStep(t, step), line: call.line, column: call.column, callSites: [] });
+          for (const t of value.taints) if (t.label.startsWith('param:')) ctx.innerSinks.push({ row: null, check, symbolic: withStep(t, step), line: call.line, column: call.column, callSites: [], lines: [call.line] });
         }
         continue;
       }
