@@ -71,10 +71,12 @@ export interface AnalyseOptions {
 /**
  * What reached one sink, weakest first: `own` (a constant, the module's own data, or a value sanitised
  * or vetted for the sink), `symbolic` (a parameter of the function, a field of the object or a name set
- * outside the file, with no source in sight), `unseen` (part of it comes from a call or a callback
- * argument flow knows nothing of), `outside` (outside data: flow reports it itself).
+ * outside the file, with no source in sight), `unseen` (part of it comes from a call flow knows nothing
+ * of), `untracked` (input flow does not follow to the sink: the command line or the environment, which
+ * the sink's row does not report; a callback's parameters or a closure's variables, filled by code it
+ * does not follow), `outside` (outside data: flow reports it itself).
  */
-export const SINK_ORIGINS = ['own', 'symbolic', 'unseen', 'outside'] as const;
+export const SINK_ORIGINS = ['own', 'symbolic', 'unseen', 'untracked', 'outside'] as const;
 export type SinkOrigin = (typeof SINK_ORIGINS)[number];
 
 export interface SinkEvidence {
@@ -142,6 +144,8 @@ const SYMBOLIC = /^(param|field|free):/;
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
+/** The label of the command line and the environment (`sys.argv`, `process.env`): input to a program run by hand. */
+const LOCAL_INPUT = 'local';
 /** Sink kinds a URL's start decides: what follows a prefix that fixes the authority cannot send the user elsewhere. */
 const DECIDED_BY_PREFIX: ReadonlySet<string> = new Set(['redirect']);
 /**
@@ -474,9 +478,10 @@ export class FileAnalyser {
       if (t.label === UNSEEN) seen = 'unseen';
       else if (SYMBOLIC.test(t.label)) {
         // A callback's parameters and a closure's free names are filled by code flow does not follow.
-        seen = ctx.nested && !t.label.startsWith('field:') ? 'unseen' : 'symbolic';
+        seen = ctx.nested && !t.label.startsWith('field:') ? 'untracked' : 'symbolic';
         if (seen === 'symbolic') names.push(symbolicName(t, ctx.fn));
-      } else seen = taintCounts(t, row.kind, row.accepts) ? 'outside' : 'own';
+      } else if (taintCounts(t, row.kind, row.accepts)) seen = 'outside';
+      else seen = t.label === LOCAL_INPUT && !t.cleared.has(row.kind) && !t.cleared.has('*') ? 'untracked' : 'own';
       if (SINK_ORIGINS.indexOf(seen) > SINK_ORIGINS.indexOf(origin)) origin = seen;
     }
     ctx.evidence.push({ lines: [...new Set(lines)].sort((a, b) => a - b), cwe: row.cwe, origin, names });
@@ -1122,6 +1127,7 @@ export class FileAnalyser {
 
   private moduleValues: Map<string, Value> | null = null;
   private computedAtTop: Set<string> | null = null;
+  private writtenAtTop: Set<string> | null = null;
 
   /**
    * Top-level names bound to something other than data the file writes out (`data = load()`): what
@@ -1147,13 +1153,22 @@ export class FileAnalyser {
           return false;
       }
     };
-    const out = new Set<string>();
+    const computed = new Set<string>();
+    const data = new Set<string>();
     const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
     for (const stmt of module?.body ?? []) {
-      if (stmt.kind === 'assign' && !written(stmt.value)) for (const t of stmt.targets) if (t.kind === 'name') out.add(t.name);
+      if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') (written(stmt.value) ? data : computed).add(t.name);
     }
-    this.computedAtTop = out;
-    return out;
+    for (const name of computed) data.delete(name);
+    this.computedAtTop = computed;
+    this.writtenAtTop = data;
+    return computed;
+  }
+
+  /** Top-level names bound only to data the file writes out (`PARTS = ["<b>", "</b>"]`). */
+  private moduleData(): ReadonlySet<string> {
+    if (this.writtenAtTop === null) this.moduleComputed();
+    return this.writtenAtTop ?? new Set();
   }
 
   /** Names the file's top-level code binds to constants (`DEBUG = False`), for the functions that read them. */
@@ -1345,7 +1360,7 @@ export class FileAnalyser {
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
     // A call flow knows nothing of answers with data it cannot see, unless it is a method of a value
     // the code wrote itself (`"a,b".split(",")`, `[a, b].join(" ")`).
-    const ownData = call.receiver !== null && (hasConstant(receiver) || receiver.elements !== undefined || receiver.slots !== undefined);
+    const ownData = call.receiver !== null && (hasConstant(receiver) || receiver.elements !== undefined || receiver.slots !== undefined || (call.receiver.kind === 'name' && !state.has(call.receiver.name) && this.moduleData().has(call.receiver.name)));
     const unseen: Value = { taints: ownData ? [] : [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null };
     const result = mix([receiver, ...args, ...named.values(), unseen], type);
     // A builder made by a tracked factory keeps the factory's settings (`factory.newDocumentBuilder()`).

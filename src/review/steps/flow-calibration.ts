@@ -33,6 +33,8 @@ export function weighByFlow(flow: FlowRun, finding: Finding, table: CalibrationT
   const seen = family === undefined ? [] : (flow.evidence.get(finding.path) ?? []).filter((e) => family.cwes.has(e.cwe) && atLine(e));
   const origin = strongest(seen);
   if (family === undefined || seen.length === 0 || origin === 'outside') return supersededByFlow(flow, finding) ? null : finding;
+  // Input flow does not follow to the sink (the command line, a callback's arguments): as before.
+  if (origin === 'untracked') return finding;
   switch (family.actions[origin]) {
     case 'drop':
       return null;
