@@ -319,6 +319,12 @@ function foldConversion(name: string, args: readonly (FlowLiteral | undefined)[]
   }
 }
 
+/** A folded constant, still marked unseen when one of its operands was (a top-level name's value). */
+function foldedFrom(value: FlowLiteral, operands: readonly Value[]): Value {
+  const unseen = operands.flatMap((o) => o.taints).filter((t) => t.label === UNSEEN);
+  return unseen.length === 0 ? constant(value) : { ...constant(value), taints: unseen.slice(0, 1) };
+}
+
 /** Whether a value carries outside data that a sink of `kind` would count (symbolic and unseen values do not). */
 function carriesOutsideData(value: Value, kind: string): boolean {
   return allTaints(value).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN && !t.cleared.has(kind) && !(t.cleared.has('*') && t.label === 'input'));
@@ -621,7 +627,8 @@ export class FileAnalyser {
         const handlerStart = joinStates([start, end]) ?? start;
         const ends = [end, ...stmt.handlers.map((h) => {
           const s = new Map(handlerStart);
-          if (h.parameter !== null) s.set(h.parameter, CLEAN);
+          // A caught error's message can quote what the code was given.
+          if (h.parameter !== null) s.set(h.parameter, { taints: [newTaint(UNSEEN, { role: 'source', line: stmt.line, text: h.parameter }, null)], type: null });
           return this.block(h.body, s, ctx);
         })];
         const after = joinStates(ends);
@@ -1026,7 +1033,7 @@ export class FileAnalyser {
       case 'template': {
         const parts = expr.parts.map((p) => this.expr(p, state, ctx));
         const tag = expr.tag ? this.expr(expr.tag, state, ctx) : null;
-        if (tag === null && parts.every(hasConstant)) return constant(parts.map((p) => String(p.constant)).join(''));
+        if (tag === null && parts.every(hasConstant)) return foldedFrom(parts.map((p) => String(p.constant)).join(''), parts);
         return tag === null ? concatenation(parts) : mix(parts, 'String');
       }
       case 'collection': {
@@ -1091,9 +1098,12 @@ export class FileAnalyser {
       }
     }
     if (ctx.fn.qualifiedName === '<module>') return CLEAN;
+    // A top-level name can be rewritten elsewhere (by another function, through `window.name`) and an
+    // import is another file's: neither is provably this function's own data, whatever it folds to.
+    const unseen = newTaint(UNSEEN, { role: 'source', line: expr.line, text: expr.name }, null);
     const known2 = this.moduleConstants().get(expr.name);
-    if (known2 !== undefined) return known2;
-    if (this.moduleComputed().has(expr.name)) return { taints: [newTaint(UNSEEN, { role: 'source', line: expr.line, text: expr.name }, null)], type: null };
+    if (known2 !== undefined) return { ...known2, taints: [...known2.taints, unseen] };
+    if (this.moduleAssigned().has(expr.name) || expr.name in this.file.imports) return { taints: [unseen], type: null };
     return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
   }
 
@@ -1126,49 +1136,16 @@ export class FileAnalyser {
   }
 
   private moduleValues: Map<string, Value> | null = null;
-  private computedAtTop: Set<string> | null = null;
-  private writtenAtTop: Set<string> | null = null;
+  private assignedAtTop: Set<string> | null = null;
 
-  /**
-   * Top-level names bound to something other than data the file writes out (`data = load()`): what
-   * they hold is not the module's own data as far as flow can tell.
-   */
-  private moduleComputed(): ReadonlySet<string> {
-    if (this.computedAtTop !== null) return this.computedAtTop;
-    const written = (e: FlowExpr): boolean => {
-      switch (e.kind) {
-        case 'literal':
-        case 'function':
-        case 'name':
-          return true;
-        case 'collection':
-          return e.elements.every((x) => written(x.value)) && e.entries.every((x) => (x.key === null || written(x.key)) && written(x.value));
-        case 'template':
-          return e.tag === null && e.parts.every(written);
-        case 'binary':
-          return written(e.left) && written(e.right);
-        case 'unary':
-          return written(e.operand);
-        default:
-          return false;
-      }
-    };
-    const computed = new Set<string>();
-    const data = new Set<string>();
+  /** Names the file's top-level code assigns. */
+  private moduleAssigned(): ReadonlySet<string> {
+    if (this.assignedAtTop !== null) return this.assignedAtTop;
+    const out = new Set<string>();
     const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
-    for (const stmt of module?.body ?? []) {
-      if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') (written(stmt.value) ? data : computed).add(t.name);
-    }
-    for (const name of computed) data.delete(name);
-    this.computedAtTop = computed;
-    this.writtenAtTop = data;
-    return computed;
-  }
-
-  /** Top-level names bound only to data the file writes out (`PARTS = ["<b>", "</b>"]`). */
-  private moduleData(): ReadonlySet<string> {
-    if (this.writtenAtTop === null) this.moduleComputed();
-    return this.writtenAtTop ?? new Set();
+    for (const stmt of module?.body ?? []) if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') out.add(t.name);
+    this.assignedAtTop = out;
+    return out;
   }
 
   /** Names the file's top-level code binds to constants (`DEBUG = False`), for the functions that read them. */
@@ -1243,7 +1220,7 @@ export class FileAnalyser {
   private binaryValue(operator: string, left: Value, right: Value): Value {
     if (hasConstant(left) && hasConstant(right)) {
       const folded = foldBinary(operator, left.constant, right.constant);
-      if (folded !== undefined) return constant(folded);
+      if (folded !== undefined) return foldedFrom(folded, [left, right]);
     }
     if (operator === '+' || operator === '.') {
       const built = concatenation([left, right]);
@@ -1316,7 +1293,7 @@ export class FileAnalyser {
 
     if (args.length > 0 && args.every(hasConstant) && !hasConstant(receiver) && this.resolve(call, receiverType, ctx) === null) {
       const folded = foldConversion(call.callee, constants);
-      if (folded !== undefined) return constant(folded);
+      if (folded !== undefined) return foldedFrom(folded, args);
     }
     for (const row of rows.sources) {
       if (row.match.kind === 'call' && matches(row.match.call)) {
@@ -1324,7 +1301,10 @@ export class FileAnalyser {
       }
     }
     for (const row of rows.sanitisers) {
-      if (matches(row.call)) return clearFor(mix([receiver, ...args]), row.clears);
+      if (!matches(row.call)) continue;
+      const cleared = clearFor(mix([receiver, ...args]), row.clears);
+      // An escaper the file defines itself is only as good as its body: not proof the value is safe.
+      return this.resolve(call, receiverType, ctx) === null ? cleared : mix([cleared, { taints: [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null }]);
     }
     const created = this.createdObjects(call, receiverType, constants);
 
@@ -1336,7 +1316,7 @@ export class FileAnalyser {
 
     if (call.receiver !== null && hasConstant(receiver)) {
       const folded = foldMethod(call.callee, receiver.constant, args.map((a) => a.constant));
-      if (folded !== undefined) return constant(folded);
+      if (folded !== undefined) return foldedFrom(folded, [receiver, ...args]);
     }
 
     for (const row of rows.propagators) {
@@ -1360,7 +1340,7 @@ export class FileAnalyser {
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
     // A call flow knows nothing of answers with data it cannot see, unless it is a method of a value
     // the code wrote itself (`"a,b".split(",")`, `[a, b].join(" ")`).
-    const ownData = call.receiver !== null && (hasConstant(receiver) || receiver.elements !== undefined || receiver.slots !== undefined || (call.receiver.kind === 'name' && !state.has(call.receiver.name) && this.moduleData().has(call.receiver.name)));
+    const ownData = call.receiver !== null && (hasConstant(receiver) || receiver.elements !== undefined || receiver.slots !== undefined);
     const unseen: Value = { taints: ownData ? [] : [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null };
     const result = mix([receiver, ...args, ...named.values(), unseen], type);
     // A builder made by a tracked factory keeps the factory's settings (`factory.newDocumentBuilder()`).

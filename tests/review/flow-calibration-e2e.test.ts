@@ -76,10 +76,19 @@ const FILES: Record<string, string> = {
       '}',
     ].join('\n'),
   'src/html-own.js': [
-      'const BANNER_PARTS = ["<b>", "Welcome", "</b>"];',
       'export function paintBanner(el) {',
-      '  const html = BANNER_PARTS.join("");',
-      '  el.innerHTML = html;',
+      '  const parts = ["<b>", "Welcome", "</b>"];',
+      '  el.innerHTML = parts.join("");',
+      '}',
+    ].join('\n'),
+  'src/html-module.js': [
+      '// A top-level name can be rewritten elsewhere, so it is not provably the function\'s own data.',
+      'var greeting = "<p>Welcome</p>";',
+      'export function paintGreeting(el) {',
+      '  el.innerHTML = greeting + "<hr>";',
+      '}',
+      'export function setGreeting(text) {',
+      '  greeting = text;',
       '}',
     ].join('\n'),
   'src/icon-button.ts': [
@@ -148,11 +157,12 @@ describe('pattern findings weighed by data flow', () => {
     expect(report.findings.find((f) => f.path === 'py/tools.py' && f.line === 5)?.severity).toBe('low');
   });
 
-  it('keeps full severity for the command line, the console, a callback\'s argument and markup flow cannot see the origin of', () => {
+  it('keeps full severity for the command line, the console, a callback\'s argument and markup flow cannot see the origin of (fetched, or a top-level name)', () => {
     expect(at('src/exec-argv.js')).toEqual([['jscr/js-child-process-exec-dynamic', 4, 'high']]);
     expect(report.findings.filter((f) => f.path === 'py/tools.py' && f.line === 10).map((f) => [f.rule, f.severity])).toEqual([['jscr/python-os-system-non-literal', 'high']]);
     expect(at('src/exec-callback.js')).toEqual([['jscr/js-child-process-exec-dynamic', 4, 'high']]);
     expect(at('src/html-fetched.js')).toEqual([['jscr/js-inner-html-dynamic', 4, 'medium']]);
+    expect(at('src/html-module.js')).toEqual([['jscr/js-inner-html-dynamic', 4, 'medium']]);
   });
 
   it('reports request and URL data as flow findings at the row\'s severity, with no pattern finding beside them', () => {
