@@ -69,10 +69,10 @@ export interface AnalyseOptions {
 }
 
 /**
- * What reached one sink, weakest first: `own` (a constant, the module's own data, or a value sanitised
- * or vetted for the sink), `symbolic` (a parameter of the function, a field of the object or a name set
- * outside the file, with no source in sight), `unseen` (part of it comes from a call flow knows nothing
- * of), `untracked` (input flow does not follow to the sink: the command line or the environment, which
+ * What reached one sink, weakest first: `own` (a constant or data the function writes out itself, or a
+ * value sanitised or vetted for the sink), `symbolic` (a parameter of the function, a field of the
+ * object or a name set outside the file, with no source in sight), `unseen` (part of it comes from a
+ * call, an import or a top-level name flow cannot vouch for), `untracked` (input flow does not follow to the sink: the command line or the environment, which
  * the sink's row does not report; a callback's parameters or a closure's variables, filled by code it
  * does not follow), `outside` (outside data: flow reports it itself).
  */

@@ -18,9 +18,9 @@ const action = z.enum(CALIBRATION_ACTIONS);
 const FamilySchema = z.strictObject({
   id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'expected a kebab-case id'),
   cwes: z.array(z.string().regex(/^CWE-\d+$/, 'expected a CWE id such as CWE-78')).min(1),
-  own: action.describe('a constant, data the file writes out itself, or a value sanitised or vetted for the sink'),
+  own: action.describe('a constant or data the function writes out itself, or a value sanitised or vetted for the sink'),
   symbolic: action.describe('parameters, fields or names set outside the file, with no source of outside data in sight'),
-  unseen: action.describe('part of the value comes from a call or a callback argument flow knows nothing of'),
+  unseen: action.describe('part of the value comes from a call, an import or a top-level name flow cannot vouch for'),
 });
 
 const CalibrationFileSchema = z.strictObject({ family: z.array(FamilySchema).min(1) });
