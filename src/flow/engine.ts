@@ -32,6 +32,7 @@ import {
   type Taint,
   type TrackedObject,
   type Value,
+  UNSEEN,
 } from './value.js';
 
 export interface FlowFinding {
@@ -67,8 +68,31 @@ export interface AnalyseOptions {
   property?: (key: string) => string | null;
 }
 
+/**
+ * What reached one sink, weakest first: `own` (a constant or data the function writes out itself, or a
+ * value sanitised or vetted for the sink), `symbolic` (a parameter of the function, a field of the
+ * object or a name set outside the file, with no source in sight), `unseen` (part of it comes from a
+ * call, an import or a top-level name flow cannot vouch for), `untracked` (input flow does not follow to the sink: the command line or the environment, which
+ * the sink's row does not report; a callback's parameters or a closure's variables, filled by code it
+ * does not follow), `outside` (outside data: flow reports it itself).
+ */
+export const SINK_ORIGINS = ['own', 'symbolic', 'unseen', 'untracked', 'outside'] as const;
+export type SinkOrigin = (typeof SINK_ORIGINS)[number];
+
+export interface SinkEvidence {
+  /** The sink call's line and the lines of the values in its slots. */
+  lines: number[];
+  cwe: string;
+  /** The strongest origin of every value that reached the sink, in its function and in the callers analysed. */
+  origin: SinkOrigin;
+  /** What a `symbolic` origin is: "parameter `cmd` of `run`", "field `this.html`". */
+  names: string[];
+}
+
 export interface FileAnalysis {
   findings: FlowFinding[];
+  /** By sink (in functions analysed to the end, not top-level code): what reached it. */
+  evidence: SinkEvidence[];
   /** Functions (of those asked for) analysed to the end, within their budget. */
   analysed: string[];
   /**
@@ -90,6 +114,8 @@ interface InnerSink {
   line: number;
   column: number;
   callSites: number[];
+  /** The sink's evidence lines (its call and the values in its slots). */
+  lines: number[];
 }
 
 interface Summary {
@@ -118,6 +144,18 @@ const SYMBOLIC = /^(param|field|free):/;
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
+/** The label of the command line and the environment (`sys.argv`, `process.env`): input to a program run by hand. */
+const LOCAL_INPUT = 'local';
+/** Sink kinds a URL's start decides: what follows a prefix that fixes the authority cannot send the user elsewhere. */
+const DECIDED_BY_PREFIX: ReadonlySet<string> = new Set(['redirect']);
+/**
+ * Constant starts of a URL that fix its authority: an absolute path (`/x`, not `//` or `/\\`), a
+ * scheme and host followed by a path, query or fragment (`https://a.example/`), a query or fragment
+ * of the current page, or a relative path with a separator before any colon; in a `Location:` header
+ * line, the same after the header's name. A bare `/`, a bare scheme or a host with nothing after it
+ * (`https://a.example` + `@evil`) does not.
+ */
+const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
 /** How many summaries may be under way at once (a helper calling a helper ...). */
 const MAX_SUMMARY_DEPTH = 24;
 /** What the front ends name constructors. */
@@ -281,6 +319,69 @@ function foldConversion(name: string, args: readonly (FlowLiteral | undefined)[]
   }
 }
 
+/** A folded constant, still marked unseen when one of its operands was (a top-level name's value). */
+function foldedFrom(value: FlowLiteral, operands: readonly Value[]): Value {
+  const unseen = operands.flatMap((o) => o.taints).filter((t) => t.label === UNSEEN);
+  return unseen.length === 0 ? constant(value) : { ...constant(value), taints: unseen.slice(0, 1) };
+}
+
+/** Whether a value carries outside data that a sink of `kind` would count (symbolic and unseen values do not). */
+function carriesOutsideData(value: Value, kind: string): boolean {
+  return allTaints(value).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN && !t.cleared.has(kind) && !(t.cleared.has('*') && t.label === 'input'));
+}
+
+/** What a part with no outside data in it (a setting, a configured root) stands for in a known start. */
+const SETTING = '\u0001';
+
+/**
+ * A string built from `parts` in order: the parts after a start that fixes the URL's authority are
+ * cleared for the kinds that start decides. A part with no outside data counts as text the
+ * application chose (a setting, a configured root), as mainstream analysers take it.
+ */
+function concatenation(parts: readonly Value[]): Value {
+  let text = '';
+  let known = true;
+  let fixedAt = -1;
+  for (let i = 0; i < parts.length && fixedAt < 0; i++) {
+    const part = parts[i] ?? CLEAN;
+    const start = hasConstant(part) ? { text: String(part.constant), complete: true } : (part.start ?? (carriesOutsideData(part, 'redirect') ? null : { text: SETTING, complete: true }));
+    if (start === null) known = false;
+    else {
+      text += start.text;
+      known = start.complete;
+    }
+    if (FIXES_AUTHORITY.test(text)) fixedAt = i;
+    if (!known) break;
+  }
+  const cleared = parts.map((p, i) => (fixedAt >= 0 && i > fixedAt ? clearFor(p, DECIDED_BY_PREFIX) : p));
+  const out = mix(cleared, 'String');
+  return text === '' ? out : { ...out, start: { text, complete: known && fixedAt < 0 } };
+}
+
+/** How a review names a parameter, field or outside name that reached a sink, for whoever checks it. */
+function symbolicName(t: Taint, fn: FlowFunction): string {
+  const text = t.steps[0]?.text ?? '';
+  if (t.label.startsWith('param:')) return `parameter \`${text}\` of \`${fn.name}\``;
+  if (t.label.startsWith('field:')) return `field \`${text}\``;
+  return `\`${text}\`, set outside this file`;
+}
+
+/** The lines of the expressions in `slot` of a call. */
+function slotLines(call: CallExpr, slot: CallSlot): number[] {
+  switch (slot.kind) {
+    case 'receiver':
+      return call.receiver === null ? [] : [call.receiver.line];
+    case 'argument':
+      return call.arguments[slot.index] === undefined ? [] : [call.arguments[slot.index]?.value.line ?? call.line];
+    case 'arguments':
+      return [...call.arguments.map((a) => a.value.line), ...call.named.map((n) => n.value.line)];
+    case 'named':
+      return call.named.filter((n) => n.name === slot.name).map((n) => n.value.line);
+    case 'return':
+      return [];
+  }
+}
+
 /** The function-level context of one analysis. */
 interface FunctionContext {
   fn: FlowFunction;
@@ -297,6 +398,10 @@ interface FunctionContext {
   sinksMuted: number;
   /** Parameters every `true` return of this function has vetted, with the kinds they were cleared for. */
   vets: Map<number, ReadonlySet<string>> | null;
+  /** What reached the sinks seen here, kept once the function is analysed to the end. */
+  evidence: SinkEvidence[];
+  /** A function inside another (a callback, a closure): its parameters and free names come from code flow does not follow. */
+  nested: boolean;
   steps: number;
   stopAt: number;
 }
@@ -309,6 +414,7 @@ export class FileAnalyser {
   private readonly budget: FlowBudget;
   private readonly functionsByName = new Map<string, FlowFunction[]>();
   private readonly classesBySimpleName = new Map<string, FlowClass>();
+  private readonly evidence = new Map<string, SinkEvidence>();
 
   constructor(
     private readonly file: FlowFile,
@@ -333,6 +439,11 @@ export class FileAnalyser {
       if (only !== null && !only.has(fn.qualifiedName)) continue;
       this.summaryOf(fn);
     }
+    // The callers in the file say what the functions asked for are handed (their evidence only: their
+    // own findings and budgets are not this analysis's).
+    const limitCount = this.limits.length;
+    if (only !== null) for (const caller of this.callersOf(only)) this.summaryOf(caller);
+    this.limits.length = limitCount;
     const findings = [...this.findings.values()].filter((f) => only === null || only.has(f.function));
     findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rowId.localeCompare(b.rowId));
     const analysed = this.file.functions.filter((fn) => (only === null || only.has(fn.qualifiedName)) && this.summaries.get(fn.qualifiedName) != null).map((fn) => fn.qualifiedName);
@@ -343,7 +454,43 @@ export class FileAnalyser {
       open.set(name, new Set((summary?.innerSinks ?? []).map((inner) => inner.row?.cwe ?? inner.check?.cwe ?? '')));
       sinks.set(name, summary?.sinkCwes ?? new Set());
     }
-    return { findings, analysed, open, sinks, limits: [...this.limits] };
+    return { findings, evidence: [...this.evidence.values()], analysed, open, sinks, limits: [...this.limits] };
+  }
+
+  /** Functions of the file (not top-level code) that call one of `names` by name. */
+  private callersOf(names: ReadonlySet<string>): FlowFunction[] {
+    const called = new Set(this.file.functions.filter((fn) => names.has(fn.qualifiedName) && fn.qualifiedName !== '<module>').map((fn) => `"callee":${JSON.stringify(fn.name)}`));
+    if (called.size === 0) return [];
+    return this.file.functions.filter((fn) => fn.qualifiedName !== '<module>' && !names.has(fn.qualifiedName) && [...called].some((c) => JSON.stringify(fn.body).includes(c)));
+  }
+
+  /** Keep what a fully analysed function saw reach its sinks, the strongest origin per sink. */
+  private keepEvidence(ctx: FunctionContext): void {
+    if (ctx.fn.qualifiedName === '<module>') return;
+    for (const e of ctx.evidence) {
+      const key = `${e.cwe}|${e.lines.join(',')}`;
+      const known = this.evidence.get(key);
+      if (known === undefined) this.evidence.set(key, { ...e, names: [...new Set(e.names)] });
+      else this.evidence.set(key, { ...known, origin: SINK_ORIGINS.indexOf(e.origin) > SINK_ORIGINS.indexOf(known.origin) ? e.origin : known.origin, names: [...new Set([...known.names, ...e.names])] });
+    }
+  }
+
+  /** Record what `values` bring to a sink of `row` at `lines`. */
+  private observe(values: readonly Value[], row: SinkRow, lines: readonly number[], ctx: FunctionContext): void {
+    let origin: SinkOrigin = 'own';
+    const names: string[] = [];
+    for (const t of values.flatMap(allTaints)) {
+      let seen: SinkOrigin;
+      if (t.label === UNSEEN) seen = 'unseen';
+      else if (SYMBOLIC.test(t.label)) {
+        // A callback's parameters and a closure's free names are filled by code flow does not follow.
+        seen = ctx.nested && !t.label.startsWith('field:') ? 'untracked' : 'symbolic';
+        if (seen === 'symbolic') names.push(symbolicName(t, ctx.fn));
+      } else if (taintCounts(t, row.kind, row.accepts)) seen = 'outside';
+      else seen = t.label === LOCAL_INPUT && !t.cleared.has(row.kind) && !t.cleared.has('*') ? 'untracked' : 'own';
+      if (SINK_ORIGINS.indexOf(seen) > SINK_ORIGINS.indexOf(origin)) origin = seen;
+    }
+    ctx.evidence.push({ lines: [...new Set(lines)].sort((a, b) => a - b), cwe: row.cwe, origin, names });
   }
 
   private summaryOf(fn: FlowFunction): Summary | null {
@@ -364,6 +511,8 @@ export class FileAnalyser {
       selfName: selfOffset(fn) === 1 ? (fn.parameters[0]?.name ?? null) : fn.className !== null ? '$this' : null,
       sinksMuted: 0,
       vets: null,
+      evidence: [],
+      nested: this.file.functions.some((outer) => outer !== fn && outer.qualifiedName !== '<module>' && outer.line <= fn.line && outer.endLine >= fn.endLine && (outer.line < fn.line || outer.endLine > fn.endLine)),
       steps: 0,
       stopAt: Date.now() + this.budget.ms,
     };
@@ -376,6 +525,7 @@ export class FileAnalyser {
       const thisWrites = new Map<string, Value>();
       for (const name of ctx.thisWritten) thisWrites.set(name, self.slots?.get(name) ?? CLEAN);
       summary = { returns: ctx.returns ?? CLEAN, vets: ctx.vets ?? new Map(), innerSinks: ctx.innerSinks, thisWrites, sinkCwes: ctx.sinkCwes };
+      this.keepEvidence(ctx);
     } catch (error) {
       if (!(error instanceof BudgetExceeded)) throw error;
       this.limits.push(`${fn.qualifiedName} at line ${fn.line} (${error.reason})`);
@@ -449,11 +599,13 @@ export class FileAnalyser {
           const value = stmt.operator === '=' || stmt.operator === ':=' ? this.expr(stmt.value, state, ctx) : this.compound(target, stmt.operator, stmt.value, state, ctx);
           this.assign(target, value, state, ctx);
         }
-        return state;
+        // `match = resolve(path)`: the check ran on the way, so the code after it sees a vetted value.
+        return this.raisingCheck(stmt.value, state, ctx) ? this.refine(stmt.value, state, true, ctx) : state;
       }
       case 'expr':
         this.expr(stmt.expr, state, ctx);
-        return this.neverReturns(stmt.expr, state, ctx) ? null : state;
+        if (this.neverReturns(stmt.expr, state, ctx)) return null;
+        return this.raisingCheck(stmt.expr, state, ctx) ? this.refine(stmt.expr, state, true, ctx) : state;
       case 'return': {
         const value = stmt.value ? this.expr(stmt.value, state, ctx) : CLEAN;
         ctx.returns = ctx.returns === null ? value : join(ctx.returns, value);
@@ -475,7 +627,8 @@ export class FileAnalyser {
         const handlerStart = joinStates([start, end]) ?? start;
         const ends = [end, ...stmt.handlers.map((h) => {
           const s = new Map(handlerStart);
-          if (h.parameter !== null) s.set(h.parameter, CLEAN);
+          // A caught error's message can quote what the code was given.
+          if (h.parameter !== null) s.set(h.parameter, { taints: [newTaint(UNSEEN, { role: 'source', line: stmt.line, text: h.parameter }, null)], type: null });
           return this.block(h.body, s, ctx);
         })];
         const after = joinStates(ends);
@@ -505,6 +658,13 @@ export class FileAnalyser {
     if (expr.kind !== 'call' || this.rows.exits.length === 0) return false;
     const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
     return this.rows.exits.some((row) => callMatches(row.call, expr, receiverType, this.file));
+  }
+
+  /** A check that raises when it fails, called as a statement: the code after it runs only where it held. */
+  private raisingCheck(expr: FlowExpr, state: State, ctx: FunctionContext): boolean {
+    if (expr.kind !== 'call') return false;
+    const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
+    return this.rows.guards.some((row) => row.raises && callMatches(row.call, expr, receiverType, this.file));
   }
 
   /**
@@ -648,7 +808,7 @@ export class FileAnalyser {
       // `x in ALLOWED` (Python) holds only for the members of a fixed collection.
       if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
         const collection = this.expr(condition.right, new Map(state), ctx);
-        if (allTaints(collection).length === 0) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
+        if (allTaints(collection).every((t) => t.label === UNSEEN)) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
         return state;
       }
       const equal = op === '==' || op === '===' || op === 'is';
@@ -669,7 +829,7 @@ export class FileAnalyser {
         const vetted = this.slotExpr(condition, guard.vets);
         if (vetted === null) continue;
         const value = this.expr(vetted, state, ctx);
-        if (guard.requiresMark !== null && !allTaints(value).every((t) => t.marks.has(guard.requiresMark ?? ''))) continue;
+        if (guard.requiresMark !== null && !allTaints(value).every((t) => t.label === UNSEEN || t.marks.has(guard.requiresMark ?? ''))) continue;
         this.overwrite(vetted, clearFor(value, guard.clears), state, ctx);
       }
     }
@@ -873,8 +1033,8 @@ export class FileAnalyser {
       case 'template': {
         const parts = expr.parts.map((p) => this.expr(p, state, ctx));
         const tag = expr.tag ? this.expr(expr.tag, state, ctx) : null;
-        if (tag === null && parts.every(hasConstant)) return constant(parts.map((p) => String(p.constant)).join(''));
-        return mix(parts, 'String');
+        if (tag === null && parts.every(hasConstant)) return foldedFrom(parts.map((p) => String(p.constant)).join(''), parts);
+        return tag === null ? concatenation(parts) : mix(parts, 'String');
       }
       case 'collection': {
         const elements: Value[] = [];
@@ -938,8 +1098,12 @@ export class FileAnalyser {
       }
     }
     if (ctx.fn.qualifiedName === '<module>') return CLEAN;
+    // A top-level name can be rewritten elsewhere (by another function, through `window.name`) and an
+    // import is another file's: neither is provably this function's own data, whatever it folds to.
+    const unseen = newTaint(UNSEEN, { role: 'source', line: expr.line, text: expr.name }, null);
     const known2 = this.moduleConstants().get(expr.name);
-    if (known2 !== undefined) return known2;
+    if (known2 !== undefined) return { ...known2, taints: [...known2.taints, unseen] };
+    if (this.moduleAssigned().has(expr.name) || expr.name in this.file.imports) return { taints: [unseen], type: null };
     return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
   }
 
@@ -972,6 +1136,17 @@ export class FileAnalyser {
   }
 
   private moduleValues: Map<string, Value> | null = null;
+  private assignedAtTop: Set<string> | null = null;
+
+  /** Names the file's top-level code assigns. */
+  private moduleAssigned(): ReadonlySet<string> {
+    if (this.assignedAtTop !== null) return this.assignedAtTop;
+    const out = new Set<string>();
+    const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
+    for (const stmt of module?.body ?? []) if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') out.add(t.name);
+    this.assignedAtTop = out;
+    return out;
+  }
 
   /** Names the file's top-level code binds to constants (`DEBUG = False`), for the functions that read them. */
   private moduleConstants(): ReadonlyMap<string, Value> {
@@ -1045,7 +1220,16 @@ export class FileAnalyser {
   private binaryValue(operator: string, left: Value, right: Value): Value {
     if (hasConstant(left) && hasConstant(right)) {
       const folded = foldBinary(operator, left.constant, right.constant);
-      if (folded !== undefined) return constant(folded);
+      if (folded !== undefined) return foldedFrom(folded, [left, right]);
+    }
+    if (operator === '+' || operator === '.') {
+      const built = concatenation([left, right]);
+      return { ...built, type: left.type === 'String' || right.type === 'String' ? 'String' : null };
+    }
+    // `"/x/%s" % v`: the format's text before its first conversion is the start of the result.
+    if (operator === '%' && hasConstant(left) && typeof left.constant === 'string') {
+      const start = left.constant.slice(0, Math.max(0, left.constant.indexOf('%')));
+      return mix([left, FIXES_AUTHORITY.test(start) ? clearFor(right, DECIDED_BY_PREFIX) : right], 'String');
     }
     if (CLEAN_OPERATORS.has(operator)) {
       // A comparison or arithmetic result carries no text; `||`/`or` in Python and JS yield an operand.
@@ -1109,7 +1293,7 @@ export class FileAnalyser {
 
     if (args.length > 0 && args.every(hasConstant) && !hasConstant(receiver) && this.resolve(call, receiverType, ctx) === null) {
       const folded = foldConversion(call.callee, constants);
-      if (folded !== undefined) return constant(folded);
+      if (folded !== undefined) return foldedFrom(folded, args);
     }
     for (const row of rows.sources) {
       if (row.match.kind === 'call' && matches(row.match.call)) {
@@ -1117,7 +1301,10 @@ export class FileAnalyser {
       }
     }
     for (const row of rows.sanitisers) {
-      if (matches(row.call)) return clearFor(mix([receiver, ...args]), row.clears);
+      if (!matches(row.call)) continue;
+      const cleared = clearFor(mix([receiver, ...args]), row.clears);
+      // An escaper the file defines itself is only as good as its body: not proof the value is safe.
+      return this.resolve(call, receiverType, ctx) === null ? cleared : mix([cleared, { taints: [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null }]);
     }
     const created = this.createdObjects(call, receiverType, constants);
 
@@ -1129,7 +1316,7 @@ export class FileAnalyser {
 
     if (call.receiver !== null && hasConstant(receiver)) {
       const folded = foldMethod(call.callee, receiver.constant, args.map((a) => a.constant));
-      if (folded !== undefined) return constant(folded);
+      if (folded !== undefined) return foldedFrom(folded, [receiver, ...args]);
     }
 
     for (const row of rows.propagators) {
@@ -1151,7 +1338,11 @@ export class FileAnalyser {
     }
 
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
-    const result = mix([receiver, ...args, ...named.values()], type);
+    // A call flow knows nothing of answers with data it cannot see, unless it is a method of a value
+    // the code wrote itself (`"a,b".split(",")`, `[a, b].join(" ")`).
+    const ownData = call.receiver !== null && (hasConstant(receiver) || receiver.elements !== undefined || receiver.slots !== undefined);
+    const unseen: Value = { taints: ownData ? [] : [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null };
+    const result = mix([receiver, ...args, ...named.values(), unseen], type);
     // A builder made by a tracked factory keeps the factory's settings (`factory.newDocumentBuilder()`).
     const carried = [...created, ...(call.receiver !== null ? (receiver.objects ?? []) : [])];
     const withObjects: Value = carried.length > 0 ? { ...result, objects: carried } : result;
@@ -1325,6 +1516,7 @@ export class FileAnalyser {
       }
       const row = inner.row;
       if (row === null) continue;
+      this.observe([replacement], row, inner.lines, ctx);
       for (const real of allTaints(replacement)) {
         const combined: Taint = { ...real, cleared: new Set([...real.cleared, ...inner.symbolic.cleared]), marks: new Set([...real.marks, ...inner.symbolic.marks]) };
         if (SYMBOLIC.test(real.label)) {
@@ -1387,10 +1579,13 @@ export class FileAnalyser {
       ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
       const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
-      for (const value of row.argv ? this.commandParts(values) : values) {
+      const lines = [call.line, ...row.slots.flatMap((slot) => slotLines(call, slot))];
+      const counted = row.argv ? this.commandParts(values) : values;
+      this.observe(counted, row, lines, ctx);
+      for (const value of counted) {
         for (const taint of allTaints(value)) {
           if (SYMBOLIC.test(taint.label)) {
-            ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [] });
+            ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [], lines });
             continue;
           }
           if (!taintCounts(taint, row.kind, row.accepts)) continue;
@@ -1443,7 +1638,7 @@ export class FileAnalyser {
           if (hasConstant(value) && value.constant !== null && check.weak.test(String(value.constant))) {
             this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: `"${value.constant}"` }, step], callSites: [], sourceRow: null, via: [] });
           }
-          for (const t of value.taints) if (t.label.startsWith('param:')) ctx.innerSinks.push({ row: null, check, symbolic: withStep(t, step), line: call.line, column: call.column, callSites: [] });
+          for (const t of value.taints) if (t.label.startsWith('param:')) ctx.innerSinks.push({ row: null, check, symbolic: withStep(t, step), line: call.line, column: call.column, callSites: [], lines: [call.line] });
         }
         continue;
       }

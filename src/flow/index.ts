@@ -9,7 +9,7 @@ import { frontEndFor } from './lower/index.js';
 import { parse } from '../syntax/parser.js';
 import type { Language } from '../syntax/languages.js';
 
-export { analyseFile, DEFAULT_BUDGET, type FileAnalysis, type FlowFinding, type FlowBudget } from './engine.js';
+export { analyseFile, DEFAULT_BUDGET, SINK_ORIGINS, type FileAnalysis, type FlowFinding, type FlowBudget, type SinkEvidence, type SinkOrigin } from './engine.js';
 export type { PathStep } from './value.js';
 export { flowLanguages } from './lower/index.js';
 

@@ -111,6 +111,8 @@ export interface GuardRow {
   call: CallMatcher;
   vets: CallSlot;
   requiresMark: string | null;
+  /** The check raises when it fails (Django's `resolve`): called as a statement, what follows it in its block runs only with a vetted value. */
+  raises: boolean;
   origin: RowOrigin;
 }
 

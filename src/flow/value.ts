@@ -46,9 +46,21 @@ export interface Value {
   /** List positions, when every position is known. */
   elements?: readonly Value[];
   objects?: readonly TrackedObject[];
+  /**
+   * The text a built string starts with, as far as it is known: constants as written, a part with no
+   * outside data (a setting) as one placeholder character; `complete` when nothing unknown follows.
+   */
+  start?: { text: string; complete: boolean };
 }
 
 export const CLEAN: Value = { taints: [], type: null };
+
+/**
+ * The label of a value whose origin flow cannot see: the result of a call it has no row or summary
+ * for (a fetched document, a library's answer). No sink counts it; it tells a review that a value is
+ * not provably the module's own data.
+ */
+export const UNSEEN = 'unseen';
 
 const MAX_TAINTS = 4;
 const MAX_STEPS = 10;
@@ -67,6 +79,7 @@ export function newTaint(label: string, step: PathStep, sourceRow: string | null
 }
 
 function taintKey(t: Taint): string {
+  if (t.label === UNSEEN) return UNSEEN;
   return `${t.label}|${[...t.cleared].sort().join(',')}|${[...t.marks].sort().join(',')}|${t.steps[0]?.line ?? 0}`;
 }
 
@@ -76,8 +89,10 @@ function uniqueTaints(taints: readonly Taint[]): Taint[] {
     const key = taintKey(t);
     if (!seen.has(key)) seen.set(key, t);
   }
-  // Uncleared taints first, so a cap keeps the ones that matter.
-  return [...seen.values()].sort((a, b) => a.cleared.size - b.cleared.size).slice(0, MAX_TAINTS);
+  // Uncleared taints first, so a cap keeps the ones that matter; an unseen origin never takes the place of one.
+  const all = [...seen.values()];
+  const unseen = all.filter((t) => t.label === UNSEEN);
+  return [...all.filter((t) => t.label !== UNSEEN).sort((a, b) => a.cleared.size - b.cleared.size).slice(0, MAX_TAINTS), ...unseen];
 }
 
 export function withStep(taint: Taint, step: PathStep): Taint {

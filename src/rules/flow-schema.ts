@@ -96,6 +96,7 @@ const GuardSchema = z.strictObject({
   call: CallSchema,
   vets: slot.describe('the value the check vets'),
   requires_mark: z.string().min(1).optional(),
+  raises: z.boolean().optional().describe('true: the check raises when it fails, so called as a statement it vets the value for the code after it'),
   tests: TestsSchema.optional(),
 });
 

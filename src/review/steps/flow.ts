@@ -6,7 +6,7 @@
  * sanitiser or the check), at the lines the change touched in that function.
  */
 import { posix } from 'node:path';
-import { analyseFile, lowerText, type FlowFinding } from '../../flow/index.js';
+import { analyseFile, lowerText, type FlowFinding, type SinkEvidence } from '../../flow/index.js';
 import type { FlowFile, FlowFunction } from '../../flow/ir.js';
 import { touchedLines } from '../../git/diff.js';
 import type { SourceReader } from '../../git/sources.js';
@@ -28,6 +28,8 @@ export interface FlowRun {
    * way to flow, which reports the vulnerable flows and knows the safe ones.
    */
   supersedes: ReadonlyMap<string, ReadonlyArray<SupersededRange>>;
+  /** By path: what reached each sink flow analysed (flow-calibration.ts weighs pattern findings by it). */
+  evidence: ReadonlyMap<string, readonly SinkEvidence[]>;
 }
 
 export interface SupersededRange {
@@ -112,6 +114,7 @@ interface FileFlow {
   findings: Finding[];
   limits: string[];
   ranges: SupersededRange[];
+  evidence: readonly SinkEvidence[];
 }
 
 async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, property: (key: string) => string | null, stopAt: number): Promise<FileFlow> {
@@ -119,10 +122,10 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   const rows = byLanguage.get(flowFile.language);
   const aliasesByCwe = new Map<string, string[]>();
   for (const row of [...(rows?.sinks ?? []), ...(rows?.checks ?? [])]) aliasesByCwe.set(row.cwe, [...(aliasesByCwe.get(row.cwe) ?? []), ...(meta.get(row.id)?.aliases ?? [])]);
-  if (rows === undefined) return { findings: [], limits: [], ranges: [] };
+  if (rows === undefined) return { findings: [], limits: [], ranges: [], evidence: [] };
   const touched = scan === 'all' ? 'all' : touchedLines(file.diff);
   const only = touchedFunctions(flowFile, touched);
-  if (only.size === 0) return { findings: [], limits: [], ranges: [] };
+  if (only.size === 0) return { findings: [], limits: [], ranges: [], evidence: [] };
   const analysis = analyseFile(flowFile, { rows, property }, only);
   const done = new Set(analysis.analysed);
   const ranges = flowFile.functions
@@ -154,13 +157,13 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   }
   // What the front end could not lower is named too: a flow through it may have been missed.
   const limits = [...analysis.limits.map((l) => `flow: ${file.diff.path}: ${l} not fully analysed`), ...flowFile.degradations.slice(0, 3).map((d) => `flow: ${file.diff.path}: ${d}`)];
-  if (unchanged.length === 0 || baseReader === null || file.diff.status === 'added' || touched === 'all') return { findings, limits, ranges };
+  if (unchanged.length === 0 || baseReader === null || file.diff.status === 'added' || touched === 'all') return { findings, limits, ranges, evidence: analysis.evidence };
 
   const basePath = file.diff.oldPath ?? file.diff.path;
   const read = (await baseReader.readMany([basePath])).get(basePath);
-  if (read?.ok !== true) return { findings, limits, ranges };
+  if (read?.ok !== true) return { findings, limits, ranges, evidence: analysis.evidence };
   const lowered = await lowerText(basePath, flowFile.language, read.text, stopAt);
-  if (lowered?.ok !== true) return { findings, limits, ranges };
+  if (lowered?.ok !== true) return { findings, limits, ranges, evidence: analysis.evidence };
   const before = new Set(analyseFile(lowered.file, { rows, property }, only).findings.map(flowKey));
   for (const f of unchanged) {
     if (before.has(flowKey(f))) continue;
@@ -169,7 +172,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
     const at = inFunction.filter((line) => line <= f.line).pop() ?? inFunction[0] ?? f.line;
     emit(f, at, `The change removed what kept this flow clean (a sanitiser or a check), here; the use at line ${f.line} is unchanged.`);
   }
-  return { findings, limits, ranges };
+  return { findings, limits, ranges, evidence: analysis.evidence };
 }
 
 export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Syntax }, FlowRun> = {
@@ -186,6 +189,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     const unfinished: string[] = [];
     const failed: string[] = [];
     const supersedes = new Map<string, SupersededRange[]>();
+    const evidence = new Map<string, readonly SinkEvidence[]>();
     for (const { file, flowFile } of targets) {
       if (deadline.expired()) {
         unfinished.push(file.diff.path);
@@ -203,6 +207,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       findings.push(...out.findings);
       limits.push(...out.limits);
       if (out.ranges.length > 0) supersedes.set(file.diff.path, out.ranges);
+      if (out.evidence.length > 0) evidence.set(file.diff.path, out.evidence);
     }
     const seen = new Set<string>();
     const unique = findings.filter((f) => {
@@ -214,7 +219,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     const failures = syntax.flowFailures;
     const detail = `${targets.length} file(s) analysed${limits.length > 0 ? `, ${limits.length} function(s) past their budget` : ''}${failures.length > 0 ? `, ${failures.length} not lowered` : ''}`;
     const problems = [...(unfinished.length > 0 ? [unfinishedDetail('data flow', unfinished)] : []), ...(failed.length > 0 ? [`data flow failed on ${failed.slice(0, 3).join('; ')}`] : []), ...failures.slice(0, 3)];
-    return result(ranUnless(problems.length > 0 ? problems.join('; ') : null, detail), { limits, supersedes }, unique);
+    return result(ranUnless(problems.length > 0 ? problems.join('; ') : null, detail), { limits, supersedes, evidence }, unique);
   },
-  notRun: () => ({ limits: [], supersedes: new Map() }),
+  notRun: () => ({ limits: [], supersedes: new Map(), evidence: new Map() }),
 };

@@ -24,7 +24,8 @@ import type { OpenedChange } from './open-change.js';
 import type { Profiles } from './profile.js';
 import type { ReadableFile, ReadFiles } from './read-files.js';
 import type { Redaction } from './redaction.js';
-import { supersededByFlow, type FlowRun } from './flow.js';
+import type { FlowRun } from './flow.js';
+import { weighByFlow } from './flow-calibration.js';
 import type { RuleRun } from './rules.js';
 import type { Syntax } from './syntax.js';
 import type { ScannerRun } from './scanners.js';
@@ -50,7 +51,12 @@ export const reportStep: ReviewStep<'report', { read_files: ReadFiles; syntax: S
     for (const f of found) if (f.source === 'flow') flowRulesAt.set(`${f.path}\0${f.line}`, [...(flowRulesAt.get(`${f.path}\0${f.line}`) ?? []), f.rule]);
     const toldByFlow = (f: Finding): boolean => (flowRulesAt.get(`${f.path}\0${f.line}`) ?? []).some((rule) => aliases.names(f.rule, rule));
     const findings = [
-      ...found.filter((f) => !supersededByFlow(flow, f) && !(f.source === 'rule' && toldByFlow(f))),
+      // Each pattern finding weighed by what flow saw reach its sink (dropped, lowered, or kept).
+      ...found.flatMap((f) => {
+        if (f.source === 'rule' && toldByFlow(f)) return [];
+        const weighed = weighByFlow(flow, f);
+        return weighed === null ? [] : [weighed];
+      }),
       ...configChangeFindings(read_files.changedFiles),
     ];
     const occurrenceFiles = new Map(readable.map((f) => [f.diff.path, { text: f.text, scopes: syntax.irs.get(f.diff.path)?.functions ?? [] }]));
