@@ -12,7 +12,8 @@
 import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowStmt, FlowTarget } from './ir.js';
 import { callMatches, type CallExpr } from './match.js';
 import { renderExpr, renderTarget } from './render.js';
-import type { CallSlot, CheckRow, FlowRows, SinkRow } from './rows.js';
+import type { CallSlot, CheckRow, FlowRows, SanitiserRow, SinkRow } from './rows.js';
+import { kindsClearedByStrip } from './strip.js';
 import {
   allTaints,
   clearFor,
@@ -1089,7 +1090,7 @@ export class FileAnalyser {
   private call(call: CallExpr, state: State, ctx: FunctionContext): Value {
     const receiverType = call.receiver ? this.typeOf(call.receiver, state, ctx) : null;
     // `new File(x).getName()`: the object made only to be sanitised is not itself a use of x.
-    const sanitisesReceiver = call.receiver?.kind === 'call' && this.rows.sanitisers.some((row) => row.clears.size > 0 && callMatches(row.call, call, receiverType, this.file));
+    const sanitisesReceiver = call.receiver?.kind === 'call' && this.rows.sanitisers.some((row) => row.clears.size > 0 && row.strip === null && callMatches(row.call, call, receiverType, this.file));
     if (sanitisesReceiver) ctx.sinksMuted++;
     let receiver: Value;
     try {
@@ -1117,7 +1118,11 @@ export class FileAnalyser {
       }
     }
     for (const row of rows.sanitisers) {
-      if (matches(row.call)) return clearFor(mix([receiver, ...args]), row.clears);
+      if (!matches(row.call)) continue;
+      if (row.strip === null) return clearFor(mix([receiver, ...args]), row.clears);
+      const cleared = this.stripClears(row.strip, row.clears, receiver, args, named);
+      // a strip that leaves harmful characters (or one pass of `replace('../', '')`) cleans nothing
+      if (cleared.size > 0) return clearFor(mix([receiver, ...args]), cleared);
     }
     const created = this.createdObjects(call, receiverType, constants);
 
@@ -1160,6 +1165,14 @@ export class FileAnalyser {
     }
     if (call.isNew && (type === 'StringBuilder' || type === 'StringBuffer')) return { ...withObjects, type };
     return withObjects;
+  }
+
+  /** The kinds a character-class strip row clears at this call: none unless pattern and replacement are constant. */
+  private stripClears(strip: NonNullable<SanitiserRow['strip']>, candidates: ReadonlySet<string>, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): Set<string> {
+    const [pattern] = this.slotValues(strip.pattern, receiver, args, named);
+    const [replacement] = this.slotValues(strip.replacement, receiver, args, named);
+    if (typeof pattern?.constant !== 'string' || typeof replacement?.constant !== 'string') return new Set();
+    return kindsClearedByStrip({ pattern: pattern.constant, replacement: replacement.constant, syntax: strip.syntax, everyMatch: strip.everyMatch }, candidates);
   }
 
   /** Add what `value` carries to the variable or access path `target` reads (an append to a builder). */

@@ -9,6 +9,7 @@
  * engine reports row ids and the review joins them with the report metadata the loader keeps.
  */
 import type { Language } from '../syntax/languages.js';
+import type { StripSyntax } from './strip.js';
 
 /** A call (or `new`) the row applies to. Every given part must hold. */
 export interface CallMatcher {
@@ -97,6 +98,12 @@ export interface SanitiserRow {
   id: string;
   clears: ReadonlySet<string>;
   call: CallMatcher;
+  /**
+   * A character-class strip (`re.sub('[^a-z0-9]', '', x)`): the result is clean only for those kinds of
+   * `clears` whose harmful characters cannot survive (src/flow/strip.ts); a call whose pattern is not
+   * one class, or not constant, clears nothing.
+   */
+  strip: { pattern: CallSlot; replacement: CallSlot; syntax: StripSyntax; everyMatch: boolean } | null;
   origin: RowOrigin;
 }
 

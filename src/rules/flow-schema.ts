@@ -87,6 +87,15 @@ const SanitiserSchema = z.strictObject({
   id,
   clears: names.describe('sink kinds the result is clean for; "*" for all'),
   call: CallSchema,
+  strip: z
+    .strictObject({
+      pattern: slot,
+      replacement: slot,
+      syntax: z.enum(['plain', 'regex-literal', 'delimited']).describe('a plain string, a /.../flags literal, or a delimited PHP pattern'),
+      every_match: z.boolean().describe('the call replaces every match whatever the flags'),
+    })
+    .optional()
+    .describe('a character-class strip: clears only the kinds whose harmful characters cannot survive'),
   tests: TestsSchema.optional(),
 });
 
