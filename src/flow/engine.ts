@@ -66,7 +66,16 @@ export interface AnalyseOptions {
   budget?: FlowBudget;
   /** A repository properties value by key, for `property` propagators. */
   property?: (key: string) => string | null;
+  /** Packages the repository's manifests declare, for sinks with `requires_dependency`. */
+  dependencies?: ReadonlySet<string>;
 }
+
+/**
+ * The mark a taint gets when it is handed as an argument to a call the engine knows nothing of (no row,
+ * no summary): the result is what that function made of it (a lookup keyed by it, a URL built from it),
+ * which a sink row may decline to count (`ignores_mark`).
+ */
+export const THROUGH_CALL_MARK = 'through-call';
 
 export interface FileAnalysis {
   findings: FlowFinding[];
@@ -781,6 +790,15 @@ export class FileAnalyser {
   }
 
   /** `a.b.c` to root `a` and keys [b, c]; null for anything that is not a plain access path. */
+  /** The value stored in state at an access path (`req.query.sort` after a check wrote it), or null. */
+  private writtenPath(expr: FlowExpr, state: State, ctx: FunctionContext): Value | null {
+    const path = this.lvalueOf(expr, ctx);
+    if (path === null || path.keys.length === 0) return null;
+    let at = state.get(path.name);
+    for (const key of path.keys) at = at?.slots?.get(key);
+    return at ?? null;
+  }
+
   private lvalueOf(expr: FlowExpr, ctx: FunctionContext): { name: string; keys: string[] } | null {
     if (expr.kind === 'name' && expr.name === ctx.selfName) return { name: 'this', keys: [] };
     if (expr.kind === 'name') {
@@ -831,6 +849,9 @@ export class FileAnalyser {
       case 'name':
         return this.nameValue(expr, state, ctx);
       case 'field': {
+        // `sorts.includes(req.query.sort) ? req.query.sort : null`: a request path this function vetted or wrote holds what it was given
+        const written = this.writtenPath(expr, state, ctx);
+        if (written !== null) return written;
         const fromSource = this.fieldSource(expr);
         if (fromSource !== null) return fromSource;
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
@@ -1156,7 +1177,8 @@ export class FileAnalyser {
     }
 
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
-    const result = mix([receiver, ...args, ...named.values()], type);
+    const handed = [...args, ...named.values()].map((a) => (a.taints.length > 0 || a.elements !== undefined || a.slots !== undefined ? markWith(a, THROUGH_CALL_MARK) : a));
+    const result = mix([receiver, ...handed], type);
     // A builder made by a tracked factory keeps the factory's settings (`factory.newDocumentBuilder()`).
     const carried = [...created, ...(call.receiver !== null ? (receiver.objects ?? []) : [])];
     const withObjects: Value = carried.length > 0 ? { ...result, objects: carried } : result;
@@ -1165,6 +1187,22 @@ export class FileAnalyser {
     }
     if (call.isNew && (type === 'StringBuilder' || type === 'StringBuffer')) return { ...withObjects, type };
     return withObjects;
+  }
+
+  /**
+   * What a callback returns to the method that calls it back: the outside data it reads itself, and the
+   * receiver's taint when what it returns comes from what it was handed (an element, the accumulator).
+   * A callback that is not a function of this file may return anything of the receiver.
+   */
+  private callbackResult(callback: FlowExpr | null, receiver: Value): Value {
+    const fn = callback?.kind === 'function' ? this.file.functions.find((f) => f.qualifiedName === callback.qualifiedName) : undefined;
+    const summary = fn === undefined ? null : this.summaryOf(fn);
+    if (summary === null) return mix([receiver]);
+    const returned = allTaints(summary.returns);
+    const concrete = returned.filter((t) => !SYMBOLIC.test(t.label));
+    // what it was handed comes back as cleared as the callback left it (`item => escape(item)`)
+    const handedBack = returned.filter((t) => t.label.startsWith('param:')).map((t) => clearFor(mix([receiver]), t.cleared));
+    return mix([{ taints: concrete, type: null }, ...handedBack]);
   }
 
   /** The kinds a character-class strip row clears at this call: none unless pattern and replacement are constant. */
@@ -1248,6 +1286,8 @@ export class FileAnalyser {
       case 'clear':
         write({ taints: [], type: receiver.type, ...(receiver.elements ? { elements: [] } : {}), ...(receiver.slots ? { slots: new Map() } : {}) });
         return CLEAN;
+      case 'callback-return':
+        return mix([this.callbackResult(call.arguments[0]?.value ?? null, receiver), ...args.slice(1)]);
       case 'property': {
         if (first !== undefined && hasConstant(first) && typeof first.constant === 'string') {
           const found = this.options.property?.(first.constant) ?? null;
@@ -1397,6 +1437,7 @@ export class FileAnalyser {
     for (const row of this.rows.sinks) {
       if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
       if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
+      if (row.requiresDependency !== null && ![...row.requiresDependency].some((d) => this.options.dependencies?.has(d) === true)) continue;
       ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
       const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
@@ -1406,7 +1447,7 @@ export class FileAnalyser {
             ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [] });
             continue;
           }
-          if (!taintCounts(taint, row.kind, row.accepts)) continue;
+          if (!taintCounts(taint, row.kind, row.accepts) || (row.ignoresMark !== null && taint.marks.has(row.ignoresMark))) continue;
           this.report({ kind: 'taint', rowId: row.id, cwe: row.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [...taint.steps, sinkStep], callSites: [], sourceRow: taint.sourceRow, via: [...taint.via] });
         }
       }

@@ -90,6 +90,13 @@ export interface SinkRow {
    * only a tainted program, or any tainted part when the program is a shell or unknown, counts.
    */
   argv: boolean;
+  /**
+   * The sink holds only in a project that declares one of these packages (a view engine that prints
+   * variables unescaped by default); null: always.
+   */
+  requiresDependency: ReadonlySet<string> | null;
+  /** Taints carrying this mark do not count here (`through-call`: handed to a call the engine does not know). */
+  ignoresMark: string | null;
   origin: RowOrigin;
 }
 
@@ -125,9 +132,11 @@ export interface GuardRow {
  * Operations the engine models slot by slot rather than as plain taint movement: `list-add` appends
  * its last argument (or inserts at a constant index), `get` reads a constant index or key, `put` and
  * `set` write one, `remove` deletes one, `clear` empties the receiver, `property` reads a repository
- * properties value by a constant key (argument 0; argument 1 is the default).
+ * properties value by a constant key (argument 0; argument 1 is the default), `callback-return` gives
+ * what the callback in argument 0 returns (`map`, `reduce`): outside data it reads itself, the
+ * receiver's when it returns what it was handed, and the other arguments (a starting value).
  */
-export const BUILTIN_OPERATIONS = ['list-add', 'get', 'put', 'set', 'remove', 'clear', 'property'] as const;
+export const BUILTIN_OPERATIONS = ['list-add', 'get', 'put', 'set', 'remove', 'clear', 'property', 'callback-return'] as const;
 export type BuiltinOperation = (typeof BUILTIN_OPERATIONS)[number];
 
 /** How taint moves through a call the engine has no summary for. `to` empty: the result is clean. */

@@ -124,6 +124,8 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       slots: (row.slots ?? ['arguments']).map(parseSlot),
       when: row.when === undefined ? null : 'named' in row.when ? { kind: 'named' as const, named: row.when.named, equals: row.when.equals } : { kind: 'slot' as const, slot: parseSlot(row.when.slot), matches: context.pattern([...path, 'when', 'matches'], row.when.matches) },
       argv: row.argv ?? false,
+      requiresDependency: row.requires_dependency === undefined ? null : new Set(row.requires_dependency),
+      ignoresMark: row.ignores_mark ?? null,
       origin: origin(path),
     };
   });
