@@ -68,6 +68,8 @@ export interface AnalyseOptions {
   property?: (key: string) => string | null;
   /** Packages the repository's manifests declare, for sinks with `requires_dependency`. */
   dependencies?: ReadonlySet<string>;
+  /** Of the texts sink rows name in `requires_text`, those some file of the repository contains. */
+  projectTexts?: ReadonlySet<string>;
 }
 
 /**
@@ -1438,6 +1440,7 @@ export class FileAnalyser {
       if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
       if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
       if (row.requiresDependency !== null && ![...row.requiresDependency].some((d) => this.options.dependencies?.has(d) === true)) continue;
+      if (row.requiresText !== null && !row.requiresText.some((t) => this.options.projectTexts?.has(t) === true)) continue;
       ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
       const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
@@ -1447,7 +1450,7 @@ export class FileAnalyser {
             ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [] });
             continue;
           }
-          if (!taintCounts(taint, row.kind, row.accepts) || (row.ignoresMark !== null && taint.marks.has(row.ignoresMark))) continue;
+          if (!taintCounts(taint, row.kind, row.accepts) || (row.ignoresMark !== null && taint.marks.has(row.ignoresMark)) || (row.vettedForAny && taint.cleared.size > 0)) continue;
           this.report({ kind: 'taint', rowId: row.id, cwe: row.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [...taint.steps, sinkStep], callSites: [], sourceRow: taint.sourceRow, via: [...taint.via] });
         }
       }

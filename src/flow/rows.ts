@@ -95,8 +95,18 @@ export interface SinkRow {
    * variables unescaped by default); null: always.
    */
   requiresDependency: ReadonlySet<string> | null;
+  /**
+   * The sink holds only when some file of the repository contains one of these texts (the project turns
+   * its engine's escaping off: benchpress's `__escape: identity`); null: always.
+   */
+  requiresText: readonly string[] | null;
   /** Taints carrying this mark do not count here (`through-call`: handed to a call the engine does not know). */
   ignoresMark: string | null;
+  /**
+   * A value a sanitiser or check has vetted for any use does not count (a trust boundary: what is stored
+   * in the session was validated or encoded for where it goes, not carried raw).
+   */
+  vettedForAny: boolean;
   origin: RowOrigin;
 }
 

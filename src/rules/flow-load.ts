@@ -125,7 +125,9 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       when: row.when === undefined ? null : 'named' in row.when ? { kind: 'named' as const, named: row.when.named, equals: row.when.equals } : { kind: 'slot' as const, slot: parseSlot(row.when.slot), matches: context.pattern([...path, 'when', 'matches'], row.when.matches) },
       argv: row.argv ?? false,
       requiresDependency: row.requires_dependency === undefined ? null : new Set(row.requires_dependency),
+      requiresText: row.requires_text ?? null,
       ignoresMark: row.ignores_mark ?? null,
+      vettedForAny: row.vetted_for_any ?? false,
       origin: origin(path),
     };
   });

@@ -145,6 +145,19 @@ interface FileFlow {
 interface ProjectFacts {
   property: (key: string) => string | null;
   dependencies: ReadonlySet<string>;
+  projectTexts: ReadonlySet<string>;
+}
+
+const MAX_PROJECT_TEXTS = 8;
+
+/** Which of the texts the sink rows of these languages require (`requires_text`) some file of the repository holds. */
+async function projectTexts(reader: SourceReader, languages: ReadonlySet<string>): Promise<Set<string>> {
+  const { byLanguage } = loadBuiltinFlowRows();
+  const wanted = new Set<string>();
+  for (const [language, rows] of byLanguage) if (languages.has(language)) for (const row of rows.sinks) for (const text of row.requiresText ?? []) wanted.add(text);
+  const found = new Set<string>();
+  for (const text of [...wanted].slice(0, MAX_PROJECT_TEXTS)) if ((await reader.grepFiles(text, [])).length > 0) found.add(text);
+  return found;
 }
 
 async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, project: ProjectFacts, stopAt: number): Promise<FileFlow> {
@@ -214,7 +227,9 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       return flowFile === undefined ? [] : [{ file, flowFile }];
     });
     const lookup = targets.some((t) => MENTIONS_PROPERTIES.test(t.file.text)) ? await propertiesLookup(change.reader) : () => () => null;
-    const dependencies = targets.some((t) => JS_LANGUAGES.has(t.flowFile.language)) ? await projectDependencies(change.reader) : new Set<string>();
+    const languages = new Set(targets.map((t) => t.flowFile.language));
+    const dependencies = [...languages].some((l) => JS_LANGUAGES.has(l)) ? await projectDependencies(change.reader) : new Set<string>();
+    const texts = await projectTexts(change.reader, languages);
     const findings: Finding[] = [];
     const limits: string[] = [];
     const unfinished: string[] = [];
@@ -228,7 +243,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       const scan = scanLinesFor(file, run);
       let out: FileFlow;
       try {
-        out = await analyseChangedFile(file, flowFile, scan, change.baseReader, { property: lookup(file.diff.path, file.text), dependencies }, Date.now() + deadline.remainingMs());
+        out = await analyseChangedFile(file, flowFile, scan, change.baseReader, { property: lookup(file.diff.path, file.text), dependencies, projectTexts: texts }, Date.now() + deadline.remainingMs());
       } catch (error) {
         // A file the engine cannot finish is named, and the review is incomplete; it never stops the review.
         failed.push(`${file.diff.path} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
