@@ -653,10 +653,26 @@ export class FileAnalyser {
   /** The state in the arm where `condition` is `truth`: values a guard vets are clean there. */
   private refine(condition: FlowExpr, state: State, truth: boolean, ctx: FunctionContext): State {
     if (condition.kind === 'unary' && (condition.operator === '!' || condition.operator === 'not')) return this.refine(condition.operand, state, !truth, ctx);
+    // A value that tested false is empty, zero, null or false: nothing that can carry an injection.
+    if (condition.kind === 'name' && !truth && allTaints(this.expr(condition, state, ctx)).length > 0) {
+      this.overwrite(condition, CLEAN, state, ctx);
+      return state;
+    }
     if (condition.kind === 'binary') {
       const op = condition.operator;
       if ((op === '&&' || op === 'and') && truth) return this.refine(condition.right, this.refine(condition.left, state, true, ctx), true, ctx);
       if ((op === '||' || op === 'or') && !truth) return this.refine(condition.right, this.refine(condition.left, state, false, ctx), false, ctx);
+      // `if (next && !isSafe(next)) next = null;`: where `a && b` fails, `a` failed or `a` held and `b` failed
+      if ((op === '&&' || op === 'and') && !truth) {
+        const leftFailed = this.refine(condition.left, new Map(state), false, ctx);
+        const rightFailed = this.refine(condition.right, this.refine(condition.left, new Map(state), true, ctx), false, ctx);
+        return joinStates([leftFailed, rightFailed]) ?? state;
+      }
+      if ((op === '||' || op === 'or') && truth) {
+        const leftHeld = this.refine(condition.left, new Map(state), true, ctx);
+        const rightHeld = this.refine(condition.right, this.refine(condition.left, new Map(state), false, ctx), true, ctx);
+        return joinStates([leftHeld, rightHeld]) ?? state;
+      }
       // `x in ALLOWED` (Python) holds only for the members of a fixed collection.
       if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
         const collection = this.expr(condition.right, new Map(state), ctx);
@@ -927,6 +943,7 @@ export class FileAnalyser {
         return spread ? { ...mix(elements), type: null } : { ...base, elements };
       }
       case 'function':
+        this.capture(expr.qualifiedName, state);
         return CLEAN;
       case 'cast': {
         const value = this.expr(expr.value, state, ctx);
@@ -961,10 +978,39 @@ export class FileAnalyser {
         return this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, expr.name, ctx);
       }
     }
+    const outer = this.capturedValue(ctx.fn, expr.name);
+    if (outer !== null) return outer;
     if (ctx.fn.qualifiedName === '<module>') return CLEAN;
     const known2 = this.moduleConstants().get(expr.name);
     if (known2 !== undefined) return known2;
     return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
+  }
+
+  /** For each lambda or nested function, the state of the function it is written in where it was made. */
+  private readonly captured = new Map<string, State>();
+
+  private capture(qualifiedName: string, state: State): void {
+    const before = this.captured.get(qualifiedName);
+    this.captured.set(qualifiedName, before === undefined ? new Map(state) : (joinStates([before, state]) ?? new Map(state)));
+  }
+
+  /**
+   * A name a callback reads from the function around it (`function (err, data) { res.render('tag', {tag}) }`):
+   * what that function held there, when it is a constant or outside data. Stand-ins for the outer
+   * function's own parameters are not the callback's, so they are left to the usual reading.
+   */
+  private capturedValue(fn: FlowFunction, name: string): Value | null {
+    let at: FlowFunction | undefined = fn;
+    for (let depth = 0; at?.enclosingFunction != null && depth < 8; depth++) {
+      const value = this.captured.get(at.qualifiedName)?.get(name);
+      if (value !== undefined) {
+        const concrete = mapTaints(value, (t) => (SYMBOLIC.test(t.label) ? null : t));
+        return allTaints(concrete).length > 0 || hasConstant(concrete) ? concrete : null;
+      }
+      const enclosing: string = at.enclosingFunction;
+      at = this.file.functions.find((f) => f.qualifiedName === enclosing);
+    }
+    return null;
   }
 
   private boundAtTop: Set<string> | null = null;
@@ -1441,6 +1487,8 @@ export class FileAnalyser {
       if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
       if (row.requiresDependency !== null && ![...row.requiresDependency].some((d) => this.options.dependencies?.has(d) === true)) continue;
       if (row.requiresText !== null && !row.requiresText.some((t) => this.options.projectTexts?.has(t) === true)) continue;
+      const unless = row.unless;
+      if (unless !== null && unless.named.some((name) => { const v = named.get(name); return v !== undefined && hasConstant(v) && unless.matches.test(String(v.constant)); })) continue;
       ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
       const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));

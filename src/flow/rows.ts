@@ -95,6 +95,8 @@ export interface SinkRow {
    * variables unescaped by default); null: always.
    */
   requiresDependency: ReadonlySet<string> | null;
+  /** The sink does not hold when one of these named arguments is a constant matching (`mimetype="text/plain"`). */
+  unless: { named: readonly string[]; matches: RegExp } | null;
   /**
    * The sink holds only when some file of the repository contains one of these texts (the project turns
    * its engine's escaping off: benchpress's `__escape: identity`); null: always.

@@ -126,6 +126,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       argv: row.argv ?? false,
       requiresDependency: row.requires_dependency === undefined ? null : new Set(row.requires_dependency),
       requiresText: row.requires_text ?? null,
+      unless: row.unless === undefined ? null : { named: row.unless.named, matches: context.pattern([...path, 'unless', 'matches'], row.unless.matches, 'i') },
       ignoresMark: row.ignores_mark ?? null,
       vettedForAny: row.vetted_for_any ?? false,
       origin: origin(path),

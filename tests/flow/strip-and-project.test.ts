@@ -91,6 +91,26 @@ describe('render sinks that depend on the project', () => {
   });
 });
 
+describe('callbacks', () => {
+  const nested = (value: string) => `const validator = require('validator');
+tagsController.getTag = function (req, res, next) {
+  const tag = ${value};
+  topics.getTagTids(tag, 0, 20, function (err, tids) {
+    topics.getTopics('tag:' + tag, tids, function (err, data) {
+      data.tag = tag;
+      res.render('tag', data);
+    });
+  });
+};
+`;
+
+  it('read what the function around them held where they were made, through every level', async () => {
+    const deps = { dependencies: new Set(['templates.js']) };
+    expect(await findings('javascript', 'tags.js', nested('req.params.tag'), deps)).toEqual(['js-render-unescaped@7']);
+    expect(await findings('javascript', 'tags.js', nested('validator.escape(req.params.tag)'), deps)).toEqual([]);
+  });
+});
+
 describe('trust boundaries', () => {
   it('do not count a value that was encoded or checked for its use before it was stored', async () => {
     const servlet = (value: string) => `class S extends HttpServlet { protected void doPost(HttpServletRequest request, HttpServletResponse response) {
