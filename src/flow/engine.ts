@@ -79,6 +79,9 @@ export interface AnalyseOptions {
  */
 export const THROUGH_CALL_MARK = 'through-call';
 
+/** The mark a guard puts on the value it vetted, whatever kinds it cleared it for (`vetted_for_any` sinks). */
+const CHECKED_MARK = 'checked';
+
 export interface FileAnalysis {
   findings: FlowFinding[];
   /** Functions (of those asked for) analysed to the end, within their budget. */
@@ -698,7 +701,7 @@ export class FileAnalyser {
         if (vetted === null) continue;
         const value = this.expr(vetted, state, ctx);
         if (guard.requiresMark !== null && !allTaints(value).every((t) => t.marks.has(guard.requiresMark ?? ''))) continue;
-        this.overwrite(vetted, clearFor(value, guard.clears), state, ctx);
+        this.overwrite(vetted, markWith(clearFor(value, guard.clears), CHECKED_MARK), state, ctx);
       }
     }
     return state;
@@ -1498,7 +1501,7 @@ export class FileAnalyser {
             ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [] });
             continue;
           }
-          if (!taintCounts(taint, row.kind, row.accepts) || (row.ignoresMark !== null && taint.marks.has(row.ignoresMark)) || (row.vettedForAny && taint.cleared.size > 0)) continue;
+          if (!taintCounts(taint, row.kind, row.accepts) || (row.ignoresMark !== null && taint.marks.has(row.ignoresMark)) || (row.vettedForAny && taint.marks.has(CHECKED_MARK))) continue;
           this.report({ kind: 'taint', rowId: row.id, cwe: row.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [...taint.steps, sinkStep], callSites: [], sourceRow: taint.sourceRow, via: [...taint.via] });
         }
       }

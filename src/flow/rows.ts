@@ -105,8 +105,9 @@ export interface SinkRow {
   /** Taints carrying this mark do not count here (`through-call`: handed to a call the engine does not know). */
   ignoresMark: string | null;
   /**
-   * A value a sanitiser or check has vetted for any use does not count (a trust boundary: what is stored
-   * in the session was validated or encoded for where it goes, not carried raw).
+   * A value a check (a guard row) vetted for any use does not count: what is stored in the session was
+   * validated (`url_has_allowed_host_and_scheme(next)`). An encoder is no validation: an HTML-escaped
+   * value in the session is still outside data the server later trusts.
    */
   vettedForAny: boolean;
   origin: RowOrigin;

@@ -86,7 +86,7 @@ const SinkSchema = z.strictObject({
     .optional()
     .describe('the sink does not hold when one of these named arguments is a constant that matches'),
   requires_text: z.array(z.string().min(4)).min(1).optional().describe('the sink holds only when a file of the repository contains one of these texts'),
-  vetted_for_any: z.boolean().optional().describe('a value cleared for any sink kind does not count (trust boundaries)'),
+  vetted_for_any: z.boolean().optional().describe('a value a check vetted for any sink kind does not count (trust boundaries)'),
   ignores_mark: z.string().min(1).optional().describe('taints with this mark do not count (`through-call`: passed as an argument to a call flow does not know)'),
   tests: TestsSchema.optional(),
 });

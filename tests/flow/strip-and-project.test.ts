@@ -112,13 +112,15 @@ tagsController.getTag = function (req, res, next) {
 });
 
 describe('trust boundaries', () => {
-  it('do not count a value that was encoded or checked for its use before it was stored', async () => {
-    const servlet = (value: string) => `class S extends HttpServlet { protected void doPost(HttpServletRequest request, HttpServletResponse response) {
-  String key = request.getParameter("key");
-  request.getSession().setAttribute("message", "Saved " + ${value});
-} }
+  it('do not count a value a check vetted before it was stored, but do count an encoded one', async () => {
+    const view = (check: string) => `from django.utils.http import url_has_allowed_host_and_scheme
+def login(request):
+    target = request.GET.get("next")
+    ${check}
+    request.session["next"] = target
 `;
-    expect(await findings('java', 'S.java', servlet('key'))).toEqual(['java-trust-boundary@3']);
-    expect(await findings('java', 'S.java', servlet('StringEscapeUtils.escapeXml11(key)'))).toEqual([]);
+    expect(await findings('python', 'v.py', view('pass'))).toEqual(['python-session-store@5', 'python-session-write@5']);
+    expect(await findings('python', 'v.py', view('if target and not url_has_allowed_host_and_scheme(target, allowed_hosts=None): target = None'))).toEqual([]);
+    expect(await findings('python', 'v.py', view('target = html.escape(target)'))).toEqual(['python-session-store@5', 'python-session-write@5']);
   });
 });
