@@ -3,8 +3,9 @@
  * change that puts the bug back (FIX..FIX^) and the fix itself (FIX^..FIX) with the BUILT CLI, scope
  * changed-files, and check that the first has a finding of the entry's CWE in the entry's function
  * ("flagged at the vulnerable revision") and the second has none ("quiet at the fix").
- * Run: node tools/build.mjs && npx tsx tools/flow-pool.ts [--clones DIR] [--only ID] [--write] [--json]
- * Clones are read from DIR/<clone> (default /work/trial); --write puts the table into docs/flow.md.
+ * Run: node tools/build.mjs && npx tsx tools/flow-pool.ts [--clones DIR] [--only ID] [--write] [--json] [--from FILE]
+ * Clones are read from DIR/<clone> (default /work/trial); --write puts the table into docs/flow.md;
+ * --from FILE takes the results of an earlier `--json` run instead of reviewing again.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,15 +55,16 @@ interface Result {
   detail: string;
 }
 
-function options(argv: string[]): { clones: string; only: string | undefined; write: boolean; json: boolean } {
-  const out = { clones: '/work/trial', only: undefined as string | undefined, write: false, json: false };
+function options(argv: string[]): { clones: string; only: string | undefined; write: boolean; json: boolean; from: string | undefined } {
+  const out = { clones: '/work/trial', only: undefined as string | undefined, write: false, json: false, from: undefined as string | undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--write') out.write = true;
     else if (a === '--json') out.json = true;
     else if (a === '--clones' && argv[i + 1] !== undefined) out.clones = argv[++i]!;
     else if (a === '--only' && argv[i + 1] !== undefined) out.only = argv[++i];
-    else throw new Error(`unknown option ${String(a)} (options: --clones DIR, --only ID, --write, --json)`);
+    else if (a === '--from' && argv[i + 1] !== undefined) out.from = argv[++i];
+    else throw new Error(`unknown option ${String(a)} (options: --clones DIR, --only ID, --write, --json, --from FILE)`);
   }
   return out;
 }
@@ -142,23 +144,28 @@ function table(results: Result[]): string {
   ].join('\n');
 }
 
-async function main(): Promise<void> {
-  const opts = options(process.argv.slice(2));
-  const pool = JSON.parse(readFileSync(POOL, 'utf8')) as { entries: PoolEntry[] };
-  const entries = pool.entries.filter((e) => opts.only === undefined || e.id === opts.only);
+async function reviewAll(entries: readonly PoolEntry[], clones: string): Promise<Result[]> {
   const dir = mkdtempSync(join(tmpdir(), 'jscr-flow-pool-'));
   const config = join(dir, 'review.toml');
   writeFileSync(config, '[review]\nscope = "changed-files"\nmax_findings = 100000\ndeadline_s = 1800\n');
   const results: Result[] = [];
   try {
     for (const entry of entries) {
-      const r = await check(entry, opts.clones, config);
+      const r = await check(entry, clones, config);
       results.push(r);
       process.stderr.write(`${entry.id}: flagged ${r.flagged}, quiet ${r.quiet}${r.detail ? ` (${r.detail})` : ''}\n`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  return results;
+}
+
+async function main(): Promise<void> {
+  const opts = options(process.argv.slice(2));
+  const pool = JSON.parse(readFileSync(POOL, 'utf8')) as { entries: PoolEntry[] };
+  const entries = pool.entries.filter((e) => opts.only === undefined || e.id === opts.only);
+  const results: Result[] = opts.from !== undefined ? (JSON.parse(readFileSync(opts.from, 'utf8')) as Result[]) : await reviewAll(entries, opts.clones);
   const text = table(results);
   if (opts.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else process.stdout.write(`${text}\n`);

@@ -12,7 +12,8 @@
 import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowStmt, FlowTarget } from './ir.js';
 import { callMatches, type CallExpr } from './match.js';
 import { renderExpr, renderTarget } from './render.js';
-import type { CallSlot, CheckRow, FlowRows, SinkRow } from './rows.js';
+import type { CallSlot, CheckRow, FlowRows, SanitiserRow, SinkRow } from './rows.js';
+import { kindsClearedByStrip } from './strip.js';
 import {
   allTaints,
   clearFor,
@@ -66,6 +67,10 @@ export interface AnalyseOptions {
   budget?: FlowBudget;
   /** A repository properties value by key, for `property` propagators. */
   property?: (key: string) => string | null;
+  /** Packages the repository's manifests declare, for sinks with `requires_dependency`. */
+  dependencies?: ReadonlySet<string>;
+  /** Of the texts sink rows name in `requires_text`, those some file of the repository contains. */
+  projectTexts?: ReadonlySet<string>;
 }
 
 /**
@@ -88,6 +93,16 @@ export interface SinkEvidence {
   /** What a `symbolic` origin is: "parameter `cmd` of `run`", "field `this.html`". */
   names: string[];
 }
+
+/**
+ * The mark a taint gets when it is handed as an argument to a call the engine knows nothing of (no row,
+ * no summary): the result is what that function made of it (a lookup keyed by it, a URL built from it),
+ * which a sink row may decline to count (`ignores_mark`).
+ */
+export const THROUGH_CALL_MARK = 'through-call';
+
+/** The mark a guard puts on the value it vetted, whatever kinds it cleared it for (`vetted_for_any` sinks). */
+const CHECKED_MARK = 'checked';
 
 export interface FileAnalysis {
   findings: FlowFinding[];
@@ -801,10 +816,26 @@ export class FileAnalyser {
   /** The state in the arm where `condition` is `truth`: values a guard vets are clean there. */
   private refine(condition: FlowExpr, state: State, truth: boolean, ctx: FunctionContext): State {
     if (condition.kind === 'unary' && (condition.operator === '!' || condition.operator === 'not')) return this.refine(condition.operand, state, !truth, ctx);
+    // A value that tested false is empty, zero, null or false: nothing that can carry an injection.
+    if (condition.kind === 'name' && !truth && allTaints(this.expr(condition, state, ctx)).length > 0) {
+      this.overwrite(condition, CLEAN, state, ctx);
+      return state;
+    }
     if (condition.kind === 'binary') {
       const op = condition.operator;
       if ((op === '&&' || op === 'and') && truth) return this.refine(condition.right, this.refine(condition.left, state, true, ctx), true, ctx);
       if ((op === '||' || op === 'or') && !truth) return this.refine(condition.right, this.refine(condition.left, state, false, ctx), false, ctx);
+      // `if (next && !isSafe(next)) next = null;`: where `a && b` fails, `a` failed or `a` held and `b` failed
+      if ((op === '&&' || op === 'and') && !truth) {
+        const leftFailed = this.refine(condition.left, new Map(state), false, ctx);
+        const rightFailed = this.refine(condition.right, this.refine(condition.left, new Map(state), true, ctx), false, ctx);
+        return joinStates([leftFailed, rightFailed]) ?? state;
+      }
+      if ((op === '||' || op === 'or') && truth) {
+        const leftHeld = this.refine(condition.left, new Map(state), true, ctx);
+        const rightHeld = this.refine(condition.right, this.refine(condition.left, new Map(state), false, ctx), true, ctx);
+        return joinStates([leftHeld, rightHeld]) ?? state;
+      }
       // `x in ALLOWED` (Python) holds only for the members of a fixed collection.
       if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
         const collection = this.expr(condition.right, new Map(state), ctx);
@@ -830,7 +861,7 @@ export class FileAnalyser {
         if (vetted === null) continue;
         const value = this.expr(vetted, state, ctx);
         if (guard.requiresMark !== null && !allTaints(value).every((t) => t.label === UNSEEN || t.marks.has(guard.requiresMark ?? ''))) continue;
-        this.overwrite(vetted, clearFor(value, guard.clears), state, ctx);
+        this.overwrite(vetted, markWith(clearFor(value, guard.clears), CHECKED_MARK), state, ctx);
       }
     }
     return state;
@@ -940,6 +971,15 @@ export class FileAnalyser {
   }
 
   /** `a.b.c` to root `a` and keys [b, c]; null for anything that is not a plain access path. */
+  /** The value stored in state at an access path (`req.query.sort` after a check wrote it), or null. */
+  private writtenPath(expr: FlowExpr, state: State, ctx: FunctionContext): Value | null {
+    const path = this.lvalueOf(expr, ctx);
+    if (path === null || path.keys.length === 0) return null;
+    let at = state.get(path.name);
+    for (const key of path.keys) at = at?.slots?.get(key);
+    return at ?? null;
+  }
+
   private lvalueOf(expr: FlowExpr, ctx: FunctionContext): { name: string; keys: string[] } | null {
     if (expr.kind === 'name' && expr.name === ctx.selfName) return { name: 'this', keys: [] };
     if (expr.kind === 'name') {
@@ -990,6 +1030,9 @@ export class FileAnalyser {
       case 'name':
         return this.nameValue(expr, state, ctx);
       case 'field': {
+        // `sorts.includes(req.query.sort) ? req.query.sort : null`: a request path this function vetted or wrote holds what it was given
+        const written = this.writtenPath(expr, state, ctx);
+        if (written !== null) return written;
         const fromSource = this.fieldSource(expr);
         if (fromSource !== null) return fromSource;
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
@@ -1063,6 +1106,7 @@ export class FileAnalyser {
         return spread ? { ...mix(elements), type: null } : { ...base, elements };
       }
       case 'function':
+        this.capture(expr.qualifiedName, state);
         return CLEAN;
       case 'cast': {
         const value = this.expr(expr.value, state, ctx);
@@ -1097,6 +1141,8 @@ export class FileAnalyser {
         return this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, expr.name, ctx);
       }
     }
+    const outer = this.capturedValue(ctx.fn, expr.name);
+    if (outer !== null) return outer;
     if (ctx.fn.qualifiedName === '<module>') return CLEAN;
     // A top-level name can be rewritten elsewhere (by another function, through `window.name`) and an
     // import is another file's: neither is provably this function's own data, whatever it folds to.
@@ -1105,6 +1151,33 @@ export class FileAnalyser {
     if (known2 !== undefined) return { ...known2, taints: [...known2.taints, unseen] };
     if (this.moduleAssigned().has(expr.name) || expr.name in this.file.imports) return { taints: [unseen], type: null };
     return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
+  }
+
+  /** For each lambda or nested function, the state of the function it is written in where it was made. */
+  private readonly captured = new Map<string, State>();
+
+  private capture(qualifiedName: string, state: State): void {
+    const before = this.captured.get(qualifiedName);
+    this.captured.set(qualifiedName, before === undefined ? new Map(state) : (joinStates([before, state]) ?? new Map(state)));
+  }
+
+  /**
+   * A name a callback reads from the function around it (`function (err, data) { res.render('tag', {tag}) }`):
+   * what that function held there, when it is a constant or outside data. Stand-ins for the outer
+   * function's own parameters are not the callback's, so they are left to the usual reading.
+   */
+  private capturedValue(fn: FlowFunction, name: string): Value | null {
+    let at: FlowFunction | undefined = fn;
+    for (let depth = 0; at?.enclosingFunction != null && depth < 8; depth++) {
+      const value = this.captured.get(at.qualifiedName)?.get(name);
+      if (value !== undefined) {
+        const concrete = mapTaints(value, (t) => (SYMBOLIC.test(t.label) ? null : t));
+        return allTaints(concrete).length > 0 || hasConstant(concrete) ? concrete : null;
+      }
+      const enclosing: string = at.enclosingFunction;
+      at = this.file.functions.find((f) => f.qualifiedName === enclosing);
+    }
+    return null;
   }
 
   private boundAtTop: Set<string> | null = null;
@@ -1273,7 +1346,7 @@ export class FileAnalyser {
   private call(call: CallExpr, state: State, ctx: FunctionContext): Value {
     const receiverType = call.receiver ? this.typeOf(call.receiver, state, ctx) : null;
     // `new File(x).getName()`: the object made only to be sanitised is not itself a use of x.
-    const sanitisesReceiver = call.receiver?.kind === 'call' && this.rows.sanitisers.some((row) => row.clears.size > 0 && callMatches(row.call, call, receiverType, this.file));
+    const sanitisesReceiver = call.receiver?.kind === 'call' && this.rows.sanitisers.some((row) => row.clears.size > 0 && row.strip === null && callMatches(row.call, call, receiverType, this.file));
     if (sanitisesReceiver) ctx.sinksMuted++;
     let receiver: Value;
     try {
@@ -1302,7 +1375,10 @@ export class FileAnalyser {
     }
     for (const row of rows.sanitisers) {
       if (!matches(row.call)) continue;
-      const cleared = clearFor(mix([receiver, ...args]), row.clears);
+      const kinds = row.strip === null ? row.clears : this.stripClears(row.strip, row.clears, receiver, args, named);
+      // a strip that leaves harmful characters (or one pass of `replace('../', '')`) cleans nothing
+      if (kinds.size === 0) continue;
+      const cleared = clearFor(mix([receiver, ...args]), kinds);
       // An escaper the file defines itself is only as good as its body: not proof the value is safe.
       return this.resolve(call, receiverType, ctx) === null ? cleared : mix([cleared, { taints: [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null }]);
     }
@@ -1339,10 +1415,11 @@ export class FileAnalyser {
 
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
     // A call flow knows nothing of answers with data it cannot see, unless it is a method of a value
-    // the code wrote itself (`"a,b".split(",")`, `[a, b].join(" ")`).
+    // the code wrote itself (`"a,b".split(",")`, `[a, b].join(" ")`); what it was handed comes back marked.
     const ownData = call.receiver !== null && (hasConstant(receiver) || receiver.elements !== undefined || receiver.slots !== undefined);
     const unseen: Value = { taints: ownData ? [] : [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null };
-    const result = mix([receiver, ...args, ...named.values(), unseen], type);
+    const handed = [...args, ...named.values()].map((a) => (a.taints.length > 0 || a.elements !== undefined || a.slots !== undefined ? markWith(a, THROUGH_CALL_MARK) : a));
+    const result = mix([receiver, ...handed, unseen], type);
     // A builder made by a tracked factory keeps the factory's settings (`factory.newDocumentBuilder()`).
     const carried = [...created, ...(call.receiver !== null ? (receiver.objects ?? []) : [])];
     const withObjects: Value = carried.length > 0 ? { ...result, objects: carried } : result;
@@ -1351,6 +1428,30 @@ export class FileAnalyser {
     }
     if (call.isNew && (type === 'StringBuilder' || type === 'StringBuffer')) return { ...withObjects, type };
     return withObjects;
+  }
+
+  /**
+   * What a callback returns to the method that calls it back: the outside data it reads itself, and the
+   * receiver's taint when what it returns comes from what it was handed (an element, the accumulator).
+   * A callback that is not a function of this file may return anything of the receiver.
+   */
+  private callbackResult(callback: FlowExpr | null, receiver: Value): Value {
+    const fn = callback?.kind === 'function' ? this.file.functions.find((f) => f.qualifiedName === callback.qualifiedName) : undefined;
+    const summary = fn === undefined ? null : this.summaryOf(fn);
+    if (summary === null) return mix([receiver]);
+    const returned = allTaints(summary.returns);
+    const concrete = returned.filter((t) => !SYMBOLIC.test(t.label));
+    // what it was handed comes back as cleared as the callback left it (`item => escape(item)`)
+    const handedBack = returned.filter((t) => t.label.startsWith('param:')).map((t) => clearFor(mix([receiver]), t.cleared));
+    return mix([{ taints: concrete, type: null }, ...handedBack]);
+  }
+
+  /** The kinds a character-class strip row clears at this call: none unless pattern and replacement are constant. */
+  private stripClears(strip: NonNullable<SanitiserRow['strip']>, candidates: ReadonlySet<string>, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): Set<string> {
+    const [pattern] = this.slotValues(strip.pattern, receiver, args, named);
+    const [replacement] = this.slotValues(strip.replacement, receiver, args, named);
+    if (typeof pattern?.constant !== 'string' || typeof replacement?.constant !== 'string') return new Set();
+    return kindsClearedByStrip({ pattern: pattern.constant, replacement: replacement.constant, syntax: strip.syntax, everyMatch: strip.everyMatch }, candidates);
   }
 
   /** Add what `value` carries to the variable or access path `target` reads (an append to a builder). */
@@ -1426,6 +1527,8 @@ export class FileAnalyser {
       case 'clear':
         write({ taints: [], type: receiver.type, ...(receiver.elements ? { elements: [] } : {}), ...(receiver.slots ? { slots: new Map() } : {}) });
         return CLEAN;
+      case 'callback-return':
+        return mix([this.callbackResult(call.arguments[0]?.value ?? null, receiver), ...args.slice(1)]);
       case 'property': {
         if (first !== undefined && hasConstant(first) && typeof first.constant === 'string') {
           const found = this.options.property?.(first.constant) ?? null;
@@ -1576,6 +1679,10 @@ export class FileAnalyser {
     for (const row of this.rows.sinks) {
       if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
       if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
+      if (row.requiresDependency !== null && ![...row.requiresDependency].some((d) => this.options.dependencies?.has(d) === true)) continue;
+      if (row.requiresText !== null && !row.requiresText.some((t) => this.options.projectTexts?.has(t) === true)) continue;
+      const unless = row.unless;
+      if (unless !== null && unless.named.some((name) => { const v = named.get(name); return v !== undefined && hasConstant(v) && unless.matches.test(String(v.constant)); })) continue;
       ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
       const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
@@ -1588,7 +1695,7 @@ export class FileAnalyser {
             ctx.innerSinks.push({ row, check: null, symbolic: withStep(taint, sinkStep), line: call.line, column: call.column, callSites: [], lines });
             continue;
           }
-          if (!taintCounts(taint, row.kind, row.accepts)) continue;
+          if (!taintCounts(taint, row.kind, row.accepts) || (row.ignoresMark !== null && taint.marks.has(row.ignoresMark)) || (row.vettedForAny && taint.marks.has(CHECKED_MARK))) continue;
           this.report({ kind: 'taint', rowId: row.id, cwe: row.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [...taint.steps, sinkStep], callSites: [], sourceRow: taint.sourceRow, via: [...taint.via] });
         }
       }

@@ -9,6 +9,7 @@
  * engine reports row ids and the review joins them with the report metadata the loader keeps.
  */
 import type { Language } from '../syntax/languages.js';
+import type { StripSyntax } from './strip.js';
 
 /** A call (or `new`) the row applies to. Every given part must hold. */
 export interface CallMatcher {
@@ -89,6 +90,26 @@ export interface SinkRow {
    * only a tainted program, or any tainted part when the program is a shell or unknown, counts.
    */
   argv: boolean;
+  /**
+   * The sink holds only in a project that declares one of these packages (a view engine that prints
+   * variables unescaped by default); null: always.
+   */
+  requiresDependency: ReadonlySet<string> | null;
+  /** The sink does not hold when one of these named arguments is a constant matching (`mimetype="text/plain"`). */
+  unless: { named: readonly string[]; matches: RegExp } | null;
+  /**
+   * The sink holds only when some file of the repository contains one of these texts (the project turns
+   * its engine's escaping off: benchpress's `__escape: identity`); null: always.
+   */
+  requiresText: readonly string[] | null;
+  /** Taints carrying this mark do not count here (`through-call`: handed to a call the engine does not know). */
+  ignoresMark: string | null;
+  /**
+   * A value a check (a guard row) vetted for any use does not count: what is stored in the session was
+   * validated (`url_has_allowed_host_and_scheme(next)`). An encoder is no validation: an HTML-escaped
+   * value in the session is still outside data the server later trusts.
+   */
+  vettedForAny: boolean;
   origin: RowOrigin;
 }
 
@@ -97,6 +118,12 @@ export interface SanitiserRow {
   id: string;
   clears: ReadonlySet<string>;
   call: CallMatcher;
+  /**
+   * A character-class strip (`re.sub('[^a-z0-9]', '', x)`): the result is clean only for those kinds of
+   * `clears` whose harmful characters cannot survive (src/flow/strip.ts); a call whose pattern is not
+   * one class, or not constant, clears nothing.
+   */
+  strip: { pattern: CallSlot; replacement: CallSlot; syntax: StripSyntax; everyMatch: boolean } | null;
   origin: RowOrigin;
 }
 
@@ -120,9 +147,11 @@ export interface GuardRow {
  * Operations the engine models slot by slot rather than as plain taint movement: `list-add` appends
  * its last argument (or inserts at a constant index), `get` reads a constant index or key, `put` and
  * `set` write one, `remove` deletes one, `clear` empties the receiver, `property` reads a repository
- * properties value by a constant key (argument 0; argument 1 is the default).
+ * properties value by a constant key (argument 0; argument 1 is the default), `callback-return` gives
+ * what the callback in argument 0 returns (`map`, `reduce`): outside data it reads itself, the
+ * receiver's when it returns what it was handed, and the other arguments (a starting value).
  */
-export const BUILTIN_OPERATIONS = ['list-add', 'get', 'put', 'set', 'remove', 'clear', 'property'] as const;
+export const BUILTIN_OPERATIONS = ['list-add', 'get', 'put', 'set', 'remove', 'clear', 'property', 'callback-return'] as const;
 export type BuiltinOperation = (typeof BUILTIN_OPERATIONS)[number];
 
 /** How taint moves through a call the engine has no summary for. `to` empty: the result is clean. */

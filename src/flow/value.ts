@@ -63,6 +63,8 @@ export const CLEAN: Value = { taints: [], type: null };
 export const UNSEEN = 'unseen';
 
 const MAX_TAINTS = 4;
+/** Labels of the symbolic taints summaries use for a parameter, a field or a free name. */
+const STAND_IN = /^(param|field|free):/;
 const MAX_STEPS = 10;
 const EMPTY: ReadonlySet<string> = new Set();
 
@@ -89,10 +91,12 @@ function uniqueTaints(taints: readonly Taint[]): Taint[] {
     const key = taintKey(t);
     if (!seen.has(key)) seen.set(key, t);
   }
-  // Uncleared taints first, so a cap keeps the ones that matter; an unseen origin never takes the place of one.
+  // Uncleared taints first, then outside data before stand-ins for a parameter or a free name, then
+  // unmarked ones, so a cap keeps the ones that matter (an object of many fields keeps its request data);
+  // an unseen origin never takes the place of one.
+  const rank = (t: Taint) => t.cleared.size * 4 + (STAND_IN.test(t.label) ? 2 : 0) + (t.marks.size > 0 ? 1 : 0);
   const all = [...seen.values()];
-  const unseen = all.filter((t) => t.label === UNSEEN);
-  return [...all.filter((t) => t.label !== UNSEEN).sort((a, b) => a.cleared.size - b.cleared.size).slice(0, MAX_TAINTS), ...unseen];
+  return [...all.filter((t) => t.label !== UNSEEN).sort((a, b) => rank(a) - rank(b)).slice(0, MAX_TAINTS), ...all.filter((t) => t.label === UNSEEN)];
 }
 
 export function withStep(taint: Taint, step: PathStep): Taint {

@@ -124,13 +124,19 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       slots: (row.slots ?? ['arguments']).map(parseSlot),
       when: row.when === undefined ? null : 'named' in row.when ? { kind: 'named' as const, named: row.when.named, equals: row.when.equals } : { kind: 'slot' as const, slot: parseSlot(row.when.slot), matches: context.pattern([...path, 'when', 'matches'], row.when.matches) },
       argv: row.argv ?? false,
+      requiresDependency: row.requires_dependency === undefined ? null : new Set(row.requires_dependency),
+      requiresText: row.requires_text ?? null,
+      unless: row.unless === undefined ? null : { named: row.unless.named, matches: context.pattern([...path, 'unless', 'matches'], row.unless.matches, 'i') },
+      ignoresMark: row.ignores_mark ?? null,
+      vettedForAny: row.vetted_for_any ?? false,
       origin: origin(path),
     };
   });
 
   const sanitisers = (data.sanitiser ?? []).map((row, index) => {
     const path = claim('sanitiser', index, row.id, row.tests);
-    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), origin: origin(path) };
+    const strip = row.strip === undefined ? null : { pattern: parseSlot(row.strip.pattern), replacement: parseSlot(row.strip.replacement), syntax: row.strip.syntax, everyMatch: row.strip.every_match };
+    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), strip, origin: origin(path) };
   });
 
   const guards = (data.guard ?? []).map((row, index) => {

@@ -80,6 +80,14 @@ const SinkSchema = z.strictObject({
     .optional()
     .describe('the sink holds only with this literal keyword argument, or this constant in a slot'),
   argv: z.boolean().optional().describe('the slots are a program and its arguments: a tainted argument of a fixed, non-shell program does not count'),
+  requires_dependency: names.optional().describe('the sink holds only in a project whose package manifest declares one of these packages'),
+  unless: z
+    .strictObject({ named: z.array(z.string().min(1)).min(1), matches: regex('tested against the constant named argument') })
+    .optional()
+    .describe('the sink does not hold when one of these named arguments is a constant that matches'),
+  requires_text: z.array(z.string().min(4)).min(1).optional().describe('the sink holds only when a file of the repository contains one of these texts'),
+  vetted_for_any: z.boolean().optional().describe('a value a check vetted for any sink kind does not count (trust boundaries)'),
+  ignores_mark: z.string().min(1).optional().describe('taints with this mark do not count (`through-call`: passed as an argument to a call flow does not know)'),
   tests: TestsSchema.optional(),
 });
 
@@ -87,6 +95,15 @@ const SanitiserSchema = z.strictObject({
   id,
   clears: names.describe('sink kinds the result is clean for; "*" for all'),
   call: CallSchema,
+  strip: z
+    .strictObject({
+      pattern: slot,
+      replacement: slot,
+      syntax: z.enum(['plain', 'regex-literal', 'delimited']).describe('a plain string, a /.../flags literal, or a delimited PHP pattern'),
+      every_match: z.boolean().describe('the call replaces every match whatever the flags'),
+    })
+    .optional()
+    .describe('a character-class strip: clears only the kinds whose harmful characters cannot survive'),
   tests: TestsSchema.optional(),
 });
 

@@ -79,4 +79,17 @@ describe('data flow in a review', () => {
     const report = await review(r);
     expect(report.findings.filter((f) => f.cwe === 'CWE-89')).toEqual([]);
   }, 120_000);
+
+  it('treats res.render as an XSS sink only in a project whose manifest or code says its templates print raw', async () => {
+    const controller = (value: string) => `exports.getTag = function (req, res) {\n  const title = 'Tags';\n  res.render('tag', { title, tag: ${value} });\n};\n`;
+    const reviewed = async (files: Record<string, string>) => {
+      const r = repo({ ...files, 'src/tags.js': controller('"all"') });
+      r.commit({ 'src/tags.js': controller('req.params.tag') });
+      return (await review(r)).findings.filter((f) => f.source === 'flow' && f.cwe === 'CWE-79').map((f) => `${f.rule}:${f.line}`);
+    };
+    expect(await reviewed({ 'install/package.json': JSON.stringify({ dependencies: { 'templates.js': '0.0.13' } }) })).toEqual(['jscr/js-render-unescaped:3']);
+    expect(await reviewed({ 'package.json': JSON.stringify({ dependencies: { benchpressjs: '2.5.5' } }), 'public/helpers.js': 'module.exports = { __escape: identity };\n' })).toEqual(['jscr/js-render-escape-off:3']);
+    expect(await reviewed({ 'package.json': JSON.stringify({ dependencies: { benchpressjs: '2.5.5', ejs: '3.1.0' } }) })).toEqual([]);
+    expect(await reviewed({ 'package.json': '{ not json' })).toEqual([]);
+  }, 240_000);
 });

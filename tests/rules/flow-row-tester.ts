@@ -6,6 +6,7 @@
 import { analyseFile, lowerText, type FlowFinding } from '../../src/flow/index.js';
 import { loadGrammars } from '../../src/syntax/parser.js';
 import type { FlowRowTests, LoadedFlowRows } from '../../src/rules/flow-load.js';
+import type { FlowRows } from '../../src/flow/rows.js';
 
 export interface SnippetOutcome {
   row: string;
@@ -29,6 +30,11 @@ function usesRow(finding: FlowFinding, test: FlowRowTests): boolean {
   }
 }
 
+/** Snippets run as if in a project that declares every package a row requires (`requires_dependency`) and holds every text (`requires_text`). */
+function dependenciesNamed(rows: FlowRows): Set<string> {
+  return new Set(rows.sinks.flatMap((row) => [...(row.requiresDependency ?? [])]));
+}
+
 export async function runFlowRowTests(loaded: LoadedFlowRows): Promise<SnippetOutcome[]> {
   await loadGrammars(loaded.tests.flatMap((t) => t.languages));
   const outcomes: SnippetOutcome[] = [];
@@ -44,7 +50,7 @@ export async function runFlowRowTests(loaded: LoadedFlowRows): Promise<SnippetOu
           outcomes.push({ row: test.rowId, expectation, snippet, problem: lowered === null ? `no front end for ${language}` : lowered.reason });
           continue;
         }
-        const { findings } = analyseFile(lowered.file, { rows });
+        const { findings } = analyseFile(lowered.file, { rows, dependencies: dependenciesNamed(rows), projectTexts: new Set(rows.sinks.flatMap((row) => row.requiresText ?? [])) });
         const problem =
           expectation === 'flagged'
             ? findings.some((f) => usesRow(f, test)) ? '' : `expected a finding using ${test.rowId}, got ${findings.map((f) => `${f.rowId}@${f.line}`).join(', ') || 'none'}`

@@ -91,6 +91,33 @@ async function propertiesLookup(reader: SourceReader): Promise<PropertyLookup> {
   };
 }
 
+const JS_LANGUAGES: ReadonlySet<string> = new Set(['javascript', 'typescript', 'tsx']);
+const MAX_MANIFESTS = 16;
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+/** Manifests whose packages a row may require: the root's and one folder down (NodeBB keeps its in install/). */
+const MANIFEST = /^(?:[^/]+\/)?package\.json$/;
+
+/** The packages the repository's package.json files declare (dependencies of every kind), for `requires_dependency` rows. */
+async function projectDependencies(reader: SourceReader): Promise<Set<string>> {
+  const paths = (await reader.listFiles()).filter((p) => MANIFEST.test(p) && !p.startsWith('node_modules/')).slice(0, MAX_MANIFESTS);
+  const out = new Set<string>();
+  for (const read of (await reader.readMany(paths)).values()) {
+    if (!read.ok || read.text.length > MAX_MANIFEST_BYTES) continue;
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(read.text);
+    } catch {
+      continue; // a manifest that is not JSON declares nothing
+    }
+    if (typeof manifest !== 'object' || manifest === null) continue;
+    for (const key of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+      const table: unknown = (manifest as Record<string, unknown>)[key];
+      if (typeof table === 'object' && table !== null) for (const name of Object.keys(table)) out.add(name);
+    }
+  }
+  return out;
+}
+
 /** Functions with a touched line inside them (`<module>` only for lines outside every function). */
 function touchedFunctions(file: FlowFile, lines: ReadonlySet<number> | 'all'): Set<string> {
   const functions = file.functions.filter((f) => f.qualifiedName !== '<module>');
@@ -117,7 +144,26 @@ interface FileFlow {
   evidence: readonly SinkEvidence[];
 }
 
-async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, property: (key: string) => string | null, stopAt: number): Promise<FileFlow> {
+/** What the repository tells the engine beyond the file: properties values and declared packages. */
+interface ProjectFacts {
+  property: (key: string) => string | null;
+  dependencies: ReadonlySet<string>;
+  projectTexts: ReadonlySet<string>;
+}
+
+const MAX_PROJECT_TEXTS = 8;
+
+/** Which of the texts the sink rows of these languages require (`requires_text`) some file of the repository holds. */
+async function projectTexts(reader: SourceReader, languages: ReadonlySet<string>): Promise<Set<string>> {
+  const { byLanguage } = loadBuiltinFlowRows();
+  const wanted = new Set<string>();
+  for (const [language, rows] of byLanguage) if (languages.has(language)) for (const row of rows.sinks) for (const text of row.requiresText ?? []) wanted.add(text);
+  const found = new Set<string>();
+  for (const text of [...wanted].slice(0, MAX_PROJECT_TEXTS)) if ((await reader.grepFiles(text, [])).length > 0) found.add(text);
+  return found;
+}
+
+async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, project: ProjectFacts, stopAt: number): Promise<FileFlow> {
   const { byLanguage, meta } = loadBuiltinFlowRows();
   const rows = byLanguage.get(flowFile.language);
   const aliasesByCwe = new Map<string, string[]>();
@@ -126,7 +172,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   const touched = scan === 'all' ? 'all' : touchedLines(file.diff);
   const only = touchedFunctions(flowFile, touched);
   if (only.size === 0) return { findings: [], limits: [], ranges: [], evidence: [] };
-  const analysis = analyseFile(flowFile, { rows, property }, only);
+  const analysis = analyseFile(flowFile, { rows, ...project }, only);
   const done = new Set(analysis.analysed);
   const ranges = flowFile.functions
     .filter((fn) => done.has(fn.qualifiedName) && fn.qualifiedName !== '<module>')
@@ -164,7 +210,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   if (read?.ok !== true) return { findings, limits, ranges, evidence: analysis.evidence };
   const lowered = await lowerText(basePath, flowFile.language, read.text, stopAt);
   if (lowered?.ok !== true) return { findings, limits, ranges, evidence: analysis.evidence };
-  const before = new Set(analyseFile(lowered.file, { rows, property }, only).findings.map(flowKey));
+  const before = new Set(analyseFile(lowered.file, { rows, ...project }, only).findings.map(flowKey));
   for (const f of unchanged) {
     if (before.has(flowKey(f))) continue;
     const fn = flowFile.functions.find((candidate) => candidate.qualifiedName === f.function);
@@ -184,6 +230,9 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       return flowFile === undefined ? [] : [{ file, flowFile }];
     });
     const lookup = targets.some((t) => MENTIONS_PROPERTIES.test(t.file.text)) ? await propertiesLookup(change.reader) : () => () => null;
+    const languages = new Set(targets.map((t) => t.flowFile.language));
+    const dependencies = [...languages].some((l) => JS_LANGUAGES.has(l)) ? await projectDependencies(change.reader) : new Set<string>();
+    const texts = await projectTexts(change.reader, languages);
     const findings: Finding[] = [];
     const limits: string[] = [];
     const unfinished: string[] = [];
@@ -198,7 +247,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       const scan = scanLinesFor(file, run);
       let out: FileFlow;
       try {
-        out = await analyseChangedFile(file, flowFile, scan, change.baseReader, lookup(file.diff.path, file.text), Date.now() + deadline.remainingMs());
+        out = await analyseChangedFile(file, flowFile, scan, change.baseReader, { property: lookup(file.diff.path, file.text), dependencies, projectTexts: texts }, Date.now() + deadline.remainingMs());
       } catch (error) {
         // A file the engine cannot finish is named, and the review is incomplete; it never stops the review.
         failed.push(`${file.diff.path} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
