@@ -19,6 +19,7 @@ import { isRouteFile, quotedNames, routeSites, routeTargets } from './recogniser
 import { methodsOf, statementAt } from './recognisers/shared.js';
 import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
+import { jsMiddlewareWitnesses } from './js-middleware.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -408,6 +409,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
   }
 
   laravelRouterWitnesses(input, set);
+  for (const w of jsMiddlewareWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);
   symfonyAccessControl(input, set);
   recogniseAuthFlows(input, set);
   return set;

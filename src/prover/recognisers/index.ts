@@ -10,9 +10,10 @@ import { remix } from './remix.js';
 import { stapler } from './stapler.js';
 import { symfony } from './symfony.js';
 import { tornado } from './tornado.js';
+import { trpc } from './trpc.js';
 import type { Recogniser } from './types.js';
 
-export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado];
+export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado, trpc];
 
 /** Modules of this folder that are not recognisers. */
-export const SUPPORT_MODULES = ['index', 'types', 'shared'] as const;
+export const SUPPORT_MODULES = ['index', 'types', 'shared', 'js-handlers'] as const;
