@@ -277,6 +277,8 @@ export function guardClauseHead(file: ProgramFile, fn: FunctionIR, line: number)
 
 /** A line that opens a block which may not run, or may run later: a branch, a loop, a handler, a closure. */
 const CONDITIONAL_HEAD = /^\s*(?:\}\s*)?(?:if|elif|else|unless|for|foreach|while|do|switch|case|default|try|catch|except|finally)\b|\bfunction\s*\(|\bfn\s*\(|=>\s*\{?\s*$/;
+/** Refusals that throw by themselves, with no `throw` written (Next.js `forbidden()`, `unauthorized()`, `notFound()`). */
+const SELF_THROWING = /^(forbidden|unauthorized|notFound)$/;
 const ONE_LINE_HEAD = /^\s*(?:\}\s*)?(if|elif|unless|else\s+if|else|for|foreach|while|try|catch|case|default)\b/;
 
 /**
@@ -295,7 +297,7 @@ export function conditionalReach(file: ProgramFile, fn: FunctionIR, line: number
   }
   const own = file.lines[line - 1] ?? '';
   const at = own.indexOf(name);
-  if (/\b(throw|return|raise|abort\w*)\b/.test(own.slice(0, at < 0 ? own.length : at))) {
+  if (/\b(throw|return|raise|abort\w*)\b/.test(own.slice(0, at < 0 ? own.length : at)) || SELF_THROWING.test(name)) {
     // A refusal (`if (!ok) throw forbidden`): the guard clause around it is the check, so what counts
     // is where that clause sits.
     return nestedReach(file, fn, ONE_LINE_HEAD.test(own) ? line : clauseHead(file, fn, line));

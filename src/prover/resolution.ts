@@ -60,7 +60,7 @@ function moduleLambdaNode(file: ProgramFile, fn: FunctionIR): FunctionRef {
     const text = file.lines[line - 1] ?? '';
     const match = MODULE_CONSTANT.exec(text);
     if (match?.[1]) name = match[1];
-    if (match || (line < fn.startLine && /^\S/.test(text) && !/^[)}\]]/.test(text))) break;
+    if (match || (/^\S/.test(text) && !/^[)}\]]/.test(text))) break;
   }
   const named = name === null ? fn : { ...fn, name, qualifiedName: name };
   return { id: functionId(file.path, named), path: file.path, fn: named };

@@ -87,3 +87,91 @@ describe('tRPC procedures', () => {
     expect(result.findings.map((f) => f.label)).toEqual(['authn_only']);
   });
 });
+
+describe('Next.js server actions and route handlers', () => {
+  const actions = (check: string) => `'use server';
+import { auth } from '@/auth';
+import { db } from '@/lib/db';
+import { forbidden, unauthorized } from 'next/navigation';
+export async function deleteProject(projectId: string) {
+  const session = await auth();
+${check}  await db.project.delete({ where: { id: projectId } });
+}
+`;
+
+  it('reports an action with no check, and one behind a login check only as authn_only', async () => {
+    const open = await prove({ 'app/projects/actions.ts': actions('') });
+    expect(open.findings.map((f) => [f.label, f.entry.framework, f.line])).toEqual([['unguarded_path', 'nextjs', 7]]);
+    const login = await prove({ 'app/projects/actions.ts': actions('  if (!session) unauthorized();\n') });
+    expect(login.findings.map((f) => f.label)).toEqual(['authn_only']);
+  });
+
+  it('a role test that refuses discharges the action', async () => {
+    const result = await prove({ 'app/projects/actions.ts': actions("  if (!session) unauthorized();\n  if (session.user.role !== 'admin') forbidden();\n") });
+    expect(result.findings).toEqual([]);
+  });
+
+  it('a route handler that refuses non-admins with a 403 response is discharged; one without is not', async () => {
+    const route = (check: string) => `import { db } from '@/lib/db';
+export async function DELETE(request: Request, { params }: { params: { id: string } }) {
+  const session = await getSession();
+${check}  await db.export.delete({ where: { id: params.id } });
+  return new Response(null, { status: 204 });
+}
+`;
+    expect((await prove({ 'app/api/exports/[id]/route.ts': route('') })).findings.map((f) => f.entry.function)).toEqual(['DELETE']);
+    const checked = await prove({ 'app/api/exports/[id]/route.ts': route("  if (!session?.user.isAdmin) return new Response(null, { status: 403 });\n") });
+    expect(checked.findings).toEqual([]);
+  });
+});
+
+describe('Express routes and middleware', () => {
+  const auth = `export function ensureLoggedIn(req, res, next) {
+  if (req.isAuthenticated()) return next();
+  res.redirect('/login');
+}
+export function requireRole(role) {
+  return (req, res, next) => {
+    if (!req.user || !req.user.roles.includes(role)) {
+      return res.status(403).send('forbidden');
+    }
+    next();
+  };
+}
+// Its name promises a check; its body lets everyone through.
+export function ensureAdmin(req, res, next) {
+  next();
+}
+`;
+  const routes = (middleware: string, use = '') => `import express from 'express';
+import { ensureLoggedIn, requireRole, ensureAdmin } from './auth';
+import { db } from './db';
+const router = express.Router();
+${use}router.delete('/users/:id', ${middleware}async (req, res) => {
+  await db.user.delete({ where: { id: req.params.id } });
+  res.sendStatus(204);
+});
+export default router;
+`;
+  const findings = async (middleware: string, use = '') => (await prove({ 'src/auth.ts': auth, 'src/users.ts': routes(middleware, use) })).findings.map((f) => f.label);
+
+  it('reports a route with no middleware', async () => {
+    expect(await findings('')).toEqual(['unguarded_path']);
+  });
+
+  it('login middleware only (judged by its gated next()) leaves the deletion authn_only', async () => {
+    expect(await findings('ensureLoggedIn, ')).toEqual(['authn_only']);
+  });
+
+  it('a role middleware factory discharges it, in the route or through router.use above it', async () => {
+    expect(await findings("ensureLoggedIn, requireRole('admin'), ")).toEqual([]);
+    expect(await findings('', "router.use(requireRole('admin'));\n")).toEqual([]);
+  });
+
+  it('router.use below the route, under another path, or a middleware that checks nothing does not', async () => {
+    const below = (await prove({ 'src/auth.ts': auth, 'src/users.ts': routes('').replace('export default router;', "router.use(requireRole('admin'));\nexport default router;") })).findings;
+    expect(below.map((f) => f.label)).toEqual(['unguarded_path']);
+    expect(await findings('', "router.use('/admin', requireRole('admin'));\n")).toEqual(['unguarded_path']);
+    expect(await findings('ensureAdmin, ')).toEqual(['unguarded_path']);
+  });
+});

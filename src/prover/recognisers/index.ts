@@ -2,9 +2,11 @@
  * The recogniser registry: every framework recogniser, in the order they run. A test checks that each
  * module of this folder is listed here and has a fixture table.
  */
+import { express } from './express.js';
 import { jetty } from './jetty.js';
 import { laravel } from './laravel.js';
 import { livewire } from './livewire.js';
+import { nextjs } from './nextjs.js';
 import { registration } from './registration.js';
 import { remix } from './remix.js';
 import { stapler } from './stapler.js';
@@ -13,7 +15,7 @@ import { tornado } from './tornado.js';
 import { trpc } from './trpc.js';
 import type { Recogniser } from './types.js';
 
-export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado, trpc];
+export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado, trpc, nextjs, express];
 
 /** Modules of this folder that are not recognisers. */
 export const SUPPORT_MODULES = ['index', 'types', 'shared', 'js-handlers'] as const;
