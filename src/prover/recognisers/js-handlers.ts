@@ -3,7 +3,7 @@
  * hands over (a lambda written in place, or a name), and the text of a module-level statement.
  */
 import { moduleFiles, type Program } from '../resolution.js';
-import type { FunctionRef, ProgramFile } from '../types.js';
+import type { FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
@@ -97,4 +97,52 @@ export function withoutComments(text: string): string {
 
 function escapeName(name: string): string {
   return name.replace(/\$/g, '\\$');
+}
+
+/** A function a module exports, and the wrappers around it (`export default withAuth(handler)`). */
+export interface Exported {
+  ref: FunctionRef | null;
+  middleware: MiddlewareUse[];
+}
+
+/** Exported module functions by exported name: declarations, constants (also wrapped ones) and `export { a as GET }`. */
+export function exportedFunctions(program: Program, file: ProgramFile): Map<string, Exported> {
+  const out = new Map<string, Exported>();
+  file.lines.forEach((text, index) => {
+    const declared = /^export\s+(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/.exec(text);
+    if (declared?.[1]) {
+      out.set(declared[1], { ref: functionStartingAt(program, file, index + 1), middleware: [] });
+      return;
+    }
+    const constant = /^export\s+(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(.*)$/.exec(text);
+    if (constant?.[1]) out.set(constant[1], wrapped(program, file, index + 1, constant[2] ?? ''));
+  });
+  for (const match of file.text.matchAll(/^export\s*\{([^}]*)\}\s*;?\s*$/gm)) {
+    for (const part of (match[1] ?? '').split(',')) {
+      const [local, exported] = part.trim().split(/\s+as\s+/);
+      if (!local) continue;
+      out.set((exported ?? local).trim(), { ref: namedFunction(program, file, local.trim()), middleware: [] });
+    }
+  }
+  return out;
+}
+
+/** The function an expression hands over, through wrappers: `withAuth(withLogging(async (req) => ...))`, `handler`. */
+export function wrapped(program: Program, file: ProgramFile, line: number, expression: string): Exported {
+  const middleware: MiddlewareUse[] = [];
+  let rest = expression.trim();
+  for (let depth = 0; depth < 4; depth++) {
+    const call = /^([A-Za-z_$][\w$.]*)\s*\(\s*(.*)$/.exec(rest);
+    if (!call?.[1] || call[1] === 'async' || call[1] === 'function') break;
+    middleware.push({ text: call[1], path: file.path, line, role: 'middleware' });
+    rest = (call[2] ?? '').trim();
+  }
+  const name = /^([A-Za-z_$][\w$.]*)\s*[),;]*\s*$/.exec(rest)?.[1];
+  if (name !== undefined && !/^(async|function)$/.test(name)) return { ref: namedFunction(program, file, name), middleware };
+  const statement = moduleStatement(file, line);
+  for (let l = line; l <= statement.endLine; l++) {
+    const ref = functionStartingAt(program, file, l);
+    if (ref) return { ref, middleware };
+  }
+  return { ref: null, middleware };
 }

@@ -8,7 +8,7 @@
  */
 import type { EntryPoint, FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
 import type { Program } from '../resolution.js';
-import { functionStartingAt, moduleStatement, namedFunction } from './js-handlers.js';
+import { exportedFunctions, functionStartingAt, wrapped, type Exported } from './js-handlers.js';
 import { nothing, type Recogniser } from './types.js';
 
 const APP_DIR = /(?:^|\/)app\/((?:.+\/)?)(route|page)\.(ts|tsx|js|jsx|mjs)$/;
@@ -59,11 +59,6 @@ export const nextjs: Recogniser = {
   },
 };
 
-interface Exported {
-  ref: FunctionRef | null;
-  middleware: MiddlewareUse[];
-}
-
 /** `app/(shop)/orders/[id]/` → `/orders/[id]`: groups add no segment. */
 function routePath(folders: string): string {
   const segments = folders.split('/').filter((s) => s !== '' && !/^\(.*\)$/.test(s) && !s.startsWith('@'));
@@ -80,28 +75,6 @@ function moduleDirective(file: ProgramFile): boolean {
   return false;
 }
 
-/** Exported module functions by exported name: declarations, constants (also wrapped ones) and `export { a as GET }`. */
-function exportedFunctions(program: Program, file: ProgramFile): Map<string, Exported> {
-  const out = new Map<string, Exported>();
-  file.lines.forEach((text, index) => {
-    const declared = /^export\s+(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/.exec(text);
-    if (declared?.[1]) {
-      out.set(declared[1], { ref: functionStartingAt(program, file, index + 1), middleware: [] });
-      return;
-    }
-    const constant = /^export\s+(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(.*)$/.exec(text);
-    if (constant?.[1]) out.set(constant[1], wrapped(program, file, index + 1, constant[2] ?? ''));
-  });
-  for (const match of file.text.matchAll(/^export\s*\{([^}]*)\}\s*;?\s*$/gm)) {
-    for (const part of (match[1] ?? '').split(',')) {
-      const [local, exported] = part.trim().split(/\s+as\s+/);
-      if (!local) continue;
-      out.set((exported ?? local).trim(), { ref: namedFunction(program, file, local.trim()), middleware: [] });
-    }
-  }
-  return out;
-}
-
 /** The default export: `export default function X`, `export default X`, `export default withAuth(X)`. */
 function defaultExport(program: Program, file: ProgramFile): Exported {
   const index = file.lines.findIndex((text) => /^export\s+default\b/.test(text));
@@ -109,24 +82,4 @@ function defaultExport(program: Program, file: ProgramFile): Exported {
   const text = (file.lines[index] ?? '').replace(/^export\s+default\s+/, '');
   if (/^(async\s+)?function\b/.test(text)) return { ref: functionStartingAt(program, file, index + 1), middleware: [] };
   return wrapped(program, file, index + 1, text);
-}
-
-/** The function an expression hands over, through wrappers: `withAuth(withLogging(async (req) => ...))`, `handler`. */
-function wrapped(program: Program, file: ProgramFile, line: number, expression: string): Exported {
-  const middleware: MiddlewareUse[] = [];
-  let rest = expression.trim();
-  for (let depth = 0; depth < 4; depth++) {
-    const call = /^([A-Za-z_$][\w$.]*)\s*\(\s*(.*)$/.exec(rest);
-    if (!call?.[1] || call[1] === 'async' || call[1] === 'function') break;
-    middleware.push({ text: call[1], path: file.path, line, role: 'middleware' });
-    rest = (call[2] ?? '').trim();
-  }
-  const name = /^([A-Za-z_$][\w$.]*)\s*[),;]*\s*$/.exec(rest)?.[1];
-  if (name !== undefined && !/^(async|function)$/.test(name)) return { ref: namedFunction(program, file, name), middleware };
-  const statement = moduleStatement(file, line);
-  for (let l = line; l <= statement.endLine; l++) {
-    const ref = functionStartingAt(program, file, l);
-    if (ref) return { ref, middleware };
-  }
-  return { ref: null, middleware };
 }
