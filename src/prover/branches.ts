@@ -218,6 +218,8 @@ function closedStatement(text: string): boolean {
 function conditionLineAbove(file: ProgramFile, fn: FunctionIR, line: number): number | null {
   for (let l = line; l >= Math.max(fn.startLine, line - 3); l--) {
     const text = file.lines[l - 1] ?? '';
+    // A comment line above (`// check if the team exists`) is no condition.
+    if (l < line && /^\s*(\/\/|#|\*|\/\*)/.test(text)) return null;
     if (l < line && /[;{}]\s*$/.test(text)) return null;
     // `if (!token) return redirect('/x')` above, written without a `;`: a statement of its own.
     if (l < line && CONDITION.test(text) && closedStatement(text)) return null;

@@ -82,6 +82,14 @@ describe('tRPC procedures', () => {
     expect(await groupFindings('protectedProcedure', extra)).toEqual([]);
   });
 
+  it('a lookup scoped by the acting user that leaves on a miss discharges it, also under a comment that says "if"', async () => {
+    const extra = "    // Check if the group exists and the user may manage it\n    const group = await prisma.teamGroup.findFirst({\n      where: { id: input.groupId, team: { members: { some: { userId: ctx.user.id } } } },\n    });\n    if (!group) {\n      throw new TRPCError({ code: 'NOT_FOUND' });\n    }\n";
+    expect(await groupFindings('protectedProcedure', extra)).toEqual([]);
+    // The same lookup whose result nobody tests proves nothing.
+    const untested = extra.replace(/    if \(!group\) \{\n.*\n    \}\n/, '');
+    expect((await groupFindings('protectedProcedure', untested)).map((f) => f.label)).toEqual(['authn_only']);
+  });
+
   it('a builder from a package is read by its name only', async () => {
     const result = await prove({ 'src/server/team/delete-group.ts': groupRoute('protectedProcedure').replace("from '../trpc'", "from '@acme/api'") });
     expect(result.findings.map((f) => f.label)).toEqual(['authn_only']);
