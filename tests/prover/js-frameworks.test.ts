@@ -90,6 +90,19 @@ describe('tRPC procedures', () => {
     expect((await groupFindings('protectedProcedure', untested)).map((f) => f.label)).toEqual(['authn_only']);
   });
 
+  it('a public sign-in procedure writing the challenge of the account signing in is an authentication flow; another name is not', async () => {
+    const route = (name: string) => `import { prisma } from '@acme/prisma';
+import { publicProcedure } from '../trpc';
+export const ${name} = publicProcedure.mutation(async ({ input }) => {
+  await prisma.verificationChallenge.update({ where: { id: input.sessionId }, data: { value: input.challenge } });
+});
+`;
+    const flow = await prove({ 'src/server/trpc.ts': trpcSetup, 'src/server/auth/sign-in.ts': route('createPasskeySigninOptionsRoute') });
+    expect(flow.findings).toEqual([]);
+    const other = await prove({ 'src/server/trpc.ts': trpcSetup, 'src/server/auth/sign-in.ts': route('updateChallengeRoute') });
+    expect(other.findings.map((f) => f.label)).toEqual(['unguarded_path']);
+  });
+
   it('a builder from a package is read by its name only', async () => {
     const result = await prove({ 'src/server/team/delete-group.ts': groupRoute('protectedProcedure').replace("from '../trpc'", "from '@acme/api'") });
     expect(result.findings.map((f) => f.label)).toEqual(['authn_only']);
