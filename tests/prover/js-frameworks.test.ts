@@ -196,3 +196,24 @@ export default router;
     expect(await findings('ensureAdmin, ')).toEqual(['unguarded_path']);
   });
 });
+
+describe('React Router route-config modules', () => {
+  const config = 'import { route } from "@react-router/dev/routes";\nexport default [route("runs/:runId", "modules/runs/run.route.tsx")];\n';
+  const action = (check: string) => `import { redirect } from "react-router";
+export async function action({ request, params }: Route.ActionArgs) {
+${check}  await RunService.deleteById(params.runId);
+  return {};
+}
+`;
+  const labels = async (check: string) => (await prove({ 'app/routes.ts': config, 'app/modules/runs/run.route.tsx': action(check) })).findings.map((f) => f.label);
+
+  it('reports an action deleting through a service with no check; a returned redirect on a failed login leaves it authn_only', async () => {
+    expect(await labels('')).toEqual(['unguarded_path']);
+    expect(await labels('  const user = await getSessionUser({ request });\n  if (!user) return redirect("/");\n')).toEqual(['authn_only']);
+  });
+
+  it('a returned redirect when a permission predicate fails discharges it', async () => {
+    const check = '  const user = await getSessionUser({ request });\n  if (!user) return redirect("/");\n  const project = await ProjectService.findById(params.projectId);\n  if (!project || !ProjectAuthorization.canManage(user, project)) {\n    return redirect("/");\n  }\n';
+    expect(await labels(check)).toEqual([]);
+  });
+});
