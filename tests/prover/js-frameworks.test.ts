@@ -103,6 +103,24 @@ export const ${name} = publicProcedure.mutation(async ({ input }) => {
     expect(other.findings.map((f) => f.label)).toEqual(['unguarded_path']);
   });
 
+  it('a session record looked up by the session id its token hashes to is the caller\'s own; one looked up by a request id is not', async () => {
+    const store = (key: string) => `import { prisma } from '@acme/prisma';
+import { publicProcedure } from '../trpc';
+export const refreshSessionRoute = publicProcedure.mutation(async ({ input }) => {
+  const sessionId = hash(input.token);
+  const session = await prisma.session.findUnique({
+    where: { id: ${key} },
+  });
+  if (!session) {
+    return null;
+  }
+  await prisma.session.delete({ where: { id: session.id } });
+});
+`;
+    expect((await prove({ 'src/server/trpc.ts': trpcSetup, 'src/server/auth/session.ts': store('sessionId') })).findings).toEqual([]);
+    expect((await prove({ 'src/server/trpc.ts': trpcSetup, 'src/server/auth/session.ts': store('input.id') })).findings.map((f) => f.label)).toEqual(['unguarded_path']);
+  });
+
   it('a builder from a package is read by its name only', async () => {
     const result = await prove({ 'src/server/team/delete-group.ts': groupRoute('protectedProcedure').replace("from '../trpc'", "from '@acme/api'") });
     expect(result.findings.map((f) => f.label)).toEqual(['authn_only']);
