@@ -275,6 +275,8 @@ function closedStatement(text: string): boolean {
 function conditionLineAbove(file: ProgramFile, fn: FunctionIR, line: number): number | null {
   for (let l = line; l >= Math.max(fn.startLine, line - 3); l--) {
     const text = file.lines[l - 1] ?? '';
+    // A comment line above (`// check if the team exists`) is no condition.
+    if (l < line && /^\s*(\/\/|#|\*|\/\*)/.test(text)) return null;
     if (l < line && /[;{}]\s*$/.test(text)) return null;
     // `if (!token) return redirect('/x')` above, written without a `;`: a statement of its own.
     if (l < line && CONDITION.test(text) && closedStatement(text)) return null;
@@ -339,6 +341,8 @@ export function guardClauseHead(file: ProgramFile, fn: FunctionIR, line: number)
 
 /** A line that opens a block which may not run, or may run later: a branch, a loop, a handler, a closure. */
 const CONDITIONAL_HEAD = /^\s*(?:\}\s*)?(?:if|elif|else|unless|for|foreach|while|do|switch|case|default|try|catch|except|finally)\b|\bfunction\s*\(|\bfn\s*\(|=>\s*\{?\s*$/;
+/** Refusals that throw by themselves, with no `throw` written (Next.js `forbidden()`, `unauthorized()`, `notFound()`). */
+const SELF_THROWING = /^(forbidden|unauthorized|notFound)$/;
 const ONE_LINE_HEAD = /^\s*(?:\}\s*)?(if|elif|unless|else\s+if|else|for|foreach|while|try|catch|case|default)\b/;
 
 /**
@@ -357,7 +361,7 @@ export function conditionalReach(file: ProgramFile, fn: FunctionIR, line: number
   }
   const own = file.lines[line - 1] ?? '';
   const at = own.indexOf(name);
-  if (/\b(throw|return|raise|abort\w*)\b/.test(own.slice(0, at < 0 ? own.length : at))) {
+  if (/\b(throw|return|raise|abort\w*)\b/.test(own.slice(0, at < 0 ? own.length : at)) || SELF_THROWING.test(name)) {
     // A refusal (`if (!ok) throw forbidden`): the guard clause around it is the check, so what counts
     // is where that clause sits.
     return nestedReach(file, fn, ONE_LINE_HEAD.test(own) ? line : clauseHead(file, fn, line));

@@ -21,6 +21,7 @@ import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardCla
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import { parseWebXml, servletConstraint } from './web-xml.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
+import { jsMiddlewareWitnesses } from './js-middleware.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -421,6 +422,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
   }
 
   laravelRouterWitnesses(input, set);
+  for (const w of jsMiddlewareWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);
   symfonyAccessControl(input, set);
   servletSecurity(input, set);
   recogniseAuthFlows(input, set);

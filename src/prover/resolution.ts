@@ -51,6 +51,21 @@ function isAnonymous(fn: FunctionIR): boolean {
   return fn.isLambda && fn.name.startsWith('<lambda@');
 }
 
+const MODULE_CONSTANT = /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\b/;
+
+/** A module-level anonymous lambda as a node: named `NAME` when it sits in `const NAME = ...` (nearest such line above at column 0). */
+function moduleLambdaNode(file: ProgramFile, fn: FunctionIR): FunctionRef {
+  let name: string | null = null;
+  for (let line = fn.startLine; line >= Math.max(1, fn.startLine - 40); line--) {
+    const text = file.lines[line - 1] ?? '';
+    const match = MODULE_CONSTANT.exec(text);
+    if (match?.[1]) name = match[1];
+    if (match || (/^\S/.test(text) && !/^[)}\]]/.test(text))) break;
+  }
+  const named = name === null ? fn : { ...fn, name, qualifiedName: name };
+  return { id: functionId(file.path, named), path: file.path, fn: named };
+}
+
 /** Build the program model: function nodes, the class table and the name indexes. */
 export function buildProgram(files: ProgramFile[]): Program {
   const program: Program = {
@@ -80,8 +95,9 @@ export function buildProgram(files: ProgramFile[]): Program {
     // An anonymous lambda belongs to the innermost named function around it. The owner depends only
     // on the lambda's lines, so it is found once per line span (a minified file has all on line 1).
     const ownerBySpan = new Map<string, FunctionRef | null>();
-    for (const fn of file.ir.functions) {
-      if (!isAnonymous(fn)) continue;
+    // Outer lambdas first, so one inside a module-level handler belongs to that handler.
+    const anonymous = file.ir.functions.filter(isAnonymous).sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+    for (const fn of anonymous) {
       const span = `${fn.startLine}:${fn.endLine}`;
       let owner = ownerBySpan.get(span);
       if (owner === undefined) {
@@ -94,6 +110,15 @@ export function buildProgram(files: ProgramFile[]): Program {
         ownerBySpan.set(span, owner);
       }
       if (owner) program.nodeOf.set(fn, owner);
+      else if (file.factsLanguage === 'typescript') {
+        // A handler written in place at module level (`procedure.mutation(async () => ...)`,
+        // `app.get('/x', (req, res) => ...)`) is its own node, named after the constant it builds.
+        const ref = moduleLambdaNode(file, fn);
+        program.functions.set(ref.id, ref);
+        program.nodeOf.set(fn, ref);
+        named.push(ref);
+        ownerBySpan.set(span, ref);
+      }
     }
     for (const cls of file.ir.classes) {
       const methods = named.filter((ref) => ref.fn.className === cls.name && ref.fn.startLine >= cls.startLine && ref.fn.endLine <= cls.endLine && !ref.fn.isLambda);
@@ -426,7 +451,7 @@ function enclosingClassMethod(program: Program, file: ProgramFile, inner: string
 /** Non-relative imports resolve the same from every file: remember them per program. */
 const absoluteModules = new WeakMap<Program, Map<string, ProgramFile[]>>();
 
-function moduleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {
+export function moduleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {
   if (module.startsWith('.')) return resolveModuleFiles(program, fromPath, module);
   let cache = absoluteModules.get(program);
   if (!cache) {

@@ -41,7 +41,7 @@ export interface EntryPoint {
   function: string;
   /** Declaration line of the handler. */
   line: number;
-  /** Recogniser id: `stapler`, `jetty`, `registration`, `symfony`, `laravel`, `livewire`, `remix`, `tornado`. */
+  /** Recogniser id: `stapler`, `jetty`, `registration`, `symfony`, `laravel`, `livewire`, `remix`, `tornado`, `trpc`, `nextjs`, `express`, `react-router`. */
   framework: string;
   /** `route`, `form_validation`, `component_action`, `server_action`, `websocket`. */
   kind: string;
@@ -53,6 +53,24 @@ export interface EntryPoint {
   registeredBy?: string;
   /** The URL path when the declaration names one (`/admin/users`), for path-based configuration. */
   route?: string;
+  /**
+   * Middleware a JavaScript framework runs before the handler (tRPC procedure builders and `.use(...)`,
+   * Express route and `router.use` middleware, page wrappers): judged by what it does (js-middleware.ts).
+   */
+  middleware?: MiddlewareUse[];
+}
+
+/** One middleware an entry's registration names. */
+export interface MiddlewareUse {
+  /** As written: an identifier (`authenticatedProcedure`, `ensureAdmin`), or a call (`requireRole('admin')`). */
+  text: string;
+  /** The file that names it (where its import is looked up). */
+  path: string;
+  line: number;
+  /** `builder`: a tRPC procedure builder whose definition chains more middleware; `middleware`: a function run before the handler. */
+  role: 'builder' | 'middleware';
+  /** A middleware written in place (`.use(async ({ ctx, next }) => ...)`): its node. */
+  functionId?: string;
 }
 
 /** A discharger kind: what kind of check a witness is. `csrf_guard` and `public` never discharge. */

@@ -1,0 +1,129 @@
+/**
+ * Express and Koa routers: `app.get('/x', mw, handler)`, `router.post(...)`, `router.route('/x').put(...)`
+ * on an application or router the module creates (`express()`, `express.Router()`, `Router()`,
+ * `new Router()` of koa-router). The last argument is the handler; the arguments between the path and it
+ * are middleware, and so is every `router.use(mw)` of the same router written above the route (with a
+ * path, only for routes under it). Middleware counts by what its code does (js-middleware.ts). A route
+ * registered inside a function (`export function routes(app) {...}`) folds into that function's node,
+ * so its handler is counted `handler_in_function`, not made an entry with another route's middleware.
+ */
+import { callArguments } from '../ownership.js';
+import type { CallIR } from '../../syntax/ir-types.js';
+import type { FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
+import type { Program } from '../resolution.js';
+import { functionStartingAt, moduleStatement, namedFunction } from './js-handlers.js';
+import { nothing, type Recogniser } from './types.js';
+
+const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'options', 'head']);
+const ROUTER_MODULES = /^(express|express-promise-router|router|koa-router|@koa\/router|express5?-?router)$/;
+const ROUTER_MADE = /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:express\s*\(|express\.Router\s*\(|(?:express\.)?Router\s*\(|new\s+(?:Koa)?Router\s*\(|Router\.\w+\s*\()/;
+const LAMBDA = /^(async\s+)?(function\b|\([^)]*\)\s*(:\s*[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/;
+const STRING = /^(['"`])([^'"`]*)\1$/;
+
+interface Argument {
+  text: string;
+  line: number;
+}
+
+export const express: Recogniser = {
+  id: 'express',
+  languages: ['typescript'],
+  recognise(file, { program }) {
+    const result = nothing();
+    if (!file.ir.imports.some((imp) => ROUTER_MODULES.test(imp.module))) return result;
+    const routers = new Set<string>();
+    for (const text of file.lines) {
+      const made = ROUTER_MADE.exec(text);
+      if (made?.[1]) routers.add(made[1]);
+    }
+    if (routers.size === 0) return result;
+    // `router.use(...)` above a route: middleware for the routes after it (under its path, if it names one).
+    const uses: { router: string; line: number; prefix: string | null; middleware: MiddlewareUse[] }[] = [];
+    for (const call of file.ir.calls) {
+      const router = call.receiver?.trim();
+      if (call.callee !== 'use' || router === undefined || !routers.has(router)) continue;
+      const args = argumentsOf(file, call);
+      const prefix = STRING.exec(args[0]?.text ?? '')?.[2] ?? null;
+      const middleware = args.slice(prefix === null ? 0 : 1).flatMap((a) => middlewareOf(program, file, a, routers));
+      uses.push({ router, line: call.line, prefix, middleware });
+    }
+    const seen = new Set<string>();
+    for (const call of file.ir.calls) {
+      if (!VERBS.has(call.callee) || call.receiver === null) continue;
+      const receiver = call.receiver.trim();
+      const chained = /^([A-Za-z_$][\w$]*)\s*\.\s*route\s*\(\s*(['"`])([^'"`]*)\2/.exec(receiver);
+      const router = chained?.[1] ?? receiver;
+      if (!routers.has(router)) continue;
+      const args = argumentsOf(file, call);
+      const pathText = chained ? (chained[3] ?? '') : STRING.exec(args[0]?.text ?? '')?.[2];
+      if (pathText === undefined) continue;
+      const rest = chained ? args : args.slice(1);
+      const last = rest[rest.length - 1];
+      if (!last) continue;
+      const handler = handlerOf(program, file, last);
+      if (handler === 'in_function' || handler === null) {
+        const reason = handler === null ? 'handler_unresolved' : 'handler_in_function';
+        result.unresolved[reason] = (result.unresolved[reason] ?? 0) + 1;
+        continue;
+      }
+      if (seen.has(handler.id)) continue;
+      seen.add(handler.id);
+      const before = uses.filter((u) => u.router === router && u.line < call.line && (u.prefix === null || pathText.startsWith(u.prefix))).flatMap((u) => u.middleware);
+      const middleware = [...before, ...rest.slice(0, -1).flatMap((a) => middlewareOf(program, file, a, routers))];
+      result.entries.push({
+        functionId: handler.id,
+        path: handler.path,
+        function: handler.fn.qualifiedName,
+        line: handler.fn.startLine,
+        framework: 'express',
+        kind: 'route',
+        access: 'protected',
+        evidence: `${router}.${call.callee}('${pathText}') at ${file.path}:${call.line}`,
+        route: pathText,
+        middleware,
+      });
+    }
+    return result;
+  },
+};
+
+/** A call's arguments with the line each starts on, read from the file (the call's own text is cut short). */
+function argumentsOf(file: ProgramFile, call: CallIR): Argument[] {
+  const statement = moduleStatement(file, call.line, 400).text;
+  const start = Math.max(0, statement.search(new RegExp(String.raw`\b${call.callee}\s*\(`)));
+  const text = statement.slice(start);
+  const out: Argument[] = [];
+  let from = 0;
+  for (const arg of callArguments(text, call.callee) ?? []) {
+    const at = Math.max(from, text.indexOf(arg, from));
+    from = at + arg.length;
+    out.push({ text: arg, line: call.line + (statement.slice(0, start + at).match(/\n/g)?.length ?? 0) });
+  }
+  return out;
+}
+
+/** The handler an argument hands over: a lambda's own node, or a named function; `in_function` when the lambda folds into an enclosing function. */
+function handlerOf(program: Program, file: ProgramFile, arg: Argument): FunctionRef | 'in_function' | null {
+  if (LAMBDA.test(arg.text)) {
+    const ref = functionStartingAt(program, file, arg.line);
+    if (ref) return ref;
+    return file.ir.functions.some((fn) => fn.startLine === arg.line || fn.startLine === arg.line + 1) ? 'in_function' : null;
+  }
+  const name = /^[A-Za-z_$][\w$.]*$/.exec(arg.text)?.[0];
+  return name === undefined ? null : namedFunction(program, file, name);
+}
+
+/** The middleware an argument names: identifiers and factory calls (`requireRole('admin')`), arrays of them, lambdas written in place. */
+function middlewareOf(program: Program, file: ProgramFile, arg: Argument, routers: ReadonlySet<string>): MiddlewareUse[] {
+  const text = arg.text.trim();
+  if (text.startsWith('[')) {
+    return text.slice(1, -1).split(',').map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => middlewareOf(program, file, { text: t, line: arg.line }, routers));
+  }
+  if (LAMBDA.test(text)) {
+    const ref = functionStartingAt(program, file, arg.line);
+    return ref ? [{ text: `middleware at line ${arg.line}`, path: file.path, line: arg.line, role: 'middleware', functionId: ref.id }] : [];
+  }
+  const name = /^[A-Za-z_$][\w$.]*/.exec(text)?.[0];
+  if (name === undefined || routers.has(name)) return [];
+  return [{ text, path: file.path, line: arg.line, role: 'middleware' }];
+}

@@ -1,0 +1,69 @@
+import { runRecogniserTable } from '../recogniser-tester.js';
+
+runRecogniserTable('express', {
+  positive: [
+    {
+      name: 'routes of an express Router with middleware arguments, a chained route and a named handler',
+      files: {
+        'src/routes/projects.ts': `import express from 'express';
+import { ensureAdmin } from '../auth';
+const router = express.Router();
+async function listProjects(req, res) {
+  res.json([]);
+}
+router.get('/projects', listProjects);
+router.delete('/projects/:id', ensureAdmin, async (req, res) => {
+  res.sendStatus(204);
+});
+router.route('/projects/:id/archive').post((req, res) => {
+  res.sendStatus(204);
+});
+export default router;
+`,
+      },
+      entries: [
+        { function: 'listProjects', line: 4, kind: 'route' },
+        { function: '<lambda@L8>', line: 8 },
+        { function: '<lambda@L11>', line: 11 },
+      ],
+    },
+    {
+      name: 'a koa-router route',
+      files: {
+        'src/api.ts': `import Router from '@koa/router';
+export const api = new Router();
+api.post('/teams/:id/leave', requireUser, async (ctx) => {
+  ctx.body = {};
+});
+`,
+      },
+      entries: [{ function: '<lambda@L3>', line: 3 }],
+    },
+  ],
+  negative: [
+    {
+      name: 'a Map get and an axios call are not routes',
+      files: {
+        'src/cache.ts': `import axios from 'axios';
+const cache = new Map();
+cache.get('/projects');
+export async function load() { return axios.get('/projects', { timeout: 1 }); }
+`,
+      },
+    },
+    {
+      name: 'routes registered inside a function fold into it: counted, not entries',
+      files: {
+        'src/routes.ts': `import express from 'express';
+const app = express();
+export function mount() {
+  app.get('/health', (req, res) => {
+    res.send('ok');
+  });
+}
+`,
+      },
+      unresolved: { handler_in_function: 1 },
+    },
+  ],
+});
