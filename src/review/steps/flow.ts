@@ -13,9 +13,10 @@ import type { SourceReader } from '../../git/sources.js';
 import type { Finding } from '../../report/finding.js';
 import { loadBuiltinFlowRows } from '../../rules/flow-load.js';
 import { unfinishedDetail } from '../deadline.js';
+import { flowSwitchedOff } from '../flow-switch.js';
 import { toFlowFinding } from '../flow-finding.js';
 import { scanLinesFor, type ReadableFile, type ReadFiles } from './read-files.js';
-import { ranUnless, result, type ReviewStep } from './step.js';
+import { ranUnless, result, skipped, type ReviewStep } from './step.js';
 import type { Syntax } from './syntax.js';
 
 export interface FlowRun {
@@ -174,6 +175,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
 
 export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Syntax }, FlowRun> = {
   name: 'flow',
+  settle: (_input, { env }) => (flowSwitchedOff(env) ? result(skipped('data flow switched off (JSCR_FLOW=off)'), { limits: [], supersedes: new Map() }) : null),
   run: async ({ read_files, syntax }, run) => {
     const { deadline, change } = run;
     const targets = read_files.readable.flatMap((file) => {
