@@ -309,12 +309,15 @@ export class FileAnalyser {
   private readonly budget: FlowBudget;
   private readonly functionsByName = new Map<string, FlowFunction[]>();
   private readonly classesBySimpleName = new Map<string, FlowClass>();
+  /** The rows a call can match, by its name: each call is tried only against those. */
+  private readonly byName: FlowRowIndex;
 
   constructor(
     private readonly file: FlowFile,
     private readonly options: AnalyseOptions,
   ) {
     this.budget = options.budget ?? { steps: DEFAULT_BUDGET.steps, ms: DEFAULT_BUDGET.ms };
+    this.byName = rowIndex(options.rows);
     for (const fn of file.functions) {
       const list = this.functionsByName.get(fn.name) ?? [];
       list.push(fn);
@@ -327,10 +330,6 @@ export class FileAnalyser {
     return this.options.rows;
   }
 
-  /** The rows a call can match, by its name: each call is tried only against those. */
-  private get byName(): FlowRowIndex {
-    return rowIndex(this.options.rows);
-  }
 
   /** Analyse every function (or those named), returning findings from those functions. */
   analyse(only: ReadonlySet<string> | null = null): FileAnalysis {

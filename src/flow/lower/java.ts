@@ -11,14 +11,18 @@ const MAX_DEPTH = 400;
 
 const ANNOTATIONS = new Set(['annotation', 'marker_annotation']);
 const FUNCTION_NODES = new Set(['method_declaration', 'constructor_declaration', 'compact_constructor_declaration']);
+const BLOCKS = new Set(['block', 'constructor_body', 'switch_block_statement_group']);
 const CLASS_NODES = new Set(['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration', 'annotation_type_declaration']);
 
 function at(node: Node): Position {
   return { line: node.startPosition.row + 1, column: node.startPosition.column };
 }
 
+const COMMENTS = new Set(['comment', 'line_comment', 'block_comment']);
+
+/** Named children that are not comments (a node's type costs a call into the parser: read once). */
 function named(node: Node): Node[] {
-  return node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment' && c.type !== 'line_comment' && c.type !== 'block_comment');
+  return node.namedChildren.filter((c): c is Node => c !== null && !COMMENTS.has(c.type));
 }
 
 function field(node: Node, name: string): Node | null {
@@ -201,7 +205,7 @@ class JavaLowering {
   }
 
   private block(node: Node, owner: string): FlowStmt[] {
-    if (node.type !== 'block' && node.type !== 'constructor_body' && node.type !== 'switch_block_statement_group') return this.stmt(node, owner);
+    if (!BLOCKS.has(node.type)) return this.stmt(node, owner);
     return named(node).flatMap((s) => this.stmt(s, owner));
   }
 
