@@ -138,8 +138,12 @@ export function unknownStmt(node: Node, cx: LowerContext, expressions: FlowExpr[
   return { kind: 'unknown', text: cx.clip(node), expressions, ...pos(node) };
 }
 
+const PLAIN_DECIMAL = /^(0|[1-9][0-9]{0,14})$/;
+
 /** A numeric literal's value; null when the text is not a number JavaScript can read. */
 export function numberValue(text: string): number | null {
+  // Most literals are plain decimals (and `0`): no separators, suffixes or octal prefix to read.
+  if (PLAIN_DECIMAL.test(text)) return Number(text);
   const cleaned = text.replace(/_/g, '').replace(/[lLjJuUiI]+$/, '');
   const octal = /^0[oO]?([0-7]+)$/.exec(cleaned);
   const value = octal && cleaned !== '0' ? Number.parseInt(octal[1] ?? '', 8) : Number(cleaned);
@@ -184,6 +188,7 @@ export function callExpr(
 
 /** Callee text without line breaks and runs of blanks (`$db\n  ->query` reads as `$db->query`). */
 function compact(text: string): string {
+  if (!/\s/.test(text)) return text;
   return text.replace(/\s*\n\s*/g, '').replace(/\s+/g, ' ');
 }
 
