@@ -385,20 +385,7 @@ export function prepareLowering(input: { path: string; language: Language; sourc
   const scan = new FunctionScan(rules, lowerer, cx);
   const lower = (root: Node): FlowFile => {
     const { imports, classes, classNodes, found } = scan.finish();
-    const moduleFunction: FlowFunction = {
-      name: MODULE_FUNCTION,
-      qualifiedName: MODULE_FUNCTION,
-      className: null,
-      parameters: [],
-      decorators: [],
-      modifiers: [],
-      returnType: null,
-      body: [],
-      line: 1,
-      column: 0,
-      endLine: root.endPosition.row + 1,
-      enclosingFunction: null,
-    };
+    const moduleFunction = moduleFunctionOf(root);
     cx.current = MODULE_FUNCTION;
     moduleFunction.body = guarded(root, cx, () => lowerer.lowerModule(root, cx));
 
@@ -412,6 +399,11 @@ export function prepareLowering(input: { path: string; language: Language; sourc
     return { path: input.path, language: input.language, functions: [moduleFunction, ...found.map((f) => f.flow)], classes, imports, degradations: cx.degradations };
   };
   return { visitor: scan, lower };
+}
+
+/** The synthetic function holding a file's top-level code, its body still empty. */
+export function moduleFunctionOf(root: Node): FlowFunction {
+  return { name: MODULE_FUNCTION, qualifiedName: MODULE_FUNCTION, className: null, parameters: [], decorators: [], modifiers: [], returnType: null, body: [], line: 1, column: 0, endLine: root.endPosition.row + 1, enclosingFunction: null };
 }
 
 export interface PreparedLowering {

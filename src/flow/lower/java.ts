@@ -4,6 +4,7 @@
  * what is not understood becomes `unknown` with its sub-expressions, never dropped.
  */
 import type { Node } from 'web-tree-sitter';
+import { moduleFunctionOf } from './common.js';
 import type { FlowClass, FlowExpr, FlowFile, FlowFrontEnd, FlowFunction, FlowParameter, FlowStmt, FlowTarget, Position } from '../ir.js';
 
 /** Deeper nesting than this is lowered as `unknown` (and named in degradations), so a hostile file cannot exhaust the stack. */
@@ -62,20 +63,7 @@ class JavaLowering {
   constructor(private readonly root: Node) {}
 
   run(): void {
-    const module: FlowFunction = {
-      name: '<module>',
-      qualifiedName: '<module>',
-      className: null,
-      parameters: [],
-      decorators: [],
-      modifiers: [],
-      returnType: null,
-      body: [],
-      endLine: this.root.endPosition.row + 1,
-      enclosingFunction: null,
-      line: 1,
-      column: 0,
-    };
+    const module = moduleFunctionOf(this.root);
     this.functions.push(module);
     for (const child of named(this.root)) {
       if (child.type === 'import_declaration') this.importOf(child);
