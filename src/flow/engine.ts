@@ -10,7 +10,7 @@
  * as fully analysed.
  */
 import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowStmt, FlowTarget } from './ir.js';
-import { callMatches, type CallExpr } from './match.js';
+import { callMatches, rowIndex, type CallExpr, type FlowRowIndex } from './match.js';
 import { renderExpr, renderTarget } from './render.js';
 import type { CallSlot, CheckRow, FlowRows, SanitiserRow, SinkRow } from './rows.js';
 import { kindsClearedByStrip } from './strip.js';
@@ -430,12 +430,15 @@ export class FileAnalyser {
   private readonly functionsByName = new Map<string, FlowFunction[]>();
   private readonly classesBySimpleName = new Map<string, FlowClass>();
   private readonly evidence = new Map<string, SinkEvidence>();
+  /** The rows a call can match, by its name: each call is tried only against those. */
+  private readonly byName: FlowRowIndex;
 
   constructor(
     private readonly file: FlowFile,
     private readonly options: AnalyseOptions,
   ) {
     this.budget = options.budget ?? { steps: DEFAULT_BUDGET.steps, ms: DEFAULT_BUDGET.ms };
+    this.byName = rowIndex(options.rows);
     for (const fn of file.functions) {
       const list = this.functionsByName.get(fn.name) ?? [];
       list.push(fn);
@@ -447,6 +450,7 @@ export class FileAnalyser {
   private get rows(): FlowRows {
     return this.options.rows;
   }
+
 
   /** Analyse every function (or those named), returning findings from those functions. */
   analyse(only: ReadonlySet<string> | null = null): FileAnalysis {
@@ -672,7 +676,7 @@ export class FileAnalyser {
   private neverReturns(expr: FlowExpr, state: State, ctx: FunctionContext): boolean {
     if (expr.kind !== 'call' || this.rows.exits.length === 0) return false;
     const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
-    return this.rows.exits.some((row) => callMatches(row.call, expr, receiverType, this.file));
+    return this.byName.exits.for(expr).some((row) => callMatches(row.call, expr, receiverType, this.file));
   }
 
   /** A check that raises when it fails, called as a statement: the code after it runs only where it held. */
@@ -855,7 +859,7 @@ export class FileAnalyser {
       const receiverType = condition.receiver ? this.typeOf(condition.receiver, state, ctx) : null;
       const constants = condition.arguments.map((a) => this.expr(a.value, new Map(state), ctx).constant);
       this.refineByHelper(condition, receiverType, state, ctx);
-      for (const guard of this.rows.guards) {
+      for (const guard of this.byName.guards.for(condition)) {
         if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
         const vetted = this.slotExpr(condition, guard.vets);
         if (vetted === null) continue;
@@ -1346,7 +1350,7 @@ export class FileAnalyser {
   private call(call: CallExpr, state: State, ctx: FunctionContext): Value {
     const receiverType = call.receiver ? this.typeOf(call.receiver, state, ctx) : null;
     // `new File(x).getName()`: the object made only to be sanitised is not itself a use of x.
-    const sanitisesReceiver = call.receiver?.kind === 'call' && this.rows.sanitisers.some((row) => row.clears.size > 0 && row.strip === null && callMatches(row.call, call, receiverType, this.file));
+    const sanitisesReceiver = call.receiver?.kind === 'call' && this.byName.sanitisers.for(call).some((row) => row.clears.size > 0 && row.strip === null && callMatches(row.call, call, receiverType, this.file));
     if (sanitisesReceiver) ctx.sinksMuted++;
     let receiver: Value;
     try {
@@ -1356,7 +1360,6 @@ export class FileAnalyser {
     }
     const args = call.arguments.map((a) => this.expr(a.value, state, ctx));
     const named = new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
-    const rows = this.rows;
     const constants = args.map((a) => a.constant);
     const receiverLabels = new Set(allTaints(receiver).map((t) => t.label));
     const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants, receiverLabels);
@@ -1368,12 +1371,12 @@ export class FileAnalyser {
       const folded = foldConversion(call.callee, constants);
       if (folded !== undefined) return foldedFrom(folded, args);
     }
-    for (const row of rows.sources) {
+    for (const row of this.byName.sources.for(call)) {
       if (row.match.kind === 'call' && matches(row.match.call)) {
         return { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
       }
     }
-    for (const row of rows.sanitisers) {
+    for (const row of this.byName.sanitisers.for(call)) {
       if (!matches(row.call)) continue;
       const kinds = row.strip === null ? row.clears : this.stripClears(row.strip, row.clears, receiver, args, named);
       // a strip that leaves harmful characters (or one pass of `replace('../', '')`) cleans nothing
@@ -1395,7 +1398,7 @@ export class FileAnalyser {
       if (folded !== undefined) return foldedFrom(folded, [receiver, ...args]);
     }
 
-    for (const row of rows.propagators) {
+    for (const row of this.byName.propagators.for(call)) {
       if (!matches(row.call)) continue;
       if (row.builtin !== null) return this.builtin(row.builtin, call, receiver, args, state, ctx);
       const flowing = row.from.flatMap((slot) => this.slotValues(slot, receiver, args, named));
@@ -1676,7 +1679,7 @@ export class FileAnalyser {
 
   private checkSinks(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, receiverType: string | null, ctx: FunctionContext): void {
     const constants = args.map((a) => a.constant);
-    for (const row of this.rows.sinks) {
+    for (const row of this.byName.sinks.for(call)) {
       if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
       if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
       if (row.requiresDependency !== null && ![...row.requiresDependency].some((d) => this.options.dependencies?.has(d) === true)) continue;

@@ -10,6 +10,7 @@
  * Lines are 1-based; `column` is 0-based, in UTF-16 code units of the line.
  */
 import type { Node } from 'web-tree-sitter';
+import type { TreeVisitor } from '../syntax/ir.js';
 import type { Language } from '../syntax/languages.js';
 
 export interface Position {
@@ -165,4 +166,6 @@ export type FlowExpr =
 export interface FlowFrontEnd {
   languages: Language[];
   lower(input: { path: string; language: Language; source: string; root: Node }): FlowFile;
+  /** Lowering in two halves: a visitor for a walk of the tree made anyway (the syntax IR's), then the bodies. */
+  prepare?(input: { path: string; language: Language; source: string }): { visitor: TreeVisitor; lower(root: Node): FlowFile };
 }

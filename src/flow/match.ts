@@ -1,7 +1,7 @@
 /** Whether a call of the flow IR is one a row names (src/flow/rows.ts CallMatcher). */
 import type { FlowExpr, FlowFile, FlowLiteral } from './ir.js';
 import { renderExpr } from './render.js';
-import type { CallMatcher } from './rows.js';
+import type { CallMatcher, FlowRows } from './rows.js';
 import { simpleType } from './value.js';
 
 const NO_LABELS: ReadonlySet<string> = new Set();
@@ -35,4 +35,57 @@ export function callMatches(matcher: CallMatcher, call: CallExpr, receiverType: 
     if (module === undefined || !matcher.importedFrom.test(module)) return false;
   }
   return true;
+}
+
+/**
+ * The rows of one list a call can match, by the name it is called by (rows naming `*` are tried on
+ * every call). The list's order is kept, since the first row that matches decides; `callMatches`
+ * still checks every candidate in full.
+ */
+export class RowsByName<Row> {
+  private readonly byName = new Map<string, readonly Row[]>();
+  private readonly anyName: readonly Row[];
+
+  constructor(rows: readonly Row[], matcherOf: (row: Row) => CallMatcher | null) {
+    const accepts = (row: Row, name: string) => {
+      const matcher = matcherOf(row);
+      return matcher !== null && (matcher.names.has('*') || matcher.names.has(name));
+    };
+    this.anyName = rows.filter((row) => accepts(row, '*'));
+    for (const row of rows) {
+      for (const name of matcherOf(row)?.names ?? []) if (!this.byName.has(name)) this.byName.set(name, rows.filter((r) => accepts(r, name)));
+    }
+  }
+
+  for(call: CallExpr): readonly Row[] {
+    return this.byName.get(calledName(call)) ?? this.anyName;
+  }
+}
+
+/** The call-matched row lists of a set of rows, indexed by name (built once per set of rows). */
+export interface FlowRowIndex {
+  sources: RowsByName<FlowRows['sources'][number]>;
+  sinks: RowsByName<FlowRows['sinks'][number]>;
+  sanitisers: RowsByName<FlowRows['sanitisers'][number]>;
+  propagators: RowsByName<FlowRows['propagators'][number]>;
+  guards: RowsByName<FlowRows['guards'][number]>;
+  exits: RowsByName<FlowRows['exits'][number]>;
+}
+
+const rowIndexes = new WeakMap<FlowRows, FlowRowIndex>();
+
+export function rowIndex(rows: FlowRows): FlowRowIndex {
+  let index = rowIndexes.get(rows);
+  if (index === undefined) {
+    index = {
+      sources: new RowsByName(rows.sources, (row) => (row.match.kind === 'call' ? row.match.call : null)),
+      sinks: new RowsByName(rows.sinks, (row) => row.call),
+      sanitisers: new RowsByName(rows.sanitisers, (row) => row.call),
+      propagators: new RowsByName(rows.propagators, (row) => row.call),
+      guards: new RowsByName(rows.guards, (row) => row.call),
+      exits: new RowsByName(rows.exits, (row) => row.call),
+    };
+    rowIndexes.set(rows, index);
+  }
+  return index;
 }

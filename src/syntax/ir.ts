@@ -34,6 +34,13 @@ export interface BuildOptions {
   stopAt?: number;
   /** Called with the parse tree's root while it is alive (the flow front ends lower from it; the tree is deleted after). */
   withTree?: (root: Node) => void;
+  /** Sees every node the walk visits, in the same order, so a second reader of the tree need not walk it again. */
+  visitor?: TreeVisitor;
+}
+
+/** A reader of the IR walk's nodes: `cursor` is on a node at `depth` of type `typeId`; it must not move the cursor. */
+export interface TreeVisitor {
+  visit(cursor: TreeCursor, depth: number, typeId: number): void;
 }
 
 /** No file's parse and walk take longer than this (a crafted 2 MB file can take minutes). */
@@ -81,7 +88,7 @@ function buildIRFromTree(path: string, language: Language, text: string, tree: T
   try {
     const rules = rulesFor(language);
     const stopAt = options.stopAt ?? Infinity;
-    if (!new Walk(typeTable(tree.language, rules), rules, text, ir, options.maxDepth ?? DEFAULT_MAX_DEPTH).run(cursor, stopAt)) {
+    if (!new Walk(typeTable(tree.language, rules), rules, text, ir, options.maxDepth ?? DEFAULT_MAX_DEPTH, options.visitor ?? null).run(cursor, stopAt)) {
       const stopped = emptyIR(path, language);
       stopped.degradations.push(`${PARSE_STOPPED}: reading the parse tree stopped at its time limit`);
       return stopped;
@@ -180,6 +187,7 @@ class Walk {
     private readonly source: string,
     private readonly ir: FileIR,
     private readonly maxDepth: number,
+    private readonly visitor: TreeVisitor | null,
   ) {
     this.ctx = {
       text: (node) => source.slice(node.startIndex, node.endIndex),
@@ -193,7 +201,10 @@ class Walk {
     let depth = 0;
     for (let visited = 1; ; visited++) {
       if (visited % WALK_CLOCK_EVERY === 0 && Date.now() >= stopAt) return false;
-      this.visit(cursor, depth);
+      // One wasm call per node: everything else about the type comes from the per-grammar table.
+      const id = cursor.nodeTypeId;
+      this.visit(cursor, depth, id);
+      this.visitor?.visit(cursor, depth, id);
       if (depth < this.maxDepth) {
         if (cursor.gotoFirstChild()) {
           depth++;
@@ -246,9 +257,7 @@ class Walk {
     }
   }
 
-  private visit(cursor: TreeCursor, depth: number): void {
-    // One wasm call per node: everything else about the type comes from the per-grammar table.
-    const id = cursor.nodeTypeId;
+  private visit(cursor: TreeCursor, depth: number, id: number): void {
     const type = this.table.names[id] ?? '';
     this.typePath[depth] = type;
     // Anonymous tokens can share a type name with a node (the `lambda` keyword inside a lambda).

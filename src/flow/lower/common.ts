@@ -10,7 +10,7 @@
 import type { Language as TSLanguage, Node, TreeCursor } from 'web-tree-sitter';
 import type { Language } from '../../syntax/languages.js';
 import type { ParameterIR } from '../../syntax/ir-types.js';
-import { DEFAULT_MAX_DEPTH } from '../../syntax/ir.js';
+import { DEFAULT_MAX_DEPTH, type TreeVisitor } from '../../syntax/ir.js';
 import { rulesFor } from '../../syntax/ir-rules/index.js';
 import type { Binding, LanguageRules, ReadContext } from '../../syntax/ir-rules/rules.js';
 import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowParameter, FlowStmt, FlowTarget, Position } from '../ir.js';
@@ -138,8 +138,12 @@ export function unknownStmt(node: Node, cx: LowerContext, expressions: FlowExpr[
   return { kind: 'unknown', text: cx.clip(node), expressions, ...pos(node) };
 }
 
+const PLAIN_DECIMAL = /^(0|[1-9][0-9]{0,14})$/;
+
 /** A numeric literal's value; null when the text is not a number JavaScript can read. */
 export function numberValue(text: string): number | null {
+  // Most literals are plain decimals (and `0`): no separators, suffixes or octal prefix to read.
+  if (PLAIN_DECIMAL.test(text)) return Number(text);
   const cleaned = text.replace(/_/g, '').replace(/[lLjJuUiI]+$/, '');
   const octal = /^0[oO]?([0-7]+)$/.exec(cleaned);
   const value = octal && cleaned !== '0' ? Number.parseInt(octal[1] ?? '', 8) : Number(cleaned);
@@ -184,6 +188,7 @@ export function callExpr(
 
 /** Callee text without line breaks and runs of blanks (`$db\n  ->query` reads as `$db->query`). */
 function compact(text: string): string {
+  if (!/\s/.test(text)) return text;
   return text.replace(/\s*\n\s*/g, '').replace(/\s+/g, ' ');
 }
 
@@ -364,39 +369,68 @@ export function lowerFile(
   input: { path: string; language: Language; source: string; root: Node },
   lowerer: LanguageLowerer,
 ): FlowFile {
+  const prepared = prepareLowering(input, lowerer);
+  walkTree(input.root, prepared.visitor);
+  return prepared.lower(input.root);
+}
+
+/**
+ * The lowering of a file in two halves, so the function scan can ride along a walk someone else
+ * makes (the syntax IR's, src/syntax/ir.ts): `visitor` sees every node of that walk, then `lower`
+ * lowers the bodies the scan found, while the same tree is alive.
+ */
+export function prepareLowering(input: { path: string; language: Language; source: string }, lowerer: LanguageLowerer): PreparedLowering {
   const cx = new LowerContext(input.source, input.language);
   const rules = rulesFor(input.language);
-  const imports: Record<string, string> = {};
-  const classes: FlowClass[] = [];
-  const classNodes: Array<{ node: Node; cls: FlowClass }> = [];
-  const found: FoundFunction[] = [];
-  scan(input.root, rules, lowerer, cx, { imports, classes, classNodes, found });
+  const scan = new FunctionScan(rules, lowerer, cx);
+  const lower = (root: Node): FlowFile => {
+    const { imports, classes, classNodes, found } = scan.finish();
+    const moduleFunction = moduleFunctionOf(root);
+    cx.current = MODULE_FUNCTION;
+    moduleFunction.body = guarded(root, cx, () => lowerer.lowerModule(root, cx));
 
-  const moduleFunction: FlowFunction = {
-    name: MODULE_FUNCTION,
-    qualifiedName: MODULE_FUNCTION,
-    className: null,
-    parameters: [],
-    decorators: [],
-    modifiers: [],
-    returnType: null,
-    body: [],
-    line: 1,
-    column: 0,
-    endLine: input.root.endPosition.row + 1,
-    enclosingFunction: null,
+    for (const { node, cls } of classNodes) cls.fields = guarded(node, cx, () => lowerer.classFields(node, cx), []);
+    for (const item of found) {
+      cx.current = item.flow.qualifiedName;
+      item.flow.parameters = guarded(item.node, cx, () => flowParameters(item, lowerer, cx), []);
+      item.flow.returnType = lowerer.returnType(item.node, cx);
+      item.flow.body = guarded(item.node, cx, () => lowerer.lowerBody(item.node, cx));
+    }
+    return { path: input.path, language: input.language, functions: [moduleFunction, ...found.map((f) => f.flow)], classes, imports, degradations: cx.degradations };
   };
-  cx.current = MODULE_FUNCTION;
-  moduleFunction.body = guarded(input.root, cx, () => lowerer.lowerModule(input.root, cx));
+  return { visitor: scan, lower };
+}
 
-  for (const { node, cls } of classNodes) cls.fields = guarded(node, cx, () => lowerer.classFields(node, cx), []);
-  for (const item of found) {
-    cx.current = item.flow.qualifiedName;
-    item.flow.parameters = guarded(item.node, cx, () => flowParameters(item, lowerer, cx), []);
-    item.flow.returnType = lowerer.returnType(item.node, cx);
-    item.flow.body = guarded(item.node, cx, () => lowerer.lowerBody(item.node, cx));
+/** The synthetic function holding a file's top-level code, its body still empty. */
+export function moduleFunctionOf(root: Node): FlowFunction {
+  return { name: MODULE_FUNCTION, qualifiedName: MODULE_FUNCTION, className: null, parameters: [], decorators: [], modifiers: [], returnType: null, body: [], line: 1, column: 0, endLine: root.endPosition.row + 1, enclosingFunction: null };
+}
+
+export interface PreparedLowering {
+  visitor: TreeVisitor;
+  lower(root: Node): FlowFile;
+}
+
+/** The same walk as the syntax IR's (every node, preorder, no deeper than DEFAULT_MAX_DEPTH), for a tree no one else walks. */
+function walkTree(root: Node, visitor: TreeVisitor): void {
+  const cursor: TreeCursor = root.walk();
+  try {
+    let depth = 0;
+    for (;;) {
+      visitor.visit(cursor, depth, cursor.nodeTypeId);
+      if (depth < DEFAULT_MAX_DEPTH && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      for (;;) {
+        if (cursor.gotoNextSibling()) break;
+        if (!cursor.gotoParent()) return;
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
   }
-  return { path: input.path, language: input.language, functions: [moduleFunction, ...found.map((f) => f.flow)], classes, imports, degradations: cx.degradations };
 }
 
 /** Runs one lowering step; an unexpected failure becomes an `unknown` statement and a degradation, not a crash. */
@@ -426,82 +460,80 @@ interface ScanOutput {
 }
 
 /**
- * The iterative walk that finds functions, classes and imports. It mirrors the syntax IR's walk
- * (src/syntax/ir.ts): the same rules read names and decorators, and the same frames give qualified
- * names, so the engine's functions line up with the ones the rest of jscr reports on.
+ * The walk that finds functions, classes and imports, one node at a time (iterative: no recursion). It
+ * mirrors the syntax IR's walk (src/syntax/ir.ts): the same rules read names and decorators, and the
+ * same frames give qualified names, so the engine's functions line up with the ones the rest of jscr
+ * reports on. A frame or pending decorator ends when the walk reaches a node at its depth or above.
  */
-function scan(root: Node, rules: LanguageRules, lowerer: LanguageLowerer, cx: LowerContext, out: ScanOutput): void {
-  const ctx: ReadContext = {
-    text: (node) => cx.text(node),
-    clip: (node, max = TEXT_LIMIT) => cx.clip(node, max),
-    parentType: () => typePath[currentDepth - 1] ?? null,
-  };
-  const typePath: string[] = [];
-  let currentDepth = 0;
-  const frames: Frame[] = [];
-  const bindings = new Map<number, Binding>();
-  const taken = new Set<string>([MODULE_FUNCTION]);
-  let pending: { depth: number; texts: string[]; firstRow: number } | null = null;
+class FunctionScan implements TreeVisitor {
+  private readonly out: ScanOutput = { imports: {}, classes: [], classNodes: [], found: [] };
+  private readonly ctx: ReadContext;
+  private readonly typePath: string[] = [];
+  private currentDepth = 0;
+  private readonly frames: Frame[] = [];
+  private readonly bindings = new Map<number, Binding>();
+  private readonly taken = new Set<string>([MODULE_FUNCTION]);
+  private pending: { depth: number; texts: string[]; firstRow: number } | null = null;
   /** Go methods name their receiver type, which may be declared later in the file. */
-  const ownerMethods: Array<{ owner: string; qualifiedName: string }> = [];
-  const table = scanTable(root.tree.language, rules, lowerer);
-  const cursor: TreeCursor = root.walk();
-  try {
-    let depth = 0;
-    for (;;) {
-      // One wasm call per node; the name and what the scan wants of the type come from the table.
-      const id = cursor.nodeTypeId;
-      const type = table.names[id] ?? '';
-      typePath[depth] = type;
-      if (table.named[id] === 1) {
-        currentDepth = depth;
-        let decorators: typeof pending = null;
-        if (pending && pending.depth === depth && type !== 'comment' && type !== rules.siblingDecoratorType) {
-          decorators = pending;
-          pending = null;
-        }
-        if (type === rules.siblingDecoratorType) {
-          const node = cursor.currentNode;
-          pending ??= { depth, texts: [], firstRow: node.startPosition.row };
-          pending.texts.push(cx.text(node).replace(/^@\s*/, '').trim());
-        } else if (table.wanted[id] === 1) {
-          const node = cursor.currentNode;
-          if (rules.namingTypes.has(type)) {
-            const binding = rules.readBinding(node, ctx);
-            if (binding) bindings.set(binding.value.id, binding);
-          }
-          if (lowerer.importTypes.has(type)) lowerer.readImports(node, cx, out.imports);
-          if (rules.classTypes.has(type)) addClass(node, depth, decorators?.texts ?? []);
-          if (rules.functionTypes.has(type)) addFunction(node, depth, decorators?.texts ?? []);
-        }
-      }
-      if (depth < DEFAULT_MAX_DEPTH && cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      let done = false;
-      for (;;) {
-        while (frames.length > 0 && (frames[frames.length - 1]?.depth ?? -1) >= depth) frames.pop();
-        if (pending && pending.depth > depth) pending = null;
-        if (cursor.gotoNextSibling()) break;
-        if (!cursor.gotoParent()) {
-          done = true;
-          break;
-        }
-        depth--;
-      }
-      if (done) break;
-    }
-  } finally {
-    cursor.delete();
-  }
-  for (const { owner, qualifiedName } of ownerMethods) out.classes.find((c) => c.name === owner)?.methods.push(qualifiedName);
+  private readonly ownerMethods: Array<{ owner: string; qualifiedName: string }> = [];
+  private table: ScanTable | null = null;
 
-  function addClass(node: Node, depth: number, decoratorTexts: string[]): void {
-    const facts = rules.readClass(node, ctx);
+  constructor(
+    private readonly rules: LanguageRules,
+    private readonly lowerer: LanguageLowerer,
+    private readonly cx: LowerContext,
+  ) {
+    this.ctx = {
+      text: (node) => cx.text(node),
+      clip: (node, max = TEXT_LIMIT) => cx.clip(node, max),
+      parentType: () => this.typePath[this.currentDepth - 1] ?? null,
+    };
+  }
+
+  visit(cursor: TreeCursor, depth: number, id: number): void {
+    const { rules, lowerer, cx, frames } = this;
+    // The grammar's table is read once, at the root.
+    const table = (this.table ??= scanTable(cursor.currentNode.tree.language, rules, lowerer));
+    while (frames.length > 0 && (frames[frames.length - 1]?.depth ?? -1) >= depth) frames.pop();
+    if (this.pending && this.pending.depth > depth) this.pending = null;
+    const type = table.names[id] ?? '';
+    this.typePath[depth] = type;
+    if (table.named[id] !== 1) return;
+    this.currentDepth = depth;
+    let decorators: typeof this.pending = null;
+    if (this.pending && this.pending.depth === depth && type !== 'comment' && type !== rules.siblingDecoratorType) {
+      decorators = this.pending;
+      this.pending = null;
+    }
+    if (type === rules.siblingDecoratorType) {
+      const node = cursor.currentNode;
+      this.pending ??= { depth, texts: [], firstRow: node.startPosition.row };
+      this.pending.texts.push(cx.text(node).replace(/^@\s*/, '').trim());
+    } else if (table.wanted[id] === 1) {
+      const node = cursor.currentNode;
+      if (rules.namingTypes.has(type)) {
+        const binding = rules.readBinding(node, this.ctx);
+        if (binding) this.bindings.set(binding.value.id, binding);
+      }
+      if (lowerer.importTypes.has(type)) lowerer.readImports(node, cx, this.out.imports);
+      if (rules.classTypes.has(type)) this.addClass(node, depth, decorators?.texts ?? []);
+      if (rules.functionTypes.has(type)) this.addFunction(node, depth, decorators?.texts ?? []);
+    }
+  }
+
+  /** What the scan found, once the walk is over. */
+  finish(): ScanOutput {
+    for (const { owner, qualifiedName } of this.ownerMethods) this.out.classes.find((c) => c.name === owner)?.methods.push(qualifiedName);
+    this.ownerMethods.length = 0;
+    return this.out;
+  }
+
+  private addClass(node: Node, depth: number, decoratorTexts: string[]): void {
+    const { rules, cx, out, frames } = this;
+    const facts = rules.readClass(node, this.ctx);
     if (!facts) return;
     const cls: FlowClass = {
-      name: facts.name ?? bindings.get(node.id)?.name ?? `<anonymous@L${node.startPosition.row + 1}>`,
+      name: facts.name ?? this.bindings.get(node.id)?.name ?? `<anonymous@L${node.startPosition.row + 1}>`,
       superclass: facts.superclass,
       interfaces: facts.interfaces,
       fields: [],
@@ -515,8 +547,9 @@ function scan(root: Node, rules: LanguageRules, lowerer: LanguageLowerer, cx: Lo
     frames.push({ depth, kind: 'class', cls });
   }
 
-  function addFunction(node: Node, depth: number, decoratorTexts: string[]): void {
-    const facts = rules.readFunction(node, ctx);
+  private addFunction(node: Node, depth: number, decoratorTexts: string[]): void {
+    const { rules, lowerer, cx, out, frames, bindings, taken } = this;
+    const facts = rules.readFunction(node, this.ctx);
     if (!facts) return;
     const { line, column } = pos(node);
     const name = facts.name ?? bindings.get(node.id)?.name ?? `<lambda@L${line}:${column}>`;
@@ -542,7 +575,7 @@ function scan(root: Node, rules: LanguageRules, lowerer: LanguageLowerer, cx: Lo
     // Overloads and redefinitions share a name in the syntax IR; the flow IR needs each to be unique.
     if (taken.has(qualifiedName)) qualifiedName = `${qualifiedName}@L${line}:${column}`;
     taken.add(qualifiedName);
-    if (facts.ownerClass !== undefined) ownerMethods.push({ owner: facts.ownerClass, qualifiedName });
+    if (facts.ownerClass !== undefined) this.ownerMethods.push({ owner: facts.ownerClass, qualifiedName });
     else if (top?.kind === 'class' && (!facts.isLambda || facts.name !== null || bindings.has(node.id))) top.cls.methods.push(qualifiedName);
     const modifiers = [...facts.modifiers];
     for (const text of decoratorTexts) {

@@ -11,6 +11,7 @@ import {
   kids,
   literal,
   lowerFile,
+  prepareLowering,
   nameExpr,
   numberLiteral,
   pos,
@@ -360,4 +361,5 @@ export const goLowerer: LanguageLowerer = {
 export const goFrontEnd: FlowFrontEnd = {
   languages: ['go'],
   lower: (input) => lowerFile(input, goLowerer),
+  prepare: (input) => prepareLowering(input, goLowerer),
 };

@@ -4,6 +4,7 @@
  * what is not understood becomes `unknown` with its sub-expressions, never dropped.
  */
 import type { Node } from 'web-tree-sitter';
+import { moduleFunctionOf } from './common.js';
 import type { FlowClass, FlowExpr, FlowFile, FlowFrontEnd, FlowFunction, FlowParameter, FlowStmt, FlowTarget, Position } from '../ir.js';
 
 /** Deeper nesting than this is lowered as `unknown` (and named in degradations), so a hostile file cannot exhaust the stack. */
@@ -11,14 +12,18 @@ const MAX_DEPTH = 400;
 
 const ANNOTATIONS = new Set(['annotation', 'marker_annotation']);
 const FUNCTION_NODES = new Set(['method_declaration', 'constructor_declaration', 'compact_constructor_declaration']);
+const BLOCKS = new Set(['block', 'constructor_body', 'switch_block_statement_group']);
 const CLASS_NODES = new Set(['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration', 'annotation_type_declaration']);
 
 function at(node: Node): Position {
   return { line: node.startPosition.row + 1, column: node.startPosition.column };
 }
 
+const COMMENTS = new Set(['comment', 'line_comment', 'block_comment']);
+
+/** Named children that are not comments (a node's type costs a call into the parser: read once). */
 function named(node: Node): Node[] {
-  return node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment' && c.type !== 'line_comment' && c.type !== 'block_comment');
+  return node.namedChildren.filter((c): c is Node => c !== null && !COMMENTS.has(c.type));
 }
 
 function field(node: Node, name: string): Node | null {
@@ -58,20 +63,7 @@ class JavaLowering {
   constructor(private readonly root: Node) {}
 
   run(): void {
-    const module: FlowFunction = {
-      name: '<module>',
-      qualifiedName: '<module>',
-      className: null,
-      parameters: [],
-      decorators: [],
-      modifiers: [],
-      returnType: null,
-      body: [],
-      endLine: this.root.endPosition.row + 1,
-      enclosingFunction: null,
-      line: 1,
-      column: 0,
-    };
+    const module = moduleFunctionOf(this.root);
     this.functions.push(module);
     for (const child of named(this.root)) {
       if (child.type === 'import_declaration') this.importOf(child);
@@ -201,7 +193,7 @@ class JavaLowering {
   }
 
   private block(node: Node, owner: string): FlowStmt[] {
-    if (node.type !== 'block' && node.type !== 'constructor_body' && node.type !== 'switch_block_statement_group') return this.stmt(node, owner);
+    if (!BLOCKS.has(node.type)) return this.stmt(node, owner);
     return named(node).flatMap((s) => this.stmt(s, owner));
   }
 

@@ -18,6 +18,7 @@ import {
   kids,
   literal,
   lowerFile,
+  prepareLowering,
   nameExpr,
   numberLiteral,
   pos,
@@ -578,4 +579,5 @@ export const javascriptLowerer: LanguageLowerer = {
 export const javascriptFrontEnd: FlowFrontEnd = {
   languages: ['javascript', 'typescript', 'tsx'],
   lower: (input) => lowerFile(input, javascriptLowerer),
+  prepare: (input) => prepareLowering(input, javascriptLowerer),
 };

@@ -13,6 +13,7 @@ import {
   kids,
   literal,
   lowerFile,
+  prepareLowering,
   nameExpr,
   numberLiteral,
   pos,
@@ -578,4 +579,5 @@ export const phpLowerer: LanguageLowerer = {
 export const phpFrontEnd: FlowFrontEnd = {
   languages: ['php'],
   lower: (input) => lowerFile(input, phpLowerer),
+  prepare: (input) => prepareLowering(input, phpLowerer),
 };

@@ -13,6 +13,7 @@ import {
   kids,
   literal,
   lowerFile,
+  prepareLowering,
   nameExpr,
   numberLiteral,
   pos,
@@ -565,4 +566,5 @@ export const pythonLowerer: LanguageLowerer = {
 export const pythonFrontEnd: FlowFrontEnd = {
   languages: ['python'],
   lower: (input) => lowerFile(input, pythonLowerer),
+  prepare: (input) => prepareLowering(input, pythonLowerer),
 };

@@ -13,9 +13,10 @@ import type { SourceReader } from '../../git/sources.js';
 import type { Finding } from '../../report/finding.js';
 import { loadBuiltinFlowRows } from '../../rules/flow-load.js';
 import { unfinishedDetail } from '../deadline.js';
+import { flowSwitchedOff } from '../flow-switch.js';
 import { toFlowFinding } from '../flow-finding.js';
 import { scanLinesFor, type ReadableFile, type ReadFiles } from './read-files.js';
-import { ranUnless, result, type ReviewStep } from './step.js';
+import { ranUnless, result, skipped, type ReviewStep } from './step.js';
 import type { Syntax } from './syntax.js';
 
 export interface FlowRun {
@@ -123,11 +124,18 @@ function touchedFunctions(file: FlowFile, lines: ReadonlySet<number> | 'all'): S
   const functions = file.functions.filter((f) => f.qualifiedName !== '<module>');
   if (lines === 'all') return new Set(file.functions.map((f) => f.qualifiedName));
   const out = new Set<string>();
-  const inside = (f: FlowFunction, line: number) => line >= f.line && line <= f.endLine;
-  for (const line of lines) {
-    const hits = functions.filter((f) => inside(f, line));
-    if (hits.length === 0) out.add('<module>');
-    for (const f of hits) out.add(f.qualifiedName);
+  // Lines in order against functions in order of their first line: each function is looked at while
+  // the lines pass through it, not once per touched line.
+  const sorted = [...lines].sort((a, b) => a - b);
+  const byStart = [...functions].sort((a, b) => a.line - b.line);
+  const open: FlowFunction[] = [];
+  let next = 0;
+  for (const line of sorted) {
+    for (let f = byStart[next]; f !== undefined && f.line <= line; f = byStart[++next]) open.push(f);
+    const inside = open.filter((f) => f.endLine >= line);
+    open.splice(0, open.length, ...inside);
+    if (inside.length === 0) out.add('<module>');
+    for (const f of inside) out.add(f.qualifiedName);
   }
   return out;
 }
@@ -223,6 +231,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
 
 export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Syntax }, FlowRun> = {
   name: 'flow',
+  settle: (_input, { env }) => (flowSwitchedOff(env) ? result(skipped('data flow switched off (JSCR_FLOW=off)'), { limits: [], supersedes: new Map(), evidence: new Map() }) : null),
   run: async ({ read_files, syntax }, run) => {
     const { deadline, change } = run;
     const targets = read_files.readable.flatMap((file) => {

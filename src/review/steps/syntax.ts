@@ -4,11 +4,12 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { FlowFile } from '../../flow/ir.js';
-import { lowerTree } from '../../flow/index.js';
+import { prepareLowering } from '../../flow/index.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../../syntax/ir.js';
 import { loadGrammars } from '../../syntax/parser.js';
 import { languageForPath } from '../../syntax/languages.js';
 import { unfinishedDetail } from '../deadline.js';
+import { flowSwitchedOff } from '../flow-switch.js';
 import { ranUnless, result, type ReviewStep } from './step.js';
 import type { ReadFiles } from './read-files.js';
 
@@ -23,13 +24,14 @@ export interface Syntax {
 
 export const syntaxStep: ReviewStep<'syntax', { read_files: ReadFiles }, Syntax> = {
   name: 'syntax',
-  run: async ({ read_files }, { deadline }) => {
+  run: async ({ read_files }, { deadline, env }) => {
     const irs = new Map<string, FileIR>();
     const flowFiles = new Map<string, FlowFile>();
     const flowFailures: string[] = [];
     const langs = new Set(read_files.readable.map((f) => languageForPath(f.diff.path)).filter((l) => l !== null));
     await loadGrammars(langs);
     let degraded = 0;
+    const lowering = !flowSwitchedOff(env);
     const unfinished: string[] = [];
     for (const file of read_files.readable) {
       const language = languageForPath(file.diff.path);
@@ -38,13 +40,15 @@ export const syntaxStep: ReviewStep<'syntax', { read_files: ReadFiles }, Syntax>
         unfinished.push(file.diff.path);
         continue;
       }
-      // Lowered for data flow while the tree is alive, so nothing parses the file a second time.
+      // Lowered for data flow while the tree is alive, the function scan riding along the IR's walk,
+      // so nothing parses or walks the file a second time.
+      const flow = lowering ? prepareLowering(file.diff.path, language, file.text) : null;
       const withTree = (root: Node) => {
-        const lowered = lowerTree(file.diff.path, language, file.text, root);
+        const lowered = flow?.finish(root);
         if (lowered?.ok === true) flowFiles.set(file.diff.path, lowered.file);
         else if (lowered?.ok === false) flowFailures.push(lowered.reason);
       };
-      const ir = await buildIR(file.diff.path, language, file.text, { stopAt: Date.now() + deadline.remainingMs(), withTree });
+      const ir = await buildIR(file.diff.path, language, file.text, { stopAt: Date.now() + deadline.remainingMs(), withTree, ...(flow?.visitor ? { visitor: flow.visitor } : {}) });
       if (parseWasStopped(ir)) {
         flowFiles.delete(file.diff.path);
         unfinished.push(file.diff.path);
