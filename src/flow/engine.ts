@@ -14,6 +14,7 @@ import { callMatches, type CallExpr } from './match.js';
 import { renderExpr, renderTarget } from './render.js';
 import type { CallSlot, CheckRow, FlowRows, SinkRow } from './rows.js';
 import {
+  addTaints,
   allTaints,
   clearFor,
   CLEAN,
@@ -118,6 +119,10 @@ const SYMBOLIC = /^(param|field|free):/;
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
+/** Top-level bindings worth evaluating for the functions that read them: options objects and folded settings. */
+const MODULE_VALUE_KINDS = new Set<FlowExpr['kind']>(['collection', 'conditional', 'binary', 'unary', 'template']);
+/** The type of a map read from the repository's properties files (a `properties-file` builtin). */
+const PROPERTIES_TYPE = 'Properties';
 /** How many summaries may be under way at once (a helper calling a helper ...). */
 const MAX_SUMMARY_DEPTH = 24;
 /** What the front ends name constructors. */
@@ -176,6 +181,10 @@ function foldBinary(operator: string, a: FlowLiteral, b: FlowLiteral): FlowLiter
       return bothNumbers && b !== 0 ? (Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b) : undefined;
     case '%':
       return bothNumbers && b !== 0 ? a % b : undefined;
+    case '|':
+      return bothNumbers && Number.isInteger(a) && Number.isInteger(b) ? a | b : undefined;
+    case '&':
+      return bothNumbers && Number.isInteger(a) && Number.isInteger(b) ? a & b : undefined;
     case '<':
       return bothNumbers ? a < b : undefined;
     case '>':
@@ -198,6 +207,8 @@ function foldBinary(operator: string, a: FlowLiteral, b: FlowLiteral): FlowLiter
     case '||':
     case 'or':
       return truthy(a) ? a : b;
+    case '??':
+      return a ?? b;
     default:
       return undefined;
   }
@@ -256,6 +267,9 @@ function foldConversion(name: string, args: readonly (FlowLiteral | undefined)[]
     case 'parseBoolean':
     case 'boolval':
       return String(a).toLowerCase() === 'true';
+    case 'filter_var':
+      // PHP's FILTER_VALIDATE_BOOLEAN (258): "1", "true", "on" and "yes" are true.
+      return args[1] === 258 ? /^(1|true|on|yes)$/i.test(String(a).trim()) : undefined;
     case 'parseInt':
     case 'parseLong':
     case 'intval':
@@ -767,7 +781,7 @@ export class FileAnalyser {
   private updateSlot(root: Value, keys: readonly (string | null)[], value: Value): Value {
     const [key, ...rest] = keys;
     if (key === undefined) return value;
-    if (key === null) return { ...root, taints: [...root.taints, ...allTaints(value)] };
+    if (key === null) return addTaints(root, allTaints(value));
     const index = Number(key);
     if (root.elements && Number.isInteger(index) && index >= 0 && index < root.elements.length && rest.length === 0) {
       const elements = [...root.elements];
@@ -854,6 +868,7 @@ export class FileAnalyser {
         // Short-circuit: a constant left side decides whether the right side runs at all.
         if ((expr.operator === '&&' || expr.operator === 'and') && hasConstant(left) && !truthy(left.constant)) return left;
         if ((expr.operator === '||' || expr.operator === 'or') && hasConstant(left) && truthy(left.constant)) return left;
+        if (expr.operator === '??' && hasConstant(left) && left.constant !== null) return left;
         const right = this.expr(expr.right, state, ctx);
         return this.binaryValue(expr.operator, left, right);
       }
@@ -891,15 +906,22 @@ export class FileAnalyser {
         }
         const slots = new Map<string, Value>();
         const loose: Value[] = [];
+        // Every key is known while each entry has a constant key or spreads a map whose keys are all known.
+        let exact = true;
         for (const entry of expr.entries) {
           const value = this.expr(entry.value, state, ctx);
           const key = entry.key === null ? null : this.expr(entry.key, state, ctx);
           if (key !== null && hasConstant(key)) slots.set(slotKey(key.constant), value);
-          else if (key === null && value.slots) for (const [k, v] of value.slots) slots.set(k, v);
-          else loose.push(value);
+          else if (key === null && value.slots) {
+            for (const [k, v] of value.slots) slots.set(k, v);
+            if (!value.exact) exact = false;
+          } else {
+            loose.push(value);
+            exact = false;
+          }
         }
         const base = mix(loose, null);
-        if (expr.shape === 'map') return { ...base, slots };
+        if (expr.shape === 'map') return exact ? { ...base, slots, exact } : { ...base, slots };
         return spread ? { ...mix(elements), type: null } : { ...base, elements };
       }
       case 'function':
@@ -937,8 +959,10 @@ export class FileAnalyser {
         return this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, expr.name, ctx);
       }
     }
+    const named = this.rows.constants.get(expr.name);
+    if (named !== undefined) return constant(named);
     if (ctx.fn.qualifiedName === '<module>') return CLEAN;
-    const known2 = this.moduleConstants().get(expr.name);
+    const known2 = this.moduleConstants(ctx).get(expr.name);
     if (known2 !== undefined) return known2;
     return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
   }
@@ -974,25 +998,30 @@ export class FileAnalyser {
   private moduleValues: Map<string, Value> | null = null;
 
   /** Names the file's top-level code binds to constants (`DEBUG = False`), for the functions that read them. */
-  private moduleConstants(): ReadonlyMap<string, Value> {
+  private moduleConstants(ctx: FunctionContext | null = null): ReadonlyMap<string, Value> {
     if (this.moduleValues !== null) return this.moduleValues;
-    this.moduleValues = new Map();
+    // Filled as it goes, so a later top-level value can read an earlier one.
+    const out = new Map<string, Value>();
+    this.moduleValues = out;
     const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
-    if (module === undefined) return this.moduleValues;
+    if (module === undefined) return out;
     const assigned = new Map<string, number>();
     const count = (stmts: readonly FlowStmt[]) => {
       for (const stmt of stmts) if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') assigned.set(t.name, (assigned.get(t.name) ?? 0) + 1);
     };
     count(module.body);
-    const out = new Map<string, Value>();
     for (const stmt of module.body) {
       if (stmt.kind !== 'assign' || stmt.targets.length !== 1) continue;
       const target = stmt.targets[0];
       if (target?.kind !== 'name' || assigned.get(target.name) !== 1) continue;
       if (stmt.value.kind === 'literal') out.set(target.name, constant(stmt.value.value));
       else if (stmt.value.kind === 'unary' && stmt.value.operand.kind === 'literal' && typeof stmt.value.operand.value === 'number' && stmt.value.operator === '-') out.set(target.name, constant(-stmt.value.operand.value));
+      else if (ctx !== null && MODULE_VALUE_KINDS.has(stmt.value.kind)) {
+        // An options object or a folded setting written once at the top (`const cookieOptions = {...}`).
+        const value = this.expr(stmt.value, new Map(), ctx);
+        if (allTaints(value).length === 0 && (hasConstant(value) || value.slots !== undefined)) out.set(target.name, value);
+      }
     }
-    this.moduleValues = out;
     return out;
   }
 
@@ -1033,6 +1062,10 @@ export class FileAnalyser {
   private readSlot(object: Value, index: Value): Value {
     if (hasConstant(index)) {
       const key = index.constant;
+      if (object.type === PROPERTIES_TYPE && typeof key === 'string' && object.slots?.has(key) !== true) {
+        const found = this.options.property?.(key) ?? null;
+        return found === null ? CLEAN : constant(found);
+      }
       if (typeof key === 'number' && object.elements) return object.elements[key] ?? CLEAN;
       const slot = object.slots?.get(slotKey(key));
       if (slot !== undefined) return slot;
@@ -1047,9 +1080,10 @@ export class FileAnalyser {
       const folded = foldBinary(operator, left.constant, right.constant);
       if (folded !== undefined) return constant(folded);
     }
+    // `||`/`or` in Python and JS, and `??`, yield one of their operands, slots and settings included.
+    if (operator === '||' || operator === 'or' || operator === '??') return join(left, right);
     if (CLEAN_OPERATORS.has(operator)) {
-      // A comparison or arithmetic result carries no text; `||`/`or` in Python and JS yield an operand.
-      if (operator === '||' || operator === 'or') return join(left, right);
+      // A comparison or arithmetic result carries no text.
       if (operator === '&&' || operator === 'and') return right;
       return CLEAN;
     }
@@ -1107,7 +1141,9 @@ export class FileAnalyser {
     if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
     this.checkValues(call, receiver, args, named, state, ctx, receiverType);
 
-    if (args.length > 0 && args.every(hasConstant) && !hasConstant(receiver) && this.resolve(call, receiverType, ctx) === null) {
+    // Conversions are folded only as static calls (`Integer.parseInt("5")`, `int("5")`): `r.toString(36)` on a value converts r, not 36.
+    const staticCall = call.receiver === null || (call.receiver.kind === 'name' && !state.has(call.receiver.name) && allTaints(receiver).length === 0);
+    if (args.length > 0 && args.every(hasConstant) && !hasConstant(receiver) && staticCall && this.resolve(call, receiverType, ctx) === null) {
       const folded = foldConversion(call.callee, constants);
       if (folded !== undefined) return constant(folded);
     }
@@ -1134,7 +1170,7 @@ export class FileAnalyser {
 
     for (const row of rows.propagators) {
       if (!matches(row.call)) continue;
-      if (row.builtin !== null) return this.builtin(row.builtin, call, receiver, args, state, ctx);
+      if (row.builtin !== null) return this.builtin(row.builtin, call, receiver, args.map((a) => mapTaints(a, (t) => ({ ...t, via: [...t.via, row.id] }))), named, state, ctx);
       const flowing = row.from.flatMap((slot) => this.slotValues(slot, receiver, args, named));
       let moved = mix(flowing);
       if (row.mark !== null) moved = markWith(moved, row.mark);
@@ -1170,12 +1206,12 @@ export class FileAnalyser {
     const base = this.lvalueOf(at, ctx);
     if (base === null) return;
     const current = this.expr(at, state, ctx);
-    const merged: Value = { ...current, taints: [...current.taints, ...allTaints(value)] };
+    const merged: Value = addTaints(current, allTaints(value));
     delete (merged as { constant?: FlowLiteral }).constant;
     this.overwrite(at, merged, state, ctx);
   }
 
-  private builtin(op: NonNullable<FlowRows['propagators'][number]['builtin']>, call: CallExpr, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value {
+  private builtin(op: NonNullable<FlowRows['propagators'][number]['builtin']>, call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext): Value {
     const target = call.receiver;
     const write = (value: Value) => {
       if (target) this.overwrite(target, value, state, ctx);
@@ -1194,7 +1230,7 @@ export class FileAnalyser {
             return constant(true);
           }
           write({ ...receiver, elements });
-        } else write({ ...receiver, taints: [...receiver.taints, ...allTaints(added)] });
+        } else write(addTaints(receiver, allTaints(added)));
         return constant(true);
       }
       case 'get':
@@ -1206,7 +1242,7 @@ export class FileAnalyser {
         if (first === undefined || second === undefined) return CLEAN;
         const previous = this.readSlot(receiver, first);
         if (hasConstant(first)) write(this.updateSlot(receiver, [slotKey(first.constant)], second));
-        else write({ ...receiver, taints: [...receiver.taints, ...allTaints(second)] });
+        else write(addTaints(receiver, allTaints(second)));
         return previous;
       }
       case 'remove': {
@@ -1235,6 +1271,11 @@ export class FileAnalyser {
       case 'clear':
         write({ taints: [], type: receiver.type, ...(receiver.elements ? { elements: [] } : {}), ...(receiver.slots ? { slots: new Map() } : {}) });
         return CLEAN;
+      case 'properties-file':
+        return { taints: [], type: PROPERTIES_TYPE };
+      case 'options':
+        // A spread (`**settings`) may set any keyword, so the keywords seen are not all there are.
+        return { ...mix([receiver, ...args, ...named.values()]), slots: new Map(named), ...(call.arguments.some((a) => a.spread) ? {} : { exact: true as const }) };
       case 'property': {
         if (first !== undefined && hasConstant(first) && typeof first.constant === 'string') {
           const found = this.options.property?.(first.constant) ?? null;
@@ -1383,7 +1424,7 @@ export class FileAnalyser {
     const constants = args.map((a) => a.constant);
     for (const row of this.rows.sinks) {
       if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
-      if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
+      if (row.when !== null && !this.whenHolds(row.when, call, receiver, args, named)) continue;
       ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
       const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
@@ -1400,9 +1441,54 @@ export class FileAnalyser {
     }
   }
 
-  private whenHolds(when: NonNullable<SinkRow['when']>, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): boolean {
+  private whenHolds(when: NonNullable<SinkRow['when']>, call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): boolean {
     if (when.kind === 'named') return named.get(when.named)?.constant === when.equals;
-    return this.slotValues(when.slot, receiver, args, named).some((v) => hasConstant(v) && when.matches.test(String(v.constant)));
+    const setting = this.setting(when.slots, call, receiver, args, named);
+    if (setting === 'absent') return when.absent;
+    if (setting === 'unknown' || !hasConstant(setting)) return false;
+    if (when.anyBits !== null) return typeof setting.constant === 'number' && Number.isInteger(setting.constant) && (setting.constant & when.anyBits) !== 0;
+    return when.matches?.test(String(setting.constant)) ?? false;
+  }
+
+  /**
+   * The value of a setting a call gives, read through options objects (`arg2.secure`): the first of
+   * `slots` the call gives decides. `absent` when the call leaves it out (the library default holds),
+   * `unknown` when it may be there but what it is cannot be seen (an options object from elsewhere,
+   * a spread argument).
+   */
+  private setting(slots: readonly CallSlot[], call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): Value | 'absent' | 'unknown' {
+    const spread = call.arguments.some((a) => a.spread);
+    // An argument that may or may not be the options object: a later slot the call gives decides instead.
+    let unsure = false;
+    for (const slot of slots) {
+      let value: Value | undefined;
+      if (slot.kind === 'argument') value = slot.index < args.length && !call.arguments.slice(0, slot.index + 1).some((a) => a.spread) ? args[slot.index] : undefined;
+      else if (slot.kind === 'named') value = named.get(slot.name);
+      else if (slot.kind === 'receiver') value = receiver;
+      else return 'unknown';
+      if (value === undefined) {
+        if (spread) return 'unknown';
+        continue;
+      }
+      const path = 'path' in slot ? (slot.path ?? []) : [];
+      let inside: Value | 'absent' | 'unknown' | 'not-a-map' = value;
+      for (const key of path) {
+        if (typeof inside === 'string') break;
+        const next: Value | undefined = inside.slots?.get(key);
+        if (next !== undefined) inside = next;
+        else if (inside.exact) inside = 'absent';
+        // A number or string where an options object could go (`setcookie`'s expiry): another slot says.
+        else if (hasConstant(inside)) inside = 'not-a-map';
+        else inside = 'unknown';
+      }
+      if (inside === 'not-a-map') continue;
+      if (inside === 'unknown' && path.length > 0 && value.slots === undefined) {
+        unsure = true;
+        continue;
+      }
+      return inside;
+    }
+    return unsure ? 'unknown' : 'absent';
   }
 
   /**
@@ -1433,12 +1519,12 @@ export class FileAnalyser {
     for (const check of this.rows.checks) {
       if (check.kind === 'weak-value') {
         if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
-        const checked = this.slotValues(check.slot, receiver, args, named);
-        if (checked.length === 0 && check.absentIsWeak) {
+        const setting = this.setting(check.slots, call, receiver, args, named);
+        if (setting === 'absent' && check.absentIsWeak) {
           const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
           this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: 'setting left out' }, step], callSites: [], sourceRow: null, via: [] });
         }
-        for (const value of checked) {
+        for (const value of typeof setting === 'string' ? [] : [setting]) {
           const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
           if (hasConstant(value) && value.constant !== null && check.weak.test(String(value.constant))) {
             this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: `"${value.constant}"` }, step], callSites: [], sourceRow: null, via: [] });
