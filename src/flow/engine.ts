@@ -1452,7 +1452,7 @@ export class FileAnalyser {
 
   /**
    * The value of a setting a call gives, read through options objects (`arg2.secure`): the first of
-   * `slots` the call gives decides. `absent` when the call leaves it out (the library default holds),
+   * `slots` the call gives decides (several spellings or positions of one setting). `absent` when the call leaves it out (the library default holds),
    * `unknown` when it may be there but what it is cannot be seen (an options object from elsewhere,
    * a spread argument).
    */
@@ -1481,7 +1481,8 @@ export class FileAnalyser {
         else if (hasConstant(inside)) inside = 'not-a-map';
         else inside = 'unknown';
       }
-      if (inside === 'not-a-map') continue;
+      // Left out here (or not an options object): another spelling or position may still give it.
+      if (inside === 'not-a-map' || inside === 'absent') continue;
       if (inside === 'unknown' && path.length > 0 && value.slots === undefined) {
         unsure = true;
         continue;

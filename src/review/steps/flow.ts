@@ -77,7 +77,8 @@ async function propertiesLookup(reader: SourceReader): Promise<PropertyLookup> {
   return (fromPath, text) => {
     const dir = posix.dirname(fromPath);
     // The file the code names (`getResourceAsStream("app.properties")`) first, then those beside it.
-    const rank = (f: { dir: string; name: string }) => (text.includes(`"${f.name}"`) || text.includes(`/${f.name}"`) ? 2 : 0) + (f.dir === dir ? 1 : 0);
+    const named = (f: { name: string }) => ['"', "'"].some((q) => text.includes(`${q}${f.name}${q}`) || text.includes(`/${f.name}${q}`));
+    const rank = (f: { dir: string; name: string }) => (named(f) ? 2 : 0) + (f.dir === dir ? 1 : 0);
     const ordered = [...files].sort((a, b) => rank(b) - rank(a));
     return (key) => {
       for (const file of ordered) {
@@ -125,16 +126,20 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   if (only.size === 0) return { findings: [], limits: [], ranges: [] };
   const analysis = analyseFile(flowFile, { rows, property }, only);
   const done = new Set(analysis.analysed);
-  const ranges = flowFile.functions
-    .filter((fn) => done.has(fn.qualifiedName) && fn.qualifiedName !== '<module>')
-    .map((fn) => {
-      const open = analysis.open.get(fn.qualifiedName) ?? new Set<string>();
-      // Flow has the last word only on the CWEs whose sinks it sees in the function: a pattern rule that
-      // found SQL built from request data before a call flow does not know as a sink keeps its finding.
-      const seen = analysis.sinks.get(fn.qualifiedName) ?? new Set<string>();
-      const rules = new Set([...aliasesByCwe].filter(([cwe]) => !KEPT_BESIDE_FLOW.has(cwe) && seen.has(cwe) && !open.has(cwe)).flatMap(([, aliases]) => aliases));
-      return { start: fn.line, end: fn.endLine, rules };
-    });
+  const lastLine = file.text.split('\n').length;
+  const ranges = flowFile.functions.flatMap((fn): SupersededRange[] => {
+    const whole = fn.qualifiedName === '<module>' ? { start: 1, end: lastLine } : { start: fn.line, end: fn.endLine };
+    // A function flow did not finish has no say, so a top-level range around it does not speak for it.
+    if (!done.has(fn.qualifiedName)) return fn.qualifiedName === '<module>' ? [] : [{ ...whole, rules: new Set() }];
+    const open = analysis.open.get(fn.qualifiedName) ?? new Set<string>();
+    // Flow has the last word only on the CWEs whose sinks it sees in the function: a pattern rule that
+    // found SQL built from request data before a call flow does not know as a sink keeps its finding.
+    const seen = analysis.sinks.get(fn.qualifiedName) ?? new Set<string>();
+    // A callback with no sink of its own, written on the sink's line (`exec(cmd, () => done())`), leaves the word to the function around it.
+    if (seen.size === 0 && fn.enclosingFunction !== null && fn.enclosingFunction !== '<module>') return [];
+    const rules = new Set([...aliasesByCwe].filter(([cwe]) => !KEPT_BESIDE_FLOW.has(cwe) && seen.has(cwe) && !open.has(cwe)).flatMap(([, aliases]) => aliases));
+    return [{ ...whole, rules }];
+  });
   const lines = file.text.split('\n');
   const evidenceAt = (line: number) => (lines[line - 1] ?? '').trim();
   const findings: Finding[] = [];
