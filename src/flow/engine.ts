@@ -114,6 +114,7 @@ class BudgetExceeded extends Error {
 
 const NUMERIC_TYPES = /^(int|long|short|byte|double|float|char|boolean|bool|Integer|Long|Short|Byte|Double|Float|Boolean|number|i32|i64|u32|u64|f32|f64|usize|uint|float64|int64|int32)$/;
 const CLEAN_OPERATORS = new Set(['-', '*', '/', '<', '>', '<=', '>=', '==', '!=', '===', '!==', 'instanceof', 'in', 'not in', 'is', 'is not', '&&', '||', 'and', 'or', '&', '|', '^', '<<', '>>', '>>>', '**', '<=>']);
+const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>']);
 /** Taints that stand for a value this function cannot see the origin of: a parameter, a field, a free name. */
 const SYMBOLIC = /^(param|field|free):/;
 /** Programs that run their arguments as a command line. */
@@ -1083,8 +1084,10 @@ export class FileAnalyser {
     // `||`/`or` in Python and JS, and `??`, yield one of their operands, slots and settings included.
     if (operator === '||' || operator === 'or' || operator === '??') return join(left, right);
     if (CLEAN_OPERATORS.has(operator)) {
-      // A comparison or arithmetic result carries no text.
       if (operator === '&&' || operator === 'and') return right;
+      // A comparison or arithmetic result carries no text, but a number computed from a predictable
+      // random value (`Math.floor(Math.random() * 1e6)`) is as predictable as it was.
+      if (ARITHMETIC.has(operator)) return { taints: [...left.taints, ...right.taints].filter((t) => t.label !== 'input' && !SYMBOLIC.test(t.label)), type: null };
       return CLEAN;
     }
     return mix([left, right], left.type === 'String' || right.type === 'String' ? 'String' : null);
