@@ -140,6 +140,11 @@ function slotKey(value: FlowLiteral): string {
   return String(value);
 }
 
+/** What a number computed from these values still carries: not their text, but how predictable they were. */
+function predictableOnly(values: readonly Value[]): Taint[] {
+  return values.flatMap(allTaints).filter((t) => t.label !== 'input' && !SYMBOLIC.test(t.label));
+}
+
 function joinStates(states: readonly (State | null)[]): State | null {
   const live = states.filter((s): s is State => s !== null);
   if (live.length === 0) return null;
@@ -930,7 +935,7 @@ export class FileAnalyser {
       case 'cast': {
         const value = this.expr(expr.value, state, ctx);
         const type = simpleType(expr.type) ?? '';
-        if (NUMERIC_TYPES.test(type)) return hasConstant(value) ? value : { ...CLEAN, type };
+        if (NUMERIC_TYPES.test(type)) return hasConstant(value) ? value : { taints: predictableOnly([value]), type };
         return { ...value, type: type || value.type };
       }
       case 'assignment': {
@@ -1087,7 +1092,7 @@ export class FileAnalyser {
       if (operator === '&&' || operator === 'and') return right;
       // A comparison or arithmetic result carries no text, but a number computed from a predictable
       // random value (`Math.floor(Math.random() * 1e6)`) is as predictable as it was.
-      if (ARITHMETIC.has(operator)) return { taints: [...left.taints, ...right.taints].filter((t) => t.label !== 'input' && !SYMBOLIC.test(t.label)), type: null };
+      if (ARITHMETIC.has(operator)) return { taints: predictableOnly([left, right]), type: null };
       return CLEAN;
     }
     return mix([left, right], left.type === 'String' || right.type === 'String' ? 'String' : null);
@@ -1487,7 +1492,8 @@ export class FileAnalyser {
       // Left out here (or not an options object): another spelling or position may still give it.
       if (inside === 'not-a-map' || inside === 'absent') continue;
       if (inside === 'unknown' && path.length > 0 && value.slots === undefined) {
-        unsure = true;
+        // An options object comes last; with more arguments after it, this one is a plain value (setcookie's expiry).
+        unsure ||= !(slot.kind === 'argument' && slot.index < args.length - 1);
         continue;
       }
       return inside;
