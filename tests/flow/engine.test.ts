@@ -210,6 +210,34 @@ describe('rows over hand-built IR (language-neutral)', () => {
   });
 });
 
+describe('settings in options objects', () => {
+  it('tells a setting given, left out of an options object written in full, and unknown where the object comes from elsewhere', async () => {
+    const { loadFlowRowSources } = await import('../../src/rules/flow-load.js');
+    const rows = loadFlowRowSources([
+      {
+        file: 'rules/flow/test.toml',
+        text: 'languages = ["javascript"]\n[[check]]\nid = "t-cookie-secure"\nkind = "weak-value"\ncwe = "CWE-614"\ntitle = "t"\nmessage = "m"\nseverity = "low"\nconfidence = 0.5\ncall = { names = ["cookie"] }\nslot = ["arg2.secure", "arg3"]\nweak = \'^false$\'\nabsent_is_weak = true\n',
+      },
+    ]).byLanguage.get('javascript');
+    if (rows === undefined) throw new Error('no rows');
+    const source = [
+      'const base = { httpOnly: true };',
+      'const off = 7 > 9;',
+      'function given(res) { res.cookie("s", "v", { secure: off }); }',
+      'function leftOut(res) { res.cookie("s", "v", { ...base }); }',
+      'function noOptions(res) { res.cookie("s", "v"); }',
+      'function later(res) { const o = { ...base, secure: true }; o.secure = false; res.cookie("s", "v", o); }',
+      'function fromCaller(res, options) { res.cookie("s", "v", options); }',
+      'function spreadOfUnknown(res, extra) { res.cookie("s", "v", { ...extra }); }',
+      'function safe(res, extra) { res.cookie("s", "v", { ...extra, secure: true }); }',
+      'function positional(res) { res.cookie("s", "v", 3600, true); }',
+    ].join('\n');
+    const lowered = await lowerText('app.js', 'javascript', source, Date.now() + 10_000);
+    if (lowered === null || !lowered.ok) throw new Error('did not lower');
+    expect(analyseFile(lowered.file, { rows }).findings.map((f) => f.line)).toEqual([3, 4, 5, 6]);
+  });
+});
+
 describe('hostile shapes', () => {
   it('follows a long chain of same-file helpers without exhausting the stack', async () => {
     const helpers = Array.from({ length: 3000 }, (_, i) => `  static String h${i}(String v) { return h${i + 1}(v); }`).join('\n');
