@@ -967,8 +967,8 @@ export class FileAnalyser {
     }
     const named = this.rows.constants.get(expr.name);
     if (named !== undefined) return constant(named);
-    if (ctx.fn.qualifiedName === '<module>') return CLEAN;
-    const known2 = this.moduleConstants(ctx).get(expr.name);
+    // Top-level code reads its own names from the state; one bound nowhere in the file comes from elsewhere there too.
+    const known2 = ctx.fn.qualifiedName === '<module>' ? undefined : this.moduleConstants(ctx).get(expr.name);
     if (known2 !== undefined) return known2;
     return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
   }
