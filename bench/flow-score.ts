@@ -26,6 +26,9 @@ const CORPUS_SHAPES = [
   'constant-branch',
   'constant-overwrite',
   'properties',
+  'left-out',
+  'options-object',
+  'purpose',
 ] as const;
 const EXTENSIONS: Record<string, string> = { python: 'py', java: 'java', javascript: 'js', typescript: 'ts', php: 'php', go: 'go' };
 /** `<shape>-<vulnerable|safe>[-<n>].<ext>` */

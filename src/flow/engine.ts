@@ -15,6 +15,7 @@ import { renderExpr, renderTarget } from './render.js';
 import type { CallSlot, CheckRow, FlowRows, SanitiserRow, SinkRow } from './rows.js';
 import { kindsClearedByStrip } from './strip.js';
 import {
+  addTaints,
   allTaints,
   clearFor,
   CLEAN,
@@ -154,6 +155,7 @@ class BudgetExceeded extends Error {
 
 const NUMERIC_TYPES = /^(int|long|short|byte|double|float|char|boolean|bool|Integer|Long|Short|Byte|Double|Float|Boolean|number|i32|i64|u32|u64|f32|f64|usize|uint|float64|int64|int32)$/;
 const CLEAN_OPERATORS = new Set(['-', '*', '/', '<', '>', '<=', '>=', '==', '!=', '===', '!==', 'instanceof', 'in', 'not in', 'is', 'is not', '&&', '||', 'and', 'or', '&', '|', '^', '<<', '>>', '>>>', '**', '<=>']);
+const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>']);
 /** Taints that stand for a value this function cannot see the origin of: a parameter, a field, a free name. */
 const SYMBOLIC = /^(param|field|free):/;
 /** Programs that run their arguments as a command line. */
@@ -171,6 +173,10 @@ const DECIDED_BY_PREFIX: ReadonlySet<string> = new Set(['redirect']);
  * (`https://a.example` + `@evil`) does not.
  */
 const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
+/** Top-level bindings worth evaluating for the functions that read them: options objects and folded settings. */
+const MODULE_VALUE_KINDS = new Set<FlowExpr['kind']>(['collection', 'conditional', 'binary', 'unary', 'template']);
+/** The type of a map read from the repository's properties files (a `properties-file` builtin). */
+const PROPERTIES_TYPE = 'Properties';
 /** How many summaries may be under way at once (a helper calling a helper ...). */
 const MAX_SUMMARY_DEPTH = 24;
 /** What the front ends name constructors. */
@@ -185,6 +191,11 @@ function selfOffset(fn: FlowFunction): number {
 
 function slotKey(value: FlowLiteral): string {
   return String(value);
+}
+
+/** What a number computed from these values still carries: not their text, but how predictable they were. */
+function predictableOnly(values: readonly Value[]): Taint[] {
+  return values.flatMap(allTaints).filter((t) => t.label !== 'input' && !SYMBOLIC.test(t.label));
 }
 
 function joinStates(states: readonly (State | null)[]): State | null {
@@ -229,6 +240,10 @@ function foldBinary(operator: string, a: FlowLiteral, b: FlowLiteral): FlowLiter
       return bothNumbers && b !== 0 ? (Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b) : undefined;
     case '%':
       return bothNumbers && b !== 0 ? a % b : undefined;
+    case '|':
+      return bothNumbers && Number.isInteger(a) && Number.isInteger(b) ? a | b : undefined;
+    case '&':
+      return bothNumbers && Number.isInteger(a) && Number.isInteger(b) ? a & b : undefined;
     case '<':
       return bothNumbers ? a < b : undefined;
     case '>':
@@ -251,6 +266,8 @@ function foldBinary(operator: string, a: FlowLiteral, b: FlowLiteral): FlowLiter
     case '||':
     case 'or':
       return truthy(a) ? a : b;
+    case '??':
+      return a ?? b;
     default:
       return undefined;
   }
@@ -309,6 +326,9 @@ function foldConversion(name: string, args: readonly (FlowLiteral | undefined)[]
     case 'parseBoolean':
     case 'boolval':
       return String(a).toLowerCase() === 'true';
+    case 'filter_var':
+      // PHP's FILTER_VALIDATE_BOOLEAN (258): "1", "true", "on" and "yes" are true.
+      return args[1] === 258 ? /^(1|true|on|yes)$/i.test(String(a).trim()) : undefined;
     case 'parseInt':
     case 'parseLong':
     case 'intval':
@@ -962,7 +982,7 @@ export class FileAnalyser {
   private updateSlot(root: Value, keys: readonly (string | null)[], value: Value): Value {
     const [key, ...rest] = keys;
     if (key === undefined) return value;
-    if (key === null) return { ...root, taints: [...root.taints, ...allTaints(value)] };
+    if (key === null) return addTaints(root, allTaints(value));
     const index = Number(key);
     if (root.elements && Number.isInteger(index) && index >= 0 && index < root.elements.length && rest.length === 0) {
       const elements = [...root.elements];
@@ -1061,6 +1081,7 @@ export class FileAnalyser {
         // Short-circuit: a constant left side decides whether the right side runs at all.
         if ((expr.operator === '&&' || expr.operator === 'and') && hasConstant(left) && !truthy(left.constant)) return left;
         if ((expr.operator === '||' || expr.operator === 'or') && hasConstant(left) && truthy(left.constant)) return left;
+        if (expr.operator === '??' && hasConstant(left) && left.constant !== null) return left;
         const right = this.expr(expr.right, state, ctx);
         return this.binaryValue(expr.operator, left, right);
       }
@@ -1098,15 +1119,22 @@ export class FileAnalyser {
         }
         const slots = new Map<string, Value>();
         const loose: Value[] = [];
+        // Every key is known while each entry has a constant key or spreads a map whose keys are all known.
+        let exact = true;
         for (const entry of expr.entries) {
           const value = this.expr(entry.value, state, ctx);
           const key = entry.key === null ? null : this.expr(entry.key, state, ctx);
           if (key !== null && hasConstant(key)) slots.set(slotKey(key.constant), value);
-          else if (key === null && value.slots) for (const [k, v] of value.slots) slots.set(k, v);
-          else loose.push(value);
+          else if (key === null && value.slots) {
+            for (const [k, v] of value.slots) slots.set(k, v);
+            if (!value.exact) exact = false;
+          } else {
+            loose.push(value);
+            exact = false;
+          }
         }
         const base = mix(loose, null);
-        if (expr.shape === 'map') return { ...base, slots };
+        if (expr.shape === 'map') return exact ? { ...base, slots, exact } : { ...base, slots };
         return spread ? { ...mix(elements), type: null } : { ...base, elements };
       }
       case 'function':
@@ -1115,7 +1143,7 @@ export class FileAnalyser {
       case 'cast': {
         const value = this.expr(expr.value, state, ctx);
         const type = simpleType(expr.type) ?? '';
-        if (NUMERIC_TYPES.test(type)) return hasConstant(value) ? value : { ...CLEAN, type };
+        if (NUMERIC_TYPES.test(type)) return hasConstant(value) ? value : { taints: predictableOnly([value]), type };
         return { ...value, type: type || value.type };
       }
       case 'assignment': {
@@ -1145,15 +1173,19 @@ export class FileAnalyser {
         return this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, expr.name, ctx);
       }
     }
+    const named = this.rows.constants.get(expr.name);
+    if (named !== undefined) return constant(named);
     const outer = this.capturedValue(ctx.fn, expr.name);
     if (outer !== null) return outer;
-    if (ctx.fn.qualifiedName === '<module>') return CLEAN;
-    // A top-level name can be rewritten elsewhere (by another function, through `window.name`) and an
-    // import is another file's: neither is provably this function's own data, whatever it folds to.
-    const unseen = newTaint(UNSEEN, { role: 'source', line: expr.line, text: expr.name }, null);
-    const known2 = this.moduleConstants().get(expr.name);
-    if (known2 !== undefined) return { ...known2, taints: [...known2.taints, unseen] };
-    if (this.moduleAssigned().has(expr.name) || expr.name in this.file.imports) return { taints: [unseen], type: null };
+    // Top-level code reads its own names from the state; one bound nowhere in the file comes from elsewhere there too.
+    if (ctx.fn.qualifiedName !== '<module>') {
+      // A top-level name can be rewritten elsewhere (by another function, through `window.name`) and an
+      // import is another file's: neither is provably this function's own data, whatever it folds to.
+      const unseen = newTaint(UNSEEN, { role: 'source', line: expr.line, text: expr.name }, null);
+      const known2 = this.moduleConstants(ctx).get(expr.name);
+      if (known2 !== undefined) return { ...known2, taints: [...known2.taints, unseen] };
+      if (this.moduleAssigned().has(expr.name) || expr.name in this.file.imports) return { taints: [unseen], type: null };
+    }
     return this.isFreeName(expr.name) ? { taints: [newTaint(`free:${expr.name}`, { role: 'source', line: expr.line, text: expr.name }, null)], type: null } : CLEAN;
   }
 
@@ -1226,25 +1258,30 @@ export class FileAnalyser {
   }
 
   /** Names the file's top-level code binds to constants (`DEBUG = False`), for the functions that read them. */
-  private moduleConstants(): ReadonlyMap<string, Value> {
+  private moduleConstants(ctx: FunctionContext | null = null): ReadonlyMap<string, Value> {
     if (this.moduleValues !== null) return this.moduleValues;
-    this.moduleValues = new Map();
+    // Filled as it goes, so a later top-level value can read an earlier one.
+    const out = new Map<string, Value>();
+    this.moduleValues = out;
     const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
-    if (module === undefined) return this.moduleValues;
+    if (module === undefined) return out;
     const assigned = new Map<string, number>();
     const count = (stmts: readonly FlowStmt[]) => {
       for (const stmt of stmts) if (stmt.kind === 'assign') for (const t of stmt.targets) if (t.kind === 'name') assigned.set(t.name, (assigned.get(t.name) ?? 0) + 1);
     };
     count(module.body);
-    const out = new Map<string, Value>();
     for (const stmt of module.body) {
       if (stmt.kind !== 'assign' || stmt.targets.length !== 1) continue;
       const target = stmt.targets[0];
       if (target?.kind !== 'name' || assigned.get(target.name) !== 1) continue;
       if (stmt.value.kind === 'literal') out.set(target.name, constant(stmt.value.value));
       else if (stmt.value.kind === 'unary' && stmt.value.operand.kind === 'literal' && typeof stmt.value.operand.value === 'number' && stmt.value.operator === '-') out.set(target.name, constant(-stmt.value.operand.value));
+      else if (ctx !== null && MODULE_VALUE_KINDS.has(stmt.value.kind)) {
+        // An options object or a folded setting written once at the top (`const cookieOptions = {...}`).
+        const value = this.expr(stmt.value, new Map(), ctx);
+        if (allTaints(value).length === 0 && (hasConstant(value) || value.slots !== undefined)) out.set(target.name, value);
+      }
     }
-    this.moduleValues = out;
     return out;
   }
 
@@ -1285,6 +1322,10 @@ export class FileAnalyser {
   private readSlot(object: Value, index: Value): Value {
     if (hasConstant(index)) {
       const key = index.constant;
+      if (object.type === PROPERTIES_TYPE && typeof key === 'string' && object.slots?.has(key) !== true) {
+        const found = this.options.property?.(key) ?? null;
+        return found === null ? CLEAN : constant(found);
+      }
       if (typeof key === 'number' && object.elements) return object.elements[key] ?? CLEAN;
       const slot = object.slots?.get(slotKey(key));
       if (slot !== undefined) return slot;
@@ -1308,10 +1349,13 @@ export class FileAnalyser {
       const start = left.constant.slice(0, Math.max(0, left.constant.indexOf('%')));
       return mix([left, FIXES_AUTHORITY.test(start) ? clearFor(right, DECIDED_BY_PREFIX) : right], 'String');
     }
+    // `||`/`or` in Python and JS, and `??`, yield one of their operands, slots and settings included.
+    if (operator === '||' || operator === 'or' || operator === '??') return join(left, right);
     if (CLEAN_OPERATORS.has(operator)) {
-      // A comparison or arithmetic result carries no text; `||`/`or` in Python and JS yield an operand.
-      if (operator === '||' || operator === 'or') return join(left, right);
       if (operator === '&&' || operator === 'and') return right;
+      // A comparison or arithmetic result carries no text, but a number computed from a predictable
+      // random value (`Math.floor(Math.random() * 1e6)`) is as predictable as it was.
+      if (ARITHMETIC.has(operator)) return { taints: predictableOnly([left, right]), type: null };
       return CLEAN;
     }
     return mix([left, right], left.type === 'String' || right.type === 'String' ? 'String' : null);
@@ -1367,7 +1411,9 @@ export class FileAnalyser {
     if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
     this.checkValues(call, receiver, args, named, state, ctx, receiverType);
 
-    if (args.length > 0 && args.every(hasConstant) && !hasConstant(receiver) && this.resolve(call, receiverType, ctx) === null) {
+    // Conversions are folded only as static calls (`Integer.parseInt("5")`, `int("5")`): `r.toString(36)` on a value converts r, not 36.
+    const staticCall = call.receiver === null || (call.receiver.kind === 'name' && !state.has(call.receiver.name) && allTaints(receiver).length === 0);
+    if (args.length > 0 && args.every(hasConstant) && !hasConstant(receiver) && staticCall && this.resolve(call, receiverType, ctx) === null) {
       const folded = foldConversion(call.callee, constants);
       if (folded !== undefined) return foldedFrom(folded, args);
     }
@@ -1400,7 +1446,7 @@ export class FileAnalyser {
 
     for (const row of this.byName.propagators.for(call)) {
       if (!matches(row.call)) continue;
-      if (row.builtin !== null) return this.builtin(row.builtin, call, receiver, args, state, ctx);
+      if (row.builtin !== null) return this.builtin(row.builtin, call, receiver, args.map((a) => mapTaints(a, (t) => ({ ...t, via: [...t.via, row.id] }))), named, state, ctx);
       const flowing = row.from.flatMap((slot) => this.slotValues(slot, receiver, args, named));
       let moved = mix(flowing);
       if (row.mark !== null) moved = markWith(moved, row.mark);
@@ -1465,12 +1511,12 @@ export class FileAnalyser {
     const base = this.lvalueOf(at, ctx);
     if (base === null) return;
     const current = this.expr(at, state, ctx);
-    const merged: Value = { ...current, taints: [...current.taints, ...allTaints(value)] };
+    const merged: Value = addTaints(current, allTaints(value));
     delete (merged as { constant?: FlowLiteral }).constant;
     this.overwrite(at, merged, state, ctx);
   }
 
-  private builtin(op: NonNullable<FlowRows['propagators'][number]['builtin']>, call: CallExpr, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value {
+  private builtin(op: NonNullable<FlowRows['propagators'][number]['builtin']>, call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext): Value {
     const target = call.receiver;
     const write = (value: Value) => {
       if (target) this.overwrite(target, value, state, ctx);
@@ -1489,7 +1535,7 @@ export class FileAnalyser {
             return constant(true);
           }
           write({ ...receiver, elements });
-        } else write({ ...receiver, taints: [...receiver.taints, ...allTaints(added)] });
+        } else write(addTaints(receiver, allTaints(added)));
         return constant(true);
       }
       case 'get':
@@ -1501,7 +1547,7 @@ export class FileAnalyser {
         if (first === undefined || second === undefined) return CLEAN;
         const previous = this.readSlot(receiver, first);
         if (hasConstant(first)) write(this.updateSlot(receiver, [slotKey(first.constant)], second));
-        else write({ ...receiver, taints: [...receiver.taints, ...allTaints(second)] });
+        else write(addTaints(receiver, allTaints(second)));
         return previous;
       }
       case 'remove': {
@@ -1532,6 +1578,11 @@ export class FileAnalyser {
         return CLEAN;
       case 'callback-return':
         return mix([this.callbackResult(call.arguments[0]?.value ?? null, receiver), ...args.slice(1)]);
+      case 'properties-file':
+        return { taints: [], type: PROPERTIES_TYPE };
+      case 'options':
+        // A spread (`**settings`) may set any keyword, so the keywords seen are not all there are.
+        return { ...mix([receiver, ...args, ...named.values()]), slots: new Map(named), ...(call.arguments.some((a) => a.spread) ? {} : { exact: true as const }) };
       case 'property': {
         if (first !== undefined && hasConstant(first) && typeof first.constant === 'string') {
           const found = this.options.property?.(first.constant) ?? null;
@@ -1681,7 +1732,7 @@ export class FileAnalyser {
     const constants = args.map((a) => a.constant);
     for (const row of this.byName.sinks.for(call)) {
       if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
-      if (row.when !== null && !this.whenHolds(row.when, receiver, args, named)) continue;
+      if (row.when !== null && !this.whenHolds(row.when, call, receiver, args, named)) continue;
       if (row.requiresDependency !== null && ![...row.requiresDependency].some((d) => this.options.dependencies?.has(d) === true)) continue;
       if (row.requiresText !== null && !row.requiresText.some((t) => this.options.projectTexts?.has(t) === true)) continue;
       const unless = row.unless;
@@ -1705,9 +1756,56 @@ export class FileAnalyser {
     }
   }
 
-  private whenHolds(when: NonNullable<SinkRow['when']>, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): boolean {
+  private whenHolds(when: NonNullable<SinkRow['when']>, call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): boolean {
     if (when.kind === 'named') return named.get(when.named)?.constant === when.equals;
-    return this.slotValues(when.slot, receiver, args, named).some((v) => hasConstant(v) && when.matches.test(String(v.constant)));
+    const setting = this.setting(when.slots, call, receiver, args, named);
+    if (setting === 'absent') return when.absent;
+    if (setting === 'unknown' || !hasConstant(setting)) return false;
+    if (when.anyBits !== null) return typeof setting.constant === 'number' && Number.isInteger(setting.constant) && (setting.constant & when.anyBits) !== 0;
+    return when.matches?.test(String(setting.constant)) ?? false;
+  }
+
+  /**
+   * The value of a setting a call gives, read through options objects (`arg2.secure`): the first of
+   * `slots` the call gives decides (several spellings or positions of one setting). `absent` when the call leaves it out (the library default holds),
+   * `unknown` when it may be there but what it is cannot be seen (an options object from elsewhere,
+   * a spread argument).
+   */
+  private setting(slots: readonly CallSlot[], call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): Value | 'absent' | 'unknown' {
+    const spread = call.arguments.some((a) => a.spread);
+    // An argument that may or may not be the options object: a later slot the call gives decides instead.
+    let unsure = false;
+    for (const slot of slots) {
+      let value: Value | undefined;
+      if (slot.kind === 'argument') value = slot.index < args.length && !call.arguments.slice(0, slot.index + 1).some((a) => a.spread) ? args[slot.index] : undefined;
+      else if (slot.kind === 'named') value = named.get(slot.name);
+      else if (slot.kind === 'receiver') value = receiver;
+      else return 'unknown';
+      if (value === undefined) {
+        if (spread) return 'unknown';
+        continue;
+      }
+      const path = 'path' in slot ? (slot.path ?? []) : [];
+      let inside: Value | 'absent' | 'unknown' | 'not-a-map' = value;
+      for (const key of path) {
+        if (typeof inside === 'string') break;
+        const next: Value | undefined = inside.slots?.get(key);
+        if (next !== undefined) inside = next;
+        else if (inside.exact) inside = 'absent';
+        // A number or string where an options object could go (`setcookie`'s expiry): another slot says.
+        else if (hasConstant(inside)) inside = 'not-a-map';
+        else inside = 'unknown';
+      }
+      // Left out here (or not an options object): another spelling or position may still give it.
+      if (inside === 'not-a-map' || inside === 'absent') continue;
+      if (inside === 'unknown' && path.length > 0 && value.slots === undefined) {
+        // An options object comes last; with more arguments after it, this one is a plain value (setcookie's expiry).
+        unsure ||= !(slot.kind === 'argument' && slot.index < args.length - 1);
+        continue;
+      }
+      return inside;
+    }
+    return unsure ? 'unknown' : 'absent';
   }
 
   /**
@@ -1738,12 +1836,12 @@ export class FileAnalyser {
     for (const check of this.rows.checks) {
       if (check.kind === 'weak-value') {
         if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
-        const checked = this.slotValues(check.slot, receiver, args, named);
-        if (checked.length === 0 && check.absentIsWeak) {
+        const setting = this.setting(check.slots, call, receiver, args, named);
+        if (setting === 'absent' && check.absentIsWeak) {
           const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
           this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: 'setting left out' }, step], callSites: [], sourceRow: null, via: [] });
         }
-        for (const value of checked) {
+        for (const value of typeof setting === 'string' ? [] : [setting]) {
           const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
           if (hasConstant(value) && value.constant !== null && check.weak.test(String(value.constant))) {
             this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: call.line, text: `"${value.constant}"` }, step], callSites: [], sourceRow: null, via: [] });

@@ -8,6 +8,7 @@
  * type or handler decorators. What a finding says to users (title, message, severity) is not here: the
  * engine reports row ids and the review joins them with the report metadata the loader keeps.
  */
+import type { FlowLiteral } from './ir.js';
 import type { Language } from '../syntax/languages.js';
 import type { StripSyntax } from './strip.js';
 
@@ -39,8 +40,16 @@ export interface CallMatcher {
   constantArguments: readonly RegExp[];
 }
 
-/** Where a value of a call comes from or goes to. */
-export type CallSlot = { kind: 'receiver' } | { kind: 'return' } | { kind: 'argument'; index: number } | { kind: 'arguments' } | { kind: 'named'; name: string };
+/**
+ * Where a value of a call comes from or goes to. `path` reads into an options object or array given
+ * there (`arg2.secure`: the `secure` key of the third argument).
+ */
+export type CallSlot =
+  | { kind: 'receiver' }
+  | { kind: 'return' }
+  | { kind: 'argument'; index: number; path?: readonly string[] }
+  | { kind: 'arguments' }
+  | { kind: 'named'; name: string; path?: readonly string[] };
 
 export interface RowOrigin {
   file: string;
@@ -82,9 +91,14 @@ export interface SinkRow {
   slots: readonly CallSlot[];
   /**
    * The sink holds only when this named argument is the literal given (`shell=True`), or when the
-   * constant in `slot` matches (`arg0` is `sh`).
+   * constant in the first of `slots` the call gives matches (`arg0` is `sh`, `arg1.noent` is true);
+   * with `absent`, a call that leaves the setting out holds too (the library's default is the weak one).
    */
-  when: { kind: 'named'; named: string; equals: string | number | boolean } | { kind: 'slot'; slot: CallSlot; matches: RegExp } | null;
+  when:
+    | { kind: 'named'; named: string; equals: string | number | boolean }
+    /** `matches` tests the constant as text; `anyBits`: an integer flag set with any of these bits (`LIBXML_NOENT | LIBXML_DTDLOAD`). */
+    | { kind: 'slot'; slots: readonly CallSlot[]; matches: RegExp | null; anyBits: number | null; absent: boolean }
+    | null;
   /**
    * The slots form a program and its arguments (`new ProcessBuilder("ping", host)`, `exec(["ls", d])`):
    * only a tainted program, or any tainted part when the program is a shell or unknown, counts.
@@ -149,9 +163,12 @@ export interface GuardRow {
  * `set` write one, `remove` deletes one, `clear` empties the receiver, `property` reads a repository
  * properties value by a constant key (argument 0; argument 1 is the default), `callback-return` gives
  * what the callback in argument 0 returns (`map`, `reduce`): outside data it reads itself, the
- * receiver's when it returns what it was handed, and the other arguments (a starting value).
+ * receiver's when it returns what it was handed, and the other arguments (a starting value);
+ * `properties-file` gives a map whose constant keys read the repository's properties (PHP's
+ * `parse_ini_file(...)['key']`), `options` gives an object holding the call's keyword arguments as its
+ * settings (lxml's `XMLParser(resolve_entities=False)`), read by slots such as `arg1.resolve_entities`.
  */
-export const BUILTIN_OPERATIONS = ['list-add', 'get', 'put', 'set', 'remove', 'clear', 'property', 'callback-return'] as const;
+export const BUILTIN_OPERATIONS = ['list-add', 'get', 'put', 'set', 'remove', 'clear', 'property', 'callback-return', 'properties-file', 'options'] as const;
 export type BuiltinOperation = (typeof BUILTIN_OPERATIONS)[number];
 
 /** How taint moves through a call the engine has no summary for. `to` empty: the result is clean. */
@@ -173,7 +190,11 @@ export type CheckRow =
       kind: 'weak-value';
       cwe: string;
       call: CallMatcher;
-      slot: CallSlot;
+      /**
+       * Where the setting is: the first of these slots the call gives decides (`setcookie`'s options
+       * array `arg2.secure`, else its positional flag `arg5`).
+       */
+      slots: readonly CallSlot[];
       /** Tested against the slot's constant value as text (folded, or read from a properties file). */
       weak: RegExp;
       /** An absent slot is weak too (`set_cookie(...)` without `secure=True`). */
@@ -214,9 +235,11 @@ export interface FlowRows {
   propagators: readonly PropagatorRow[];
   checks: readonly CheckRow[];
   exits: readonly ExitRow[];
+  /** Named constants of the language or its libraries (PHP's `LIBXML_NOENT`), folded where read by name. */
+  constants: ReadonlyMap<string, FlowLiteral>;
 }
 
 /** Rows by language, as the loader gives them. */
 export type FlowRowsByLanguage = ReadonlyMap<Language, FlowRows>;
 
-export const NO_ROWS: FlowRows = { sources: [], sinks: [], sanitisers: [], guards: [], propagators: [], checks: [], exits: [] };
+export const NO_ROWS: FlowRows = { sources: [], sinks: [], sanitisers: [], guards: [], propagators: [], checks: [], exits: [], constants: new Map() };

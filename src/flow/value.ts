@@ -43,6 +43,11 @@ export interface Value {
   type: string | null;
   /** Fields and map entries with constant keys. */
   slots?: ReadonlyMap<string, Value>;
+  /**
+   * `slots` holds every key the map can have (an options object written out in full), so a key not
+   * there is left out rather than unknown.
+   */
+  exact?: true;
   /** List positions, when every position is known. */
   elements?: readonly Value[];
   objects?: readonly TrackedObject[];
@@ -115,6 +120,12 @@ export function allTaints(value: Value): Taint[] {
   return uniqueTaints(out);
 }
 
+/** `value` with `taints` added: a write the slots cannot say where, so its keys are no longer all known. */
+export function addTaints(value: Value, taints: readonly Taint[]): Value {
+  const { exact: _exact, ...rest } = value;
+  return { ...rest, taints: [...value.taints, ...taints] };
+}
+
 /** A value holding the taints of all `values` (no constant, no slots): what an operation over them gives. */
 export function mix(values: readonly Value[], type: string | null = null): Value {
   return { taints: uniqueTaints(values.flatMap(allTaints)), type };
@@ -157,6 +168,7 @@ export function join(a: Value, b: Value): Value {
   if (hasConstant(a) && hasConstant(b) && a.constant === b.constant) out.constant = a.constant;
   const slots = joinMaps(a.slots, b.slots);
   if (slots) out.slots = slots;
+  if (a.exact && b.exact) out.exact = true;
   if (a.elements && b.elements && a.elements.length === b.elements.length) out.elements = a.elements.map((e, i) => join(e, b.elements?.[i] ?? CLEAN));
   else if (a.elements || b.elements) out.taints = uniqueTaints([...taints, ...(a.elements ?? []).flatMap(allTaints), ...(b.elements ?? []).flatMap(allTaints)]);
   const objects = [...(a.objects ?? []), ...(b.objects ?? [])];

@@ -9,7 +9,7 @@ import type { KeyPath } from '../data-file/key-path.js';
 import { packageDirectoryFiles, packageFileText } from '../package-root.js';
 import type { Severity } from '../report/finding.js';
 import type { Language } from '../syntax/languages.js';
-import { NO_ROWS, type CallMatcher, type CallSlot, type CheckRow, type FlowRows } from '../flow/rows.js';
+import { NO_ROWS, type CallMatcher, type CallSlot, type CheckRow, type FlowRows, type SinkRow } from '../flow/rows.js';
 import { FlowRowFileSchema, type CallEntry, type FlowRowFile, type TestsEntry } from './flow-schema.js';
 
 /** Rule ids of data-flow rows: `jscr/` and the row id. */
@@ -50,8 +50,24 @@ const ID_SHAPE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 export function parseSlot(text: string): CallSlot {
   if (text === 'receiver' || text === 'return' || text === 'arguments') return { kind: text };
-  if (text.startsWith('named:')) return { kind: 'named', name: text.slice('named:'.length) };
-  return { kind: 'argument', index: Number(text.slice('arg'.length)) };
+  const [base = '', ...path] = text.split('.');
+  const into = path.length > 0 ? { path } : {};
+  if (base.startsWith('named:')) return { kind: 'named', name: base.slice('named:'.length), ...into };
+  return { kind: 'argument', index: Number(base.slice('arg'.length)), ...into };
+}
+
+function singleSlot(choice: string | readonly string[] | undefined, context: DataFileContext, path: KeyPath): string | undefined {
+  if (choice === undefined || typeof choice === 'string') return choice;
+  throw context.problem([...path, 'slot'], 'a missing-setting check is used in one slot, not a list');
+}
+
+function whenSlot(when: { slot: string | readonly string[]; matches?: string | undefined; any_bits?: number | undefined; absent?: boolean | undefined }, context: DataFileContext, path: KeyPath): NonNullable<SinkRow['when']> {
+  if ((when.matches === undefined) === (when.any_bits === undefined)) throw context.problem(path, 'a slot condition needs exactly one of matches or any_bits');
+  return { kind: 'slot', slots: parseSlots(when.slot), matches: when.matches === undefined ? null : context.pattern([...path, 'matches'], when.matches), anyBits: when.any_bits ?? null, absent: when.absent ?? false };
+}
+
+function parseSlots(choice: string | readonly string[]): CallSlot[] {
+  return (typeof choice === 'string' ? [choice] : choice).map(parseSlot);
 }
 
 function callMatcher(entry: CallEntry, context: DataFileContext, path: KeyPath): CallMatcher {
@@ -122,7 +138,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       accepts: new Set(row.accepts ?? ['input']),
       call: callMatcher(row.call, context, [...path, 'call']),
       slots: (row.slots ?? ['arguments']).map(parseSlot),
-      when: row.when === undefined ? null : 'named' in row.when ? { kind: 'named' as const, named: row.when.named, equals: row.when.equals } : { kind: 'slot' as const, slot: parseSlot(row.when.slot), matches: context.pattern([...path, 'when', 'matches'], row.when.matches) },
+      when: row.when === undefined ? null : 'named' in row.when ? { kind: 'named' as const, named: row.when.named, equals: row.when.equals } : whenSlot(row.when, context, [...path, 'when']),
       argv: row.argv ?? false,
       requiresDependency: row.requires_dependency === undefined ? null : new Set(row.requires_dependency),
       requiresText: row.requires_text ?? null,
@@ -156,7 +172,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
     if (row.kind === 'weak-value') {
       const call = callMatcher(required(row.call, path, 'call (the call whose argument is checked)'), context, [...path, 'call']);
       const weak = context.pattern([...path, 'weak'], required(row.weak, path, 'weak (the pattern of weak values)'), 'i');
-      return { id: row.id, kind: 'weak-value', cwe: row.cwe, call, slot: parseSlot(row.slot ?? 'arg0'), weak, absentIsWeak: row.absent_is_weak ?? false, origin: where };
+      return { id: row.id, kind: 'weak-value', cwe: row.cwe, call, slots: parseSlots(row.slot ?? 'arg0'), weak, absentIsWeak: row.absent_is_weak ?? false, origin: where };
     }
     const settings = required(row.settings, path, 'settings (the calls that make the object safe)').map((setting, s) => ({
       call: callMatcher(setting.call, context, [...path, 'settings', s, 'call']),
@@ -170,7 +186,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       settings,
       need: row.need ?? 'all',
       usedBy: callMatcher(required(row.used_by, path, 'used_by'), context, [...path, 'used_by']),
-      slot: parseSlot(row.slot ?? 'receiver'),
+      slot: parseSlot(singleSlot(row.slot, context, path) ?? 'receiver'),
       tainted: (row.tainted ?? []).map(parseSlot),
       origin: where,
     };
@@ -181,7 +197,8 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
     return { id: row.id, call: callMatcher(row.call, context, [...path, 'call']), origin: origin(path) };
   });
 
-  return { languages: data.languages, rows: { sources, sinks, sanitisers, guards, propagators, checks, exits }, meta, tests };
+  const constants = new Map(Object.entries(data.constants ?? {}));
+  return { languages: data.languages, rows: { sources, sinks, sanitisers, guards, propagators, checks, exits, constants }, meta, tests };
 }
 
 function mergeRows(a: FlowRows, b: FlowRows): FlowRows {
@@ -193,6 +210,7 @@ function mergeRows(a: FlowRows, b: FlowRows): FlowRows {
     propagators: [...a.propagators, ...b.propagators],
     checks: [...a.checks, ...b.checks],
     exits: [...a.exits, ...b.exits],
+    constants: new Map([...a.constants, ...b.constants]),
   };
 }
 

@@ -10,9 +10,14 @@ import { LANGUAGES } from '../syntax/languages.js';
 const regex = (what: string) => z.string().min(1).describe(what);
 const names = z.array(z.string().min(1)).min(1);
 
-/** `receiver`, `return`, `arguments` (every positional argument), `arg0`, `arg1`..., `named:shell`. */
-export const SLOT_SHAPE = /^(receiver|return|arguments|arg(0|[1-9]\d*)|named:[A-Za-z_$][\w$]*)$/;
-const slot = z.string().regex(SLOT_SHAPE, 'expected receiver, return, arguments, argN or named:<name>');
+/**
+ * `receiver`, `return`, `arguments` (every positional argument), `arg0`, `arg1`..., `named:shell`; an
+ * argument or named slot may read into an options object: `arg2.secure`, `arg0.cookie.secure`.
+ */
+export const SLOT_SHAPE = /^(receiver|return|arguments|(arg(0|[1-9]\d*)|named:[A-Za-z_$][\w$]*)(\.[A-Za-z_$][\w$-]*)*)$/;
+const slot = z.string().regex(SLOT_SHAPE, 'expected receiver, return, arguments, argN or named:<name> (argN and named:<name> may add .<key>)');
+/** One slot, or several of which the first the call gives decides. */
+const slotChoice = z.union([slot, z.array(slot).min(1)]);
 
 const CallSchema = z
   .strictObject({
@@ -75,7 +80,12 @@ const SinkSchema = z.strictObject({
   when: z
     .union([
       z.strictObject({ named: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
-      z.strictObject({ slot, matches: regex('tested against the constant in slot') }),
+      z.strictObject({
+        slot: slotChoice,
+        matches: regex('tested against the constant in slot').optional(),
+        any_bits: z.number().int().min(1).optional().describe('instead of matches: the constant is an integer with any of these bits set (flags)'),
+        absent: z.boolean().optional().describe('a call that leaves the slot out holds too (the default is the weak setting)'),
+      }),
     ])
     .optional()
     .describe('the sink holds only with this literal keyword argument, or this constant in a slot'),
@@ -135,7 +145,7 @@ const CheckSchema = z.strictObject({
   kind: z.enum(['weak-value', 'missing-setting']),
   ...ReportSchema,
   call: CallSchema.optional().describe('weak-value: the call whose argument is checked'),
-  slot: slot.optional(),
+  slot: slotChoice.optional().describe('weak-value: where the setting is (the first slot the call gives); missing-setting: where the object is used'),
   weak: regex('weak-value: tested (ignoring case) against the constant value').optional(),
   absent_is_weak: z.boolean().optional().describe('weak-value: a call without the slot (a keyword argument left out) is weak too'),
   created_by: CallSchema.optional().describe('missing-setting: the call making the object'),
@@ -161,6 +171,10 @@ export const FlowRowFileSchema = z.strictObject({
   propagator: z.array(PropagatorSchema).optional(),
   check: z.array(CheckSchema).optional(),
   exit: z.array(ExitSchema).optional().describe('calls that never return'),
+  constants: z
+    .record(z.string().regex(/^[A-Za-z_][\w]*$/), z.union([z.number(), z.string(), z.boolean()]))
+    .optional()
+    .describe("named constants of the language or its libraries, folded where code reads them by name (PHP's LIBXML_NOENT)"),
 });
 
 export type FlowRowFile = z.infer<typeof FlowRowFileSchema>;

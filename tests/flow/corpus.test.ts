@@ -1,7 +1,7 @@
 /**
  * The data-flow corpus (fixtures/flow/): its layout, which the engine and the bench rely on; that every
  * case is a file its language's parser reads without error; that it is what the templates produce; the
- * scoring rules; and (skipped until the data-flow engine is merged) issue 14's score threshold.
+ * scoring rules; and issue 14's score threshold.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,6 +71,17 @@ describe('the corpus layout', () => {
           expect([...labelsOf(cases, shape)].sort(), `${family}/${language}/${shape}`).toEqual(['safe', 'vulnerable']);
         }
       }
+    }
+  });
+
+  it('has the shapes of the options-object checks and of the security use of a random value, both labels', () => {
+    const own: Array<[string, string, string[]]> = [
+      ['insecure-cookie', 'left-out', ['python', 'javascript', 'typescript', 'php']],
+      ['insecure-cookie', 'options-object', ['javascript', 'typescript', 'php']],
+      ['weak-random', 'purpose', ['python', 'java', 'javascript', 'typescript', 'php']],
+    ];
+    for (const [family, shape, languages] of own) {
+      for (const language of languages) expect([...labelsOf(casesOf(family, language), shape)].sort(), `${family}/${language}/${shape}`).toEqual(['safe', 'vulnerable']);
     }
   });
 
@@ -151,7 +162,7 @@ describe('the scoring', () => {
 describe('the corpus score with data flow', () => {
   // Issue 14, acceptance 1: an average score of at least 0.8 on our corpus and no family below 0.5.
   // Skipped until FLOW-ENGINE and FLOW-LOWER are merged; the lead turns it on with the engine.
-  it.skip('averages at least 0.8 over families, none below 0.5', async () => {
+  it('averages at least 0.8 over families, none below 0.5', async () => {
     const { dir, repo, config } = makeCorpusRepository();
     try {
       const run = await runJscr(['review', '--repo', repo, '--commit', 'HEAD', '--no-model', '--format', 'json', '--config', config], repo, {}, { timeoutMs: 900_000 });

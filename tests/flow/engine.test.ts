@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseFile, lowerText, type FileAnalysis } from '../../src/flow/index.js';
-import { loadBuiltinFlowRows } from '../../src/rules/flow-load.js';
+import type { FlowRows } from '../../src/flow/rows.js';
+import { loadBuiltinFlowRows, loadFlowRowSources } from '../../src/rules/flow-load.js';
 
 const HEAD = `package t;
 import javax.servlet.http.*;
@@ -26,6 +27,14 @@ async function analyse(source: string, options: { budget?: { steps: number; ms: 
   const rows = loadBuiltinFlowRows().byLanguage.get('java');
   if (rows === undefined) throw new Error('no java rows');
   return analyseFile(lowered.file, { rows, ...options });
+}
+
+/** One weak-value row `t-cookie-secure`: a cookie call whose Secure setting, in `slot`, is false or left out. */
+function cookieCheckRows(language: 'python' | 'javascript', names: string, slot: string): FlowRows {
+  const text = `languages = ["${language}"]\n[[check]]\nid = "t-cookie-secure"\nkind = "weak-value"\ncwe = "CWE-614"\ntitle = "t"\nmessage = "m"\nseverity = "low"\nconfidence = 0.5\ncall = { names = ${names} }\nslot = ${slot}\nweak = '^false$'\nabsent_is_weak = true\n`;
+  const rows = loadFlowRowSources([{ file: 'rules/flow/test.toml', text }]).byLanguage.get(language);
+  if (rows === undefined) throw new Error('no rows');
+  return rows;
 }
 
 /** Lines (relative to the body: 0 is its first line) of SQL findings in a doPost body. */
@@ -173,14 +182,7 @@ describe('rows over hand-built IR (language-neutral)', () => {
   });
 
   it('reports a keyword argument left out or set weak, and not one set safe', async () => {
-    const { loadFlowRowSources } = await import('../../src/rules/flow-load.js');
-    const rows = loadFlowRowSources([
-      {
-        file: 'rules/flow/test.toml',
-        text: 'languages = ["python"]\n[[check]]\nid = "t-cookie-secure"\nkind = "weak-value"\ncwe = "CWE-614"\ntitle = "t"\nmessage = "m"\nseverity = "low"\nconfidence = 0.5\ncall = { names = ["set_cookie"] }\nslot = "named:secure"\nweak = \'^false$\'\nabsent_is_weak = true\n',
-      },
-    ]).byLanguage.get('python');
-    if (rows === undefined) throw new Error('no rows');
+    const rows = cookieCheckRows('python', '["set_cookie"]', '"named:secure"');
     const file = {
       path: 'app.py',
       language: 'python' as const,
@@ -207,6 +209,27 @@ describe('rows over hand-built IR (language-neutral)', () => {
       ['t-cookie-secure', 2],
       ['t-cookie-secure', 3],
     ]);
+  });
+});
+
+describe('settings in options objects', () => {
+  it('tells a setting given, left out of an options object written in full, and unknown where the object comes from elsewhere', async () => {
+    const rows = cookieCheckRows('javascript', '["cookie"]', '["arg2.secure", "arg3"]');
+    const source = [
+      'const base = { httpOnly: true };',
+      'const off = 7 > 9;',
+      'function given(res) { res.cookie("s", "v", { secure: off }); }',
+      'function leftOut(res) { res.cookie("s", "v", { ...base }); }',
+      'function noOptions(res) { res.cookie("s", "v"); }',
+      'function later(res) { const o = { ...base, secure: true }; o.secure = false; res.cookie("s", "v", o); }',
+      'function fromCaller(res, options) { res.cookie("s", "v", options); }',
+      'function spreadOfUnknown(res, extra) { res.cookie("s", "v", { ...extra }); }',
+      'function safe(res, extra) { res.cookie("s", "v", { ...extra, secure: true }); }',
+      'function positional(res) { res.cookie("s", "v", 3600, true); }',
+    ].join('\n');
+    const lowered = await lowerText('app.js', 'javascript', source, Date.now() + 10_000);
+    if (lowered === null || !lowered.ok) throw new Error('did not lower');
+    expect(analyseFile(lowered.file, { rows }).findings.map((f) => f.line)).toEqual([3, 4, 5, 6]);
   });
 });
 

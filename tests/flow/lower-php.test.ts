@@ -24,9 +24,19 @@ describe('PHP assignments', () => {
     expect(stmts[1]).toMatchObject({ targets: [{ kind: 'destructure', keys: [null, 'k'], elements: [{ name: '$c' }, { name: '$d' }] }] });
   });
 
-  it('writes properties, static properties and appended array slots', async () => {
-    const stmts = await body('function f($x) { $this->q = $x; $o::$s = $x; $list[] = $x; }');
-    expect(stmts.map((s) => s.kind === 'assign' && s.targets[0]?.kind)).toEqual(['field', 'field', 'index']);
+  it('writes properties and static properties, and lowers an append as a call on the array', async () => {
+    const stmts = await body('function f($x) { $this->q = $x; $o::$s = $x; $list[] = $x; $data[\'k\'][] = $x; }');
+    expect(stmts.slice(0, 2).map((s) => s.kind === 'assign' && s.targets[0]?.kind)).toEqual(['field', 'field']);
+    expect(stmts[2]).toMatchObject({ kind: 'expr', expr: { kind: 'call', callee: '__append', calleeText: '$list[]', receiver: { kind: 'name', name: '$list' }, arguments: [{ value: { name: '$x' } }] } });
+    expect(stmts[3]?.kind === 'expr' && stmts[3].expr.kind === 'call' && show(stmts[3].expr.receiver ?? stmts[3].expr)).toBe('name:$data[lit:"k"]');
+  });
+
+  it('stores promoted constructor parameters in their fields before the body', async () => {
+    const file = await lower('php', '<?php\nclass Lookup { public function __construct(private string $value, int $plain) { $this->n = 1; } }');
+    expect(file.classes[0]?.fields).toMatchObject([{ name: 'value', type: 'string', isStatic: false }]);
+    const ctor = fn(file, 'Lookup.__construct').body;
+    expect(ctor[0]).toMatchObject({ kind: 'assign', targets: [{ kind: 'field', object: { name: '$this' }, field: 'value' }], value: { name: '$value' } });
+    expect(ctor).toHaveLength(2);
   });
 });
 

@@ -64,6 +64,18 @@ describe('data flow in a review', () => {
     expect(report.findings.filter((f) => f.cwe === 'CWE-89')).toEqual([]);
   }, 120_000);
 
+  it('lets flow speak for a sink with a callback on its line, and for a top-level PHP script, where the pattern rules would fire', async () => {
+    const handler = (value: string, command: string) => ['import { exec } from "node:child_process";', 'app.post("/ping", (req, res) => {', '  const raw = req.body.host;', `  const value = ${value};`, `  exec("${command} " + value, () => res.end());`, '});', ''].join('\n');
+    const script = (value: string, command: string) => ['<?php', `$value = ${value};`, `system('${command} ' . $value);`, ''].join('\n');
+    const r = repo({ 'app.js': handler('"localhost"', 'ping'), 'ping.php': script("'localhost'", 'ping') });
+    r.commit({ 'app.js': handler('"localhost"', 'ping -c 1'), 'ping.php': script("'localhost'", 'ping -c 1') });
+    expect((await review(r)).findings.filter((f) => f.cwe === 'CWE-78')).toEqual([]);
+    // The same sinks given request data: flow reports each, once.
+    r.commit({ 'app.js': handler('raw', 'ping -c 2'), 'ping.php': script("$_GET['host']", 'ping -c 2') });
+    const findings = (await review(r)).findings.filter((f) => f.cwe === 'CWE-78');
+    expect(findings.map((f) => [f.path, f.line, f.source])).toEqual([['app.js', 5, 'flow'], ['ping.php', 3, 'flow']]);
+  }, 120_000);
+
   it('reports the removal of an allow-list check even though the sink line did not change', async () => {
     const r = repo({ 'src/Search.java': servlet(['if (!ALLOWED.contains(term)) return;', 'st.executeQuery("select * from t where k = " + term);']) });
     r.commit({ 'src/Search.java': servlet(['st.executeQuery("select * from t where k = " + term);']) });

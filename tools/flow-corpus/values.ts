@@ -8,8 +8,14 @@ import type { Dialect } from './dialects.js';
 import type { Framework, Parts, Source } from './frameworks.js';
 import type { Label } from './shapes.js';
 
-export const VALUE_SHAPES = ['direct', 'locals', 'helper', 'constant-branch', 'properties'] as const;
+export const VALUE_SHAPES = ['direct', 'locals', 'helper', 'constant-branch', 'properties', 'left-out', 'options-object', 'purpose'] as const;
 export type ValueShape = (typeof VALUE_SHAPES)[number];
+/**
+ * Shapes only some families have, each written out per language: a flag left out of the call (the
+ * library default holds), a flag set in an options object built in a variable or by spreading another,
+ * and a random value that reaches a secret (vulnerable) or a use that needs no secrecy (safe).
+ */
+type OwnShape = 'left-out' | 'options-object' | 'purpose';
 
 /** Where the value is used: lines before the marked line, the marked line, lines after. */
 interface Use {
@@ -35,6 +41,8 @@ interface ValueFamily {
   /** The key a .properties file sets, and how the read text becomes the value. */
   property?: { key: string; convert: (raw: string) => string };
   frameworks?: string[];
+  /** The shapes of `OwnShape` this family has, for a label. */
+  own?: Partial<Record<OwnShape, (label: Label, data: string, fw: string, index: number) => Use>>;
 }
 
 const use = (line: string, pre: string[] = [], after: string[] = [], extra: Partial<Use> = {}): Use => ({ pre, line, after, ...extra });
@@ -129,6 +137,12 @@ const weakRandom: Partial<Record<Language, ValueFamily>> = {
     imports: ['import random', 'import secrets'],
     fields: [],
     use: (v, _data, fw) => use(`${pySession(fw)}["csrf_token"] = ${v}`, [], [], { imports: fw === 'flask' ? ['from flask import session'] : [] }),
+    own: {
+      purpose: (label, _data, _fw, i) =>
+        label === 'vulnerable'
+          ? use(i % 2 === 0 ? 'reset["token"] = str(random.randint(10 ** 11, 10 ** 12))' : 'reset["otp"] = "%06d" % (random.getrandbits(32) % 1000000)', ['reset = {}'], ['logger.info("reset issued")'])
+          : use(i % 2 === 0 ? 'time.sleep(random.uniform(0.1, 0.5))' : 'widget["element_id"] = "w%d" % random.randint(0, 999)', ['widget = {}'], [], { imports: ['import time'] }),
+    },
   },
   java: {
     weak: ['Long.toHexString(new Random().nextLong())', 'Integer.toString(new Random().nextInt())', 'Double.toString(Math.random())'],
@@ -137,6 +151,12 @@ const weakRandom: Partial<Record<Language, ValueFamily>> = {
     imports: ['import java.util.Random;', 'import java.security.SecureRandom;', 'import javax.servlet.http.Cookie;'],
     fields: [],
     use: (v, _data, _fw, i) => (i % 2 === 0 ? use(`request.getSession().setAttribute("csrfToken", ${v});`) : use(`response.addCookie(new Cookie("remember_token", ${v}));`)),
+    own: {
+      purpose: (label, _data, _fw, i) =>
+        label === 'vulnerable'
+          ? use(`request.getSession().setAttribute("resetCode", String.valueOf(${i % 2 === 0 ? 'new Random().nextInt(900000) + 100000' : '(int) (Math.random() * 1000000)'}));`)
+          : use(i % 2 === 0 ? 'request.setAttribute("widgetId", "w" + new Random().nextInt(1000));' : 'request.setAttribute("retryAfterMs", 100 + (long) (Math.random() * 400));'),
+    },
   },
   javascript: {
     weak: ['Math.random().toString(36).slice(2)', 'String(Math.floor(Math.random() * 1e16))'],
@@ -146,6 +166,12 @@ const weakRandom: Partial<Record<Language, ValueFamily>> = {
     fields: [],
     use: (v, _data, fw) => (fw === 'koa' ? use(`ctx.cookies.set("remember_token", ${v}, { secure: true, httpOnly: true });`) : use(`res.cookie("remember_token", ${v}, { secure: true, httpOnly: true });`)),
     frameworks: ['express', 'koa'],
+    own: {
+      purpose: (label, _data, _fw, i) =>
+        label === 'vulnerable'
+          ? use(i % 2 === 0 ? 'account.resetToken = String(Math.floor(Math.random() * 1e12));' : 'account["apiKey"] = (Math.random() * 1e16).toString(16);', ['const account = {};'], ['console.info("reset issued");'])
+          : use(i % 2 === 0 ? 'setTimeout(() => console.info("retrying"), Math.floor(Math.random() * 500));' : 'panel.elementId = "w" + Math.floor(Math.random() * 1000);', ['const panel = {};']),
+    },
   },
   php: {
     weak: ['(string) mt_rand()', 'uniqid()', '(string) rand()'],
@@ -155,9 +181,21 @@ const weakRandom: Partial<Record<Language, ValueFamily>> = {
     fields: [],
     use: (v, _data, fw) =>
       use(fw === 'symfony' ? `$request->getSession()->set('csrf_token', ${v});` : fw === 'laravel' ? `$request->session()->put('csrf_token', ${v});` : `$_SESSION['csrf_token'] = ${v};`),
+    own: {
+      purpose: (label, _data, _fw, i) =>
+        label === 'vulnerable'
+          ? use(i % 2 === 0 ? "$reset['token'] = (string) mt_rand(100000, 999999);" : "$reset['api_key'] = dechex(mt_rand() * 4096);", ['$reset = [];'], ["error_log('reset issued');"])
+          : use(i % 2 === 0 ? 'usleep(mt_rand(1000, 5000));' : "$widget['element_id'] = 'w' . mt_rand(0, 999);", ['$widget = [];']),
+    },
   },
 };
 
+const pyCookie = (fw: string, call: string): Use => {
+  if (fw === 'fastapi') return use(`response.${call}`, [], [], { params: ['response: Response'], imports: ['from fastapi import Response'] });
+  const made = fw === 'flask' ? { pre: 'resp = make_response("ok")', imports: ['from flask import make_response'] } : { pre: 'resp = HttpResponse("ok")', imports: [] };
+  return use(`resp.${call}`, [made.pre], ['return resp'], { returns: true, imports: made.imports });
+};
+const jsCookie = (fw: string, data: string, opts: string): string => (fw === 'koa' ? `ctx.cookies.set("session_id", ${data}, ${opts});` : `res.cookie("session_id", ${data}, ${opts});`);
 /** The (secure, httponly) pair with `v` in the Secure place for even rotations, in the HttpOnly place for odd ones; the other is `t`. */
 const flags = (v: string, i: number, t: string): [string, string] => (i % 2 === 0 ? [v, t] : [t, v]);
 const insecureCookie: Partial<Record<Language, ValueFamily>> = {
@@ -171,8 +209,11 @@ const insecureCookie: Partial<Record<Language, ValueFamily>> = {
       const [secure, httponly] = flags(v, i, 'True');
       const call = `set_cookie("session_id", ${data}, secure=${secure}, httponly=${httponly})`;
       if (fw === 'fastapi') return use(`response.${call}`, [], [], { params: ['response: Response'], imports: ['from fastapi import Response'] });
-      const made = fw === 'flask' ? { pre: 'resp = make_response("ok")', imports: ['from flask import make_response'] } : { pre: 'resp = HttpResponse("ok")', imports: [] };
-      return use(`resp.${call}`, [made.pre], ['return resp'], { returns: true, imports: made.imports });
+      return pyCookie(fw, call);
+    },
+    own: {
+      // secure left out: Flask and Django send the cookie over plain HTTP too.
+      'left-out': (label, data, fw, i) => pyCookie(fw, `set_cookie("session_id", ${data}, ${label === 'vulnerable' ? (i % 2 === 0 ? 'httponly=True' : 'secure=True') : 'secure=True, httponly=True'})`),
     },
   },
   java: {
@@ -197,10 +238,18 @@ const insecureCookie: Partial<Record<Language, ValueFamily>> = {
     fields: [],
     use: (v, data, fw, i) => {
       const [secure, httponly] = flags(v, i, 'true');
-      const opts = `{ secure: ${secure}, httpOnly: ${httponly}, sameSite: "lax" }`;
-      return use(fw === 'koa' ? `ctx.cookies.set("session_id", ${data}, ${opts});` : `res.cookie("session_id", ${data}, ${opts});`);
+      return use(jsCookie(fw, data, `{ secure: ${secure}, httpOnly: ${httponly}, sameSite: "lax" }`));
     },
     frameworks: ['express', 'koa'],
+    own: {
+      // Express leaves Secure and HttpOnly off unless asked (Koa's own defaults differ: only express here).
+      'left-out': (label, data, fw, i) =>
+        use(fw === 'koa' ? jsCookie(fw, data, label === 'vulnerable' ? '{ secure: true, httpOnly: false }' : '{ secure: true }') : jsCookie(fw, data, label === 'vulnerable' ? (i % 2 === 0 ? '{ httpOnly: true }' : '{ secure: true }') : '{ secure: true, httpOnly: true }')),
+      'options-object': (label, data, fw, i) => {
+        const [secure, httponly] = flags(label === 'vulnerable' ? 'false' : 'true', i, 'true');
+        return use(jsCookie(fw, data, `{ ...baseOptions, secure: ${secure} }`), [`const baseOptions = { httpOnly: ${httponly}, sameSite: "lax" };`]);
+      },
+    },
   },
   php: {
     weak: ['false', 'false'],
@@ -214,6 +263,23 @@ const insecureCookie: Partial<Record<Language, ValueFamily>> = {
         return use(`$response->headers->setCookie(Cookie::create('session_id', ${data}, 0, '/', null, ${secure}, ${httponly}));`, ["$response = new Response('ok');"], ['return $response;'], { returns: true, imports: ['use Symfony\\Component\\HttpFoundation\\Cookie;'] });
       if (fw === 'laravel') return use(`return response('ok')->cookie('session_id', ${data}, 60, '/', null, ${secure}, ${httponly});`, [], [], { returns: true });
       return use(`setcookie('session_id', ${data}, ['secure' => ${secure}, 'httponly' => ${httponly}, 'samesite' => 'Lax']);`);
+    },
+    own: {
+      // setcookie leaves both flags off unless asked, in the options array or by position.
+      'left-out': (label, data, _fw, i) =>
+        use(
+          label === 'vulnerable'
+            ? i % 2 === 0
+              ? `setcookie('session_id', ${data}, ['httponly' => true, 'samesite' => 'Lax']);`
+              : `setcookie('session_id', ${data}, time() + 3600, '/', '', true);`
+            : i % 2 === 0
+              ? `setcookie('session_id', ${data}, ['secure' => true, 'httponly' => true, 'samesite' => 'Lax']);`
+              : `setcookie('session_id', ${data}, time() + 3600, '/', '', true, true);`,
+        ),
+      'options-object': (label, data, _fw, i) => {
+        const [secure, httponly] = flags(label === 'vulnerable' ? 'false' : 'true', i, 'true');
+        return use(`setcookie('session_id', ${data}, $options);`, ["$options = ['samesite' => 'Lax', 'secure' => true];", `$options['secure'] = ${secure};`, `$options['httponly'] = ${httponly};`]);
+      },
     },
     property: { key: 'cookie.secure', convert: (raw) => `filter_var(${raw}, FILTER_VALIDATE_BOOLEAN)` },
   },
@@ -274,6 +340,14 @@ export function valueCase(vf: ValueFamily, d: Dialect, fw: Framework, src: Sourc
       const u = vf.use(d.v('chosen'), src.expr, fw.id, i);
       ({ lines, u: used } = at(u));
       lines = [d.decl('chosen', d.ternary(cond, vf.strong, weak), { type }), ...lines];
+      break;
+    }
+    case 'left-out':
+    case 'options-object':
+    case 'purpose': {
+      const own = vf.own?.[shape];
+      if (!own) return undefined;
+      ({ lines, u: used } = at(own(label, src.expr, fw.id, i)));
       break;
     }
     case 'properties': {

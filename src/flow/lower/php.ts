@@ -444,6 +444,12 @@ function expressionStatement(node: Node, cx: LowerContext): FlowStmt[] {
       }
       current = right;
     }
+    const left = node.childForFieldName('left');
+    // `$a[] = x` appends to the end of $a: the call `$a.__append(x)`, which a list-add row models.
+    if (current && node.type === 'assignment_expression' && targets.length === 1 && left?.type === 'subscript_expression' && kids(left).length === 1) {
+      const list = kids(left)[0];
+      if (list) return [{ kind: 'expr', expr: callExpr(node, cx, { callee: '__append', receiver: expr(list, cx), calleeNode: null, calleeText: `${cx.clip(list)}[]`, arguments: [{ value: expr(current, cx), spread: false }] }), ...at }];
+    }
     if (current) return [{ kind: 'assign', targets, value: expr(current, cx), operator, ...at }];
   }
   if (node.type === 'throw_expression') {
@@ -500,6 +506,20 @@ function tryStatement(node: Node, cx: LowerContext): FlowStmt {
   return { kind: 'try', body: block(node.childForFieldName('body'), cx), handlers, finally: finallyBody, ...pos(node) };
 }
 
+/** The promoted parameters of a constructor, with the field each one sets. */
+function promotedParameters(fn: Node, cx: LowerContext): Array<{ node: Node; variable: string; field: string; type: string | null }> {
+  const name = fn.childForFieldName('name');
+  if (name === null || cx.text(name).toLowerCase() !== '__construct') return [];
+  const out: Array<{ node: Node; variable: string; field: string; type: string | null }> = [];
+  for (const p of phpLowerer.parameterNodes(fn)) {
+    if (p.type !== 'property_promotion_parameter') continue;
+    const variable = p.childForFieldName('name');
+    const type = p.childForFieldName('type');
+    if (variable) out.push({ node: variable, variable: cx.text(variable), field: cx.text(variable).replace(/^\$/, ''), type: type ? cx.text(type) : null });
+  }
+  return out;
+}
+
 function classFields(cls: Node, cx: LowerContext): FlowClass['fields'] {
   const body = cls.childForFieldName('body');
   const fields: FlowClass['fields'] = [];
@@ -510,6 +530,11 @@ function classFields(cls: Node, cx: LowerContext): FlowClass['fields'] {
         const [name, value] = kids(element);
         if (element.type === 'const_element' && name) fields.push({ name: cx.text(name), type: null, init: value ? expr(value, cx) : null, isStatic: true, ...pos(name) });
       }
+      continue;
+    }
+    if (member.type === 'method_declaration') {
+      // Constructor property promotion (`__construct(private string $value)`) declares the field too.
+      for (const p of promotedParameters(member, cx)) fields.push({ name: p.field, type: p.type, init: null, isStatic: false, ...pos(p.node) });
       continue;
     }
     if (member.type !== 'property_declaration') continue;
@@ -535,7 +560,15 @@ export const phpLowerer: LanguageLowerer = {
     const body = fn.childForFieldName('body');
     if (!body) return [];
     if (fn.type === 'arrow_function') return [{ kind: 'return', value: expr(body, cx), ...pos(body) }];
-    return block(body, cx);
+    // A promoted parameter is stored in its field before the body runs.
+    const promoted: FlowStmt[] = promotedParameters(fn, cx).map((p) => ({
+      kind: 'assign',
+      targets: [{ kind: 'field', object: { kind: 'name', name: '$this', ...pos(p.node) }, field: p.field, ...pos(p.node) }],
+      value: { kind: 'name', name: p.variable, ...pos(p.node) },
+      operator: '=',
+      ...pos(p.node),
+    }));
+    return [...promoted, ...block(body, cx)];
   },
 
   lowerModule(root, cx) {

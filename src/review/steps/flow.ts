@@ -36,13 +36,19 @@ export interface FlowRun {
 export interface SupersededRange {
   start: number;
   end: number;
+  /** The pattern rules that give way to flow here. */
   rules: ReadonlySet<string>;
+  /**
+   * The pattern rules this function has a say on: those of the CWEs whose sinks it calls, or all of
+   * them for a function flow did not finish. For the others, the function around it decides.
+   */
+  decides: ReadonlySet<string> | 'all';
 }
 
-/** Whether a pattern-rule finding is one data flow has the last word on (the innermost analysed function decides). */
+/** Whether a pattern-rule finding is one data flow has the last word on (the innermost analysed function with a say decides). */
 export function supersededByFlow(flow: FlowRun, finding: { source: string; rule: string; path: string; line: number }): boolean {
   if (finding.source !== 'rule') return false;
-  const around = (flow.supersedes.get(finding.path) ?? []).filter((r) => finding.line >= r.start && finding.line <= r.end);
+  const around = (flow.supersedes.get(finding.path) ?? []).filter((r) => finding.line >= r.start && finding.line <= r.end && (r.decides === 'all' || r.decides.has(finding.rule)));
   const innermost = around.reduce<SupersededRange | null>((best, r) => (best === null || r.end - r.start < best.end - best.start ? r : best), null);
   return innermost !== null && innermost.rules.has(finding.rule);
 }
@@ -80,7 +86,8 @@ async function propertiesLookup(reader: SourceReader): Promise<PropertyLookup> {
   return (fromPath, text) => {
     const dir = posix.dirname(fromPath);
     // The file the code names (`getResourceAsStream("app.properties")`) first, then those beside it.
-    const rank = (f: { dir: string; name: string }) => (text.includes(`"${f.name}"`) || text.includes(`/${f.name}"`) ? 2 : 0) + (f.dir === dir ? 1 : 0);
+    const named = (f: { name: string }) => ['"', "'"].some((q) => text.includes(`${q}${f.name}${q}`) || text.includes(`/${f.name}${q}`));
+    const rank = (f: { dir: string; name: string }) => (named(f) ? 2 : 0) + (f.dir === dir ? 1 : 0);
     const ordered = [...files].sort((a, b) => rank(b) - rank(a));
     return (key) => {
       for (const file of ordered) {
@@ -182,16 +189,22 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   if (only.size === 0) return { findings: [], limits: [], ranges: [], evidence: [] };
   const analysis = analyseFile(flowFile, { rows, ...project }, only);
   const done = new Set(analysis.analysed);
-  const ranges = flowFile.functions
-    .filter((fn) => done.has(fn.qualifiedName) && fn.qualifiedName !== '<module>')
-    .map((fn) => {
-      const open = analysis.open.get(fn.qualifiedName) ?? new Set<string>();
-      // Flow has the last word only on the CWEs whose sinks it sees in the function: a pattern rule that
-      // found SQL built from request data before a call flow does not know as a sink keeps its finding.
-      const seen = analysis.sinks.get(fn.qualifiedName) ?? new Set<string>();
-      const rules = new Set([...aliasesByCwe].filter(([cwe]) => !KEPT_BESIDE_FLOW.has(cwe) && seen.has(cwe) && !open.has(cwe)).flatMap(([, aliases]) => aliases));
-      return { start: fn.line, end: fn.endLine, rules };
-    });
+  const lastLine = file.text.split('\n').length;
+  const ranges = flowFile.functions.flatMap((fn): SupersededRange[] => {
+    const whole = fn.qualifiedName === '<module>' ? { start: 1, end: lastLine } : { start: fn.line, end: fn.endLine };
+    // A function flow did not finish keeps every pattern finding in it, whatever the code around it says.
+    if (!done.has(fn.qualifiedName)) return fn.qualifiedName === '<module>' ? [] : [{ ...whole, rules: new Set(), decides: 'all' }];
+    const open = analysis.open.get(fn.qualifiedName) ?? new Set<string>();
+    // Flow has the last word only on the CWEs whose sinks it sees in the function: a pattern rule that
+    // found SQL built from request data before a call flow does not know as a sink keeps its finding.
+    const seen = analysis.sinks.get(fn.qualifiedName) ?? new Set<string>();
+    const aliasesOf = (keep: (cwe: string) => boolean) => new Set([...aliasesByCwe].filter(([cwe]) => keep(cwe)).flatMap(([, aliases]) => aliases));
+    const rules = aliasesOf((cwe) => !KEPT_BESIDE_FLOW.has(cwe) && seen.has(cwe) && !open.has(cwe));
+    // A callback written on a sink's line (`exec(cmd, () => res.end())`) has no say on that sink's CWE,
+    // and a function of a file's top level without a sink of a CWE leaves its findings to the pattern rules.
+    const nested = fn.enclosingFunction !== null && fn.enclosingFunction !== '<module>';
+    return [{ ...whole, rules, decides: nested ? aliasesOf((cwe) => seen.has(cwe)) : 'all' }];
+  });
   const lines = file.text.split('\n');
   const evidenceAt = (line: number) => (lines[line - 1] ?? '').trim();
   const findings: Finding[] = [];
