@@ -605,12 +605,13 @@ function recogniseAuthFlows(input: WitnessInput, set: WitnessSet): void {
     for (const row of input.facts[file.factsLanguage].authFlows) {
       const byName = row.names.find((re) => re.test(entry.function));
       const byRoute = entry.route === undefined ? undefined : row.routes.find((re) => re.test(entry.route ?? ''));
-      if (!byName && !byRoute) continue;
+      const byPath = row.paths.find((re) => re.test(entry.path));
+      if (!byName && !byRoute && !byPath) continue;
       const actsOn = new Set(row.actsOn);
       // A role taken from the request is an escalation, not the flow's purpose.
       const body = file.lines.slice(ref.fn.startLine - 1, ref.fn.endLine).join('\n');
       if (row.escalation?.test(body)) actsOn.delete('role_admin');
-      const why = byName ? `its name ${entry.function}` : `its route '${entry.route ?? ''}'`;
+      const why = byName ? `its name ${entry.function}` : byRoute ? `its route '${entry.route ?? ''}'` : `its file ${entry.path}`;
       set.authFlows.set(entry.functionId, { id: row.id, actsOn, evidence: `${why} marks an authentication flow (${row.id})` });
       break;
     }

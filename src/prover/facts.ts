@@ -140,6 +140,8 @@ const factsFileSchema = z.strictObject({
         names: z.array(pattern).default([]),
         /** Regexes over the entry's route, when the recogniser knows it (`auth/google/callback`). */
         routes: z.array(pattern).default([]),
+        /** Regexes over the path of the entry's file (the application's own first-run installer folder). */
+        paths: z.array(pattern).default([]),
         /** Operation kinds that, behind such an entry, act on the account being authenticated. */
         acts_on: z.array(z.enum(OPERATION_KINDS)).min(1),
         /** Regex over the entry's own source: when it matches (a role read from the request), `role_admin` stays an obligation. */
@@ -204,6 +206,7 @@ interface AuthFlowFact {
   description: string;
   names: RegExp[];
   routes: RegExp[];
+  paths: RegExp[];
   actsOn: string[];
   escalation: RegExp | null;
 }
@@ -304,12 +307,13 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
   const authFlows = input.auth_flow.map((row, index): AuthFlowFact => {
     const at = ['auth_flow', index] as const;
     ids.claim(row.id, context, [...at, 'id']);
-    if (row.names.length + row.routes.length === 0) throw context.problem(at, 'needs names or routes');
+    if (row.names.length + row.routes.length + row.paths.length === 0) throw context.problem(at, 'needs names, routes or paths');
     return {
       id: row.id,
       description: row.description,
       names: patterns([...at, 'names'], row.names),
       routes: patterns([...at, 'routes'], row.routes),
+      paths: patterns([...at, 'paths'], row.paths),
       actsOn: [...new Set(row.acts_on)],
       escalation: optionalPattern([...at, 'escalation'], row.escalation),
     };
