@@ -475,7 +475,9 @@ function destructured(name: string): [string, string][] {
   const list = /^\s*\[([^\]]*)\]\s*$/.exec(name)?.[1];
   if (list !== undefined) return list.split(',').map((n, i): [string, string] => [String(i), n.trim()]).filter(([, local]) => /^\$?\w+$/.test(local));
   if (!name.trim().startsWith('{')) return [];
-  return objectProperties(name.trim()).filter(([, local]) => /^\w+$/.test(local));
+  // `{ user, ...session }`: the rest is the same object less the named properties, so it has the same owner
+  const rest = /\.\.\.\s*(\w+)\s*\}\s*$/.exec(name.trim())?.[1];
+  return [...objectProperties(name.trim()).filter(([, local]) => /^\w+$/.test(local)), ...(rest === undefined ? [] : [['...', rest] as [string, string]])];
 }
 
 /** The arguments of the first call to `callee` in `text`, split at top-level commas. */
@@ -599,6 +601,9 @@ const MEMBER_ROOT = /(?<![\w$.>:])(\$?[A-Za-z_]\w*)\s*(?:\?\.|\.|->|\[)/g;
  * the records its arguments read that the function looked up (and did not take from the request as
  * they are) become the caller's own.
  */
+/** A digest (hash, HMAC) computed over a token or secret: `sha256(new TextEncoder().encode(token))`, `hash('sha256', $token)`. */
+const DIGEST_OF_TOKEN = /\b(sha(1|224|256|384|512)|sha3\w*|createHash|createHmac|hash(_hmac)?|digest|hmac\w*)\s*\([^;]*\b\$?\w*([Tt]oken|[Ss]ecret)\b/;
+
 function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, bindings: Bindings, facts?: LanguageFacts, possession: readonly PossessionCheck[] = []): void {
   const lookedUp = new Set<string>();
   for (let line = fn.bodyStartLine; line < untilLine && line <= fn.endLine; line++) {
@@ -634,8 +639,10 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       // a plain value handed on (`session.get('id')`, a helper's answer) keeps its owner.
       const lookup = facts?.recordLookups.some((re) => re.test(rhs)) === true;
       const scopedWhere = lookup ? whereOwner(rhs, bindings) : null;
-      const owner = !lookup || scopedByUserAlone(rhs, bindings) ? (ownerOfValue(bindings, rhs) ?? scopedWhere) : scopedWhere;
       const declared = DECLARED.exec(text)?.[1] === assign[1];
+      // A digest of the token the caller presents (`sessionId = sha256(token)`): only its holder can name the row it keys.
+      const digest = declared && !lookup && DIGEST_OF_TOKEN.test(rhs.replace(/;[\s\S]*$/, '')) ? { why: `${assign[1]}, a digest of the token the caller presents (line ${line})`, viaLogin: false } : null;
+      const owner = (!lookup || scopedByUserAlone(rhs, bindings) ? (ownerOfValue(bindings, rhs) ?? scopedWhere) : scopedWhere) ?? digest;
       const shape = declared ? shapeOf(rhs.replace(/;[\s\S]*$/, ''), bindings) : null;
       if (declared && facts?.recordLookups.some((re) => re.test(rhs))) lookedUp.add(assign[1]);
       const byToken = declared && owner === null && (tokenLookupOf(file, facts ?? bindings.facts, fn, rhs) !== null || bindings.tokenLookups.some((re) => re.test(rhs)));
