@@ -49,7 +49,7 @@ beforeAll(() => {
   action = '';
   repo = makeRepo({ 'svc/report.py': 'def report(name):\n    return name\n', 'README.md': 'app\n' });
   repo.git('checkout', '-q', '-b', 'feature');
-  repo.commit({ 'svc/report.py': 'import os\n\ndef report(name):\n    os.system("report " + name)\n    return name\n' }, 'shell out');
+  repo.commit({ 'svc/report.py': 'import os, sys\n\ndef report(name):\n    os.system("report " + sys.argv[1])\n    return name\n' }, 'shell out');
   repo.git('checkout', '-q', 'main');
   repo.commit({ 'README.md': 'app, documented\n' }, 'docs');
 }, 60_000);
@@ -93,7 +93,7 @@ describe('the Action, run locally', () => {
   });
 
   it("on a new repository's first push: reviews its one commit against the empty tree", () => {
-    const first = makeRepo({ 'app.py': 'import os\n\ndef run(name):\n    os.system("run " + name)\n' });
+    const first = makeRepo({ 'app.py': 'import os, sys\n\ndef run(name):\n    os.system("run " + sys.argv[1])\n' });
     try {
       const run = runAction(['--event', 'push', '--new-branch'], first);
       // A root commit has no parent: a range from its parent would be exit 2, never the review.
