@@ -60,8 +60,42 @@ export interface FlowBudget {
 
 export const DEFAULT_BUDGET: FlowBudget = { steps: 60_000, ms: 250 };
 
+/** A function of another file a call may run, with the analyser of that file (src/flow/repository.ts). */
+export interface ExternalDefinition {
+  fn: FlowFunction;
+  analyser: FileAnalyser;
+  path: string;
+}
+
+/** Functions defined elsewhere in the repository, looked up before the analysis. */
+export interface ExternalFunctions {
+  definitionsFor(call: CallExpr, from: FlowFile): readonly ExternalDefinition[];
+  /** A call no function of the file and no row explains was handed data: worth a search. */
+  noteUnresolved(call: CallExpr, from: FlowFile): void;
+  /** Whether one more looked-up helper may be summarised now (false: too many under way); `leave` after. */
+  enter(): boolean;
+  leave(): void;
+}
+
+/**
+ * What a helper does with its parameters, as other readers (the prover's argument provenance) see it.
+ * Parameter indexes count the declared parameters, the receiver excluded.
+ */
+export interface HelperSummary {
+  /** Parameters whose value reaches the return. */
+  returnsFrom: number[];
+  /** By parameter reaching the return: the sink kinds it is cleaned for on the way. */
+  returnCleanedFor: Array<{ parameter: number; kinds: string[] }>;
+  /** Parameters that reach a sink inside (the helper is itself a sink for that CWE). */
+  parameterSinks: Array<{ parameter: number; cwe: string; rowId: string; line: number }>;
+  /** Where it returns true, these parameters are clean for these kinds (a check). */
+  vets: Array<{ parameter: number; kinds: string[] }>;
+}
+
 export interface AnalyseOptions {
   rows: FlowRows;
+  /** Functions of other files, for calls this file does not define. */
+  external?: ExternalFunctions;
   budget?: FlowBudget;
   /** A repository properties value by key, for `property` propagators. */
   property?: (key: string) => string | null;
@@ -118,6 +152,8 @@ const SYMBOLIC = /^(param|field|free):/;
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
+/** State keys of access paths a check vetted that have no slot of their own (`$a[$i]`), by their text. */
+const VETTED_ACCESS = '@vetted ';
 /** How many summaries may be under way at once (a helper calling a helper ...). */
 const MAX_SUMMARY_DEPTH = 24;
 /** What the front ends name constructors. */
@@ -140,8 +176,17 @@ function joinStates(states: readonly (State | null)[]): State | null {
   const [first, ...rest] = live;
   const out = new Map(first);
   for (const state of rest) {
-    for (const [name, value] of state) out.set(name, join(out.get(name) ?? CLEAN, value));
-    for (const [name, value] of out) if (!state.has(name)) out.set(name, join(value, CLEAN));
+    for (const [name, value] of out) {
+      if (state.has(name)) continue;
+      // A vetted access path is vetted after the join only when every arm vetted it.
+      if (name.startsWith(VETTED_ACCESS)) out.delete(name);
+      else out.set(name, join(value, CLEAN));
+    }
+    for (const [name, value] of state) {
+      const known = out.get(name);
+      if (known !== undefined) out.set(name, join(known, value));
+      else if (!name.startsWith(VETTED_ACCESS)) out.set(name, join(CLEAN, value));
+    }
   }
   return out;
 }
@@ -295,6 +340,8 @@ interface FunctionContext {
   selfName: string | null;
   /** Above zero while evaluating a receiver a sanitiser is about to clean. */
   sinksMuted: number;
+  /** Whether the state may hold vetted access paths (VETTED_ACCESS keys); false spares every read the lookup. */
+  vettedAccess: boolean;
   /** Parameters every `true` return of this function has vetted, with the kinds they were cleared for. */
   vets: Map<number, ReadonlySet<string>> | null;
   steps: number;
@@ -346,6 +393,37 @@ export class FileAnalyser {
     return { findings, analysed, open, sinks, limits: [...this.limits] };
   }
 
+  /** The summary of one of this file's functions, for a caller in another file. */
+  summaryFor(fn: FlowFunction): Summary | null {
+    return this.summaryOf(fn);
+  }
+
+  /** What `fn` does with its parameters, in terms a reader outside the engine can use. */
+  describe(fn: FlowFunction): HelperSummary | null {
+    const summary = this.summaryOf(fn);
+    if (summary === null) return null;
+    const offset = selfOffset(fn);
+    const parameterOf = (t: Taint): number | null => {
+      const match = /^param:(\d+)$/.exec(t.label);
+      return match === null ? null : Number(match[1]) - offset;
+    };
+    const returned = allTaints(summary.returns).flatMap((t) => {
+      const parameter = parameterOf(t);
+      return parameter === null || parameter < 0 ? [] : [{ parameter, kinds: [...t.cleared].sort() }];
+    });
+    return {
+      returnsFrom: [...new Set(returned.map((r) => r.parameter))].sort((a, b) => a - b),
+      returnCleanedFor: returned.filter((r) => r.kinds.length > 0),
+      parameterSinks: summary.innerSinks.flatMap((inner) => {
+        const parameter = parameterOf(inner.symbolic);
+        const cwe = inner.row?.cwe ?? inner.check?.cwe;
+        const rowId = inner.row?.id ?? inner.check?.id;
+        return parameter === null || parameter < 0 || cwe === undefined || rowId === undefined ? [] : [{ parameter, cwe, rowId, line: inner.line }];
+      }),
+      vets: [...summary.vets].map(([index, kinds]) => ({ parameter: index - offset, kinds: [...kinds].sort() })),
+    };
+  }
+
   private summaryOf(fn: FlowFunction): Summary | null {
     if (this.summaries.has(fn.qualifiedName)) return this.summaries.get(fn.qualifiedName) ?? null;
     if (this.inProgress.has(fn.qualifiedName)) return null; // recursion: callers fall back to plain propagation
@@ -363,6 +441,7 @@ export class FileAnalyser {
       loops: [],
       selfName: selfOffset(fn) === 1 ? (fn.parameters[0]?.name ?? null) : fn.className !== null ? '$this' : null,
       sinksMuted: 0,
+      vettedAccess: false,
       vets: null,
       steps: 0,
       stopAt: Date.now() + this.budget.ms,
@@ -666,8 +745,12 @@ export class FileAnalyser {
       this.refineByHelper(condition, receiverType, state, ctx);
       for (const guard of this.rows.guards) {
         if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
-        const vetted = this.slotExpr(condition, guard.vets);
-        if (vetted === null) continue;
+        const slot = this.slotExpr(condition, guard.vets);
+        if (slot === null || (guard.vetsKey && slot.kind !== 'index')) continue;
+        const vetted = guard.vetsKey && slot.kind === 'index' ? slot.index : slot;
+        const list = guard.vetsKey && slot.kind === 'index' ? slot.object : guard.against === null ? undefined : this.slotExpr(condition, guard.against);
+        // An allow-list holds whatever it lists, unless the list itself comes from outside.
+        if (list === null || (list !== undefined && allTaints(this.expr(list, new Map(state), ctx)).some((t) => !SYMBOLIC.test(t.label)))) continue;
         const value = this.expr(vetted, state, ctx);
         if (guard.requiresMark !== null && !allTaints(value).every((t) => t.marks.has(guard.requiresMark ?? ''))) continue;
         this.overwrite(vetted, clearFor(value, guard.clears), state, ctx);
@@ -678,6 +761,12 @@ export class FileAnalyser {
 
   /** Write `value` where `expr` reads from, when it is a variable or access path. */
   private overwrite(expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    if ((expr.kind === 'index' || expr.kind === 'field') && this.lvalueOf(expr, ctx) === null) {
+      // `$_POST['order'][$i]`: no slot to write, so the vetted access itself is remembered until a name in it changes.
+      state.set(`${VETTED_ACCESS}${renderExpr(expr)}`, value);
+      ctx.vettedAccess = true;
+      return;
+    }
     if (expr.kind === 'name') state.set(expr.name, value);
     else if (expr.kind === 'field') this.assign({ kind: 'field', object: expr.object, field: expr.field, line: expr.line, column: expr.column }, value, state, ctx, false);
     else if (expr.kind === 'index') this.assign({ kind: 'index', object: expr.object, index: expr.index, line: expr.line, column: expr.column }, value, state, ctx, false);
@@ -710,9 +799,8 @@ export class FileAnalyser {
   /** `if (isAllowed(v))` with a same-file check function: its vetted parameters are clean here. */
   private refineByHelper(condition: CallExpr, receiverType: string | null, state: State, ctx: FunctionContext): void {
     const callee = this.resolve(condition, receiverType, ctx);
-    if (callee === null) return;
-    const summary = this.summaryOf(callee);
-    for (const [index, kinds] of summary?.vets ?? []) {
+    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition);
+    for (const [index, kinds] of vets ?? []) {
       const argument = condition.arguments[index]?.value;
       if (argument !== undefined) this.overwrite(argument, clearFor(this.expr(argument, state, ctx), kinds), state, ctx);
     }
@@ -724,6 +812,7 @@ export class FileAnalyser {
     const step = (text: string): Value => (record ? mapTaints(value, (t) => withStep(t, { role: 'step', line: target.line, text })) : value);
     switch (target.kind) {
       case 'name': {
+        if (ctx.vettedAccess) this.forgetVetted(target.name, state);
         const declared = ctx.types.get(target.name);
         const stepped = step(target.name);
         state.set(target.name, { ...stepped, type: declared ?? stepped.type });
@@ -752,6 +841,13 @@ export class FileAnalyser {
     }
   }
 
+  /** A vetted access path naming `name` (`$a[$i]` for `$i`) is no longer known once the name changes. */
+  private forgetVetted(name: string, state: State): void {
+    for (const key of [...state.keys()]) {
+      if (key.startsWith(VETTED_ACCESS) && key.slice(VETTED_ACCESS.length).split(/[^\w$]+/).includes(name)) state.delete(key);
+    }
+  }
+
   /** Set slot `key` (null: an unknown slot) of the object `object` reads, in place. */
   private writePath(object: FlowExpr, key: string | null, value: Value, state: State, ctx: FunctionContext, isField: boolean): void {
     const base = this.lvalueOf(object, ctx);
@@ -760,7 +856,8 @@ export class FileAnalyser {
       return;
     }
     if (base.name === 'this' && base.keys.length === 0 && key !== null && isField) ctx.thisWritten.add(key);
-    const root = state.get(base.name) ?? CLEAN;
+    // Writing one key of a source (`$_POST['id']` vetted) leaves the source's other keys outside data.
+    const root = state.get(base.name) ?? this.fieldSource({ kind: 'name', name: base.name, line: object.line, column: object.column }) ?? CLEAN;
     state.set(base.name, this.updateSlot(root, [...base.keys, key], value));
   }
 
@@ -830,6 +927,10 @@ export class FileAnalyser {
       case 'name':
         return this.nameValue(expr, state, ctx);
       case 'field': {
+        if (ctx.vettedAccess) {
+          const vetted = state.get(`${VETTED_ACCESS}${renderExpr(expr)}`);
+          if (vetted !== undefined) return vetted;
+        }
         const fromSource = this.fieldSource(expr);
         if (fromSource !== null) return fromSource;
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
@@ -843,6 +944,10 @@ export class FileAnalyser {
         return { taints: object.taints, type: null };
       }
       case 'index': {
+        if (ctx.vettedAccess) {
+          const vetted = state.get(`${VETTED_ACCESS}${renderExpr(expr)}`);
+          if (vetted !== undefined) return vetted;
+        }
         const object = this.expr(expr.object, state, ctx);
         const index = this.expr(expr.index, state, ctx);
         return this.readSlot(object, index);
@@ -1150,6 +1255,12 @@ export class FileAnalyser {
       return created.length > 0 ? { ...result, objects: created } : result;
     }
 
+    if (callee === null && this.options.external !== undefined) {
+      const outside = this.externalCall(call, receiver, args, state, ctx);
+      if (outside !== null) return created.length > 0 ? { ...outside, objects: created } : outside;
+      if (args.some((a) => allTaints(a).length > 0) || [...named.values()].some((a) => allTaints(a).length > 0)) this.options.external.noteUnresolved(call, this.file);
+    }
+
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
     const result = mix([receiver, ...args, ...named.values()], type);
     // A builder made by a tracked factory keeps the factory's settings (`factory.newDocumentBuilder()`).
@@ -1160,6 +1271,42 @@ export class FileAnalyser {
     }
     if (call.isNew && (type === 'StringBuilder' || type === 'StringBuffer')) return { ...withObjects, type };
     return withObjects;
+  }
+
+  /**
+   * A call of a function another file defines: each definition it may run is summarised in its own
+   * file and applied here, the results joined (a sink in any of them is a sink of the call).
+   */
+  private externalCall(call: CallExpr, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value | null {
+    const external = this.options.external;
+    if (external === undefined) return null;
+    let out: Value | null = null;
+    for (const definition of external.definitionsFor(call, this.file)) {
+      if (!external.enter()) break;
+      let summary: Summary | null;
+      try {
+        summary = definition.analyser.summaryFor(definition.fn);
+      } finally {
+        external.leave();
+      }
+      if (summary === null) continue;
+      const value = this.applySummary(call, definition.fn, summary, receiver, args, state, ctx, definition.path);
+      out = out === null ? value : join(out, value);
+    }
+    return out;
+  }
+
+  /** A check function of another file used as a condition: only when the call can run just one definition. */
+  private externalVets(call: CallExpr): Summary['vets'] {
+    const external = this.options.external;
+    const definitions = external?.definitionsFor(call, this.file) ?? [];
+    const only = definitions.length === 1 ? definitions[0] : undefined;
+    if (external === undefined || only === undefined || !external.enter()) return new Map();
+    try {
+      return only.analyser.summaryFor(only.fn)?.vets ?? new Map();
+    } finally {
+      external.leave();
+    }
   }
 
   /** Add what `value` carries to the variable or access path `target` reads (an append to a builder). */
@@ -1275,8 +1422,10 @@ export class FileAnalyser {
   }
 
   /** The callee's summary in terms of this call's arguments and receiver. */
-  private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value {
+  private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext, elsewhere: string | null = null): Value {
     const callStep: PathStep = { role: 'step', line: call.line, text: `${renderExpr(call)}` };
+    // Lines of another file's helper are not lines of this file: its steps are shown at the call, naming where they are.
+    const localSteps = (steps: readonly PathStep[]): PathStep[] => (elsewhere === null ? [...steps] : steps.map((s) => ({ ...s, line: call.line, text: `${s.text} (${elsewhere}:${s.line})` })));
     const actual = (symbolic: Taint): Value | null => {
       const match = /^(param|field):(.*)$/.exec(symbolic.label);
       if (match === null) return null;
@@ -1302,7 +1451,7 @@ export class FileAnalyser {
             ...real,
             cleared: new Set([...real.cleared, ...t.cleared]),
             marks: new Set([...real.marks, ...t.marks]),
-            steps: [...real.steps, callStep, ...t.steps.slice(1)].slice(-10),
+            steps: [...real.steps, callStep, ...localSteps(t.steps.slice(1))].slice(-10),
             via: [...real.via, ...t.via],
           });
         }
@@ -1313,7 +1462,8 @@ export class FileAnalyser {
     };
 
     for (const cwe of summary.sinkCwes) ctx.sinkCwes.add(cwe);
-    for (const inner of summary.innerSinks) {
+    for (const found of summary.innerSinks) {
+      const inner: InnerSink = elsewhere === null ? found : { ...found, line: call.line, column: call.column, callSites: [], symbolic: { ...found.symbolic, steps: localSteps(found.symbolic.steps) } };
       const replacement = actual(inner.symbolic);
       if (replacement === null) continue;
       const callSites = [call.line, ...inner.callSites];

@@ -42,16 +42,18 @@ export interface SourceReader {
   readBytes(paths: readonly string[], maxBytesFor: (path: string) => number): Promise<Map<string, BytesRead>>;
   /** Every file path of the reviewed revision, sorted. */
   listFiles(): Promise<string[]>;
-  /** Paths (sorted) whose content contains `needle` literally, among files matching the pathspecs. */
-  grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]>;
+  /** Paths (sorted) whose content contains `needle` (or any of several) literally, among files matching the pathspecs. */
+  grepFiles(needle: string | readonly string[], pathspecs: readonly string[]): Promise<string[]>;
 }
 
 /** `git grep -l -F` over a revision, the index (`--cached`) or the working tree's tracked files. */
-async function grepAt(root: string, where: string[], needle: string, pathspecs: readonly string[]): Promise<string[]> {
+async function grepAt(root: string, where: string[], needle: string | readonly string[], pathspecs: readonly string[]): Promise<string[]> {
+  const patterns = (typeof needle === 'string' ? [needle] : needle).flatMap((n) => ['-e', n]);
+  if (patterns.length === 0) return [];
   let found: Buffer;
   try {
     // git grep exits 1 when nothing matched.
-    found = (await runGit(root, ['grep', '-l', '-z', '-F', '-I', '-e', needle, ...where, '--', ...pathspecs], {}, [0, 1])).stdout;
+    found = (await runGit(root, ['grep', '-l', '-z', '-F', '-I', ...patterns, ...where, '--', ...pathspecs], {}, [0, 1])).stdout;
   } catch {
     return []; // a failed search is reported as "no importers found"
   }
@@ -163,7 +165,7 @@ class GitObjectReader implements SourceReader {
     return this.entries;
   }
 
-  grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]> {
+  grepFiles(needle: string | readonly string[], pathspecs: readonly string[]): Promise<string[]> {
     return grepAt(this.root, this.rev === null ? ['--cached'] : [this.rev], needle, pathspecs);
   }
 
@@ -352,7 +354,7 @@ class WorkingTreeReader implements SourceReader {
     private readonly maxBytes: number,
   ) {}
 
-  grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]> {
+  grepFiles(needle: string | readonly string[], pathspecs: readonly string[]): Promise<string[]> {
     return grepAt(this.root, [], needle, pathspecs);
   }
 

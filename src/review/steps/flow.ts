@@ -8,6 +8,7 @@
 import { posix } from 'node:path';
 import { analyseFile, lowerText, type FlowFinding } from '../../flow/index.js';
 import type { FlowFile, FlowFunction } from '../../flow/ir.js';
+import { RepositoryFunctions } from '../../flow/repository.js';
 import { touchedLines } from '../../git/diff.js';
 import type { SourceReader } from '../../git/sources.js';
 import type { Finding } from '../../report/finding.js';
@@ -48,8 +49,11 @@ export function supersededByFlow(flow: FlowRun, finding: { source: string; rule:
  * CWEs whose pattern findings stay even where flow saw every value: the DOM and template rules judge
  * what markup can carry (a caught error, a fetched document, a module imported as text) more widely
  * than flow's sources, which are request data. Where both report one line, the report keeps one.
+ * PHP's output rule looks only for the request superglobals, which flow follows itself, so there flow
+ * has the last word (an escaping helper of another file clears what the pattern cannot see).
  */
 const KEPT_BESIDE_FLOW = new Set(['CWE-79']);
+const keptBesideFlow = (cwe: string, language: FlowFile['language']): boolean => KEPT_BESIDE_FLOW.has(cwe) && language !== 'php';
 
 /** Properties files read for `getProperty("key")` lookups: at most this many, each at most this big. */
 const MAX_PROPERTIES_FILES = 64;
@@ -114,7 +118,24 @@ interface FileFlow {
   ranges: SupersededRange[];
 }
 
-async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, property: (key: string) => string | null, stopAt: number): Promise<FileFlow> {
+/**
+ * The lines of top-level code: the file minus every function's lines. There the module's analysis
+ * decides, and a line inside a function is the function's own (analysed or not).
+ */
+function topLevelSpans(file: FlowFile): Array<{ start: number; end: number }> {
+  const last = file.functions.find((f) => f.qualifiedName === '<module>')?.endLine ?? 0;
+  const covered = file.functions.filter((f) => f.qualifiedName !== '<module>').map((f) => ({ start: f.line, end: f.endLine })).sort((a, b) => a.start - b.start);
+  const spans: Array<{ start: number; end: number }> = [];
+  let next = 1;
+  for (const c of covered) {
+    if (c.start > next) spans.push({ start: next, end: c.start - 1 });
+    next = Math.max(next, c.end + 1);
+  }
+  if (next <= last) spans.push({ start: next, end: last });
+  return spans;
+}
+
+async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, property: (key: string) => string | null, stopAt: number, repository: RepositoryFunctions): Promise<FileFlow> {
   const { byLanguage, meta } = loadBuiltinFlowRows();
   const rows = byLanguage.get(flowFile.language);
   const aliasesByCwe = new Map<string, string[]>();
@@ -123,17 +144,19 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   const touched = scan === 'all' ? 'all' : touchedLines(file.diff);
   const only = touchedFunctions(flowFile, touched);
   if (only.size === 0) return { findings: [], limits: [], ranges: [] };
-  const analysis = analyseFile(flowFile, { rows, property }, only);
+  let analysis = analyseFile(flowFile, { rows, property, external: repository }, only);
+  // Helpers of other files handed data are looked up, and the file analysed again with their summaries.
+  for (let level = 0; level < repository.depth && (await repository.lookUpPending()); level++) analysis = analyseFile(flowFile, { rows, property, external: repository }, only);
   const done = new Set(analysis.analysed);
   const ranges = flowFile.functions
-    .filter((fn) => done.has(fn.qualifiedName) && fn.qualifiedName !== '<module>')
-    .map((fn) => {
+    .filter((fn) => done.has(fn.qualifiedName))
+    .flatMap((fn) => {
       const open = analysis.open.get(fn.qualifiedName) ?? new Set<string>();
       // Flow has the last word only on the CWEs whose sinks it sees in the function: a pattern rule that
       // found SQL built from request data before a call flow does not know as a sink keeps its finding.
       const seen = analysis.sinks.get(fn.qualifiedName) ?? new Set<string>();
-      const rules = new Set([...aliasesByCwe].filter(([cwe]) => !KEPT_BESIDE_FLOW.has(cwe) && seen.has(cwe) && !open.has(cwe)).flatMap(([, aliases]) => aliases));
-      return { start: fn.line, end: fn.endLine, rules };
+      const rules = new Set([...aliasesByCwe].filter(([cwe]) => !keptBesideFlow(cwe, flowFile.language) && seen.has(cwe) && !open.has(cwe)).flatMap(([, aliases]) => aliases));
+      return (fn.qualifiedName === '<module>' ? topLevelSpans(flowFile) : [{ start: fn.line, end: fn.endLine }]).map((span) => ({ ...span, rules }));
     });
   const lines = file.text.split('\n');
   const evidenceAt = (line: number) => (lines[line - 1] ?? '').trim();
@@ -161,7 +184,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   if (read?.ok !== true) return { findings, limits, ranges };
   const lowered = await lowerText(basePath, flowFile.language, read.text, stopAt);
   if (lowered?.ok !== true) return { findings, limits, ranges };
-  const before = new Set(analyseFile(lowered.file, { rows, property }, only).findings.map(flowKey));
+  const before = new Set(analyseFile(lowered.file, { rows, property, external: repository }, only).findings.map(flowKey));
   for (const f of unchanged) {
     if (before.has(flowKey(f))) continue;
     const fn = flowFile.functions.find((candidate) => candidate.qualifiedName === f.function);
@@ -186,6 +209,12 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     const unfinished: string[] = [];
     const failed: string[] = [];
     const supersedes = new Map<string, SupersededRange[]>();
+    const stopAt = () => Date.now() + deadline.remainingMs();
+    // Helpers of other files, looked up once per run for every file (src/flow/repository.ts).
+    const repository = new RepositoryFunctions(change.reader, (language) => loadBuiltinFlowRows().byLanguage.get(language), async (path, language, text) => {
+      const lowered = await lowerText(path, language, text, stopAt());
+      return lowered?.ok === true ? lowered.file : null;
+    });
     for (const { file, flowFile } of targets) {
       if (deadline.expired()) {
         unfinished.push(file.diff.path);
@@ -194,7 +223,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       const scan = scanLinesFor(file, run);
       let out: FileFlow;
       try {
-        out = await analyseChangedFile(file, flowFile, scan, change.baseReader, lookup(file.diff.path, file.text), Date.now() + deadline.remainingMs());
+        out = await analyseChangedFile(file, flowFile, scan, change.baseReader, lookup(file.diff.path, file.text), stopAt(), repository);
       } catch (error) {
         // A file the engine cannot finish is named, and the review is incomplete; it never stops the review.
         failed.push(`${file.diff.path} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
@@ -204,6 +233,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       limits.push(...out.limits);
       if (out.ranges.length > 0) supersedes.set(file.diff.path, out.ranges);
     }
+    limits.push(...repository.notes);
     const seen = new Set<string>();
     const unique = findings.filter((f) => {
       const key = `${f.rule}|${f.path}|${f.line}`;
