@@ -170,7 +170,8 @@ function slotKey(value: FlowLiteral): string {
   return String(value);
 }
 
-function joinStates(states: readonly (State | null)[]): State | null {
+/** `absent(name)`: what a name no state has bound holds (nothing for a local; outside data for `$_GET`). */
+function joinStates(states: readonly (State | null)[], absent: (name: string) => Value = () => CLEAN): State | null {
   const live = states.filter((s): s is State => s !== null);
   if (live.length === 0) return null;
   const [first, ...rest] = live;
@@ -180,12 +181,12 @@ function joinStates(states: readonly (State | null)[]): State | null {
       if (state.has(name)) continue;
       // A vetted access path is vetted after the join only when every arm vetted it.
       if (name.startsWith(VETTED_ACCESS)) out.delete(name);
-      else out.set(name, join(value, CLEAN));
+      else out.set(name, join(value, absent(name)));
     }
     for (const [name, value] of state) {
       const known = out.get(name);
       if (known !== undefined) out.set(name, join(known, value));
-      else if (!name.startsWith(VETTED_ACCESS)) out.set(name, join(CLEAN, value));
+      else if (!name.startsWith(VETTED_ACCESS)) out.set(name, join(absent(name), value));
     }
   }
   return out;
@@ -370,6 +371,16 @@ export class FileAnalyser {
     for (const c of file.classes) this.classesBySimpleName.set(c.name.split('.').pop() ?? c.name, c);
   }
 
+  /** Source roots (`$_POST`) a write put into a state, with the source value as first written (writePath). */
+  private readonly sourceRoots = new Map<string, Value>();
+
+  /** What a name holds where an arm never bound it: a source root is outside data, anything else nothing. */
+  private readonly absent = (name: string): Value => this.sourceRoots.get(name) ?? CLEAN;
+
+  private joinStates(states: readonly (State | null)[]): State | null {
+    return joinStates(states, this.absent);
+  }
+
   private get rows(): FlowRows {
     return this.options.rows;
   }
@@ -450,7 +461,7 @@ export class FileAnalyser {
     try {
       const state = this.entryState(ctx);
       const end = this.block(fn.body, state, ctx);
-      const exit = joinStates([end]);
+      const exit = this.joinStates([end]);
       const self = exit?.get('this') ?? CLEAN;
       const thisWrites = new Map<string, Value>();
       for (const name of ctx.thisWritten) thisWrites.set(name, self.slots?.get(name) ?? CLEAN);
@@ -551,13 +562,13 @@ export class FileAnalyser {
       case 'try': {
         const start = new Map(state);
         const end = this.block(stmt.body, new Map(state), ctx);
-        const handlerStart = joinStates([start, end]) ?? start;
+        const handlerStart = this.joinStates([start, end]) ?? start;
         const ends = [end, ...stmt.handlers.map((h) => {
           const s = new Map(handlerStart);
           if (h.parameter !== null) s.set(h.parameter, CLEAN);
           return this.block(h.body, s, ctx);
         })];
-        const after = joinStates(ends);
+        const after = this.joinStates(ends);
         if (stmt.finally.length === 0) return after;
         const fin = this.block(stmt.finally, after ?? new Map(handlerStart), ctx);
         return after === null ? null : fin;
@@ -635,7 +646,7 @@ export class FileAnalyser {
     const elseState = this.refine(stmt.condition, new Map(state), false, ctx);
     const thenEnd = this.block(stmt.then, thenState, ctx);
     const elseEnd = this.block(stmt.otherwise, elseState, ctx);
-    return joinStates([thenEnd, elseEnd]);
+    return this.joinStates([thenEnd, elseEnd]);
   }
 
   private switchStmt(stmt: Extract<FlowStmt, { kind: 'switch' }>, state: State, ctx: FunctionContext): State | null {
@@ -661,7 +672,7 @@ export class FileAnalyser {
       } else {
         let fallthrough: State | null = null;
         for (const c of stmt.cases) {
-          const entry: State = joinStates([new Map(state), fallthrough]) ?? new Map(state);
+          const entry: State = this.joinStates([new Map(state), fallthrough]) ?? new Map(state);
           const end = this.block(c.body, entry, ctx);
           fallthrough = c.fallsThrough ? end : null;
           if (!c.fallsThrough) ends.push(end);
@@ -673,7 +684,7 @@ export class FileAnalyser {
       const frame = ctx.loops.pop();
       ends.push(...(frame?.breaks ?? []));
     }
-    return joinStates(ends);
+    return this.joinStates(ends);
   }
 
   private loop(stmt: Extract<FlowStmt, { kind: 'loop' }>, state: State, ctx: FunctionContext): State | null {
@@ -699,15 +710,15 @@ export class FileAnalyser {
         frame = ctx.loops.pop();
       }
       exits.push(...(frame?.breaks ?? []));
-      const looped = joinStates([end, ...(frame?.continues ?? [])]);
+      const looped = this.joinStates([end, ...(frame?.continues ?? [])]);
       const afterUpdate = looped === null ? null : this.block(stmt.update, looped, ctx);
       if (afterUpdate === null) break;
-      const next = joinStates([entry, afterUpdate]) ?? entry;
+      const next = this.joinStates([entry, afterUpdate]) ?? entry;
       exits.push(next);
       if (sameState(next, entry)) break;
       entry = next;
     }
-    current = joinStates(exits);
+    current = this.joinStates(exits);
     return current;
   }
 
@@ -857,7 +868,12 @@ export class FileAnalyser {
     }
     if (base.name === 'this' && base.keys.length === 0 && key !== null && isField) ctx.thisWritten.add(key);
     // Writing one key of a source (`$_POST['id']` vetted) leaves the source's other keys outside data.
-    const root = state.get(base.name) ?? this.fieldSource({ kind: 'name', name: base.name, line: object.line, column: object.column }) ?? CLEAN;
+    let root = state.get(base.name);
+    if (root === undefined) {
+      const source = this.fieldSource({ kind: 'name', name: base.name, line: object.line, column: object.column });
+      if (source !== null && !this.sourceRoots.has(base.name)) this.sourceRoots.set(base.name, source);
+      root = source ?? CLEAN;
+    }
     state.set(base.name, this.updateSlot(root, [...base.keys, key], value));
   }
 

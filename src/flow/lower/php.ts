@@ -32,6 +32,8 @@ const INCLUDES: Record<string, string> = {
   require_once_expression: 'require_once',
 };
 const ENDS_REQUEST = new Set(['die', 'exit']);
+/** Strings whose `$name[...]` parts are read as variables. */
+const INTERPOLATING = new Set(['encapsed_string', 'heredoc_body', 'shell_command_expression']);
 const SKIPPED_STATEMENTS = new Set([
   'php_tag',
   'text',
@@ -96,6 +98,8 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
     case 'subscript_expression': {
       const [object, index] = kids(node);
       if (!object) break;
+      // `"$a[key]"` inside a string is the key 'key', written without quotes.
+      if (index?.type === 'name' && node.parent !== null && INTERPOLATING.has(node.parent.type)) return { kind: 'index', object: expr(object, cx), index: literal(index, cx.text(index), cx.text(index)), ...pos(node) };
       // `$a[] = x` appends: the index is unknown.
       return { kind: 'index', object: expr(object, cx), index: index ? expr(index, cx) : unknownExpr(node, cx, []), ...pos(node) };
     }
