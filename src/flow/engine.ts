@@ -1300,10 +1300,13 @@ export class FileAnalyser {
     for (const definition of external.definitionsFor(call, this.file)) {
       if (!external.enter()) break;
       let summary: Summary | null;
+      const started = Date.now();
       try {
         summary = definition.analyser.summaryFor(definition.fn);
       } finally {
         external.leave();
+        // The helper ran on its own budget, in its own file: that time is not this function's.
+        ctx.stopAt += Date.now() - started;
       }
       if (summary === null) continue;
       const value = this.applySummary(call, definition.fn, summary, receiver, args, state, ctx, definition.path);

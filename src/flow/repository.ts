@@ -33,15 +33,17 @@ export interface LookupLimits {
   files: number;
   /** A defining file larger than this is skipped (with a note). */
   fileBytes: number;
-  /** A name defined in more places than this is left alone: a call of it could be any of them. */
+  /** A call that may run more definitions than this (after its arity and receiver sort them) is left alone. */
   definitionsPerName: number;
+  /** A name defined in more places than this is not kept at all (a common method name). */
+  definitionsKept: number;
   /** Levels of lookup: 1 finds the changed file's callees, 2 also their callees. */
   depth: number;
   /** Summaries of looked-up helpers under way at once (a helper calling a helper ...). */
   nesting: number;
 }
 
-export const DEFAULT_LOOKUP_LIMITS: LookupLimits = { names: 64, files: 24, fileBytes: 256 * 1024, definitionsPerName: 3, depth: 2, nesting: 4 };
+export const DEFAULT_LOOKUP_LIMITS: LookupLimits = { names: 64, files: 24, fileBytes: 256 * 1024, definitionsPerName: 3, definitionsKept: 8, depth: 2, nesting: 4 };
 
 /** How each language writes a function's definition, as a literal text to search for; files it may be in. */
 const DEFINITION_FORMS: Partial<Record<Language, { needle: (name: string) => string; pathspecs: string[]; caseInsensitive: boolean }>> = {
@@ -151,7 +153,8 @@ export class RepositoryFunctions implements ExternalFunctions {
       const analyser = this.analyserFor(d.path);
       if (analyser !== null) out.push({ fn: d.fn, analyser, path: d.path });
     }
-    return out;
+    // Too many candidates: the call could run any of them, so none is taken for it.
+    return out.length > this.limits.definitionsPerName ? [] : out;
   }
 
   /** What a looked-up helper does with its parameters, for readers other than the engine (the prover's argument provenance). */
@@ -249,8 +252,7 @@ export class RepositoryFunctions implements ExternalFunctions {
     let found = 0;
     for (const name of taken) {
       const defs = this.defined.get(name) ?? [];
-      // Too many candidates: a call of this name could run any of them, so none is taken for it.
-      if (defs.length > this.limits.definitionsPerName) this.defined.delete(name);
+      if (defs.length > this.limits.definitionsKept) this.defined.delete(name);
       else if (defs.length > 0) found++;
     }
     return found;

@@ -455,9 +455,15 @@ function expressionStatement(node: Node, cx: LowerContext): FlowStmt[] {
   }
   if (node.type === 'sequence_expression') return kids(node).flatMap((k) => expressionStatement(k, cx));
   const lowered: FlowStmt = { kind: 'expr', expr: expr(node, cx), ...at };
-  // `die(...)` written as a call still ends the request.
-  if (lowered.expr.kind === 'call' && lowered.expr.receiver === null && ENDS_REQUEST.has(lowered.expr.callee.toLowerCase())) return [lowered, { kind: 'return', value: null, ...at }];
+  // `die(...)` written as a call still ends the request, and so does raising a fatal user error.
+  if (lowered.expr.kind === 'call' && lowered.expr.receiver === null && (ENDS_REQUEST.has(lowered.expr.callee.toLowerCase()) || isFatalUserError(lowered.expr))) return [lowered, { kind: 'return', value: null, ...at }];
   return [lowered];
+}
+
+/** `trigger_error($message, E_USER_ERROR)` stops the script like `die`. */
+function isFatalUserError(call: Extract<FlowExpr, { kind: 'call' }>): boolean {
+  const level = call.arguments[1]?.value;
+  return /^(trigger_error|user_error)$/i.test(call.callee) && level?.kind === 'name' && level.name === 'E_USER_ERROR';
 }
 
 /** `foreach ($xs as $v)` and `foreach ($xs as $k => $v)`: the value binds each element (the key is bound too). */
