@@ -12,7 +12,7 @@
  */
 import type { SourceRead } from '../git/sources.js';
 import type { Language } from '../syntax/languages.js';
-import { FileAnalyser, type ExternalDefinition, type ExternalFunctions, type HelperSummary } from './engine.js';
+import { analyseFile, FileAnalyser, type AnalyseOptions, type ExternalDefinition, type ExternalFunctions, type FileAnalysis, type HelperSummary } from './engine.js';
 import type { FlowFile, FlowFunction } from './ir.js';
 import type { CallExpr } from './match.js';
 import type { FlowRows } from './rows.js';
@@ -269,4 +269,15 @@ function knownNames(rows: FlowRows): Set<string> {
     }
   }
   return out;
+}
+
+/**
+ * Analyse a file with the helpers of other files: after each analysis, the calls it could not resolve
+ * that were handed data are looked up, and the file is analysed again when a definition was found (at
+ * most `repository.depth` times).
+ */
+export async function analyseWithHelpers(file: FlowFile, options: Omit<AnalyseOptions, 'external'>, only: ReadonlySet<string> | null, repository: RepositoryFunctions): Promise<FileAnalysis> {
+  let analysis = analyseFile(file, { ...options, external: repository }, only);
+  for (let level = 0; level < repository.depth && (await repository.lookUpPending()); level++) analysis = analyseFile(file, { ...options, external: repository }, only);
+  return analysis;
 }

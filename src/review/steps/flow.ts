@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import { analyseFile, lowerText, type FlowFinding } from '../../flow/index.js';
 import type { FlowFile, FlowFunction } from '../../flow/ir.js';
-import { RepositoryFunctions } from '../../flow/repository.js';
+import { analyseWithHelpers, RepositoryFunctions } from '../../flow/repository.js';
 import { touchedLines } from '../../git/diff.js';
 import type { SourceReader } from '../../git/sources.js';
 import type { Finding } from '../../report/finding.js';
@@ -144,9 +144,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   const touched = scan === 'all' ? 'all' : touchedLines(file.diff);
   const only = touchedFunctions(flowFile, touched);
   if (only.size === 0) return { findings: [], limits: [], ranges: [] };
-  let analysis = analyseFile(flowFile, { rows, property, external: repository }, only);
-  // Helpers of other files handed data are looked up, and the file analysed again with their summaries.
-  for (let level = 0; level < repository.depth && (await repository.lookUpPending()); level++) analysis = analyseFile(flowFile, { rows, property, external: repository }, only);
+  const analysis = await analyseWithHelpers(flowFile, { rows, property }, only, repository);
   const done = new Set(analysis.analysed);
   const ranges = flowFile.functions
     .filter((fn) => done.has(fn.qualifiedName))
