@@ -96,6 +96,11 @@ export interface AnalyseOptions {
   rows: FlowRows;
   /** Functions of other files, for calls this file does not define. */
   external?: ExternalFunctions;
+  /**
+   * Note calls handed this file's parameters for a search, not only those handed outside data: set for
+   * a helper's own file, where a wrapper of a wrapper takes its parameter on to the sink.
+   */
+  lookUpParameters?: boolean;
   budget?: FlowBudget;
   /** A repository properties value by key, for `property` propagators. */
   property?: (key: string) => string | null;
@@ -1274,7 +1279,9 @@ export class FileAnalyser {
     if (callee === null && this.options.external !== undefined) {
       const outside = this.externalCall(call, receiver, args, state, ctx);
       if (outside !== null) return created.length > 0 ? { ...outside, objects: created } : outside;
-      if (args.some((a) => allTaints(a).length > 0) || [...named.values()].some((a) => allTaints(a).length > 0)) this.options.external.noteUnresolved(call, this.file);
+      // Only a call handed outside data (or, in a helper, the helper's parameter) is worth a search.
+      const worth = (t: Taint): boolean => !SYMBOLIC.test(t.label) || (this.options.lookUpParameters === true && t.label.startsWith('param:'));
+      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth))) this.options.external.noteUnresolved(call, this.file);
     }
 
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;

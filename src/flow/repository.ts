@@ -19,7 +19,7 @@ import type { FlowRows } from './rows.js';
 
 /** What the lookup reads the repository through (the review's SourceReader has both). */
 export interface DefinitionReader {
-  grepFiles(needles: string | readonly string[], pathspecs: readonly string[]): Promise<string[]>;
+  grepEach(needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>>;
   readMany(paths: readonly string[]): Promise<Map<string, SourceRead>>;
 }
 
@@ -43,7 +43,7 @@ export interface LookupLimits {
   nesting: number;
 }
 
-export const DEFAULT_LOOKUP_LIMITS: LookupLimits = { names: 64, files: 24, fileBytes: 256 * 1024, definitionsPerName: 3, definitionsKept: 8, depth: 2, nesting: 4 };
+export const DEFAULT_LOOKUP_LIMITS: LookupLimits = { names: 48, files: 12, fileBytes: 256 * 1024, definitionsPerName: 3, definitionsKept: 8, depth: 2, nesting: 4 };
 
 /** How each language writes a function's definition, as a literal text to search for; files it may be in. */
 const DEFINITION_FORMS: Partial<Record<Language, { needle: (name: string) => string; pathspecs: string[]; caseInsensitive: boolean }>> = {
@@ -197,7 +197,7 @@ export class RepositoryFunctions implements ExternalFunctions {
     const file = this.files.get(path);
     const rows = file === undefined ? undefined : this.rowsFor(file.language);
     if (file === undefined || rows === undefined) return null;
-    const analyser = new FileAnalyser(file, { rows, external: this });
+    const analyser = new FileAnalyser(file, { rows, external: this, lookUpParameters: true });
     this.analysers.set(path, analyser);
     return analyser;
   }
@@ -213,7 +213,14 @@ export class RepositoryFunctions implements ExternalFunctions {
     if (taken.length === 0) return 0;
     for (const name of taken) this.searched.add(name);
     // Case-insensitive languages are searched as the calls spell the name; a definition spelt otherwise is missed.
-    const paths = (await this.reader.grepFiles(taken.map((key) => form.needle(names.get(key) ?? key)), form.pathspecs)).filter((p) => !this.files.has(p) && !this.skippedFiles.has(p));
+    const needles = new Map(taken.map((key) => [form.needle(names.get(key) ?? key), key] as const));
+    const hits = await this.reader.grepEach([...needles.keys()], form.pathspecs);
+    const wanted = new Set<string>();
+    for (const [needle, paths] of hits) {
+      // A name written in more files than are kept is a common method name: its files are not read for it.
+      if (needles.has(needle) && paths.length <= this.limits.definitionsKept) for (const p of paths) wanted.add(p);
+    }
+    const paths = [...wanted].sort().filter((p) => !this.files.has(p) && !this.skippedFiles.has(p));
     const fresh = paths.slice(0, Math.max(0, this.limits.files - this.filesRead));
     if (fresh.length < paths.length && !this.fileBudgetNoted) {
       this.fileBudgetNoted = true;

@@ -42,18 +42,18 @@ export interface SourceReader {
   readBytes(paths: readonly string[], maxBytesFor: (path: string) => number): Promise<Map<string, BytesRead>>;
   /** Every file path of the reviewed revision, sorted. */
   listFiles(): Promise<string[]>;
-  /** Paths (sorted) whose content contains `needle` (or any of several) literally, among files matching the pathspecs. */
-  grepFiles(needle: string | readonly string[], pathspecs: readonly string[]): Promise<string[]>;
+  /** Paths (sorted) whose content contains `needle` literally, among files matching the pathspecs. */
+  grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]>;
+  /** One search for several literal needles: by needle, the paths (sorted) that contain it. */
+  grepEach(needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>>;
 }
 
 /** `git grep -l -F` over a revision, the index (`--cached`) or the working tree's tracked files. */
-async function grepAt(root: string, where: string[], needle: string | readonly string[], pathspecs: readonly string[]): Promise<string[]> {
-  const patterns = (typeof needle === 'string' ? [needle] : needle).flatMap((n) => ['-e', n]);
-  if (patterns.length === 0) return [];
+async function grepAt(root: string, where: string[], needle: string, pathspecs: readonly string[]): Promise<string[]> {
   let found: Buffer;
   try {
     // git grep exits 1 when nothing matched.
-    found = (await runGit(root, ['grep', '-l', '-z', '-F', '-I', ...patterns, ...where, '--', ...pathspecs], {}, [0, 1])).stdout;
+    found = (await runGit(root, ['grep', '-l', '-z', '-F', '-I', '-e', needle, ...where, '--', ...pathspecs], {}, [0, 1])).stdout;
   } catch {
     return []; // a failed search is reported as "no importers found"
   }
@@ -61,6 +61,34 @@ async function grepAt(root: string, where: string[], needle: string | readonly s
   return splitNulRecords(found)
     .map((p) => pathKeyFromBytes(prefix !== null && p.subarray(0, prefix.length).equals(prefix) ? p.subarray(prefix.length) : p))
     .sort();
+}
+
+/** `git grep -o`: every needle's matches, one `path NUL match LF` record each, by needle. */
+async function grepEachAt(root: string, where: string[], needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (needles.length === 0) return out;
+  let found: Buffer;
+  try {
+    found = (await runGit(root, ['grep', '-o', '-z', '-F', '-I', ...needles.flatMap((n) => ['-e', n]), ...where, '--', ...pathspecs], {}, [0, 1])).stdout;
+  } catch {
+    return out; // a failed search finds nothing
+  }
+  const prefix = where.length === 1 && where[0] !== '--cached' ? Buffer.from(`${where[0]}:`) : null;
+  let at = 0;
+  while (at < found.length) {
+    const nul = found.indexOf(0, at);
+    if (nul < 0) break;
+    const end = found.indexOf(0x0a, nul);
+    const rawPath = found.subarray(prefix !== null && found.subarray(at, at + prefix.length).equals(prefix) ? at + prefix.length : at, nul);
+    const match = found.subarray(nul + 1, end < 0 ? found.length : end).toString('utf8');
+    at = end < 0 ? found.length : end + 1;
+    const paths = out.get(match) ?? [];
+    const path = pathKeyFromBytes(rawPath);
+    if (!paths.includes(path)) paths.push(path);
+    out.set(match, paths);
+  }
+  for (const paths of out.values()) paths.sort();
+  return out;
 }
 
 /** Output ceiling of listings (ls-tree, ls-files): far above any real tree, and a cut is an error. */
@@ -165,8 +193,12 @@ class GitObjectReader implements SourceReader {
     return this.entries;
   }
 
-  grepFiles(needle: string | readonly string[], pathspecs: readonly string[]): Promise<string[]> {
+  grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]> {
     return grepAt(this.root, this.rev === null ? ['--cached'] : [this.rev], needle, pathspecs);
+  }
+
+  grepEach(needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>> {
+    return grepEachAt(this.root, this.rev === null ? ['--cached'] : [this.rev], needles, pathspecs);
   }
 
   async listFiles(): Promise<string[]> {
@@ -354,8 +386,12 @@ class WorkingTreeReader implements SourceReader {
     private readonly maxBytes: number,
   ) {}
 
-  grepFiles(needle: string | readonly string[], pathspecs: readonly string[]): Promise<string[]> {
+  grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]> {
     return grepAt(this.root, [], needle, pathspecs);
+  }
+
+  grepEach(needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>> {
+    return grepEachAt(this.root, [], needles, pathspecs);
   }
 
   listFiles(): Promise<string[]> {

@@ -231,6 +231,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       limits.push(...out.limits);
       if (out.ranges.length > 0) supersedes.set(file.diff.path, out.ranges);
     }
+    const pastBudget = limits.length;
     limits.push(...repository.notes);
     const seen = new Set<string>();
     const unique = findings.filter((f) => {
@@ -240,7 +241,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       return true;
     });
     const failures = syntax.flowFailures;
-    const detail = `${targets.length} file(s) analysed${limits.length > 0 ? `, ${limits.length} function(s) past their budget` : ''}${failures.length > 0 ? `, ${failures.length} not lowered` : ''}`;
+    const detail = `${targets.length} file(s) analysed${pastBudget > 0 ? `, ${pastBudget} function(s) past their budget` : ''}${failures.length > 0 ? `, ${failures.length} not lowered` : ''}`;
     const problems = [...(unfinished.length > 0 ? [unfinishedDetail('data flow', unfinished)] : []), ...(failed.length > 0 ? [`data flow failed on ${failed.slice(0, 3).join('; ')}`] : []), ...failures.slice(0, 3)];
     return result(ranUnless(problems.length > 0 ? problems.join('; ') : null, detail), { limits, supersedes }, unique);
   },
