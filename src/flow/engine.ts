@@ -971,6 +971,11 @@ export class FileAnalyser {
         }
         const object = this.expr(expr.object, state, ctx);
         const index = this.expr(expr.index, state, ctx);
+        // A key of a source root no write touched (`$_GET['cat']` after `$_GET['page']` was vetted) enters here, at this read.
+        if (expr.object.kind === 'name' && this.sourceRoots.has(expr.object.name) && hasConstant(index) && object.slots?.has(slotKey(index.constant)) !== true && object.taints.some((t) => t.sourceRow !== null && t.cleared.size === 0)) {
+          const fresh = this.fieldSource(expr.object);
+          if (fresh !== null) return { taints: fresh.taints.map((t) => ({ ...t, steps: [{ role: 'source', line: expr.line, text: renderExpr(expr) }] })), type: null };
+        }
         return this.readSlot(object, index);
       }
       case 'call':

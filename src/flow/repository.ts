@@ -43,7 +43,7 @@ export interface LookupLimits {
   nesting: number;
 }
 
-export const DEFAULT_LOOKUP_LIMITS: LookupLimits = { names: 48, files: 12, fileBytes: 256 * 1024, definitionsPerName: 3, definitionsKept: 8, depth: 2, nesting: 4 };
+export const DEFAULT_LOOKUP_LIMITS: LookupLimits = { names: 96, files: 12, fileBytes: 256 * 1024, definitionsPerName: 3, definitionsKept: 8, depth: 2, nesting: 4 };
 
 /** How each language writes a function's definition, as a literal text to search for; files it may be in. */
 const DEFINITION_FORMS: Partial<Record<Language, { needle: (name: string) => string; pathspecs: string[]; caseInsensitive: boolean }>> = {
