@@ -815,7 +815,7 @@ export class FileAnalyser {
   /** `if (isAllowed(v))` with a same-file check function: its vetted parameters are clean here. */
   private refineByHelper(condition: CallExpr, receiverType: string | null, state: State, ctx: FunctionContext): void {
     const callee = this.resolve(condition, receiverType, ctx);
-    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition);
+    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition, ctx);
     for (const [index, kinds] of vets ?? []) {
       const argument = condition.arguments[index]?.value;
       if (argument !== undefined) this.overwrite(argument, clearFor(this.expr(argument, state, ctx), kinds), state, ctx);
@@ -1310,16 +1310,8 @@ export class FileAnalyser {
     if (external === undefined) return null;
     let out: Value | null = null;
     for (const definition of external.definitionsFor(call, this.file)) {
-      if (!external.enter()) break;
-      let summary: Summary | null;
-      const started = Date.now();
-      try {
-        summary = definition.analyser.summaryFor(definition.fn);
-      } finally {
-        external.leave();
-        // The helper ran on its own budget, in its own file: that time is not this function's.
-        ctx.stopAt += Date.now() - started;
-      }
+      const summary = this.helperSummary(external, definition, ctx);
+      if (summary === undefined) break;
       if (summary === null) continue;
       const value = this.applySummary(call, definition.fn, summary, receiver, args, state, ctx, definition.path);
       out = out === null ? value : join(out, value);
@@ -1328,15 +1320,24 @@ export class FileAnalyser {
   }
 
   /** A check function of another file used as a condition: only when the call can run just one definition. */
-  private externalVets(call: CallExpr): Summary['vets'] {
+  private externalVets(call: CallExpr, ctx: FunctionContext): Summary['vets'] {
     const external = this.options.external;
     const definitions = external?.definitionsFor(call, this.file) ?? [];
     const only = definitions.length === 1 ? definitions[0] : undefined;
-    if (external === undefined || only === undefined || !external.enter()) return new Map();
+    if (external === undefined || only === undefined) return new Map();
+    return this.helperSummary(external, only, ctx)?.vets ?? new Map();
+  }
+
+  /** The summary of a helper of another file; undefined when too many are under way to start one more. */
+  private helperSummary(external: ExternalFunctions, definition: ExternalDefinition, ctx: FunctionContext): Summary | null | undefined {
+    if (!external.enter()) return undefined;
+    const started = Date.now();
     try {
-      return only.analyser.summaryFor(only.fn)?.vets ?? new Map();
+      return definition.analyser.summaryFor(definition.fn);
     } finally {
       external.leave();
+      // The helper ran on its own budget, in its own file: that time is not this function's.
+      ctx.stopAt += Date.now() - started;
     }
   }
 
