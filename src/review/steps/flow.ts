@@ -146,8 +146,10 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   if (only.size === 0) return { findings: [], limits: [], ranges: [] };
   const analysis = await analyseWithHelpers(flowFile, { rows, property }, only, repository);
   const done = new Set(analysis.analysed);
+  // A PHP script's top level is its main function; elsewhere top-level code reads names bound in other
+  // modules, whose origin flow does not see, so there the pattern rules keep their say.
   const ranges = flowFile.functions
-    .filter((fn) => done.has(fn.qualifiedName))
+    .filter((fn) => done.has(fn.qualifiedName) && (fn.qualifiedName !== '<module>' || flowFile.language === 'php'))
     .flatMap((fn) => {
       const open = analysis.open.get(fn.qualifiedName) ?? new Set<string>();
       // Flow has the last word only on the CWEs whose sinks it sees in the function: a pattern rule that
