@@ -63,8 +63,47 @@ export interface FlowBudget {
 
 export const DEFAULT_BUDGET: FlowBudget = { steps: 60_000, ms: 250 };
 
+/** A function of another file a call may run, with the analyser of that file (src/flow/repository.ts). */
+export interface ExternalDefinition {
+  fn: FlowFunction;
+  analyser: FileAnalyser;
+  path: string;
+}
+
+/** Functions defined elsewhere in the repository, looked up before the analysis. */
+export interface ExternalFunctions {
+  definitionsFor(call: CallExpr, from: FlowFile): readonly ExternalDefinition[];
+  /** A call no function of the file and no row explains was handed data: worth a search. */
+  noteUnresolved(call: CallExpr, from: FlowFile): void;
+  /** Whether one more looked-up helper may be summarised now (false: too many under way); `leave` after. */
+  enter(): boolean;
+  leave(): void;
+}
+
+/**
+ * What a helper does with its parameters, as other readers (the prover's argument provenance) see it.
+ * Parameter indexes count the declared parameters, the receiver excluded.
+ */
+export interface HelperSummary {
+  /** Parameters whose value reaches the return. */
+  returnsFrom: number[];
+  /** By parameter reaching the return: the sink kinds it is cleaned for on the way. */
+  returnCleanedFor: Array<{ parameter: number; kinds: string[] }>;
+  /** Parameters that reach a sink inside (the helper is itself a sink for that CWE). */
+  parameterSinks: Array<{ parameter: number; cwe: string; rowId: string; line: number }>;
+  /** Where it returns true, these parameters are clean for these kinds (a check). */
+  vets: Array<{ parameter: number; kinds: string[] }>;
+}
+
 export interface AnalyseOptions {
   rows: FlowRows;
+  /** Functions of other files, for calls this file does not define. */
+  external?: ExternalFunctions;
+  /**
+   * Note calls handed this file's parameters for a search, not only those handed outside data: set for
+   * a helper's own file, where a wrapper of a wrapper takes its parameter on to the sink.
+   */
+  lookUpParameters?: boolean;
   budget?: FlowBudget;
   /** A repository properties value by key, for `property` propagators. */
   property?: (key: string) => string | null;
@@ -177,6 +216,8 @@ const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.
 const MODULE_VALUE_KINDS = new Set<FlowExpr['kind']>(['collection', 'conditional', 'binary', 'unary', 'template']);
 /** The type of a map read from the repository's properties files (a `properties-file` builtin). */
 const PROPERTIES_TYPE = 'Properties';
+/** State keys of access paths a check vetted that have no slot of their own (`$a[$i]`), by their text. */
+const VETTED_ACCESS = '@vetted ';
 /** How many summaries may be under way at once (a helper calling a helper ...). */
 const MAX_SUMMARY_DEPTH = 24;
 /** What the front ends name constructors. */
@@ -198,14 +239,24 @@ function predictableOnly(values: readonly Value[]): Taint[] {
   return values.flatMap(allTaints).filter((t) => t.label !== 'input' && !SYMBOLIC.test(t.label));
 }
 
-function joinStates(states: readonly (State | null)[]): State | null {
+/** `absent(name)`: what a name no state has bound holds (nothing for a local; outside data for `$_GET`). */
+function joinStates(states: readonly (State | null)[], absent: (name: string) => Value = () => CLEAN): State | null {
   const live = states.filter((s): s is State => s !== null);
   if (live.length === 0) return null;
   const [first, ...rest] = live;
   const out = new Map(first);
   for (const state of rest) {
-    for (const [name, value] of state) out.set(name, join(out.get(name) ?? CLEAN, value));
-    for (const [name, value] of out) if (!state.has(name)) out.set(name, join(value, CLEAN));
+    for (const [name, value] of out) {
+      if (state.has(name)) continue;
+      // A vetted access path is vetted after the join only when every arm vetted it.
+      if (name.startsWith(VETTED_ACCESS)) out.delete(name);
+      else out.set(name, join(value, absent(name)));
+    }
+    for (const [name, value] of state) {
+      const known = out.get(name);
+      if (known !== undefined) out.set(name, join(known, value));
+      else if (!name.startsWith(VETTED_ACCESS)) out.set(name, join(absent(name), value));
+    }
   }
   return out;
 }
@@ -431,6 +482,8 @@ interface FunctionContext {
   selfName: string | null;
   /** Above zero while evaluating a receiver a sanitiser is about to clean. */
   sinksMuted: number;
+  /** Whether the state may hold vetted access paths (VETTED_ACCESS keys); false spares every read the lookup. */
+  vettedAccess: boolean;
   /** Parameters every `true` return of this function has vetted, with the kinds they were cleared for. */
   vets: Map<number, ReadonlySet<string>> | null;
   /** What reached the sinks seen here, kept once the function is analysed to the end. */
@@ -465,6 +518,16 @@ export class FileAnalyser {
       this.functionsByName.set(fn.name, list);
     }
     for (const c of file.classes) this.classesBySimpleName.set(c.name.split('.').pop() ?? c.name, c);
+  }
+
+  /** Source roots (`$_POST`) a write put into a state, with the source value as first written (writePath). */
+  private readonly sourceRoots = new Map<string, Value>();
+
+  /** What a name holds where an arm never bound it: a source root is outside data, anything else nothing. */
+  private readonly absent = (name: string): Value => this.sourceRoots.get(name) ?? CLEAN;
+
+  private joinStates(states: readonly (State | null)[]): State | null {
+    return joinStates(states, this.absent);
   }
 
   private get rows(): FlowRows {
@@ -532,6 +595,37 @@ export class FileAnalyser {
     ctx.evidence.push({ lines: [...new Set(lines)].sort((a, b) => a - b), cwe: row.cwe, origin, names });
   }
 
+  /** The summary of one of this file's functions, for a caller in another file. */
+  summaryFor(fn: FlowFunction): Summary | null {
+    return this.summaryOf(fn);
+  }
+
+  /** What `fn` does with its parameters, in terms a reader outside the engine can use. */
+  describe(fn: FlowFunction): HelperSummary | null {
+    const summary = this.summaryOf(fn);
+    if (summary === null) return null;
+    const offset = selfOffset(fn);
+    const parameterOf = (t: Taint): number | null => {
+      const match = /^param:(\d+)$/.exec(t.label);
+      return match === null ? null : Number(match[1]) - offset;
+    };
+    const returned = allTaints(summary.returns).flatMap((t) => {
+      const parameter = parameterOf(t);
+      return parameter === null || parameter < 0 ? [] : [{ parameter, kinds: [...t.cleared].sort() }];
+    });
+    return {
+      returnsFrom: [...new Set(returned.map((r) => r.parameter))].sort((a, b) => a - b),
+      returnCleanedFor: returned.filter((r) => r.kinds.length > 0),
+      parameterSinks: summary.innerSinks.flatMap((inner) => {
+        const parameter = parameterOf(inner.symbolic);
+        const cwe = inner.row?.cwe ?? inner.check?.cwe;
+        const rowId = inner.row?.id ?? inner.check?.id;
+        return parameter === null || parameter < 0 || cwe === undefined || rowId === undefined ? [] : [{ parameter, cwe, rowId, line: inner.line }];
+      }),
+      vets: [...summary.vets].map(([index, kinds]) => ({ parameter: index - offset, kinds: [...kinds].sort() })),
+    };
+  }
+
   private summaryOf(fn: FlowFunction): Summary | null {
     if (this.summaries.has(fn.qualifiedName)) return this.summaries.get(fn.qualifiedName) ?? null;
     if (this.inProgress.has(fn.qualifiedName)) return null; // recursion: callers fall back to plain propagation
@@ -549,6 +643,7 @@ export class FileAnalyser {
       loops: [],
       selfName: selfOffset(fn) === 1 ? (fn.parameters[0]?.name ?? null) : fn.className !== null ? '$this' : null,
       sinksMuted: 0,
+      vettedAccess: false,
       vets: null,
       evidence: [],
       nested: this.file.functions.some((outer) => outer !== fn && outer.qualifiedName !== '<module>' && outer.line <= fn.line && outer.endLine >= fn.endLine && (outer.line < fn.line || outer.endLine > fn.endLine)),
@@ -559,7 +654,7 @@ export class FileAnalyser {
     try {
       const state = this.entryState(ctx);
       const end = this.block(fn.body, state, ctx);
-      const exit = joinStates([end]);
+      const exit = this.joinStates([end]);
       const self = exit?.get('this') ?? CLEAN;
       const thisWrites = new Map<string, Value>();
       for (const name of ctx.thisWritten) thisWrites.set(name, self.slots?.get(name) ?? CLEAN);
@@ -663,14 +758,14 @@ export class FileAnalyser {
       case 'try': {
         const start = new Map(state);
         const end = this.block(stmt.body, new Map(state), ctx);
-        const handlerStart = joinStates([start, end]) ?? start;
+        const handlerStart = this.joinStates([start, end]) ?? start;
         const ends = [end, ...stmt.handlers.map((h) => {
           const s = new Map(handlerStart);
           // A caught error's message can quote what the code was given.
           if (h.parameter !== null) s.set(h.parameter, { taints: [newTaint(UNSEEN, { role: 'source', line: stmt.line, text: h.parameter }, null)], type: null });
           return this.block(h.body, s, ctx);
         })];
-        const after = joinStates(ends);
+        const after = this.joinStates(ends);
         if (stmt.finally.length === 0) return after;
         const fin = this.block(stmt.finally, after ?? new Map(handlerStart), ctx);
         return after === null ? null : fin;
@@ -755,7 +850,7 @@ export class FileAnalyser {
     const elseState = this.refine(stmt.condition, new Map(state), false, ctx);
     const thenEnd = this.block(stmt.then, thenState, ctx);
     const elseEnd = this.block(stmt.otherwise, elseState, ctx);
-    return joinStates([thenEnd, elseEnd]);
+    return this.joinStates([thenEnd, elseEnd]);
   }
 
   private switchStmt(stmt: Extract<FlowStmt, { kind: 'switch' }>, state: State, ctx: FunctionContext): State | null {
@@ -781,7 +876,7 @@ export class FileAnalyser {
       } else {
         let fallthrough: State | null = null;
         for (const c of stmt.cases) {
-          const entry: State = joinStates([new Map(state), fallthrough]) ?? new Map(state);
+          const entry: State = this.joinStates([new Map(state), fallthrough]) ?? new Map(state);
           const end = this.block(c.body, entry, ctx);
           fallthrough = c.fallsThrough ? end : null;
           if (!c.fallsThrough) ends.push(end);
@@ -793,7 +888,7 @@ export class FileAnalyser {
       const frame = ctx.loops.pop();
       ends.push(...(frame?.breaks ?? []));
     }
-    return joinStates(ends);
+    return this.joinStates(ends);
   }
 
   private loop(stmt: Extract<FlowStmt, { kind: 'loop' }>, state: State, ctx: FunctionContext): State | null {
@@ -819,15 +914,15 @@ export class FileAnalyser {
         frame = ctx.loops.pop();
       }
       exits.push(...(frame?.breaks ?? []));
-      const looped = joinStates([end, ...(frame?.continues ?? [])]);
+      const looped = this.joinStates([end, ...(frame?.continues ?? [])]);
       const afterUpdate = looped === null ? null : this.block(stmt.update, looped, ctx);
       if (afterUpdate === null) break;
-      const next = joinStates([entry, afterUpdate]) ?? entry;
+      const next = this.joinStates([entry, afterUpdate]) ?? entry;
       exits.push(next);
       if (sameState(next, entry)) break;
       entry = next;
     }
-    current = joinStates(exits);
+    current = this.joinStates(exits);
     return current;
   }
 
@@ -881,8 +976,12 @@ export class FileAnalyser {
       this.refineByHelper(condition, receiverType, state, ctx);
       for (const guard of this.byName.guards.for(condition)) {
         if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
-        const vetted = this.slotExpr(condition, guard.vets);
-        if (vetted === null) continue;
+        const slot = this.slotExpr(condition, guard.vets);
+        if (slot === null || (guard.vetsKey && slot.kind !== 'index')) continue;
+        const vetted = guard.vetsKey && slot.kind === 'index' ? slot.index : slot;
+        const list = guard.vetsKey && slot.kind === 'index' ? slot.object : guard.against === null ? undefined : this.slotExpr(condition, guard.against);
+        // An allow-list holds whatever it lists, unless the list itself comes from outside.
+        if (list === null || (list !== undefined && allTaints(this.expr(list, new Map(state), ctx)).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN))) continue;
         const value = this.expr(vetted, state, ctx);
         if (guard.requiresMark !== null && !allTaints(value).every((t) => t.label === UNSEEN || t.marks.has(guard.requiresMark ?? ''))) continue;
         this.overwrite(vetted, markWith(clearFor(value, guard.clears), CHECKED_MARK), state, ctx);
@@ -893,6 +992,12 @@ export class FileAnalyser {
 
   /** Write `value` where `expr` reads from, when it is a variable or access path. */
   private overwrite(expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    if ((expr.kind === 'index' || expr.kind === 'field') && this.lvalueOf(expr, ctx) === null) {
+      // `$_POST['order'][$i]`: no slot to write, so the vetted access itself is remembered until a name in it changes.
+      state.set(`${VETTED_ACCESS}${renderExpr(expr)}`, value);
+      ctx.vettedAccess = true;
+      return;
+    }
     if (expr.kind === 'name') state.set(expr.name, value);
     else if (expr.kind === 'field') this.assign({ kind: 'field', object: expr.object, field: expr.field, line: expr.line, column: expr.column }, value, state, ctx, false);
     else if (expr.kind === 'index') this.assign({ kind: 'index', object: expr.object, index: expr.index, line: expr.line, column: expr.column }, value, state, ctx, false);
@@ -925,9 +1030,8 @@ export class FileAnalyser {
   /** `if (isAllowed(v))` with a same-file check function: its vetted parameters are clean here. */
   private refineByHelper(condition: CallExpr, receiverType: string | null, state: State, ctx: FunctionContext): void {
     const callee = this.resolve(condition, receiverType, ctx);
-    if (callee === null) return;
-    const summary = this.summaryOf(callee);
-    for (const [index, kinds] of summary?.vets ?? []) {
+    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition, ctx);
+    for (const [index, kinds] of vets ?? []) {
       const argument = condition.arguments[index]?.value;
       if (argument !== undefined) this.overwrite(argument, clearFor(this.expr(argument, state, ctx), kinds), state, ctx);
     }
@@ -939,6 +1043,7 @@ export class FileAnalyser {
     const step = (text: string): Value => (record ? mapTaints(value, (t) => withStep(t, { role: 'step', line: target.line, text })) : value);
     switch (target.kind) {
       case 'name': {
+        if (ctx.vettedAccess) this.forgetVetted(target.name, state);
         const declared = ctx.types.get(target.name);
         const stepped = step(target.name);
         state.set(target.name, { ...stepped, type: declared ?? stepped.type });
@@ -967,6 +1072,13 @@ export class FileAnalyser {
     }
   }
 
+  /** A vetted access path naming `name` (`$a[$i]` for `$i`) is no longer known once the name changes. */
+  private forgetVetted(name: string, state: State): void {
+    for (const key of [...state.keys()]) {
+      if (key.startsWith(VETTED_ACCESS) && key.slice(VETTED_ACCESS.length).split(/[^\w$]+/).includes(name)) state.delete(key);
+    }
+  }
+
   /** Set slot `key` (null: an unknown slot) of the object `object` reads, in place. */
   private writePath(object: FlowExpr, key: string | null, value: Value, state: State, ctx: FunctionContext, isField: boolean): void {
     const base = this.lvalueOf(object, ctx);
@@ -975,7 +1087,13 @@ export class FileAnalyser {
       return;
     }
     if (base.name === 'this' && base.keys.length === 0 && key !== null && isField) ctx.thisWritten.add(key);
-    const root = state.get(base.name) ?? CLEAN;
+    // Writing one key of a source (`$_POST['id']` vetted) leaves the source's other keys outside data.
+    let root = state.get(base.name);
+    if (root === undefined) {
+      const source = this.fieldSource({ kind: 'name', name: base.name, line: object.line, column: object.column });
+      if (source !== null && !this.sourceRoots.has(base.name)) this.sourceRoots.set(base.name, source);
+      root = source ?? CLEAN;
+    }
     state.set(base.name, this.updateSlot(root, [...base.keys, key], value));
   }
 
@@ -1054,6 +1172,10 @@ export class FileAnalyser {
       case 'name':
         return this.nameValue(expr, state, ctx);
       case 'field': {
+        if (ctx.vettedAccess) {
+          const vetted = state.get(`${VETTED_ACCESS}${renderExpr(expr)}`);
+          if (vetted !== undefined) return vetted;
+        }
         // `sorts.includes(req.query.sort) ? req.query.sort : null`: a request path this function vetted or wrote holds what it was given
         const written = this.writtenPath(expr, state, ctx);
         if (written !== null) return written;
@@ -1070,8 +1192,17 @@ export class FileAnalyser {
         return { taints: object.taints, type: null };
       }
       case 'index': {
+        if (ctx.vettedAccess) {
+          const vetted = state.get(`${VETTED_ACCESS}${renderExpr(expr)}`);
+          if (vetted !== undefined) return vetted;
+        }
         const object = this.expr(expr.object, state, ctx);
         const index = this.expr(expr.index, state, ctx);
+        // A key of a source root no write touched (`$_GET['cat']` after `$_GET['page']` was vetted) enters here, at this read.
+        if (expr.object.kind === 'name' && this.sourceRoots.has(expr.object.name) && hasConstant(index) && object.slots?.has(slotKey(index.constant)) !== true && object.taints.some((t) => t.sourceRow !== null && t.cleared.size === 0)) {
+          const fresh = this.fieldSource(expr.object);
+          if (fresh !== null) return { taints: fresh.taints.map((t) => ({ ...t, steps: [{ role: 'source', line: expr.line, text: renderExpr(expr) }] })), type: null };
+        }
         return this.readSlot(object, index);
       }
       case 'call':
@@ -1462,6 +1593,14 @@ export class FileAnalyser {
       return created.length > 0 ? { ...result, objects: created } : result;
     }
 
+    if (callee === null && this.options.external !== undefined) {
+      const outside = this.externalCall(call, receiver, args, state, ctx);
+      if (outside !== null) return created.length > 0 ? { ...outside, objects: created } : outside;
+      // Only a call handed outside data (or, in a helper, the helper's parameter) is worth a search.
+      const worth = (t: Taint): boolean => !SYMBOLIC.test(t.label) || (this.options.lookUpParameters === true && t.label.startsWith('param:'));
+      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth))) this.options.external.noteUnresolved(call, this.file);
+    }
+
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
     // A call flow knows nothing of answers with data it cannot see, unless it is a method of a value
     // the code wrote itself (`"a,b".split(",")`, `[a, b].join(" ")`); what it was handed comes back marked.
@@ -1501,6 +1640,46 @@ export class FileAnalyser {
     const [replacement] = this.slotValues(strip.replacement, receiver, args, named);
     if (typeof pattern?.constant !== 'string' || typeof replacement?.constant !== 'string') return new Set();
     return kindsClearedByStrip({ pattern: pattern.constant, replacement: replacement.constant, syntax: strip.syntax, everyMatch: strip.everyMatch }, candidates);
+  }
+
+  /**
+   * A call of a function another file defines: each definition it may run is summarised in its own
+   * file and applied here, the results joined (a sink in any of them is a sink of the call).
+   */
+  private externalCall(call: CallExpr, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value | null {
+    const external = this.options.external;
+    if (external === undefined) return null;
+    let out: Value | null = null;
+    for (const definition of external.definitionsFor(call, this.file)) {
+      const summary = this.helperSummary(external, definition, ctx);
+      if (summary === undefined) break;
+      if (summary === null) continue;
+      const value = this.applySummary(call, definition.fn, summary, receiver, args, state, ctx, definition.path);
+      out = out === null ? value : join(out, value);
+    }
+    return out;
+  }
+
+  /** A check function of another file used as a condition: only when the call can run just one definition. */
+  private externalVets(call: CallExpr, ctx: FunctionContext): Summary['vets'] {
+    const external = this.options.external;
+    const definitions = external?.definitionsFor(call, this.file) ?? [];
+    const only = definitions.length === 1 ? definitions[0] : undefined;
+    if (external === undefined || only === undefined) return new Map();
+    return this.helperSummary(external, only, ctx)?.vets ?? new Map();
+  }
+
+  /** The summary of a helper of another file; undefined when too many are under way to start one more. */
+  private helperSummary(external: ExternalFunctions, definition: ExternalDefinition, ctx: FunctionContext): Summary | null | undefined {
+    if (!external.enter()) return undefined;
+    const started = Date.now();
+    try {
+      return definition.analyser.summaryFor(definition.fn);
+    } finally {
+      external.leave();
+      // The helper ran on its own budget, in its own file: that time is not this function's.
+      ctx.stopAt += Date.now() - started;
+    }
   }
 
   /** Add what `value` carries to the variable or access path `target` reads (an append to a builder). */
@@ -1623,8 +1802,10 @@ export class FileAnalyser {
   }
 
   /** The callee's summary in terms of this call's arguments and receiver. */
-  private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value {
+  private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext, elsewhere: string | null = null): Value {
     const callStep: PathStep = { role: 'step', line: call.line, text: `${renderExpr(call)}` };
+    // Lines of another file's helper are not lines of this file: its steps are shown at the call, naming where they are.
+    const localSteps = (steps: readonly PathStep[]): PathStep[] => (elsewhere === null ? [...steps] : steps.map((s) => ({ ...s, line: call.line, text: `${s.text} (${elsewhere}:${s.line})` })));
     const actual = (symbolic: Taint): Value | null => {
       const match = /^(param|field):(.*)$/.exec(symbolic.label);
       if (match === null) return null;
@@ -1650,7 +1831,7 @@ export class FileAnalyser {
             ...real,
             cleared: new Set([...real.cleared, ...t.cleared]),
             marks: new Set([...real.marks, ...t.marks]),
-            steps: [...real.steps, callStep, ...t.steps.slice(1)].slice(-10),
+            steps: [...real.steps, callStep, ...localSteps(t.steps.slice(1))].slice(-10),
             via: [...real.via, ...t.via],
           });
         }
@@ -1661,7 +1842,8 @@ export class FileAnalyser {
     };
 
     for (const cwe of summary.sinkCwes) ctx.sinkCwes.add(cwe);
-    for (const inner of summary.innerSinks) {
+    for (const found of summary.innerSinks) {
+      const inner: InnerSink = elsewhere === null ? found : { ...found, line: call.line, column: call.column, callSites: [], symbolic: { ...found.symbolic, steps: localSteps(found.symbolic.steps) } };
       const replacement = actual(inner.symbolic);
       if (replacement === null) continue;
       const callSites = [call.line, ...inner.callSites];

@@ -151,6 +151,13 @@ export interface GuardRow {
   clears: ReadonlySet<string>;
   call: CallMatcher;
   vets: CallSlot;
+  /**
+   * The list the value is checked against (`in_array($x, $list)`): the check holds only when that list
+   * carries no outside data, whatever else it holds (a menu built in the file, keys of a constant table).
+   */
+  against: CallSlot | null;
+  /** The vetted slot holds `$list[$x]` (`isset($allowed[$x])`): the key is vetted, against the subscripted list. */
+  vetsKey: boolean;
   requiresMark: string | null;
   /** The check raises when it fails (Django's `resolve`): called as a statement, what follows it in its block runs only with a vetted value. */
   raises: boolean;

@@ -153,10 +153,12 @@ export function taintCounts(taint: Taint, kind: string, labels: ReadonlySet<stri
   return !(taint.cleared.has('*') && taint.label === 'input');
 }
 
-function joinMaps(a: ReadonlyMap<string, Value> | undefined, b: ReadonlyMap<string, Value> | undefined): Map<string, Value> | undefined {
-  if (a === undefined && b === undefined) return undefined;
+/** A slot one side does not have holds what reading it there gives: that side's own taints (readSlot). */
+function joinMaps(a: Value, b: Value): Map<string, Value> | undefined {
+  if (a.slots === undefined && b.slots === undefined) return undefined;
+  const unlisted = (side: Value): Value => (side.taints.length === 0 ? CLEAN : { taints: side.taints, type: null });
   const out = new Map<string, Value>();
-  for (const key of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) out.set(key, join(a?.get(key) ?? CLEAN, b?.get(key) ?? CLEAN));
+  for (const key of new Set([...(a.slots?.keys() ?? []), ...(b.slots?.keys() ?? [])])) out.set(key, join(a.slots?.get(key) ?? unlisted(a), b.slots?.get(key) ?? unlisted(b)));
   return out;
 }
 
@@ -166,7 +168,7 @@ export function join(a: Value, b: Value): Value {
   const taints = uniqueTaints([...a.taints, ...b.taints]);
   const out: { -readonly [K in keyof Value]: Value[K] } = { taints, type: a.type ?? b.type };
   if (hasConstant(a) && hasConstant(b) && a.constant === b.constant) out.constant = a.constant;
-  const slots = joinMaps(a.slots, b.slots);
+  const slots = joinMaps(a, b);
   if (slots) out.slots = slots;
   if (a.exact && b.exact) out.exact = true;
   if (a.elements && b.elements && a.elements.length === b.elements.length) out.elements = a.elements.map((e, i) => join(e, b.elements?.[i] ?? CLEAN));

@@ -44,6 +44,8 @@ export interface SourceReader {
   listFiles(): Promise<string[]>;
   /** Paths (sorted) whose content contains `needle` literally, among files matching the pathspecs. */
   grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]>;
+  /** One search for several literal needles: by needle, the paths (sorted) that contain it. */
+  grepEach(needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>>;
 }
 
 /** `git grep -l -F` over a revision, the index (`--cached`) or the working tree's tracked files. */
@@ -59,6 +61,34 @@ async function grepAt(root: string, where: string[], needle: string, pathspecs: 
   return splitNulRecords(found)
     .map((p) => pathKeyFromBytes(prefix !== null && p.subarray(0, prefix.length).equals(prefix) ? p.subarray(prefix.length) : p))
     .sort();
+}
+
+/** `git grep -o`: every needle's matches, one `path NUL match LF` record each, by needle. */
+async function grepEachAt(root: string, where: string[], needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (needles.length === 0) return out;
+  let found: Buffer;
+  try {
+    found = (await runGit(root, ['grep', '-o', '-z', '-F', '-I', ...needles.flatMap((n) => ['-e', n]), ...where, '--', ...pathspecs], {}, [0, 1])).stdout;
+  } catch {
+    return out; // a failed search finds nothing
+  }
+  const prefix = where.length === 1 && where[0] !== '--cached' ? Buffer.from(`${where[0]}:`) : null;
+  let at = 0;
+  while (at < found.length) {
+    const nul = found.indexOf(0, at);
+    if (nul < 0) break;
+    const end = found.indexOf(0x0a, nul);
+    const rawPath = found.subarray(prefix !== null && found.subarray(at, at + prefix.length).equals(prefix) ? at + prefix.length : at, nul);
+    const match = found.subarray(nul + 1, end < 0 ? found.length : end).toString('utf8');
+    at = end < 0 ? found.length : end + 1;
+    const paths = out.get(match) ?? [];
+    const path = pathKeyFromBytes(rawPath);
+    if (!paths.includes(path)) paths.push(path);
+    out.set(match, paths);
+  }
+  for (const paths of out.values()) paths.sort();
+  return out;
 }
 
 /** Output ceiling of listings (ls-tree, ls-files): far above any real tree, and a cut is an error. */
@@ -165,6 +195,10 @@ class GitObjectReader implements SourceReader {
 
   grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]> {
     return grepAt(this.root, this.rev === null ? ['--cached'] : [this.rev], needle, pathspecs);
+  }
+
+  grepEach(needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>> {
+    return grepEachAt(this.root, this.rev === null ? ['--cached'] : [this.rev], needles, pathspecs);
   }
 
   async listFiles(): Promise<string[]> {
@@ -354,6 +388,10 @@ class WorkingTreeReader implements SourceReader {
 
   grepFiles(needle: string, pathspecs: readonly string[]): Promise<string[]> {
     return grepAt(this.root, [], needle, pathspecs);
+  }
+
+  grepEach(needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>> {
+    return grepEachAt(this.root, [], needles, pathspecs);
   }
 
   listFiles(): Promise<string[]> {

@@ -157,7 +157,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
 
   const guards = (data.guard ?? []).map((row, index) => {
     const path = claim('guard', index, row.id, row.tests);
-    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), vets: parseSlot(row.vets), requiresMark: row.requires_mark ?? null, raises: row.raises ?? false, origin: origin(path) };
+    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), vets: parseSlot(row.vets), against: row.against === undefined ? null : parseSlot(row.against), vetsKey: row.vets_key ?? false, requiresMark: row.requires_mark ?? null, raises: row.raises ?? false, origin: origin(path) };
   });
 
   const propagators = (data.propagator ?? []).map((row, index) => {

@@ -122,6 +122,8 @@ const GuardSchema = z.strictObject({
   clears: names,
   call: CallSchema,
   vets: slot.describe('the value the check vets'),
+  against: slot.optional().describe('the list the value is checked against; the check holds only when the list carries no outside data'),
+  vets_key: z.boolean().optional().describe('the vetted slot holds `list[key]`: the key is vetted, against the list'),
   requires_mark: z.string().min(1).optional(),
   raises: z.boolean().optional().describe('true: the check raises when it fails, so called as a statement it vets the value for the code after it'),
   tests: TestsSchema.optional(),

@@ -33,6 +33,8 @@ const INCLUDES: Record<string, string> = {
   require_once_expression: 'require_once',
 };
 const ENDS_REQUEST = new Set(['die', 'exit']);
+/** Strings whose `$name[...]` parts are read as variables. */
+const INTERPOLATING = new Set(['encapsed_string', 'heredoc_body', 'shell_command_expression']);
 const SKIPPED_STATEMENTS = new Set([
   'php_tag',
   'text',
@@ -97,6 +99,8 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
     case 'subscript_expression': {
       const [object, index] = kids(node);
       if (!object) break;
+      // `"$a[key]"` inside a string is the key 'key', written without quotes.
+      if (index?.type === 'name' && node.parent !== null && INTERPOLATING.has(node.parent.type)) return { kind: 'index', object: expr(object, cx), index: literal(index, cx.text(index), cx.text(index)), ...pos(node) };
       // `$a[] = x` appends: the index is unknown.
       return { kind: 'index', object: expr(object, cx), index: index ? expr(index, cx) : unknownExpr(node, cx, []), ...pos(node) };
     }
@@ -458,9 +462,15 @@ function expressionStatement(node: Node, cx: LowerContext): FlowStmt[] {
   }
   if (node.type === 'sequence_expression') return kids(node).flatMap((k) => expressionStatement(k, cx));
   const lowered: FlowStmt = { kind: 'expr', expr: expr(node, cx), ...at };
-  // `die(...)` written as a call still ends the request.
-  if (lowered.expr.kind === 'call' && lowered.expr.receiver === null && ENDS_REQUEST.has(lowered.expr.callee.toLowerCase())) return [lowered, { kind: 'return', value: null, ...at }];
+  // `die(...)` written as a call still ends the request, and so does raising a fatal user error.
+  if (lowered.expr.kind === 'call' && lowered.expr.receiver === null && (ENDS_REQUEST.has(lowered.expr.callee.toLowerCase()) || isFatalUserError(lowered.expr))) return [lowered, { kind: 'return', value: null, ...at }];
   return [lowered];
+}
+
+/** `trigger_error($message, E_USER_ERROR)` stops the script like `die`. */
+function isFatalUserError(call: Extract<FlowExpr, { kind: 'call' }>): boolean {
+  const level = call.arguments[1]?.value;
+  return /^(trigger_error|user_error)$/i.test(call.callee) && level?.kind === 'name' && level.name === 'E_USER_ERROR';
 }
 
 /** `foreach ($xs as $v)` and `foreach ($xs as $k => $v)`: the value binds each element (the key is bound too). */

@@ -8,6 +8,7 @@
 import { posix } from 'node:path';
 import { analyseFile, lowerText, type FlowFinding, type SinkEvidence } from '../../flow/index.js';
 import type { FlowFile, FlowFunction } from '../../flow/ir.js';
+import { analyseWithHelpers, RepositoryFunctions } from '../../flow/repository.js';
 import { touchedLines } from '../../git/diff.js';
 import type { SourceReader } from '../../git/sources.js';
 import type { Finding } from '../../report/finding.js';
@@ -57,8 +58,11 @@ export function supersededByFlow(flow: FlowRun, finding: { source: string; rule:
  * CWEs whose pattern findings stay even where flow saw every value: the DOM and template rules judge
  * what markup can carry (a caught error, a fetched document, a module imported as text) more widely
  * than flow's sources, which are request data. Where both report one line, the report keeps one.
+ * PHP's output rule looks only for the request superglobals, which flow follows itself, so there flow
+ * has the last word (an escaping helper of another file clears what the pattern cannot see).
  */
 const KEPT_BESIDE_FLOW = new Set(['CWE-79']);
+const keptBesideFlow = (cwe: string, language: FlowFile['language']): boolean => KEPT_BESIDE_FLOW.has(cwe) && language !== 'php';
 
 /** Properties files read for `getProperty("key")` lookups: at most this many, each at most this big. */
 const MAX_PROPERTIES_FILES = 64;
@@ -178,7 +182,7 @@ async function projectTexts(reader: SourceReader, languages: ReadonlySet<string>
   return found;
 }
 
-async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, project: ProjectFacts, stopAt: number): Promise<FileFlow> {
+async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: ReadonlySet<number> | 'all', baseReader: SourceReader | null, project: ProjectFacts, stopAt: number, repository: RepositoryFunctions): Promise<FileFlow> {
   const { byLanguage, meta } = loadBuiltinFlowRows();
   const rows = byLanguage.get(flowFile.language);
   const aliasesByCwe = new Map<string, string[]>();
@@ -187,7 +191,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   const touched = scan === 'all' ? 'all' : touchedLines(file.diff);
   const only = touchedFunctions(flowFile, touched);
   if (only.size === 0) return { findings: [], limits: [], ranges: [], evidence: [] };
-  const analysis = analyseFile(flowFile, { rows, ...project }, only);
+  const analysis = await analyseWithHelpers(flowFile, { rows, ...project }, only, repository);
   const done = new Set(analysis.analysed);
   const lastLine = file.text.split('\n').length;
   const ranges = flowFile.functions.flatMap((fn): SupersededRange[] => {
@@ -199,7 +203,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
     // found SQL built from request data before a call flow does not know as a sink keeps its finding.
     const seen = analysis.sinks.get(fn.qualifiedName) ?? new Set<string>();
     const aliasesOf = (keep: (cwe: string) => boolean) => new Set([...aliasesByCwe].filter(([cwe]) => keep(cwe)).flatMap(([, aliases]) => aliases));
-    const rules = aliasesOf((cwe) => !KEPT_BESIDE_FLOW.has(cwe) && seen.has(cwe) && !open.has(cwe));
+    const rules = aliasesOf((cwe) => !keptBesideFlow(cwe, flowFile.language) && seen.has(cwe) && !open.has(cwe));
     // A callback written on a sink's line (`exec(cmd, () => res.end())`) has no say on that sink's CWE,
     // and a function of a file's top level without a sink of a CWE leaves its findings to the pattern rules.
     const nested = fn.enclosingFunction !== null && fn.enclosingFunction !== '<module>';
@@ -231,7 +235,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   if (read?.ok !== true) return { findings, limits, ranges, evidence: analysis.evidence };
   const lowered = await lowerText(basePath, flowFile.language, read.text, stopAt);
   if (lowered?.ok !== true) return { findings, limits, ranges, evidence: analysis.evidence };
-  const before = new Set(analyseFile(lowered.file, { rows, ...project }, only).findings.map(flowKey));
+  const before = new Set(analyseFile(lowered.file, { rows, ...project, external: repository }, only).findings.map(flowKey));
   for (const f of unchanged) {
     if (before.has(flowKey(f))) continue;
     const fn = flowFile.functions.find((candidate) => candidate.qualifiedName === f.function);
@@ -261,6 +265,12 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     const failed: string[] = [];
     const supersedes = new Map<string, SupersededRange[]>();
     const evidence = new Map<string, readonly SinkEvidence[]>();
+    const stopAt = () => Date.now() + deadline.remainingMs();
+    // Helpers of other files, looked up once per run for every file (src/flow/repository.ts).
+    const repository = new RepositoryFunctions(change.reader, (language) => loadBuiltinFlowRows().byLanguage.get(language), async (path, language, text) => {
+      const lowered = await lowerText(path, language, text, stopAt());
+      return lowered?.ok === true ? lowered.file : null;
+    });
     for (const { file, flowFile } of targets) {
       if (deadline.expired()) {
         unfinished.push(file.diff.path);
@@ -269,7 +279,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       const scan = scanLinesFor(file, run);
       let out: FileFlow;
       try {
-        out = await analyseChangedFile(file, flowFile, scan, change.baseReader, { property: lookup(file.diff.path, file.text), dependencies, projectTexts: texts }, Date.now() + deadline.remainingMs());
+        out = await analyseChangedFile(file, flowFile, scan, change.baseReader, { property: lookup(file.diff.path, file.text), dependencies, projectTexts: texts }, stopAt(), repository);
       } catch (error) {
         // A file the engine cannot finish is named, and the review is incomplete; it never stops the review.
         failed.push(`${file.diff.path} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
@@ -280,6 +290,8 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       if (out.ranges.length > 0) supersedes.set(file.diff.path, out.ranges);
       if (out.evidence.length > 0) evidence.set(file.diff.path, out.evidence);
     }
+    const pastBudget = limits.length;
+    limits.push(...repository.notes);
     const seen = new Set<string>();
     const unique = findings.filter((f) => {
       const key = `${f.rule}|${f.path}|${f.line}`;
@@ -288,7 +300,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       return true;
     });
     const failures = syntax.flowFailures;
-    const detail = `${targets.length} file(s) analysed${limits.length > 0 ? `, ${limits.length} function(s) past their budget` : ''}${failures.length > 0 ? `, ${failures.length} not lowered` : ''}`;
+    const detail = `${targets.length} file(s) analysed${pastBudget > 0 ? `, ${pastBudget} function(s) past their budget` : ''}${failures.length > 0 ? `, ${failures.length} not lowered` : ''}`;
     const problems = [...(unfinished.length > 0 ? [unfinishedDetail('data flow', unfinished)] : []), ...(failed.length > 0 ? [`data flow failed on ${failed.slice(0, 3).join('; ')}`] : []), ...failures.slice(0, 3)];
     return result(ranUnless(problems.length > 0 ? problems.join('; ') : null, detail), { limits, supersedes, evidence }, unique);
   },

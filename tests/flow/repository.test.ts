@@ -1,0 +1,125 @@
+/**
+ * Helpers of other files (src/flow/repository.ts): real git repositories in temporary folders, read
+ * through the review's own readers, so the symlink and size rules are the ones a review applies.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lowerText, type FileAnalysis } from '../../src/flow/index.js';
+import type { FlowFile } from '../../src/flow/ir.js';
+import { analyseWithHelpers, DEFAULT_LOOKUP_LIMITS, RepositoryFunctions, type LookupLimits } from '../../src/flow/repository.js';
+import { createSourceReader, type SourceReader } from '../../src/git/sources.js';
+import { openBoundary } from '../../src/policy/paths.js';
+import { loadBuiltinFlowRows } from '../../src/rules/flow-load.js';
+import { loadGrammars } from '../../src/syntax/parser.js';
+import { makeRepo, type FileMap } from '../helpers/repo.js';
+
+const rowsFor = (language: Parameters<ReturnType<typeof loadBuiltinFlowRows>['byLanguage']['get']>[0]) => loadBuiltinFlowRows().byLanguage.get(language);
+const php = rowsFor('php');
+
+async function lowered(path: string, text: string): Promise<FlowFile> {
+  const result = await lowerText(path, 'php', text, Date.now() + 10_000);
+  if (result?.ok !== true) throw new Error(`could not lower ${path}`);
+  return result.file;
+}
+
+interface Run {
+  analysis: FileAnalysis;
+  repository: RepositoryFunctions;
+}
+
+/** Commit `files`, then analyse `page` of that commit with the helpers the repository defines. */
+async function review(files: FileMap, page: string, options: { worktree?: boolean; limits?: Partial<LookupLimits> } = {}): Promise<Run> {
+  const repo = makeRepo();
+  const head = repo.commit(files);
+  const boundary = await openBoundary(repo.root, { followSymlinks: false });
+  const reader: SourceReader = createSourceReader({ root: repo.root, boundary, source: options.worktree === true ? { kind: 'worktree' } : { kind: 'revision', rev: head }, maxFileBytes: 1 << 20, followSymlinks: false });
+  const repository = new RepositoryFunctions(reader, rowsFor, async (path, _language, text) => lowered(path, text), { ...DEFAULT_LOOKUP_LIMITS, ...options.limits });
+  const text = files[page];
+  if (typeof text !== 'string' || php === undefined) throw new Error('no page');
+  const analysis = await analyseWithHelpers(await lowered(page, text), { rows: php }, null, repository);
+  return { analysis, repository };
+}
+
+const PAGE_ESCAPED = `<?php
+require 'lib/helpers.php';
+print '<input value="' . esc_out($_GET['q']) . '">';
+`;
+
+const HELPERS = `<?php
+function esc_out($value) {
+    return empty($value) ? '' : htmlspecialchars($value, ENT_QUOTES);
+}
+`;
+
+let outside: string;
+
+beforeAll(async () => {
+  await loadGrammars(['php']);
+  outside = mkdtempSync(join(tmpdir(), 'jscr-outside-'));
+  writeFileSync(join(outside, 'helpers.php'), HELPERS);
+});
+
+afterAll(() => rmSync(outside, { recursive: true, force: true }));
+
+describe('helpers of other files', () => {
+  it('takes an escaping helper defined in another file as escaping, and only for what it escapes', async () => {
+    const escaped = await review({ 'index.php': PAGE_ESCAPED, 'lib/helpers.php': HELPERS }, 'index.php');
+    expect(escaped.analysis.findings).toEqual([]);
+    expect(escaped.repository.summaryOf('esc_out', 'php')).toEqual([
+      { path: 'lib/helpers.php', function: 'esc_out', summary: { returnsFrom: [0], returnCleanedFor: [{ parameter: 0, kinds: ['xss'] }], parameterSinks: [], vets: [] } },
+    ]);
+    // HTML escaping is not SQL escaping: the same helper's result still injects into a query.
+    const query = `<?php\nmysqli_query($db, "SELECT * FROM t WHERE q = '" . esc_out($_GET['q']) . "'");\n`;
+    const sql = await review({ 'index.php': query, 'lib/helpers.php': HELPERS }, 'index.php');
+    expect(sql.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['php-sql-function', 2]]);
+  });
+
+  it('makes a wrapper whose parameter reaches a sink a sink itself, reported at the call in the reviewed file', async () => {
+    const db = `<?php\nclass Db {\n    public function rows($sql, $values = array()) {\n        $statement = $this->pdo->prepare($sql);\n        $statement->execute($values);\n        return $statement->fetchAll();\n    }\n}\n`;
+    const built = `<?php\n$q = "SELECT * FROM t WHERE name LIKE '" . $_POST['name'] . "%'";\n$rows = $Database->rows($q);\n`;
+    const bound = `<?php\n$rows = $Database->rows("SELECT * FROM t WHERE name LIKE ?", array($_POST['name'] . '%'));\n`;
+    const vulnerable = await review({ 'page.php': built, 'classes/db.php': db }, 'page.php');
+    expect(vulnerable.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['php-sql-method', 3]]);
+    expect(vulnerable.analysis.findings[0]?.path.at(-1)?.text).toContain('classes/db.php:4');
+    expect((await review({ 'page.php': bound, 'classes/db.php': db }, 'page.php')).analysis.findings).toEqual([]);
+  });
+
+  it('does not read a definition through a symlink that leaves the repository', async () => {
+    for (const worktree of [false, true]) {
+      const run = await review({ 'index.php': PAGE_ESCAPED, 'lib/helpers.php': { symlink: join(outside, 'helpers.php') } }, 'index.php', { worktree });
+      // Nothing was summarised from the file outside: the print stays a finding.
+      expect(run.repository.summaryOf('esc_out', 'php')).toEqual([]);
+      expect(run.analysis.findings.map((f) => f.rowId)).toEqual(['php-output']);
+    }
+  });
+
+  it('skips a defining file over the size limit, and says so', async () => {
+    const huge = `${HELPERS}\n// ${'x'.repeat(5000)}\n`;
+    const run = await review({ 'index.php': PAGE_ESCAPED, 'lib/helpers.php': huge }, 'index.php', { limits: { fileBytes: 4096 } });
+    expect(run.repository.summaryOf('esc_out', 'php')).toEqual([]);
+    expect(run.repository.notes.join('\n')).toMatch(/lib\/helpers\.php not read \(\d+ bytes, over 4096\)/);
+    expect(run.analysis.findings.map((f) => f.rowId)).toEqual(['php-output']);
+  });
+
+  it('ends on helpers that call each other across files, and on files that include each other', async () => {
+    const a = `<?php\nrequire_once 'b.php';\nfunction pass_a($v) { return pass_b($v); }\n`;
+    const b = `<?php\nrequire_once 'a.php';\nfunction pass_b($v) { return pass_a($v); }\n`;
+    const page = `<?php\nrequire_once 'a.php';\necho pass_a($_GET['q']);\n`;
+    const run = await review({ 'page.php': page, 'a.php': a, 'b.php': b }, 'page.php');
+    // The cycle is cut where it closes; what goes in still comes out and reaches the echo.
+    expect(run.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['php-output', 3]]);
+    expect(run.analysis.limits).toEqual([]);
+  });
+
+  it('leaves a name alone when the call could run too many definitions', async () => {
+    const helper = (n: number) => `<?php\nclass H${n} { public function tidy($v) { return htmlspecialchars($v); } }\n`;
+    const files: FileMap = { 'page.php': `<?php\necho $h->tidy($_GET['q']);\n` };
+    for (let n = 0; n < 4; n++) files[`h${n}.php`] = helper(n);
+    const run = await review(files, 'page.php');
+    expect(run.analysis.findings.map((f) => f.rowId)).toEqual(['php-output']);
+    delete files['h3.php'];
+    expect((await review(files, 'page.php')).analysis.findings).toEqual([]);
+  });
+});
