@@ -10,12 +10,14 @@
  * levels of lookup (a wrapper of a wrapper), and helpers under way at once. What a bound left out is
  * said in `notes`, never passed off as looked up.
  */
-import type { SourceRead } from '../git/sources.js';
 import type { Language } from '../syntax/languages.js';
 import { analyseFile, FileAnalyser, type AnalyseOptions, type ExternalDefinition, type ExternalFunctions, type FileAnalysis, type HelperSummary } from './engine.js';
 import type { FlowFile, FlowFunction } from './ir.js';
 import type { CallExpr } from './match.js';
 import type { FlowRows } from './rows.js';
+
+/** One file as the review's reader gives it (its SourceRead, restated: data flow does not import git). */
+type SourceRead = { ok: true; path: string; text: string } | { ok: false; path: string; reason: string; detail: string };
 
 /** What the lookup reads the repository through (the review's SourceReader has both). */
 export interface DefinitionReader {
