@@ -1443,7 +1443,8 @@ export class FileAnalyser {
       if (row.match.kind !== 'field') continue;
       for (const source of row.match.paths) {
         if (source.length <= path.length && source.every((segment, i) => path[i] === segment)) {
-          return { taints: [newTaint(row.label, { role: 'source', line: expr.line, text: path.join('.') }, row.id)], type: null };
+          const read: Value = { taints: [newTaint(row.label, { role: 'source', line: expr.line, text: path.join('.') }, row.id)], type: null };
+          return row.mark ? markWith(read, row.mark) : read;
         }
       }
     }
@@ -1550,7 +1551,8 @@ export class FileAnalyser {
     }
     for (const row of this.byName.sources.for(call)) {
       if (row.match.kind === 'call' && matches(row.match.call)) {
-        return { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
+        const read: Value = { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
+        return row.mark ? markWith(read, row.mark) : read;
       }
     }
     for (const row of this.byName.sanitisers.for(call)) {

@@ -61,6 +61,8 @@ export interface SourceRow {
   id: string;
   /** The taint label it gives (`input`; `weak-random` for non-cryptographic random values). */
   label: string;
+  /** A mark its taint carries (`form-input`: what the page's own form holds), or null. */
+  mark?: string | null;
   match:
     | { kind: 'call'; call: CallMatcher }
     /** Reading this access path or anything below it (`request.args`, `$_GET`, `process.env`). */

@@ -116,8 +116,8 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
     if (given !== 1) throw context.problem(path, 'a source needs exactly one of call, field or parameter');
     const label = row.label ?? 'input';
     const where = origin(path);
-    if (row.call !== undefined) return { id: row.id, label, match: { kind: 'call' as const, call: callMatcher(row.call, context, [...path, 'call']) }, origin: where };
-    if (row.field !== undefined) return { id: row.id, label, match: { kind: 'field' as const, paths: row.field.map((p) => p.split('.')) }, origin: where };
+    if (row.call !== undefined) return { id: row.id, label, mark: row.mark ?? null, match: { kind: 'call' as const, call: callMatcher(row.call, context, [...path, 'call']) }, origin: where };
+    if (row.field !== undefined) return { id: row.id, label, mark: row.mark ?? null, match: { kind: 'field' as const, paths: row.field.map((p) => p.split('.')) }, origin: where };
     const parameter = required(row.parameter, path, 'parameter');
     const p = (key: 'annotations' | 'types' | 'handler_decorators') => {
       const text = parameter[key];

@@ -57,6 +57,7 @@ const id = z.string().describe('`<language>-<kebab-case-name>`, unique across ru
 const SourceSchema = z.strictObject({
   id,
   label: z.string().min(1).optional().describe('the taint label given; default `input`'),
+  mark: z.string().min(1).optional().describe('a mark the taint carries from here (sinks may decline marked taints: `ignores_mark`)'),
   call: CallSchema.optional(),
   field: names.optional().describe('access paths (`request.args`, `$_GET`); reading them or below them is tainted'),
   parameter: z
