@@ -1864,7 +1864,8 @@ export class FileAnalyser {
           ctx.innerSinks.push({ ...inner, symbolic: { ...combined, steps: [...real.steps, callStep, ...inner.symbolic.steps.slice(1)] }, callSites });
           continue;
         }
-        if (!taintCounts(combined, row.kind, row.accepts)) continue;
+        // the same rule as a sink in this function: a mark the row declines, or a value a check vetted, does not count
+        if (!taintCounts(combined, row.kind, row.accepts) || (row.ignoresMark !== null && combined.marks.has(row.ignoresMark)) || (row.vettedForAny && combined.marks.has(CHECKED_MARK))) continue;
         this.report({
           kind: 'taint',
           rowId: row.id,
