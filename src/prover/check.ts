@@ -100,7 +100,9 @@ export function checkObligations(input: CheckInput): CheckOutput {
       if (dominating.some((w) => required.includes(w.kind))) continue;
       // Acting on one's own object is ownership: the logged-in user's records (provided someone must be
       // logged in), a row this request created, the caller's session, a record whose secret was verified.
-      if (required.includes('ownership_check') && ownsObject(input, path, op, dominating)) continue;
+      // Unless the class's other actions declare a permission this one lacks: then acting on one's own
+      // data does not settle it (the report the siblings guard is exported here without its permission).
+      if (required.includes('ownership_check') && ownsObject(input, path, op, dominating) && !declaredPermissionNorm(input, entry, dominating)) continue;
       undischarged.add(key);
       const reportKey = `${entry.functionId}\0${key}`;
       if (reported.has(reportKey)) continue;
@@ -197,6 +199,19 @@ function missingCheckCwe(required: readonly DischargeKind[]): string {
   if (required.includes('ownership_check')) return 'CWE-639';
   if (required.includes('authn')) return 'CWE-306';
   return 'CWE-862';
+}
+
+/**
+ * True when every other entry of the entry's class declares a permission (a decorator or attribute
+ * check: `#[IsGranted('report:x')]`) and the entry itself has no permission check on its path.
+ */
+function declaredPermissionNorm(input: CheckInput, entry: EntryPoint, dominating: readonly Witness[]): boolean {
+  if (dominating.some((w) => w.kind === 'path_guard')) return false;
+  const own = input.program.functions.get(entry.functionId);
+  const className = own?.fn.className;
+  if (!own || !className) return false;
+  const siblings = [...input.entries.values()].filter((other) => other.functionId !== entry.functionId && other.path === entry.path && input.program.functions.get(other.functionId)?.fn.className === className);
+  return siblings.length > 0 && siblings.every((other) => (input.witnesses.byFunction.get(other.functionId) ?? []).some((w) => w.scope === 'decorator' && w.kind === 'path_guard'));
 }
 
 /** True when other entries of the same class carry a check of a required kind: the class's own norm. */

@@ -158,3 +158,42 @@ ${body}
     expect(await findings({ 'app/Http/Controllers/ProjectController.php': controller(chosen), 'routes/web.php': routes })).toEqual(['ProjectController.destroy:php.model-deletion:authn_only']);
   });
 });
+
+describe('Symfony: the class declares a permission on its other actions', () => {
+  const controller = (attribute: string) => `<?php
+namespace App\\Controller;
+use App\\Repository\\BookmarkRepository;
+use Doctrine\\ORM\\EntityManagerInterface;
+use Symfony\\Bundle\\FrameworkBundle\\Controller\\AbstractController;
+use Symfony\\Component\\Routing\\Attribute\\Route;
+use Symfony\\Component\\Security\\Http\\Attribute\\IsGranted;
+class BookmarkController extends AbstractController
+{
+    #[Route('/bookmarks', methods: ['GET'])]
+    #[IsGranted('bookmarks:manage')]
+    public function index(): Response
+    {
+        return new Response();
+    }
+
+    #[Route('/bookmarks/{id}/delete', methods: ['POST'])]
+${attribute}
+    public function delete(int $id, BookmarkRepository $repository, EntityManagerInterface $em): Response
+    {
+        $bookmark = $repository->findOneBy(['user' => $this->getUser(), 'id' => $id]);
+        if ($bookmark === null) {
+            throw $this->createNotFoundException();
+        }
+        $em->remove($bookmark);
+        $em->flush();
+        return new Response();
+    }
+}
+`;
+  const files = (attribute: string) => ({ 'src/Controller/BookmarkController.php': controller(attribute), 'config/packages/security.yaml': 'security:\n    access_control:\n        - { path: ^/bookmarks, roles: ROLE_USER }\n' });
+
+  it('acting on one\'s own record does not stand in for the permission every other action declares', async () => {
+    expect(await findings(files(''))).toEqual(['BookmarkController.delete:php.model-deletion:authn_only', 'BookmarkController.delete:php.model-write:authn_only']);
+    expect(await findings(files("    #[IsGranted('bookmarks:manage')]"))).toEqual([]);
+  });
+});
