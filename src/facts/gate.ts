@@ -14,7 +14,7 @@ import type { FunctionIR } from '../syntax/ir-types.js';
 import { languageForPath } from '../syntax/languages.js';
 import { loadGrammars } from '../syntax/parser.js';
 import type { RecognisedHelper } from '../prover/types.js';
-import { KIND_WORDS, proves, type GuardKind, type PromotedRow, type ProposedRow, type RefusedRow } from './rows.js';
+import { guardKindsOf, proves, type GuardKind, type PromotedRow, type ProposedRow, type RefusedRow } from './rows.js';
 
 export interface GateInput {
   rows: readonly ProposedRow[];
@@ -119,7 +119,7 @@ export async function gateRows(input: GateInput): Promise<GateOutcome> {
     const key = `${row.path}\u0000${fn.qualifiedName}\u0000${row.checks}`;
     if (seen.has(key)) continue;
     const engine = input.recognised.find((h) => h.path === row.path && h.qualifiedName === fn.qualifiedName);
-    const engineKinds = engine ? engine.kinds.flatMap((k) => (k in KIND_WORDS ? [KIND_WORDS[k as keyof typeof KIND_WORDS]] : [])) : [];
+    const engineKinds = engine ? guardKindsOf(engine.kinds) : [];
     let evidence: string | null;
     if (engine && proves(engineKinds, row.checks)) {
       evidence = `the engine reads ${fn.qualifiedName} as a ${engineKinds.join('/')} check (${engine.shape})`;

@@ -22,7 +22,7 @@ import type { ProverInventory } from '../prover/types.js';
 import { SecretBook } from '../redact/index.js';
 import { gateRows } from './gate.js';
 import { proposeRows } from './propose.js';
-import { guardsToml, KIND_WORDS, type PromotedRow, type ProposedRow, type RefusedRow } from './rows.js';
+import { guardKindsOf, guardsToml, type PromotedRow, type ProposedRow, type RefusedRow } from './rows.js';
 
 export interface FactsInitRequest {
   root: string;
@@ -87,7 +87,7 @@ export function maintainerRows(file: { path: string; text: string }): ProposedRo
 function extractedRows(inventory: ProverInventory): ProposedRow[] {
   const rows: ProposedRow[] = [];
   for (const helper of inventory.helpers) {
-    const kinds = helper.kinds.flatMap((k) => (k in KIND_WORDS ? [KIND_WORDS[k as keyof typeof KIND_WORDS]] : []));
+    const kinds = guardKindsOf(helper.kinds);
     // the strongest claim the engine's reading supports
     const checks = kinds.includes('ownership') ? 'ownership' : kinds.includes('permission') ? 'permission' : kinds.includes('authentication') ? 'authentication' : null;
     if (checks === null) continue;

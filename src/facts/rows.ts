@@ -6,6 +6,7 @@
  */
 import { tomlString } from '../config/reference.js';
 import { escapeOneLine } from '../report/escape.js';
+import { GUARD_KINDS } from '../prover/declarations.js';
 import type { DischargeKind } from '../prover/types.js';
 
 /** What a call to the helper proves, in the words of `[prover] guards`. */
@@ -46,12 +47,11 @@ export interface RefusedRow {
   reason: string;
 }
 
-/** The engine's discharge kinds in the words of `[prover] guards`. */
-export const KIND_WORDS: Record<Exclude<DischargeKind, 'csrf_guard' | 'public'>, GuardKind> = {
-  authn: 'authentication',
-  path_guard: 'permission',
-  ownership_check: 'ownership',
-};
+/** The engine's discharge kinds in the words of `[prover] guards` (the inverse of its GUARD_KINDS table). */
+export function guardKindsOf(kinds: readonly DischargeKind[]): GuardKind[] {
+  const words = Object.entries(GUARD_KINDS) as [GuardKind, DischargeKind][];
+  return words.filter(([, kind]) => kinds.includes(kind)).map(([word]) => word);
+}
 
 /** How much a kind proves: a permission or ownership check also proves there is a user. */
 export function proves(kinds: readonly GuardKind[], claimed: GuardKind): boolean {

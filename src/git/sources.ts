@@ -48,6 +48,12 @@ export interface SourceReader {
   grepEach(needles: readonly string[], pathspecs: readonly string[]): Promise<Map<string, string[]>>;
 }
 
+/** A path git grep printed, without the `REV:` it puts before paths when searching a revision. */
+function grepPath(where: readonly string[], printed: Buffer): string {
+  const prefix = where.length === 1 && where[0] !== '--cached' ? Buffer.from(`${where[0]}:`) : null;
+  return pathKeyFromBytes(prefix !== null && printed.subarray(0, prefix.length).equals(prefix) ? printed.subarray(prefix.length) : printed);
+}
+
 /** `git grep -l -F` over a revision, the index (`--cached`) or the working tree's tracked files. */
 async function grepAt(root: string, where: string[], needle: string, pathspecs: readonly string[]): Promise<string[]> {
   let found: Buffer;
@@ -57,9 +63,8 @@ async function grepAt(root: string, where: string[], needle: string, pathspecs: 
   } catch {
     return []; // a failed search is reported as "no importers found"
   }
-  const prefix = where.length === 1 && where[0] !== '--cached' ? Buffer.from(`${where[0]}:`) : null;
   return splitNulRecords(found)
-    .map((p) => pathKeyFromBytes(prefix !== null && p.subarray(0, prefix.length).equals(prefix) ? p.subarray(prefix.length) : p))
+    .map((p) => grepPath(where, p))
     .sort();
 }
 
@@ -73,17 +78,15 @@ async function grepEachAt(root: string, where: string[], needles: readonly strin
   } catch {
     return out; // a failed search finds nothing
   }
-  const prefix = where.length === 1 && where[0] !== '--cached' ? Buffer.from(`${where[0]}:`) : null;
   let at = 0;
   while (at < found.length) {
     const nul = found.indexOf(0, at);
     if (nul < 0) break;
     const end = found.indexOf(0x0a, nul);
-    const rawPath = found.subarray(prefix !== null && found.subarray(at, at + prefix.length).equals(prefix) ? at + prefix.length : at, nul);
+    const path = grepPath(where, found.subarray(at, nul));
     const match = found.subarray(nul + 1, end < 0 ? found.length : end).toString('utf8');
     at = end < 0 ? found.length : end + 1;
     const paths = out.get(match) ?? [];
-    const path = pathKeyFromBytes(rawPath);
     if (!paths.includes(path)) paths.push(path);
     out.set(match, paths);
   }

@@ -184,8 +184,8 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   if (composed.pathLimitCuts > 0) bump(reasons, 'path_limit', composed.pathLimitCuts);
   const checked = checkObligations({ program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts });
   const removed = new Map((input.touched ?? []).filter((t) => (t.removed?.length ?? 0) > 0).map((t) => [t.path, t.removed ?? []] as const));
-  const checkNames = new Set([...declarations.guards.map((g) => g.name), ...[...witnessSet.byFunction.values()].flat().flatMap((w) => (/^(helper|predicate):/.test(w.dischargerId) ? [w.dischargerId.replace(/^\w+:(?:.*\.)?/, '')] : []))]);
-  const findings = withRemovedChecks(checked.findings, { program, facts, removed, checkNames });
+  // Only a change that removed lines can have removed a check: the names are gathered for it alone.
+  const findings = removed.size === 0 || checked.findings.length === 0 ? checked.findings : withRemovedChecks(checked.findings, { program, facts, removed, checkNames: checkNamesOf(declarations, witnessSet) });
 
   // 9. Coverage of the targeted operations.
   const languagesWithEntries = new Set([...entries.values()].map((e) => program.byPath.get(e.path)?.factsLanguage));
@@ -205,6 +205,21 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   return { findings, coverage, degradations, declared, ...(input.inventory === true ? { inventory: inventoryOf(program, entries, witnessSet, operations) } : {}) };
 }
 
+/** The names that are checks in this repository: declared guards and the project's own check helpers. */
+function checkNamesOf(declarations: ProverDeclarations, witnessSet: WitnessSet): Set<string> {
+  const helpers = [...witnessSet.byFunction.values()].flat().flatMap((w) => {
+    const helper = ownHelperOf(w.dischargerId);
+    return helper ? [helper.qualifiedName.slice(helper.qualifiedName.lastIndexOf('.') + 1)] : [];
+  });
+  return new Set([...declarations.guards.map((g) => g.name), ...helpers]);
+}
+
+/** The project function a witness names, when its discharger is one of the project's own check helpers. */
+function ownHelperOf(dischargerId: string): { shape: RecognisedHelper['shape']; qualifiedName: string } | null {
+  const match = /^(helper|predicate):(.+)$/.exec(dischargerId);
+  return match ? { shape: match[1] === 'predicate' ? 'predicate' : 'helper', qualifiedName: match[2] ?? '' } : null;
+}
+
 /** The helpers the witnesses name (`helper:` and `predicate:` dischargers), entries, and operation counts. */
 function inventoryOf(program: Program, entries: ReadonlyMap<string, EntryPoint>, witnessSet: WitnessSet, operations: ReadonlyMap<string, OperationSite[]>): ProverInventory {
   const byQualified = new Map<string, FunctionRef>();
@@ -212,16 +227,16 @@ function inventoryOf(program: Program, entries: ReadonlyMap<string, EntryPoint>,
   const helpers = new Map<string, RecognisedHelper>();
   for (const list of witnessSet.byFunction.values()) {
     for (const witness of list) {
-      const match = /^(helper|predicate):(.+)$/.exec(witness.dischargerId);
-      const ref = match ? byQualified.get(match[2] ?? '') : undefined;
-      if (!match || !ref) continue;
+      const helper = ownHelperOf(witness.dischargerId);
+      const ref = helper ? byQualified.get(helper.qualifiedName) : undefined;
+      if (!helper || !ref) continue;
       const known = helpers.get(ref.id);
       if (known) {
         if (!known.kinds.includes(witness.kind)) known.kinds.push(witness.kind);
         continue;
       }
       const { fn } = ref;
-      helpers.set(ref.id, { name: fn.name, qualifiedName: fn.qualifiedName, className: fn.className, path: ref.path, startLine: fn.startLine, endLine: fn.endLine, kinds: [witness.kind], shape: match[1] === 'predicate' ? 'predicate' : 'helper' });
+      helpers.set(ref.id, { name: fn.name, qualifiedName: fn.qualifiedName, className: fn.className, path: ref.path, startLine: fn.startLine, endLine: fn.endLine, kinds: [witness.kind], shape: helper.shape });
     }
   }
   const counts: Record<string, number> = {};

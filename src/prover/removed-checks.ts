@@ -6,7 +6,7 @@
  * checks in code.
  */
 import type { Facts } from './facts.js';
-import { nodeAt, type Program } from './resolution.js';
+import { nodeAt, normaliseReceiver, type Program } from './resolution.js';
 import type { ProverFinding } from './types.js';
 
 /** Lines a change removed, per file, at the new-side line where each stood. */
@@ -33,7 +33,7 @@ function isCheck(text: string, rows: Facts[keyof Facts]['dischargers'], checkNam
     if (rows.some((row) => row.decorators.some((re) => re.test(written)))) return true;
   }
   for (const match of text.matchAll(CALL)) {
-    const signature = (match[1] ?? '').replace(/\?->|->|::|\?\./g, '.');
+    const signature = normaliseReceiver(match[1] ?? '');
     const name = signature.slice(signature.lastIndexOf('.') + 1);
     if (checkNames.has(name) || checkNames.has(signature)) return true;
     if (rows.some((row) => row.kind !== 'csrf_guard' && row.kind !== 'public' && row.calls.some((re) => re.test(signature) || re.test(name)) && (row.line === null || row.line.test(text)))) return true;
