@@ -51,7 +51,8 @@ export async function factsInitCommand(options: FactsInitOptions, io: CommandIO)
   const write = options.write === true && !incomplete && outcome.plan.action === 'append';
   if (write) {
     try {
-      await writeFacts(raw);
+      // the masked plan: evidence quoted into comments must not copy a secret into .jscr.toml
+      await writeFacts({ ...raw, plan: outcome.plan });
     } catch (error) {
       throw new InputError(`facts init could not write .jscr.toml (${oneLine(error instanceof Error ? error.message : String(error))})`);
     }

@@ -153,6 +153,23 @@ describe('jscr facts init: proposals go through the gate', () => {
     expect(Object.values(refused).join('\n')).toMatch(/defines no requireNobody/);
   });
 
+  it('a secret on the line the gate quotes as evidence is masked in what it prints and writes', async () => {
+    const secret = 'ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d';
+    const repo = makeRepo({ ...APP, 'app/utils/keys.server.ts': `export function requireServiceKey(request: Request) {\n  if ('${secret}' !== request.headers.get('authorization')) throw new Response('no', { status: 401 })\n}\n` });
+    const proposals = scratchFile('p.toml', '[[guards]]\nname = "requireServiceKey"\nchecks = "authentication"\nsource = "app/utils/keys.server.ts:1"\nreason = "a service key"\n');
+    for (const format of ['text', 'json']) {
+      const run = await runJscr(['facts', 'init', '--from', proposals, '--format', format], repo.root);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(format === 'json' ? /"name": "requireServiceKey",\s+"checks": "authentication"/ : /promoted \(2\):[\s\S]*requireServiceKey/);
+      expect(run.stdout + run.stderr).not.toContain(secret.slice(0, 12));
+    }
+    const written = await runJscr(['facts', 'init', '--from', proposals, '--write'], repo.root);
+    expect(written.code, written.stderr).toBe(0);
+    const config = readFileSync(join(repo.root, '.jscr.toml'), 'utf8');
+    expect(config).toContain('name = "requireServiceKey"');
+    expect(config).not.toContain(secret.slice(0, 12));
+  });
+
   it('a malformed proposal file is one error line and exit 2', async () => {
     const repo = makeRepo(APP);
     const bad = scratchFile('bad.toml', '[[guards]]\nname = "x"\nchecks = "everything"\nsource = "a.ts:1"\nreason = "r"\n');

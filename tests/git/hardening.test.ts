@@ -34,13 +34,19 @@ function markerScript(dir: string, name: string, passThrough = true): { script: 
  * Base commit, head commit (with `headFiles`), a staged edit and a further working-tree edit; the edited
  * file and an unchanged one are stat-dirty, so git reads them and refreshes the index.
  */
+// A page handing request data to a query helper of another file: data flow looks the helper up with
+// git grep (src/flow/repository.ts), in every mode, so that search runs under the hostile config too.
+const LIB_PHP = '<?php\nfunction run_query($sql) { global $db; return mysqli_query($db, $sql); }\n';
+const PAGE_PHP = (line: string): string => `<?php\nrequire_once "lib.php";\n${line}\n`;
+const QUERY_LINE = `run_query("SELECT * FROM t WHERE n = '" . $_GET["q"] . "'");`;
+
 function changeInEveryMode(headFiles: Record<string, string> = {}): TestRepo {
-  const repo = makeRepo({ 'app.py': 'import os\n\ndef run(y):\n    return y\n', 'tool.sh': 'echo hi\n', 'README.md': 'notes\n' });
+  const repo = makeRepo({ 'app.py': 'import os\n\ndef run(y):\n    return y\n', 'tool.sh': 'echo hi\n', 'README.md': 'notes\n', 'lib.php': LIB_PHP, 'page.php': PAGE_PHP('echo "ok";') });
   made.push(repo.root);
-  repo.commit({ 'app.py': 'import os\n\ndef run(y):\n    os.system("rm -rf " + y)\n', 'tool.sh': 'echo $1\n', ...headFiles }, 'head');
+  repo.commit({ 'app.py': 'import os\n\ndef run(y):\n    os.system("rm -rf " + y)\n', 'tool.sh': 'echo $1\n', 'page.php': PAGE_PHP(QUERY_LINE), ...headFiles }, 'head');
   repo.write({ 'app.py': 'import os\n\ndef run(y):\n    os.system("rm -rf " + y)\n    return 2\n' });
   repo.git('add', 'app.py');
-  repo.write({ 'app.py': 'import os\n\ndef run(y):\n    os.system("rm -rf " + y)\n    os.system("curl " + y)\n    return 3\n', 'tool.sh': 'echo $2\n' });
+  repo.write({ 'app.py': 'import os\n\ndef run(y):\n    os.system("rm -rf " + y)\n    os.system("curl " + y)\n    return 3\n', 'tool.sh': 'echo $2\n', 'page.php': PAGE_PHP(QUERY_LINE.replace('"q"', '"r"')) });
   const old = new Date('2020-01-01T00:00:00Z');
   for (const file of ['app.py', 'README.md']) utimesSync(join(repo.root, file), old, old);
   return repo;
@@ -262,8 +268,10 @@ describe('no program from the reviewed repository ever runs', () => {
     for (const m of markers) expect(existsSync(m), `${m} after jscr`).toBe(false);
     expect(snapshotGitDir(repo.root)).toEqual(before);
     // The change was really reviewed in the working-tree mode: the finding on the changed line is there.
-    const worktree = JSON.parse(results[0]?.stdout ?? '{}') as { findings?: { path: string }[] };
+    const worktree = JSON.parse(results[0]?.stdout ?? '{}') as { findings?: { path: string; flow?: { text: string }[] }[] };
     expect(worktree.findings?.some((f) => f.path === 'app.py')).toBe(true);
+    // ...and the helper of the other file was looked up (git grep ran, with no hostile program).
+    expect(worktree.findings?.some((f) => f.path === 'page.php' && f.flow?.some((step) => step.text.includes('lib.php')) === true)).toBe(true);
   }, 120_000);
 });
 
