@@ -605,7 +605,9 @@ function recogniseAuthFlows(input: WitnessInput, set: WitnessSet): void {
     for (const row of input.facts[file.factsLanguage].authFlows) {
       const byName = row.names.find((re) => re.test(entry.function));
       const byRoute = entry.route === undefined ? undefined : row.routes.find((re) => re.test(entry.route ?? ''));
-      const byPath = row.paths.find((re) => re.test(entry.path));
+      // A folder name is no proof of purpose for code the change itself writes there: only the
+      // installer the base revision already had is exempt (a change cannot file its handler as one).
+      const byPath = input.changed?.has(entry.functionId) === true ? undefined : row.paths.find((re) => re.test(entry.path));
       if (!byName && !byRoute && !byPath) continue;
       const actsOn = new Set(row.actsOn);
       // A role taken from the request is an escalation, not the flow's purpose.

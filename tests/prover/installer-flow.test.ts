@@ -31,3 +31,14 @@ describe('the first-run installer', () => {
     expect(await findings('plugins/install/web.js', app())).toEqual(['file_write']);
   });
 });
+
+describe('a change cannot file its own handler as the installer', () => {
+  it('an installer route the change writes is proved like any other; the one the base had keeps its purpose', async () => {
+    const text = app();
+    const lines = new Set(text.split('\n').map((_, i) => i + 1));
+    const changed = await proveChange({ root: '/repo', files: [{ path: 'install/web.js', text }], touched: [{ path: 'install/web.js', lines }], maxDepth: 3, fanOut: 25 });
+    expect(changed.findings.map((f) => f.operation.kind)).toEqual(['file_write']);
+    const elsewhere = await proveChange({ root: '/repo', files: [{ path: 'install/web.js', text }, { path: 'README.js', text: '// notes\n' }], touched: [{ path: 'README.js', lines: new Set([1]) }], maxDepth: 3, fanOut: 25 });
+    expect(elsewhere.findings).toEqual([]);
+  });
+});
