@@ -59,6 +59,8 @@ export interface WitnessInput {
   guards?: readonly GuardDeclaration[];
   /** Functions the change under proof touched: a declared guard defined (or redefined) there is not trusted. */
   changed?: ReadonlySet<string>;
+  /** Files the change under proof touched: a security configuration it wrote is not trusted to discharge its own code. */
+  changedPaths?: ReadonlySet<string>;
 }
 
 const EXIT = /\b(throw|return|raise|abort\w*|exit|die|redirect|send_error|finish)\b/;
@@ -802,7 +804,8 @@ function symfonyAccessControl(input: WitnessInput, set: WitnessSet): void {
 
 /** Servlets: the container's web.xml security constraints, for servlet entries every mapped URL of which they cover. */
 function servletSecurity(input: WitnessInput, set: WitnessSet): void {
-  const webXmls = [...input.configTexts].filter(([path]) => /(^|\/)WEB-INF\/web\.xml$/.test(path)).map(([path, text]) => parseWebXml(path, text));
+  // A web.xml the change itself writes (a constraint in a test folder's copy, say) cannot vouch for the change.
+  const webXmls = [...input.configTexts].filter(([path]) => /(^|\/)WEB-INF\/web\.xml$/.test(path) && input.changedPaths?.has(path) !== true).map(([path, text]) => parseWebXml(path, text));
   if (webXmls.every((w) => w.constraints.length === 0)) return;
   for (const entry of input.entries) {
     if (entry.framework !== 'jetty') continue;

@@ -143,7 +143,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const publicDeclared = applyPublicDeclarations(entries, declarations.public, (entry) => touched !== null && addedByChange(program, touched.lines, entry.functionId));
 
   // 5. Witnesses. A declared guard whose own body the change wrote is not trusted as one.
-  const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts, guards: declarations.guards, ...(touched ? { changed: touched.functions } : {}) });
+  const witnessSet = witnesses({ program, facts, entries: [...entries.values()], index, configTexts, guards: declarations.guards, ...(touched && input.touched ? { changed: touched.functions, changedPaths: new Set(input.touched.map((t) => t.path)) } : {}) });
   const staleGuards = declarations.guards.filter((_, i) => !witnessSet.guardsCalled.has(i)).map(staleGuard);
 
   // 6. Operations.

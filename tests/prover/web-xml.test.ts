@@ -54,4 +54,17 @@ describe('web.xml security constraints', () => {
     expect(await labels(webXml(`<!-- ${constraint('<url-pattern>/*</url-pattern>', admin)} -->`))).toEqual(['unguarded_path']);
     expect(await labels(webXml(constraint('<url-pattern>*.do</url-pattern>', admin)))).toEqual(['unguarded_path']);
   });
+
+  it('a constraint the change itself writes does not discharge the change', async () => {
+    const xml = webXml(constraint('<url-pattern>/*</url-pattern>', '<auth-constraint><role-name>admin</role-name></auth-constraint>'));
+    const files = [
+      { path: 'src/main/java/org/example/PurgeServlet.java', text: SERVLET },
+      { path: 'src/test/resources/WEB-INF/web.xml', text: xml },
+    ];
+    const every = (text: string) => new Set(text.split('\n').map((_, i) => i + 1));
+    const both = await proveChange({ root: '/repo', files, touched: files.map((f) => ({ path: f.path, lines: every(f.text) })), maxDepth: 3, fanOut: 25 });
+    expect(both.findings.map((f) => f.label)).toEqual(['unguarded_path']);
+    const servletOnly = await proveChange({ root: '/repo', files, touched: [{ path: files[0]!.path, lines: every(SERVLET) }], maxDepth: 3, fanOut: 25 });
+    expect(servletOnly.findings).toEqual([]);
+  });
 });
