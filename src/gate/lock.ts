@@ -20,6 +20,11 @@ export const LOCK_WAIT_MS = 2000;
 const LOCK_WAIT_ROUNDS = 2;
 /** A lock older than this is left over (the hold is a few milliseconds), whoever its owner claims to be. */
 const LOCK_STALE_MS = 5000;
+/**
+ * A lock with no owner written in it yet is a caller between its create and its write, a few microseconds
+ * apart; one still empty after this long belongs to a caller killed in between and is left over.
+ */
+const EMPTY_LOCK_STALE_MS = 250;
 
 /** A lock this process holds. */
 export interface HeldLock {
@@ -128,7 +133,8 @@ export function acquireLock(path: string, waitMs = LOCK_WAIT_MS): HeldLock | nul
         holderSeen = Date.now();
       }
       const age = Math.abs(Date.now() - stat.mtimeMs);
-      if (!stat.isFile() || age > LOCK_STALE_MS || (text !== null && ownerIsGone(text))) {
+      const emptyAndOld = text === '' && age > EMPTY_LOCK_STALE_MS;
+      if (!stat.isFile() || age > LOCK_STALE_MS || emptyAndOld || (text !== null && ownerIsGone(text))) {
         breakLock(path, { ino: stat.ino, text });
         retryNow = true;
       }

@@ -128,7 +128,8 @@ describe('concurrent gate calls in one session', () => {
     const holder = spawn(process.execPath, ['-e', `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(lock)},'wx');fs.writeSync(fd,process.pid+' held\\n');setInterval(()=>{},1000);`]);
     return new Promise<void>((resolve, reject) => {
       const poll = setInterval(() => {
-        if (!existsSync(lock)) return;
+        // kill it once its pid is written: the create and the write are two steps
+        if (!existsSync(lock) || !readFileSync(lock, 'utf8').includes('held')) return;
         clearInterval(poll);
         holder.kill('SIGKILL');
       }, 5);
@@ -148,6 +149,17 @@ describe('concurrent gate calls in one session', () => {
       });
     });
   }, 20_000);
+
+  it('an empty lock (a call killed between creating the lock and writing its pid) is broken within a moment, without the fail-open wait', () => {
+    const stateDir = join(temp, 'state-empty');
+    mkdirSync(stateDir, { recursive: true });
+    const lock = join(stateDir, 'state-empty.json.lock');
+    writeFileSync(lock, '');
+    const result = gateSync(editPayload('empty', 'src/mod3.py'), envFor(stateDir));
+    expect(result.stderr).toBe('');
+    expect(ordinalOf(result.stdout)).toBe(1);
+    expect(existsSync(lock)).toBe(false);
+  });
 
   it('a lock held past its age limit is broken even when its pid is alive (a reused pid)', () => {
     const stateDir = join(temp, 'state-old');
