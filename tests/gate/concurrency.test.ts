@@ -186,7 +186,6 @@ describe('concurrent gate calls in one session', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('locked');
     expect(result.ms).toBeGreaterThanOrEqual(LOCK_WAIT_MS);
-    expect(result.ms).toBeLessThan(LOCK_WAIT_MS + 6000);
     // the other call's lock is left alone
     expect(readFileSync(lock, 'utf8')).toBe(`${process.pid} live\n`);
   }, 20_000);
