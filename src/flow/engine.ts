@@ -10,7 +10,7 @@
  * as fully analysed.
  */
 import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowStmt, FlowTarget } from './ir.js';
-import { callMatches, rowIndex, type CallExpr, type FlowRowIndex } from './match.js';
+import { calledName, callMatches, rowIndex, type CallExpr, type FlowRowIndex } from './match.js';
 import { renderExpr, renderTarget } from './render.js';
 import type { CallSlot, CheckRow, FlowRows, SanitiserRow, SinkRow } from './rows.js';
 import { kindsClearedByStrip } from './strip.js';
@@ -505,6 +505,8 @@ export class FileAnalyser {
   private readonly evidence = new Map<string, SinkEvidence>();
   /** The rows a call can match, by its name: each call is tried only against those. */
   private readonly byName: FlowRowIndex;
+  /** Names a call must be called by for any value check to look at it (null: a check takes any name). */
+  private readonly checkNames: ReadonlySet<string> | null;
 
   constructor(
     private readonly file: FlowFile,
@@ -512,6 +514,7 @@ export class FileAnalyser {
   ) {
     this.budget = options.budget ?? { steps: DEFAULT_BUDGET.steps, ms: DEFAULT_BUDGET.ms };
     this.byName = rowIndex(options.rows);
+    this.checkNames = checkCallNames(options.rows);
     for (const fn of file.functions) {
       const list = this.functionsByName.get(fn.name) ?? [];
       list.push(fn);
@@ -798,7 +801,7 @@ export class FileAnalyser {
   private raisingCheck(expr: FlowExpr, state: State, ctx: FunctionContext): boolean {
     if (expr.kind !== 'call') return false;
     const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
-    return this.rows.guards.some((row) => row.raises && callMatches(row.call, expr, receiverType, this.file));
+    return this.byName.guards.for(expr).some((row) => row.raises && callMatches(row.call, expr, receiverType, this.file));
   }
 
   /**
@@ -807,6 +810,8 @@ export class FileAnalyser {
    */
   private storeSinks(target: Extract<FlowTarget, { kind: 'index' | 'field' }>, value: Value, state: State, ctx: FunctionContext): void {
     if (this.rows.sinks.length === 0 || ctx.sinksMuted > 0) return;
+    // No sink row takes a store of this kind: nothing to check (what the target reads is evaluated by the write).
+    if (this.byName.sinks.forName(target.kind === 'index' ? '__setitem__' : '__setattr__').length === 0) return;
     const key: FlowExpr = target.kind === 'index' ? target.index : { kind: 'literal', value: target.field, text: JSON.stringify(target.field), line: target.line, column: target.column };
     const call: CallExpr = {
       kind: 'call',
@@ -1535,9 +1540,9 @@ export class FileAnalyser {
       if (sanitisesReceiver) ctx.sinksMuted--;
     }
     const args = call.arguments.map((a) => this.expr(a.value, state, ctx));
-    const named = new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
+    const named: ReadonlyMap<string, Value> = call.named.length === 0 ? NO_NAMED : new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
     const constants = args.map((a) => a.constant);
-    const receiverLabels = new Set(allTaints(receiver).map((t) => t.label));
+    const receiverLabels = receiver === CLEAN ? NO_LABELS : new Set(allTaints(receiver).map((t) => t.label));
     const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants, receiverLabels);
 
     if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
@@ -1784,6 +1789,7 @@ export class FileAnalyser {
 
   private resolve(call: CallExpr, receiverType: string | null, ctx: FunctionContext): FlowFunction | null {
     const constructed = this.constructedClass(call);
+    if (constructed === null && !this.functionsByName.has(call.callee)) return null;
     const names = constructed !== null ? [...CONSTRUCTOR_NAMES] : [call.callee];
     const candidates = names.flatMap((name) => this.functionsByName.get(name) ?? []).filter((f) => {
       const count = f.parameters.length - selfOffset(f);
@@ -2011,6 +2017,7 @@ export class FileAnalyser {
 
   private createdObjects(call: CallExpr, receiverType: string | null, constants: readonly (FlowLiteral | undefined)[]): TrackedObject[] {
     const out: TrackedObject[] = [];
+    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return out;
     for (const check of this.rows.checks) {
       if (check.kind === 'missing-setting' && callMatches(check.createdBy, call, receiverType, this.file, constants)) out.push({ checkId: check.id, settingsDone: new Set(), line: call.line });
     }
@@ -2018,6 +2025,7 @@ export class FileAnalyser {
   }
 
   private checkValues(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext, receiverType: string | null): void {
+    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return;
     for (const check of this.rows.checks) {
       if (check.kind === 'weak-value') {
         if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
@@ -2063,6 +2071,23 @@ export class FileAnalyser {
       }
     }
   }
+}
+
+const NO_NAMED: ReadonlyMap<string, Value> = new Map();
+const NO_LABELS: ReadonlySet<string> = new Set();
+
+/**
+ * Every name a call of one of the value checks' calls (the checked call, the object's maker, its
+ * settings, its use) is called by; null when one takes any name. A call by another name is none of
+ * theirs, so the checks need not look at it.
+ */
+function checkCallNames(rows: FlowRows): ReadonlySet<string> | null {
+  const names = new Set<string>();
+  for (const check of rows.checks) {
+    const matchers = check.kind === 'weak-value' ? [check.call] : [check.createdBy, check.usedBy, ...check.settings.map((s) => s.call)];
+    for (const matcher of matchers) for (const name of matcher.names) names.add(name);
+  }
+  return names.has('*') ? null : names;
 }
 
 /** Analyse one lowered file: findings from every function (or from `only`), and the functions past their budget. */
