@@ -171,6 +171,8 @@ export function mix(values: readonly Value[], type: string | null = null): Value
 }
 
 export function mapTaints(value: Value, change: (t: Taint) => Taint | null): Value {
+  // Nothing to change in a value without taints, slots or elements (values are never written in place).
+  if (value.taints.length === 0 && value.slots === undefined && value.elements === undefined) return value;
   const taints = value.taints.map(change).filter((t): t is Taint => t !== null);
   const slots = value.slots ? new Map([...value.slots].map(([k, v]) => [k, mapTaints(v, change)])) : undefined;
   const elements = value.elements?.map((v) => mapTaints(v, change));
