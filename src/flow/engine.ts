@@ -6,11 +6,12 @@
  * parameters and fields reach the return, which reach a sink inside, which fields they write), computed
  * once per function by the same interpretation with symbolic `param:<i>` / `field:<name>` taints.
  *
- * Every function has a step and time budget; one that runs out is named in `limits`, never passed off
- * as fully analysed.
+ * Every function has a budget of work units (FlowBudget), counted, never timed, so a function is
+ * analysed to the end or not the same way on any machine and under any load; one that runs out is
+ * named in `limits`, never passed off as fully analysed.
  */
 import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowStmt, FlowTarget } from './ir.js';
-import { callMatches, rowIndex, type CallExpr, type FlowRowIndex } from './match.js';
+import { calledName, callMatches, rowIndex, type CallExpr, type FlowRowIndex } from './match.js';
 import { renderExpr, renderTarget } from './render.js';
 import type { CallSlot, CheckRow, FlowRows, SanitiserRow, SinkRow } from './rows.js';
 import { kindsClearedByStrip } from './strip.js';
@@ -54,14 +55,20 @@ export interface FlowFinding {
   via: string[];
 }
 
+/**
+ * The work one function's analysis may do, in steps: one step is a statement or an expression
+ * evaluated, or an inner sink or field write of a callee's summary carried over to a call, or
+ * ENTRIES_PER_STEP variables or slots copied or merged where the state forks and joins (branches,
+ * loops, slot writes). So a step costs about the same whatever the code, and no work that grows with
+ * the function goes uncounted (a top level of 5,000 `$lang['k'] = ...` lines copies its map 5,000 times).
+ */
 export interface FlowBudget {
-  /** Evaluation steps one function may take. */
   steps: number;
-  /** Milliseconds one function may take. */
-  ms: number;
 }
 
-export const DEFAULT_BUDGET: FlowBudget = { steps: 60_000, ms: 250 };
+export const DEFAULT_BUDGET: FlowBudget = { steps: 60_000 };
+/** Copying or merging a variable or a slot costs a small part of evaluating an expression: this many make a step. */
+const ENTRIES_PER_STEP = 32;
 
 /** A function of another file a call may run, with the analyser of that file (src/flow/repository.ts). */
 export interface ExternalDefinition {
@@ -490,8 +497,10 @@ interface FunctionContext {
   evidence: SinkEvidence[];
   /** A function inside another (a callback, a closure): its parameters and free names come from code flow does not follow. */
   nested: boolean;
+  /** Work done so far, in FlowBudget steps. */
   steps: number;
-  stopAt: number;
+  /** Entries copied or merged not yet counted as a step (ENTRIES_PER_STEP make one). */
+  entries: number;
 }
 
 export class FileAnalyser {
@@ -505,13 +514,16 @@ export class FileAnalyser {
   private readonly evidence = new Map<string, SinkEvidence>();
   /** The rows a call can match, by its name: each call is tried only against those. */
   private readonly byName: FlowRowIndex;
+  /** Names a call must be called by for any value check to look at it (null: a check takes any name). */
+  private readonly checkNames: ReadonlySet<string> | null;
 
   constructor(
     private readonly file: FlowFile,
     private readonly options: AnalyseOptions,
   ) {
-    this.budget = options.budget ?? { steps: DEFAULT_BUDGET.steps, ms: DEFAULT_BUDGET.ms };
+    this.budget = options.budget ?? DEFAULT_BUDGET;
     this.byName = rowIndex(options.rows);
+    this.checkNames = checkCallNames(options.rows);
     for (const fn of file.functions) {
       const list = this.functionsByName.get(fn.name) ?? [];
       list.push(fn);
@@ -526,7 +538,8 @@ export class FileAnalyser {
   /** What a name holds where an arm never bound it: a source root is outside data, anything else nothing. */
   private readonly absent = (name: string): Value => this.sourceRoots.get(name) ?? CLEAN;
 
-  private joinStates(states: readonly (State | null)[]): State | null {
+  private joinStates(states: readonly (State | null)[], ctx: FunctionContext): State | null {
+    this.spendOnJoin(states, ctx);
     return joinStates(states, this.absent);
   }
 
@@ -648,13 +661,13 @@ export class FileAnalyser {
       evidence: [],
       nested: this.file.functions.some((outer) => outer !== fn && outer.qualifiedName !== '<module>' && outer.line <= fn.line && outer.endLine >= fn.endLine && (outer.line < fn.line || outer.endLine > fn.endLine)),
       steps: 0,
-      stopAt: Date.now() + this.budget.ms,
+      entries: 0,
     };
     let summary: Summary | null = null;
     try {
       const state = this.entryState(ctx);
       const end = this.block(fn.body, state, ctx);
-      const exit = this.joinStates([end]);
+      const exit = this.joinStates([end], ctx);
       const self = exit?.get('this') ?? CLEAN;
       const thisWrites = new Map<string, Value>();
       for (const name of ctx.thisWritten) thisWrites.set(name, self.slots?.get(name) ?? CLEAN);
@@ -671,9 +684,35 @@ export class FileAnalyser {
   }
 
   private tick(ctx: FunctionContext): void {
-    ctx.steps++;
+    this.spend(ctx, 1);
+  }
+
+  /** Count `steps` of work against the function's budget. */
+  private spend(ctx: FunctionContext, steps: number): void {
+    ctx.steps += steps;
     if (ctx.steps > this.budget.steps) throw new BudgetExceeded(`more than ${this.budget.steps} steps`);
-    if ((ctx.steps & 255) === 0 && Date.now() > ctx.stopAt) throw new BudgetExceeded(`more than ${this.budget.ms} ms`);
+  }
+
+  /** Count `entries` variables or slots copied or merged: ENTRIES_PER_STEP of them make a step. */
+  private spendOnEntries(ctx: FunctionContext, entries: number): void {
+    ctx.entries += entries;
+    if (ctx.entries < ENTRIES_PER_STEP) return;
+    const steps = Math.floor(ctx.entries / ENTRIES_PER_STEP);
+    ctx.entries -= steps * ENTRIES_PER_STEP;
+    this.spend(ctx, steps);
+  }
+
+  /** A copy of `state` for one arm of a fork. */
+  private fork(state: State, ctx: FunctionContext): State {
+    this.spendOnEntries(ctx, state.size);
+    return new Map(state);
+  }
+
+  /** Pay for merging `states` (every entry of each is looked at). */
+  private spendOnJoin(states: readonly (State | null)[], ctx: FunctionContext): void {
+    let entries = 0;
+    for (const state of states) entries += state?.size ?? 0;
+    this.spendOnEntries(ctx, entries);
   }
 
   private entryState(ctx: FunctionContext): State {
@@ -756,18 +795,18 @@ export class FileAnalyser {
       case 'loop':
         return this.loop(stmt, state, ctx);
       case 'try': {
-        const start = new Map(state);
-        const end = this.block(stmt.body, new Map(state), ctx);
-        const handlerStart = this.joinStates([start, end]) ?? start;
+        const start = this.fork(state, ctx);
+        const end = this.block(stmt.body, this.fork(state, ctx), ctx);
+        const handlerStart = this.joinStates([start, end], ctx) ?? start;
         const ends = [end, ...stmt.handlers.map((h) => {
-          const s = new Map(handlerStart);
+          const s = this.fork(handlerStart, ctx);
           // A caught error's message can quote what the code was given.
           if (h.parameter !== null) s.set(h.parameter, { taints: [newTaint(UNSEEN, { role: 'source', line: stmt.line, text: h.parameter }, null)], type: null });
           return this.block(h.body, s, ctx);
         })];
-        const after = this.joinStates(ends);
+        const after = this.joinStates(ends, ctx);
         if (stmt.finally.length === 0) return after;
-        const fin = this.block(stmt.finally, after ?? new Map(handlerStart), ctx);
+        const fin = this.block(stmt.finally, after ?? this.fork(handlerStart, ctx), ctx);
         return after === null ? null : fin;
       }
       case 'with':
@@ -798,7 +837,7 @@ export class FileAnalyser {
   private raisingCheck(expr: FlowExpr, state: State, ctx: FunctionContext): boolean {
     if (expr.kind !== 'call') return false;
     const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
-    return this.rows.guards.some((row) => row.raises && callMatches(row.call, expr, receiverType, this.file));
+    return this.byName.guards.for(expr).some((row) => row.raises && callMatches(row.call, expr, receiverType, this.file));
   }
 
   /**
@@ -807,6 +846,8 @@ export class FileAnalyser {
    */
   private storeSinks(target: Extract<FlowTarget, { kind: 'index' | 'field' }>, value: Value, state: State, ctx: FunctionContext): void {
     if (this.rows.sinks.length === 0 || ctx.sinksMuted > 0) return;
+    // No sink row takes a store of this kind: nothing to check (what the target reads is evaluated by the write).
+    if (this.byName.sinks.forName(target.kind === 'index' ? '__setitem__' : '__setattr__').length === 0) return;
     const key: FlowExpr = target.kind === 'index' ? target.index : { kind: 'literal', value: target.field, text: JSON.stringify(target.field), line: target.line, column: target.column };
     const call: CallExpr = {
       kind: 'call',
@@ -820,8 +861,8 @@ export class FileAnalyser {
       line: target.line,
       column: target.column,
     };
-    const receiver = this.expr(target.object, new Map(state), ctx);
-    this.checkSinks(call, receiver, [this.expr(key, new Map(state), ctx), value], new Map(), this.typeOf(target.object, state, ctx), ctx);
+    const receiver = this.expr(target.object, this.fork(state, ctx), ctx);
+    this.checkSinks(call, receiver, [this.expr(key, this.fork(state, ctx), ctx), value], new Map(), this.typeOf(target.object, state, ctx), ctx);
   }
 
   private compound(target: FlowTarget, operator: string, rhs: FlowExpr, state: State, ctx: FunctionContext): Value {
@@ -846,11 +887,11 @@ export class FileAnalyser {
   private ifStmt(stmt: Extract<FlowStmt, { kind: 'if' }>, state: State, ctx: FunctionContext): State | null {
     const condition = this.expr(stmt.condition, state, ctx);
     if (hasConstant(condition)) return this.block(truthy(condition.constant) ? stmt.then : stmt.otherwise, state, ctx);
-    const thenState = this.refine(stmt.condition, new Map(state), true, ctx);
-    const elseState = this.refine(stmt.condition, new Map(state), false, ctx);
+    const thenState = this.refine(stmt.condition, this.fork(state, ctx), true, ctx);
+    const elseState = this.refine(stmt.condition, this.fork(state, ctx), false, ctx);
     const thenEnd = this.block(stmt.then, thenState, ctx);
     const elseEnd = this.block(stmt.otherwise, elseState, ctx);
-    return this.joinStates([thenEnd, elseEnd]);
+    return this.joinStates([thenEnd, elseEnd], ctx);
   }
 
   private switchStmt(stmt: Extract<FlowStmt, { kind: 'switch' }>, state: State, ctx: FunctionContext): State | null {
@@ -876,7 +917,7 @@ export class FileAnalyser {
       } else {
         let fallthrough: State | null = null;
         for (const c of stmt.cases) {
-          const entry: State = this.joinStates([new Map(state), fallthrough]) ?? new Map(state);
+          const entry: State = this.joinStates([this.fork(state, ctx), fallthrough], ctx) ?? this.fork(state, ctx);
           const end = this.block(c.body, entry, ctx);
           fallthrough = c.fallsThrough ? end : null;
           if (!c.fallsThrough) ends.push(end);
@@ -888,7 +929,7 @@ export class FileAnalyser {
       const frame = ctx.loops.pop();
       ends.push(...(frame?.breaks ?? []));
     }
-    return this.joinStates(ends);
+    return this.joinStates(ends, ctx);
   }
 
   private loop(stmt: Extract<FlowStmt, { kind: 'loop' }>, state: State, ctx: FunctionContext): State | null {
@@ -902,7 +943,7 @@ export class FileAnalyser {
     let entry: State = current;
     const exits: State[] = [current];
     for (let round = 0; round < MAX_LOOP_ROUNDS; round++) {
-      const body = new Map(entry);
+      const body = this.fork(entry, ctx);
       if (stmt.target !== null && element !== null) this.assign(stmt.target, element, body, ctx);
       if (stmt.condition !== null) this.refine(stmt.condition, body, true, ctx);
       ctx.loops.push({ breaks: [], continues: [] });
@@ -914,15 +955,16 @@ export class FileAnalyser {
         frame = ctx.loops.pop();
       }
       exits.push(...(frame?.breaks ?? []));
-      const looped = this.joinStates([end, ...(frame?.continues ?? [])]);
+      const looped = this.joinStates([end, ...(frame?.continues ?? [])], ctx);
       const afterUpdate = looped === null ? null : this.block(stmt.update, looped, ctx);
       if (afterUpdate === null) break;
-      const next = this.joinStates([entry, afterUpdate]) ?? entry;
+      const next = this.joinStates([entry, afterUpdate], ctx) ?? entry;
       exits.push(next);
+      this.spendOnEntries(ctx, entry.size);
       if (sameState(next, entry)) break;
       entry = next;
     }
-    current = this.joinStates(exits);
+    current = this.joinStates(exits, ctx);
     return current;
   }
 
@@ -946,18 +988,20 @@ export class FileAnalyser {
       if ((op === '||' || op === 'or') && !truth) return this.refine(condition.right, this.refine(condition.left, state, false, ctx), false, ctx);
       // `if (next && !isSafe(next)) next = null;`: where `a && b` fails, `a` failed or `a` held and `b` failed
       if ((op === '&&' || op === 'and') && !truth) {
-        const leftFailed = this.refine(condition.left, new Map(state), false, ctx);
-        const rightFailed = this.refine(condition.right, this.refine(condition.left, new Map(state), true, ctx), false, ctx);
+        const leftFailed = this.refine(condition.left, this.fork(state, ctx), false, ctx);
+        const rightFailed = this.refine(condition.right, this.refine(condition.left, this.fork(state, ctx), true, ctx), false, ctx);
+        this.spendOnJoin([leftFailed, rightFailed], ctx);
         return joinStates([leftFailed, rightFailed]) ?? state;
       }
       if ((op === '||' || op === 'or') && truth) {
-        const leftHeld = this.refine(condition.left, new Map(state), true, ctx);
-        const rightHeld = this.refine(condition.right, this.refine(condition.left, new Map(state), false, ctx), true, ctx);
+        const leftHeld = this.refine(condition.left, this.fork(state, ctx), true, ctx);
+        const rightHeld = this.refine(condition.right, this.refine(condition.left, this.fork(state, ctx), false, ctx), true, ctx);
+        this.spendOnJoin([leftHeld, rightHeld], ctx);
         return joinStates([leftHeld, rightHeld]) ?? state;
       }
       // `x in ALLOWED` (Python) holds only for the members of a fixed collection.
       if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
-        const collection = this.expr(condition.right, new Map(state), ctx);
+        const collection = this.expr(condition.right, this.fork(state, ctx), ctx);
         if (allTaints(collection).every((t) => t.label === UNSEEN)) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
         return state;
       }
@@ -972,7 +1016,7 @@ export class FileAnalyser {
     }
     if (condition.kind === 'call' && truth) {
       const receiverType = condition.receiver ? this.typeOf(condition.receiver, state, ctx) : null;
-      const constants = condition.arguments.map((a) => this.expr(a.value, new Map(state), ctx).constant);
+      const constants = condition.arguments.map((a) => this.expr(a.value, this.fork(state, ctx), ctx).constant);
       this.refineByHelper(condition, receiverType, state, ctx);
       for (const guard of this.byName.guards.for(condition)) {
         if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
@@ -981,7 +1025,7 @@ export class FileAnalyser {
         const vetted = guard.vetsKey && slot.kind === 'index' ? slot.index : slot;
         const list = guard.vetsKey && slot.kind === 'index' ? slot.object : guard.against === null ? undefined : this.slotExpr(condition, guard.against);
         // An allow-list holds whatever it lists, unless the list itself comes from outside.
-        if (list === null || (list !== undefined && allTaints(this.expr(list, new Map(state), ctx)).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN))) continue;
+        if (list === null || (list !== undefined && allTaints(this.expr(list, this.fork(state, ctx), ctx)).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN))) continue;
         const value = this.expr(vetted, state, ctx);
         if (guard.requiresMark !== null && !allTaints(value).every((t) => t.label === UNSEEN || t.marks.has(guard.requiresMark ?? ''))) continue;
         this.overwrite(vetted, markWith(clearFor(value, guard.clears), CHECKED_MARK), state, ctx);
@@ -1010,7 +1054,7 @@ export class FileAnalyser {
    */
   private recordVets(expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
     if (hasConstant(value) && !truthy(value.constant)) return;
-    const refined = hasConstant(value) ? state : this.refine(expr, new Map(state), true, ctx);
+    const refined = hasConstant(value) ? state : this.refine(expr, this.fork(state, ctx), true, ctx);
     const vetted = new Map<number, ReadonlySet<string>>();
     for (const p of ctx.fn.parameters) {
       const taints = allTaints(refined.get(p.name) ?? CLEAN);
@@ -1030,7 +1074,7 @@ export class FileAnalyser {
   /** `if (isAllowed(v))` with a same-file check function: its vetted parameters are clean here. */
   private refineByHelper(condition: CallExpr, receiverType: string | null, state: State, ctx: FunctionContext): void {
     const callee = this.resolve(condition, receiverType, ctx);
-    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition, ctx);
+    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition);
     for (const [index, kinds] of vets ?? []) {
       const argument = condition.arguments[index]?.value;
       if (argument !== undefined) this.overwrite(argument, clearFor(this.expr(argument, state, ctx), kinds), state, ctx);
@@ -1043,7 +1087,10 @@ export class FileAnalyser {
     const step = (text: string): Value => (record ? mapTaints(value, (t) => withStep(t, { role: 'step', line: target.line, text })) : value);
     switch (target.kind) {
       case 'name': {
-        if (ctx.vettedAccess) this.forgetVetted(target.name, state);
+        if (ctx.vettedAccess) {
+          this.spendOnEntries(ctx, state.size);
+          this.forgetVetted(target.name, state);
+        }
         const declared = ctx.types.get(target.name);
         const stepped = step(target.name);
         state.set(target.name, { ...stepped, type: declared ?? stepped.type });
@@ -1094,13 +1141,15 @@ export class FileAnalyser {
       if (source !== null && !this.sourceRoots.has(base.name)) this.sourceRoots.set(base.name, source);
       root = source ?? CLEAN;
     }
-    state.set(base.name, this.updateSlot(root, [...base.keys, key], value));
+    state.set(base.name, this.updateSlot(root, [...base.keys, key], value, ctx));
   }
 
-  private updateSlot(root: Value, keys: readonly (string | null)[], value: Value): Value {
+  private updateSlot(root: Value, keys: readonly (string | null)[], value: Value, ctx: FunctionContext): Value {
     const [key, ...rest] = keys;
     if (key === undefined) return value;
     if (key === null) return addTaints(root, allTaints(value));
+    // The written object is copied, each of its slots and elements.
+    this.spendOnEntries(ctx, (root.slots?.size ?? 0) + (root.elements?.length ?? 0));
     const index = Number(key);
     if (root.elements && Number.isInteger(index) && index >= 0 && index < root.elements.length && rest.length === 0) {
       const elements = [...root.elements];
@@ -1108,7 +1157,7 @@ export class FileAnalyser {
       return { ...root, elements };
     }
     const slots = new Map(root.slots ?? []);
-    slots.set(key, this.updateSlot(slots.get(key) ?? CLEAN, rest, value));
+    slots.set(key, this.updateSlot(slots.get(key) ?? CLEAN, rest, value, ctx));
     return { ...root, slots };
   }
 
@@ -1225,8 +1274,8 @@ export class FileAnalyser {
       case 'conditional': {
         const condition = this.expr(expr.condition, state, ctx);
         if (hasConstant(condition)) return this.expr(truthy(condition.constant) ? expr.then : expr.otherwise, state, ctx);
-        const thenValue = this.expr(expr.then, this.refine(expr.condition, new Map(state), true, ctx), ctx);
-        const elseValue = this.expr(expr.otherwise, this.refine(expr.condition, new Map(state), false, ctx), ctx);
+        const thenValue = this.expr(expr.then, this.refine(expr.condition, this.fork(state, ctx), true, ctx), ctx);
+        const elseValue = this.expr(expr.otherwise, this.refine(expr.condition, this.fork(state, ctx), false, ctx), ctx);
         return join(thenValue, elseValue);
       }
       case 'template': {
@@ -1269,7 +1318,7 @@ export class FileAnalyser {
         return spread ? { ...mix(elements), type: null } : { ...base, elements };
       }
       case 'function':
-        this.capture(expr.qualifiedName, state);
+        this.capture(expr.qualifiedName, state, ctx);
         return CLEAN;
       case 'cast': {
         const value = this.expr(expr.value, state, ctx);
@@ -1323,8 +1372,9 @@ export class FileAnalyser {
   /** For each lambda or nested function, the state of the function it is written in where it was made. */
   private readonly captured = new Map<string, State>();
 
-  private capture(qualifiedName: string, state: State): void {
+  private capture(qualifiedName: string, state: State, ctx: FunctionContext): void {
     const before = this.captured.get(qualifiedName);
+    this.spendOnJoin([before ?? null, state], ctx);
     this.captured.set(qualifiedName, before === undefined ? new Map(state) : (joinStates([before, state]) ?? new Map(state)));
   }
 
@@ -1535,9 +1585,9 @@ export class FileAnalyser {
       if (sanitisesReceiver) ctx.sinksMuted--;
     }
     const args = call.arguments.map((a) => this.expr(a.value, state, ctx));
-    const named = new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
+    const named: ReadonlyMap<string, Value> = call.named.length === 0 ? NO_NAMED : new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
     const constants = args.map((a) => a.constant);
-    const receiverLabels = new Set(allTaints(receiver).map((t) => t.label));
+    const receiverLabels = receiver === CLEAN ? NO_LABELS : new Set(allTaints(receiver).map((t) => t.label));
     const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants, receiverLabels);
 
     if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
@@ -1653,7 +1703,7 @@ export class FileAnalyser {
     if (external === undefined) return null;
     let out: Value | null = null;
     for (const definition of external.definitionsFor(call, this.file)) {
-      const summary = this.helperSummary(external, definition, ctx);
+      const summary = this.helperSummary(external, definition);
       if (summary === undefined) break;
       if (summary === null) continue;
       const value = this.applySummary(call, definition.fn, summary, receiver, args, state, ctx, definition.path);
@@ -1663,24 +1713,22 @@ export class FileAnalyser {
   }
 
   /** A check function of another file used as a condition: only when the call can run just one definition. */
-  private externalVets(call: CallExpr, ctx: FunctionContext): Summary['vets'] {
+  private externalVets(call: CallExpr): Summary['vets'] {
     const external = this.options.external;
     const definitions = external?.definitionsFor(call, this.file) ?? [];
     const only = definitions.length === 1 ? definitions[0] : undefined;
     if (external === undefined || only === undefined) return new Map();
-    return this.helperSummary(external, only, ctx)?.vets ?? new Map();
+    return this.helperSummary(external, only)?.vets ?? new Map();
   }
 
   /** The summary of a helper of another file; undefined when too many are under way to start one more. */
-  private helperSummary(external: ExternalFunctions, definition: ExternalDefinition, ctx: FunctionContext): Summary | null | undefined {
+  private helperSummary(external: ExternalFunctions, definition: ExternalDefinition): Summary | null | undefined {
     if (!external.enter()) return undefined;
-    const started = Date.now();
+    // The helper runs on its own budget, in its own file: its work is not this function's.
     try {
       return definition.analyser.summaryFor(definition.fn);
     } finally {
       external.leave();
-      // The helper ran on its own budget, in its own file: that time is not this function's.
-      ctx.stopAt += Date.now() - started;
     }
   }
 
@@ -1727,7 +1775,7 @@ export class FileAnalyser {
       case 'set': {
         if (first === undefined || second === undefined) return CLEAN;
         const previous = this.readSlot(receiver, first);
-        if (hasConstant(first)) write(this.updateSlot(receiver, [slotKey(first.constant)], second));
+        if (hasConstant(first)) write(this.updateSlot(receiver, [slotKey(first.constant)], second, ctx));
         else write(addTaints(receiver, allTaints(second)));
         return previous;
       }
@@ -1784,6 +1832,7 @@ export class FileAnalyser {
 
   private resolve(call: CallExpr, receiverType: string | null, ctx: FunctionContext): FlowFunction | null {
     const constructed = this.constructedClass(call);
+    if (constructed === null && !this.functionsByName.has(call.callee)) return null;
     const names = constructed !== null ? [...CONSTRUCTOR_NAMES] : [call.callee];
     const candidates = names.flatMap((name) => this.functionsByName.get(name) ?? []).filter((f) => {
       const count = f.parameters.length - selfOffset(f);
@@ -1805,6 +1854,8 @@ export class FileAnalyser {
 
   /** The callee's summary in terms of this call's arguments and receiver. */
   private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext, elsewhere: string | null = null): Value {
+    // Each of the callee's inner sinks and field writes is carried over to this call: a step each.
+    this.spend(ctx, summary.innerSinks.length + summary.thisWrites.size);
     const callStep: PathStep = { role: 'step', line: call.line, text: `${renderExpr(call)}` };
     // Lines of another file's helper are not lines of this file: its steps are shown at the call, naming where they are.
     const localSteps = (steps: readonly PathStep[]): PathStep[] => (elsewhere === null ? [...steps] : steps.map((s) => ({ ...s, line: call.line, text: `${s.text} (${elsewhere}:${s.line})` })));
@@ -1894,7 +1945,7 @@ export class FileAnalyser {
       const base = this.lvalueOf(target, ctx);
       if (base !== null) {
         let root = state.get(base.name) ?? CLEAN;
-        for (const [name, value] of summary.thisWrites) root = this.updateSlot(root, [...base.keys, name], substitute(value));
+        for (const [name, value] of summary.thisWrites) root = this.updateSlot(root, [...base.keys, name], substitute(value), ctx);
         state.set(base.name, root);
         if (base.name === 'this') for (const name of summary.thisWrites.keys()) ctx.thisWritten.add(name);
       }
@@ -2011,6 +2062,7 @@ export class FileAnalyser {
 
   private createdObjects(call: CallExpr, receiverType: string | null, constants: readonly (FlowLiteral | undefined)[]): TrackedObject[] {
     const out: TrackedObject[] = [];
+    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return out;
     for (const check of this.rows.checks) {
       if (check.kind === 'missing-setting' && callMatches(check.createdBy, call, receiverType, this.file, constants)) out.push({ checkId: check.id, settingsDone: new Set(), line: call.line });
     }
@@ -2018,6 +2070,7 @@ export class FileAnalyser {
   }
 
   private checkValues(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext, receiverType: string | null): void {
+    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return;
     for (const check of this.rows.checks) {
       if (check.kind === 'weak-value') {
         if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
@@ -2063,6 +2116,23 @@ export class FileAnalyser {
       }
     }
   }
+}
+
+const NO_NAMED: ReadonlyMap<string, Value> = new Map();
+const NO_LABELS: ReadonlySet<string> = new Set();
+
+/**
+ * Every name a call of one of the value checks' calls (the checked call, the object's maker, its
+ * settings, its use) is called by; null when one takes any name. A call by another name is none of
+ * theirs, so the checks need not look at it.
+ */
+function checkCallNames(rows: FlowRows): ReadonlySet<string> | null {
+  const names = new Set<string>();
+  for (const check of rows.checks) {
+    const matchers = check.kind === 'weak-value' ? [check.call] : [check.createdBy, check.usedBy, ...check.settings.map((s) => s.call)];
+    for (const matcher of matchers) for (const name of matcher.names) names.add(name);
+  }
+  return names.has('*') ? null : names;
 }
 
 /** Analyse one lowered file: findings from every function (or from `only`), and the functions past their budget. */

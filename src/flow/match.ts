@@ -58,7 +58,11 @@ export class RowsByName<Row> {
   }
 
   for(call: CallExpr): readonly Row[] {
-    return this.byName.get(calledName(call)) ?? this.anyName;
+    return this.forName(calledName(call));
+  }
+
+  forName(name: string): readonly Row[] {
+    return this.byName.get(name) ?? this.anyName;
   }
 }
 

@@ -87,10 +87,24 @@ export function newTaint(label: string, step: PathStep, sourceRow: string | null
 
 function taintKey(t: Taint): string {
   if (t.label === UNSEEN) return UNSEEN;
-  return `${t.label}|${[...t.cleared].sort().join(',')}|${[...t.marks].sort().join(',')}|${t.steps[0]?.line ?? 0}`;
+  return `${t.label}|${sortedText(t.cleared)}|${sortedText(t.marks)}|${t.steps[0]?.line ?? 0}`;
+}
+
+/** A set's members sorted and joined (most sets are empty or hold one member: no array for those). */
+function sortedText(set: ReadonlySet<string>): string {
+  if (set.size === 0) return '';
+  if (set.size === 1) for (const only of set) return only;
+  return [...set].sort().join(',');
+}
+
+/** Where a taint goes when a cap must choose (lower first): see uniqueTaints. */
+function taintRank(t: Taint): number {
+  return t.cleared.size * 4 + (STAND_IN.test(t.label) ? 2 : 0) + (t.marks.size > 0 ? 1 : 0);
 }
 
 function uniqueTaints(taints: readonly Taint[]): Taint[] {
+  // Most values carry no taint or one: nothing to merge, rank or cap.
+  if (taints.length <= 1) return taints.length === 0 ? [] : [taints[0] as Taint];
   const seen = new Map<string, Taint>();
   for (const t of taints) {
     const key = taintKey(t);
@@ -98,10 +112,25 @@ function uniqueTaints(taints: readonly Taint[]): Taint[] {
   }
   // Uncleared taints first, then outside data before stand-ins for a parameter or a free name, then
   // unmarked ones, so a cap keeps the ones that matter (an object of many fields keeps its request data);
-  // an unseen origin never takes the place of one.
-  const rank = (t: Taint) => t.cleared.size * 4 + (STAND_IN.test(t.label) ? 2 : 0) + (t.marks.size > 0 ? 1 : 0);
-  const all = [...seen.values()];
-  return [...all.filter((t) => t.label !== UNSEEN).sort((a, b) => rank(a) - rank(b)).slice(0, MAX_TAINTS), ...all.filter((t) => t.label === UNSEEN)];
+  // an unseen origin never takes the place of one. The order is otherwise the order of first sight.
+  let kept: Taint[] = [];
+  let unseen: Taint | null = null; // one at most: every unseen taint has the same key
+  for (const t of seen.values()) {
+    if (t.label === UNSEEN) unseen = t;
+    else kept.push(t);
+  }
+  if (kept.length > 1) {
+    const ranks = kept.map(taintRank);
+    if (ranks.some((r) => r !== ranks[0])) {
+      kept = kept
+        .map((t, i) => ({ t, rank: ranks[i] ?? 0, i }))
+        .sort((a, b) => a.rank - b.rank || a.i - b.i)
+        .map((x) => x.t);
+    }
+  }
+  if (kept.length > MAX_TAINTS) kept.length = MAX_TAINTS;
+  if (unseen !== null) kept.push(unseen);
+  return kept;
 }
 
 export function withStep(taint: Taint, step: PathStep): Taint {
@@ -114,6 +143,7 @@ export function withStep(taint: Taint, step: PathStep): Taint {
 
 /** Every taint of a value, its slots and elements included (what reading the whole value gives). */
 export function allTaints(value: Value): Taint[] {
+  if (value.slots === undefined && value.elements === undefined) return uniqueTaints(value.taints);
   const out: Taint[] = [...value.taints];
   for (const slot of value.slots?.values() ?? []) out.push(...allTaints(slot));
   for (const element of value.elements ?? []) out.push(...allTaints(element));
@@ -128,14 +158,28 @@ export function addTaints(value: Value, taints: readonly Taint[]): Value {
 
 /** A value holding the taints of all `values` (no constant, no slots): what an operation over them gives. */
 export function mix(values: readonly Value[], type: string | null = null): Value {
-  return { taints: uniqueTaints(values.flatMap(allTaints)), type };
+  // uniqueTaints is idempotent: the taints of the one value that has any are already the mix's.
+  let first: Taint[] | null = null;
+  let all: Taint[] | null = null;
+  for (const value of values) {
+    const taints = allTaints(value);
+    if (taints.length === 0) continue;
+    if (first === null) first = taints;
+    else (all ??= [...first]).push(...taints);
+  }
+  return { taints: all !== null ? uniqueTaints(all) : (first ?? []), type };
 }
 
 export function mapTaints(value: Value, change: (t: Taint) => Taint | null): Value {
+  // Nothing to change in a value without taints, slots or elements (values are never written in place).
+  if (value.taints.length === 0 && value.slots === undefined && value.elements === undefined) return value;
   const taints = value.taints.map(change).filter((t): t is Taint => t !== null);
   const slots = value.slots ? new Map([...value.slots].map(([k, v]) => [k, mapTaints(v, change)])) : undefined;
   const elements = value.elements?.map((v) => mapTaints(v, change));
-  return { ...value, taints: uniqueTaints(taints), ...(slots ? { slots } : {}), ...(elements ? { elements } : {}) };
+  const out: { -readonly [K in keyof Value]: Value[K] } = { ...value, taints: uniqueTaints(taints) };
+  if (slots) out.slots = slots;
+  if (elements) out.elements = elements;
+  return out;
 }
 
 export function clearFor(value: Value, kinds: ReadonlySet<string>): Value {

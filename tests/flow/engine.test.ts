@@ -3,7 +3,7 @@
  * names the lines it must report (and only those), so the safe twin of every shape is checked too.
  */
 import { describe, expect, it } from 'vitest';
-import { analyseFile, lowerText, type FileAnalysis } from '../../src/flow/index.js';
+import { analyseFile, lowerText, type FileAnalysis, type FlowBudget } from '../../src/flow/index.js';
 import type { FlowRows } from '../../src/flow/rows.js';
 import { loadBuiltinFlowRows, loadFlowRowSources } from '../../src/rules/flow-load.js';
 
@@ -21,7 +21,7 @@ const TAIL = `
 /** Line 7 is the first body line. */
 const FIRST = 7;
 
-async function analyse(source: string, options: { budget?: { steps: number; ms: number }; property?: (key: string) => string | null } = {}): Promise<FileAnalysis> {
+async function analyse(source: string, options: { budget?: FlowBudget; property?: (key: string) => string | null } = {}): Promise<FileAnalysis> {
   const lowered = await lowerText('Case.java', 'java', source, Date.now() + 10_000);
   if (lowered === null || !lowered.ok) throw new Error('did not lower');
   const rows = loadBuiltinFlowRows().byLanguage.get('java');
@@ -154,9 +154,22 @@ class Holder {
 
 describe('budgets', () => {
   it('names a function that ran out of steps instead of passing it off as analysed', async () => {
-    const result = await analyse(`${HEAD}${Array.from({ length: 50 }, (_, i) => `String v${i} = param + "${i}";`).join('\n')}${TAIL}`, { budget: { steps: 100, ms: 1000 } });
+    const result = await analyse(`${HEAD}${Array.from({ length: 50 }, (_, i) => `String v${i} = param + "${i}";`).join('\n')}${TAIL}`, { budget: { steps: 100 } });
     expect(result.limits).toEqual([expect.stringMatching(/^Case\.doPost at line 4 \(more than 100 steps\)$/)]);
     expect(result.analysed).not.toContain('Case.doPost');
+  });
+
+  it('counts the variables every branch copies, not only the statements, so a budget bounds the work', async () => {
+    const body = (variables: number, branches: number) =>
+      `${HEAD}${Array.from({ length: variables }, (_, i) => `String v${i} = "${i}";`).join('\n')}\n${Array.from({ length: branches }, () => 'if (param != null) { param = "a"; }').join('\n')}${TAIL}`;
+    const budget = { steps: 2_500 };
+    // Each alone fits: 400 variables, or 40 branches over a few.
+    expect((await analyse(body(400, 0), { budget })).analysed).toContain('Case.doPost');
+    expect((await analyse(body(10, 40), { budget })).analysed).toContain('Case.doPost');
+    // Together, each branch copies and merges the 400 variables: past the budget, and named.
+    const both = await analyse(body(400, 40), { budget });
+    expect(both.analysed).not.toContain('Case.doPost');
+    expect(both.limits).toEqual([expect.stringMatching(/^Case\.doPost at line 4 \(more than 2500 steps\)$/)]);
   });
 });
 

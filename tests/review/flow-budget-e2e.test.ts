@@ -1,7 +1,7 @@
 /**
- * Per-function work in data flow is bounded: a function too long for its budget is named in the
- * report (JSON and text) as not fully analysed, and the pattern rules still report inside it, since
- * flow did not have the last word there.
+ * Per-function work in data flow is bounded by a count of work units, not by time: a function too
+ * long for its budget is named in the report (JSON and text) as not fully analysed, on any machine and
+ * under any load, and the pattern rules still report inside it, since flow did not have the last word there.
  */
 import { describe, expect, it } from 'vitest';
 import { reposRemovedAfterEach, runJscr } from '../helpers/repo.js';
@@ -22,10 +22,10 @@ describe('a function past its data-flow budget', () => {
     const json = await runJscr([...args, '--format', 'json'], { cwd: r.root, timeoutMs: 180_000 });
     expect(json.code, json.stderr).toBe(1);
     const report = JSON.parse(json.stdout) as { limits_reached: string[]; findings: { source: string; line: number }[]; complete: boolean };
-    const named = /^flow: app\.py: build at line 4 \(more than (60000 steps|250 ms)\) not fully analysed$/;
+    const named = /^flow: app\.py: build at line 4 \(more than 60000 steps\) not fully analysed$/;
     expect(report.limits_reached.filter((l) => named.test(l))).toHaveLength(1);
     expect(report.findings.filter((f) => f.source === 'rule' && f.line === 16_006)).not.toEqual([]);
     const text = await runJscr([...args, '--format', 'text'], { cwd: r.root, timeoutMs: 180_000 });
-    expect(text.stdout).toMatch(/flow: app\.py: build at line 4 \(more than (60000 steps|250 ms)\) not fully analysed/);
+    expect(text.stdout).toMatch(/flow: app\.py: build at line 4 \(more than 60000 steps\) not fully analysed/);
   }, 240_000);
 });
