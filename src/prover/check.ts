@@ -79,6 +79,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       // A handler-named operation is the entry itself; it is reached only when the entry is the target.
       if (op.handlerNamed && (path.hops.length !== 1 || op.functionId !== entry.functionId)) continue;
       if (input.touched && !pathTouches(path, op, input.touched)) continue;
+      if (op.onlyFrom && !answersWith(input, entry, op.onlyFrom)) continue;
       const key = siteKey(op);
       out.checked.add(key);
       const isPublic = entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId);
@@ -123,6 +124,12 @@ export function checkObligations(input: CheckInput): CheckOutput {
   if (!assume) out.findings = out.findings.filter((f) => f.label !== 'unguarded_path');
   out.findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.entry.function < b.entry.function ? -1 : 1)));
   return out;
+}
+
+/** True when the entry's handler name is one a read row names: what it reads goes into its answer. */
+function answersWith(input: CheckInput, entry: EntryPoint, names: readonly RegExp[]): boolean {
+  const name = input.program.functions.get(entry.functionId)?.fn.name ?? '';
+  return names.some((re) => re.test(name));
 }
 
 /** The operation acts on the caller's own object (see ownership.ts). */

@@ -210,16 +210,18 @@ export interface QualifyInput {
   table: ClassTable;
   /** The declared type of the receiver when the caller found one. */
   receiverType?: string | null;
+  /** The calling file: of several same-name classes (Jenkins' many `DescriptorImpl`), `this` is the one declared there. */
+  path?: string;
 }
 
 /** The class a receiver binds to, or null when it cannot be told. */
 function receiverClass(input: QualifyInput): ClassRecord | null {
   const { receiver, enclosingClass, table } = input;
   if (receiver === null || SELF_RECEIVERS.has(receiver) || receiver === 'self::' || receiver === 'static::') {
-    return enclosingClass === null ? null : lookupClass(table, enclosingClass);
+    return enclosingClass === null ? null : lookupClass(table, enclosingClass, input.path);
   }
   if (PARENT_RECEIVERS.has(receiver)) {
-    const own = enclosingClass === null ? null : lookupClass(table, enclosingClass);
+    const own = enclosingClass === null ? null : lookupClass(table, enclosingClass, input.path);
     return own?.superclass ? lookupClass(table, own.superclass, own.path) : null;
   }
   if (input.receiverType) return lookupClass(table, input.receiverType);
@@ -418,7 +420,7 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
     const names = [rootType?.replace(/<.*$/s, '').trim() ?? null, named, root];
     if (names.some((n) => n !== null && isLibraryName(program, file, n))) return { key: name, targets: [], unresolved: 'library_receiver' };
   }
-  const input: QualifyInput = { receiver, enclosingClass, name, arity: call.arity, table: program.table, receiverType };
+  const input: QualifyInput = { receiver, enclosingClass, name, arity: call.arity, table: program.table, receiverType, path: file.path };
   const cls = receiverClass(input);
   if (cls) {
     // A bare call in a Java nested class may name a method of a lexically enclosing class.

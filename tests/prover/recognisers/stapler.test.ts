@@ -53,8 +53,27 @@ public class Helper {
       },
       entries: [{ function: 'Helper.doReindex', line: 3 }],
     },
+    {
+      name: 'getDynamic takes the URL tokens nothing else did: an entry with its Stapler parameters',
+      files: {
+        'src/main/java/org/acme/ReportsAction.java': `package org.acme;
+@Extension
+public class ReportsAction implements RootAction {
+  public String getUrlName() { return "reports"; }
+  public Object getDynamic(String token, StaplerRequest req, StaplerResponse rsp) {
+    return Report.load(token);
+  }
+}
+`,
+      },
+      entries: [{ function: 'ReportsAction.getDynamic', line: 5, kind: 'route', access: 'protected' }],
+    },
   ],
   negative: [
+    {
+      name: 'a getDynamic without Stapler parameters is an ordinary getter',
+      files: { 'src/Lookup.java': 'public class Lookup extends Descriptor<Object> {\n  public Object getDynamic(String name) { return null; }\n}\n' },
+    },
     {
       name: 'a do-method of a plain class with no Stapler cue',
       files: { 'src/Plain.java': 'public class Plain {\n  public void doWork(String x) { }\n}\n' },
