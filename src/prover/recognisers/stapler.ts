@@ -35,7 +35,10 @@ export const stapler: Recogniser = {
         // URL token no getter or action took, so its body answers requests like a web method.
         const isDynamic = fn.name === 'getDynamic' && fn.parameters.some((p) => p.type !== null && STAPLER_PARAMETER_TYPES.test(p.type));
         if (!isDo && !isJs && !isDynamic) continue;
-        if (!fn.modifiers.includes('public') || fn.modifiers.includes('static')) continue;
+        // Stapler dispatches static methods too; plugins write static form validation (`public static
+        // FormValidation doCheckServerUrl(@QueryParameter String value)`), so those count, others not.
+        const formValidation = /^do(Check|Fill|AutoComplete)[A-Z]/.test(fn.name);
+        if (!fn.modifiers.includes('public') || (fn.modifiers.includes('static') && !formValidation)) continue;
         const cues: string[] = [];
         const parameterType = fn.parameters.find((p) => p.type !== null && STAPLER_PARAMETER_TYPES.test(p.type));
         if (parameterType?.type) cues.push(`${parameterType.type} parameter`);
@@ -48,7 +51,7 @@ export const stapler: Recogniser = {
         // Routability (Jenkins 2.154+): a web method must show a Stapler cue; on an exposed class we accept
         // a plain public do-method too, as older cores route it.
         if (cues.length === 0 && !exposedBy) continue;
-        const kind = /^do(Check|Fill|AutoComplete)[A-Z]/.test(fn.name) ? 'form_validation' : 'route';
+        const kind = formValidation ? 'form_validation' : 'route';
         const entry: EntryPoint = {
           functionId: ref.id,
           path: file.path,

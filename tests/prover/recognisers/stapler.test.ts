@@ -3,7 +3,7 @@ import { runRecogniserTable } from '../recogniser-tester.js';
 runRecogniserTable('stapler', {
   positive: [
     {
-      name: 'form validation and test-connection methods of a nested DescriptorImpl',
+      name: 'form validation (static too) and test-connection methods of a nested DescriptorImpl',
       files: {
         'src/main/java/org/acme/ArchiveBuilder.java': `package org.acme;
 public class ArchiveBuilder extends Builder {
@@ -16,6 +16,7 @@ public class ArchiveBuilder extends Builder {
       return FormValidation.ok();
     }
     private FormValidation doHidden(String x) { return null; }
+    public static FormValidation doCheckServerUrl(@QueryParameter String value) { return FormValidation.ok(); }
     public String getDisplayName() { return "Archive"; }
   }
 }
@@ -24,6 +25,7 @@ public class ArchiveBuilder extends Builder {
       entries: [
         { function: 'DescriptorImpl.doCheckEndpoint', line: 5, kind: 'form_validation', access: 'protected' },
         { function: 'DescriptorImpl.doTestConnection', line: 8, kind: 'route' },
+        { function: 'DescriptorImpl.doCheckServerUrl', line: 12, kind: 'form_validation' },
       ],
     },
     {
