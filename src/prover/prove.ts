@@ -135,7 +135,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   for (const [reason, count] of Object.entries(index.unresolved)) bump(reasons, reason, count);
 
   // 4. Entries.
-  const entries = recogniseEntries(program, facts, reasons, degradations);
+  const entries = recogniseEntries(program, facts, configTexts, reasons, degradations);
   coverage.entryPoints = entries.size;
   for (const entry of entries.values()) bump(coverage.frameworksRecognised, entry.framework);
   // Entries the base configuration declares public are no starting points (and are listed as skipped);
@@ -258,13 +258,13 @@ function recordError(reasons: Record<string, number>, degradations: Degradation[
   degradations.push({ kind: 'exception', path, errorName: name, message: message.split('\n')[0] ?? '' });
 }
 
-function recogniseEntries(program: Program, facts: Facts, reasons: Record<string, number>, degradations: Degradation[]): Map<string, EntryPoint> {
+function recogniseEntries(program: Program, facts: Facts, configTexts: ReadonlyMap<string, string>, reasons: Record<string, number>, degradations: Degradation[]): Map<string, EntryPoint> {
   const entries = new Map<string, EntryPoint>();
   for (const file of program.files) {
     for (const recogniser of RECOGNISERS) {
       if (!recogniser.languages.includes(file.factsLanguage)) continue;
       try {
-        const found = recogniser.recognise(file, { program, facts });
+        const found = recogniser.recognise(file, { program, facts, configTexts });
         for (const [reason, count] of Object.entries(found.unresolved)) bump(reasons, reason, count);
         for (const entry of found.entries) {
           const existing = entries.get(entry.functionId);
