@@ -79,7 +79,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       // A handler-named operation is the entry itself; it is reached only when the entry is the target.
       if (op.handlerNamed && (path.hops.length !== 1 || op.functionId !== entry.functionId)) continue;
       if (input.touched && !pathTouches(path, op, input.touched)) continue;
-      if (op.onlyFrom && !answersWith(input, entry, op.onlyFrom)) continue;
+      if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom)) continue;
       const key = siteKey(op);
       out.checked.add(key);
       const isPublic = entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId);
@@ -126,10 +126,18 @@ export function checkObligations(input: CheckInput): CheckOutput {
   return out;
 }
 
-/** True when the entry's handler name is one a read row names: what it reads goes into its answer. */
-function answersWith(input: CheckInput, entry: EntryPoint, names: readonly RegExp[]): boolean {
+/**
+ * True when what the operation reads goes into the answer of an entry a read row names: the entry's
+ * handler name matches, and each hop returns what the next one gives back (`return helper(context);`).
+ * A read a helper uses for itself (looking an endpoint up to build a credentials query) is no answer.
+ */
+function answersWith(input: CheckInput, entry: EntryPoint, path: PathRecord, names: readonly RegExp[]): boolean {
   const name = input.program.functions.get(entry.functionId)?.fn.name ?? '';
-  return names.some((re) => re.test(name));
+  if (!names.some((re) => re.test(name))) return false;
+  return path.hops.slice(0, -1).every((hop) => {
+    const file = input.program.byPath.get(input.program.functions.get(hop.functionId)?.path ?? '');
+    return hop.callLine !== null && /^\s*return\b/.test(file?.lines[hop.callLine - 1] ?? '');
+  });
 }
 
 /** The operation acts on the caller's own object (see ownership.ts). */

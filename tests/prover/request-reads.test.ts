@@ -128,6 +128,30 @@ describe('configuration a list box answers with', () => {
     expect(result.coverage.operationsDischarged).toBe(1);
   });
 
+  it('does not count a read a helper uses for itself: the list box answers with credentials, not endpoints', async () => {
+    const result = await prove({
+      'src/main/java/org/acme/Navigator.java': `package org.acme;
+public class Navigator extends SCMNavigator {
+  @Extension
+  public static class DescriptorImpl extends SCMNavigatorDescriptor {
+    public ListBoxModel doFillServerUrlItems(@AncestorInPath Item context, @QueryParameter String serverUrl) {
+      String normalised = normalise(serverUrl);
+      return new ListBoxModel().add(normalised);
+    }
+    static String normalise(String serverUrl) {
+      for (Endpoint e : GitHubConfiguration.get().getEndpoints()) {
+        if (e.getApiUri().equals(serverUrl)) return e.getApiUri();
+      }
+      return serverUrl;
+    }
+  }
+}
+`,
+    });
+    expect(result.findings).toEqual([]);
+    expect(result.coverage.operationsChecked).toBe(0);
+  });
+
   it('does not make the same read an obligation behind another kind of entry', async () => {
     const result = await prove({
       'src/main/java/org/acme/Notifier.java': `package org.acme;
