@@ -79,6 +79,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       // A handler-named operation is the entry itself; it is reached only when the entry is the target.
       if (op.handlerNamed && (path.hops.length !== 1 || op.functionId !== entry.functionId)) continue;
       if (input.touched && !pathTouches(path, op, input.touched)) continue;
+      if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom)) continue;
       const key = siteKey(op);
       out.checked.add(key);
       const isPublic = entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId);
@@ -123,6 +124,20 @@ export function checkObligations(input: CheckInput): CheckOutput {
   if (!assume) out.findings = out.findings.filter((f) => f.label !== 'unguarded_path');
   out.findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.entry.function < b.entry.function ? -1 : 1)));
   return out;
+}
+
+/**
+ * True when what the operation reads goes into the answer of an entry a read row names: the entry's
+ * handler name matches, and each hop returns what the next one gives back (`return helper(context);`).
+ * A read a helper uses for itself (looking an endpoint up to build a credentials query) is no answer.
+ */
+function answersWith(input: CheckInput, entry: EntryPoint, path: PathRecord, names: readonly RegExp[]): boolean {
+  const name = input.program.functions.get(entry.functionId)?.fn.name ?? '';
+  if (!names.some((re) => re.test(name))) return false;
+  return path.hops.slice(0, -1).every((hop) => {
+    const file = input.program.byPath.get(input.program.functions.get(hop.functionId)?.path ?? '');
+    return hop.callLine !== null && /^\s*return\b/.test(file?.lines[hop.callLine - 1] ?? '');
+  });
 }
 
 /** The operation acts on the caller's own object (see ownership.ts). */

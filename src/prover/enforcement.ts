@@ -16,6 +16,7 @@ import { formRequestChecks } from './laravel-form-request.js';
 import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
 import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
+import { routeClosures } from './laravel-route-closures.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
 import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
@@ -662,14 +663,25 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
       groups.push({ start: closure.startLine, end: closure.endLine, refs: appliedMiddleware(head.slice(0, head.indexOf('function') > 0 ? head.indexOf('function') : head.length), file) });
     }
     const attached = fileMiddleware(ctx.registry, file.path);
-    for (const site of routeSites(file)) {
+    /** The middleware a route at `line` runs: the routes file's, global, its groups', and what its own chain names. */
+    const routeMiddleware = (line: number, chain: string): Set<string> => {
       const refs = new Set<string>(attached.flatMap((a) => a.refs));
       for (const global of ctx.registry.global) for (const ref of global.refs) refs.add(ref);
-      for (const group of groups) if (site.line >= group.start && site.line <= group.end) for (const n of group.refs) refs.add(n);
-      for (const n of appliedMiddleware(`${site.call.receiver ?? ''} ${site.statement.slice(site.statement.indexOf(site.call.callee))}`, file)) refs.add(n);
-      for (const match of site.statement.matchAll(/->can\(\s*['"]([^'"]+)['"](?:\s*,\s*['"]([^'"]+)['"])?/g)) refs.add(`can:${match[1] ?? ''}${match[2] ? `,${match[2]}` : ''}`);
-      for (const match of site.statement.matchAll(/withoutMiddleware\(/g)) for (const n of middlewareTokens(callArguments(site.statement.slice(match.index), 'withoutMiddleware')?.join(',') ?? '', file)) refs.delete(n);
-      const where = `on Route::${site.call.callee}('${site.uri}') at ${file.path}:${site.line}${attached.length > 0 ? ` (routes file loaded at ${attached.map((a) => a.evidence).join(', ')})` : ''}`;
+      for (const group of groups) if (line >= group.start && line <= group.end) for (const n of group.refs) refs.add(n);
+      for (const n of appliedMiddleware(chain, file)) refs.add(n);
+      for (const match of chain.matchAll(/->can\(\s*['"]([^'"]+)['"](?:\s*,\s*['"]([^'"]+)['"])?/g)) refs.add(`can:${match[1] ?? ''}${match[2] ? `,${match[2]}` : ''}`);
+      for (const match of chain.matchAll(/withoutMiddleware\(/g)) for (const n of middlewareTokens(callArguments(chain.slice(match.index), 'withoutMiddleware')?.join(',') ?? '', file)) refs.delete(n);
+      return refs;
+    };
+    const loadedAt = attached.length > 0 ? ` (routes file loaded at ${attached.map((a) => a.evidence).join(', ')})` : '';
+    // A closure route's chain is its head (`Route::middleware('auth')->get('/x', function`) and what follows its closing brace.
+    for (const route of routeClosures(file)) {
+      const node = program.nodeOf.get(route.fn);
+      if (node) addMiddleware(set, ctx, node.id, routeMiddleware(route.line, `${route.head} ${route.tail}`), file, `on Route::${route.verb}('${route.uri}') at ${file.path}:${route.line}${loadedAt}`);
+    }
+    for (const site of routeSites(file)) {
+      const refs = routeMiddleware(site.line, `${site.call.receiver ?? ''} ${site.statement.slice(site.statement.indexOf(site.call.callee))}`);
+      const where = `on Route::${site.call.callee}('${site.uri}') at ${file.path}:${site.line}${loadedAt}`;
       for (const { method, ref } of routeTargets(program, site)) {
         for (const target of ref?.methods ?? []) {
           addMiddleware(set, ctx, target.id, refs, file, where);

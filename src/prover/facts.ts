@@ -31,6 +31,7 @@ const OPERATION_KINDS = [
   'outbound_request',
   'server_control',
   'self_service_update',
+  'read',
 ] as const;
 
 const DISCHARGE_KINDS = ['authn', 'path_guard', 'ownership_check', 'csrf_guard', 'public'] as const;
@@ -70,6 +71,8 @@ const factsFileSchema = z.strictObject({
     record_lookups: z.array(pattern).default([]),
     /** Regexes over a lookup keyed by a secret token, with a named group `value` for the token (`->where('token', '=', (?<value>\$\w+))`). */
     token_lookups: z.array(pattern).default([]),
+    /** Regexes over a parameter's declared type or annotation that the framework fills from the request (`QueryParameter`, `StaplerRequest`): what `arguments_from = "request"` rows test. */
+    request_inputs: z.array(pattern).default([]),
   }),
   operation: z
     .array(
@@ -86,6 +89,10 @@ const factsFileSchema = z.strictObject({
         framework: nonEmpty.optional(),
         /** Call-signature regexes of calls whose first argument this operation writes later (Doctrine `persist`/`remove` before `flush`). */
         queued_by: z.array(pattern).default([]),
+        /** `request`: the call is the operation only when one of its arguments is request input (src/prover/request-input.ts). */
+        arguments_from: z.enum(['request']).optional(),
+        /** Regexes over the entry handler's name: the operation is an obligation only on paths from such an entry (a configuration read disclosed by a list box). */
+        entries: z.array(pattern).default([]),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -175,6 +182,10 @@ interface OperationFact {
   handlers: RegExp[];
   framework: string | null;
   queuedBy: RegExp[];
+  /** `request` when the call counts only with an argument taken from the request. */
+  argumentsFrom: 'request' | null;
+  /** The entry handler names behind which the operation is an obligation; empty: every entry. */
+  entries: RegExp[];
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -241,6 +252,8 @@ export interface LanguageFacts {
   recordLookups: RegExp[];
   /** Lookups keyed by a secret token (group `value`: the token). */
   tokenLookups: RegExp[];
+  /** Parameter types/annotations the framework fills from the request. */
+  requestInputs: RegExp[];
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -277,6 +290,8 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       handlers: patterns([...at, 'handlers'], row.handlers),
       framework: row.framework ?? null,
       queuedBy: patterns([...at, 'queued_by'], row.queued_by),
+      argumentsFrom: row.arguments_from ?? null,
+      entries: patterns([...at, 'entries'], row.entries),
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,
@@ -337,6 +352,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     ownSession: patterns(['header', 'own_session'], input.header.own_session),
     recordLookups: patterns(['header', 'record_lookups'], input.header.record_lookups),
     tokenLookups: patterns(['header', 'token_lookups'], input.header.token_lookups),
+    requestInputs: patterns(['header', 'request_inputs'], input.header.request_inputs),
     authFlows,
     operations,
     dischargers,

@@ -6,11 +6,13 @@
  * file is recorded as `error:<ClassName>` and the other files are still proved.
  */
 import { loadGrammars } from '../syntax/parser.js';
+import type { CallIR } from '../syntax/ir-types.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
 import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { checkObligations, siteKey } from './check.js';
 import { isSymfonyRoutesFile } from './symfony-routes.js';
+import { argumentsFromRequest } from './request-input.js';
 import { witnesses, type WitnessSet } from './enforcement.js';
 import { withRemovedChecks } from './removed-checks.js';
 import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
@@ -133,7 +135,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   for (const [reason, count] of Object.entries(index.unresolved)) bump(reasons, reason, count);
 
   // 4. Entries.
-  const entries = recogniseEntries(program, facts, reasons, degradations);
+  const entries = recogniseEntries(program, facts, configTexts, reasons, degradations);
   coverage.entryPoints = entries.size;
   for (const entry of entries.values()) bump(coverage.frameworksRecognised, entry.framework);
   // Entries the base configuration declares public are no starting points (and are listed as skipped);
@@ -193,6 +195,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
     for (const op of operations.get(target) ?? []) {
       if (checked.checked.has(siteKey(op))) continue;
       if (op.handlerNamed) continue; // the entry itself; reached by definition when checked
+      if (op.onlyFrom) continue; // an obligation behind some entries only (a disclosed read): elsewhere it is no operation
       coverage.unreached++;
       const language = program.byPath.get(op.path)?.factsLanguage;
       bump(reasons, languagesWithEntries.has(language) ? 'no_path_from_entry' : 'framework_unrecognised');
@@ -255,13 +258,13 @@ function recordError(reasons: Record<string, number>, degradations: Degradation[
   degradations.push({ kind: 'exception', path, errorName: name, message: message.split('\n')[0] ?? '' });
 }
 
-function recogniseEntries(program: Program, facts: Facts, reasons: Record<string, number>, degradations: Degradation[]): Map<string, EntryPoint> {
+function recogniseEntries(program: Program, facts: Facts, configTexts: ReadonlyMap<string, string>, reasons: Record<string, number>, degradations: Degradation[]): Map<string, EntryPoint> {
   const entries = new Map<string, EntryPoint>();
   for (const file of program.files) {
     for (const recogniser of RECOGNISERS) {
       if (!recogniser.languages.includes(file.factsLanguage)) continue;
       try {
-        const found = recogniser.recognise(file, { program, facts });
+        const found = recogniser.recognise(file, { program, facts, configTexts });
         for (const [reason, count] of Object.entries(found.unresolved)) bump(reasons, reason, count);
         for (const entry of found.entries) {
           const existing = entries.get(entry.functionId);
@@ -289,14 +292,16 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
       for (const call of file.ir.calls) {
         const signature = callSignature(call);
         const lineText = file.lines[call.line - 1] ?? '';
-        const row = rows.find((o) => o.calls.some((re) => re.test(signature)) && (o.line === null || o.line.test(lineText) || o.line.test(call.text)));
-        if (!row) continue;
-        const node = nodeAt(program, file.ir, call.line);
-        if (!node) continue;
+        // The enclosing node is looked up only for a call some row names (most calls match none).
+        let node: FunctionRef | null | undefined;
+        const nodeOfCall = (): FunctionRef | null => (node === undefined ? (node = nodeAt(program, file.ir, call.line)) : node);
+        const row = rows.find((o) => o.calls.some((re) => re.test(signature)) && (o.line === null || o.line.test(lineText) || o.line.test(call.text)) && (o.argumentsFrom === null || fromRequest(file, nodeOfCall(), call, facts)));
+        const site = row ? nodeOfCall() : null;
+        if (!row || !site) continue;
         add({
           operationId: row.id,
           kind: row.kind,
-          functionId: node.id,
+          functionId: site.id,
           path: file.path,
           line: call.line,
           call: (call.text.split('\n')[0] ?? '').trim(),
@@ -304,6 +309,7 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
           requires: row.requires,
           severity: row.severity,
           cwe: row.cwe,
+          ...(row.entries.length > 0 ? { onlyFrom: row.entries } : {}),
         });
       }
     } catch (error) {
@@ -330,6 +336,11 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
     });
   }
   return operations;
+}
+
+/** True when an argument of the call reads request input of the function it sits in. */
+function fromRequest(file: ProgramFile, node: FunctionRef | null, call: CallIR, facts: Facts): boolean {
+  return node !== null && argumentsFromRequest(file, node.fn, call, facts[file.factsLanguage]);
 }
 
 /** True when the change wrote every line of the function: it is new (or rewritten whole). */

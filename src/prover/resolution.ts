@@ -9,6 +9,7 @@
  * in-repository subclass of it, so an abstract base's method never projects onto unrelated classes.
  */
 import type { CallIR, FileIR, FunctionIR } from '../syntax/ir-types.js';
+import { routeClosureName, routeClosures } from './laravel-route-closures.js';
 import type { FunctionRef, ProgramFile } from './types.js';
 
 /** One class of the repository. */
@@ -62,7 +63,12 @@ function moduleLambdaNode(file: ProgramFile, fn: FunctionIR): FunctionRef {
     if (match?.[1]) name = match[1];
     if (match || (/^\S/.test(text) && !/^[)}\]]/.test(text))) break;
   }
-  const named = name === null ? fn : { ...fn, name, qualifiedName: name };
+  return name === null ? { id: functionId(file.path, fn), path: file.path, fn } : renamedNode(file, fn, name);
+}
+
+/** An anonymous function as a node of the given name. */
+function renamedNode(file: ProgramFile, fn: FunctionIR, name: string): FunctionRef {
+  const named = { ...fn, name, qualifiedName: name };
   return { id: functionId(file.path, named), path: file.path, fn: named };
 }
 
@@ -95,6 +101,7 @@ export function buildProgram(files: ProgramFile[]): Program {
     // An anonymous lambda belongs to the innermost named function around it. The owner depends only
     // on the lambda's lines, so it is found once per line span (a minified file has all on line 1).
     const ownerBySpan = new Map<string, FunctionRef | null>();
+    const closureRoutes = file.factsLanguage === 'php' ? new Map(routeClosures(file).map((route) => [route.fn, route] as const)) : null;
     // Outer lambdas first, so one inside a module-level handler belongs to that handler.
     const anonymous = file.ir.functions.filter(isAnonymous).sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
     for (const fn of anonymous) {
@@ -109,16 +116,20 @@ export function buildProgram(files: ProgramFile[]): Program {
         }
         ownerBySpan.set(span, owner);
       }
-      if (owner) program.nodeOf.set(fn, owner);
-      else if (file.factsLanguage === 'typescript') {
-        // A handler written in place at module level (`procedure.mutation(async () => ...)`,
-        // `app.get('/x', (req, res) => ...)`) is its own node, named after the constant it builds.
-        const ref = moduleLambdaNode(file, fn);
-        program.functions.set(ref.id, ref);
-        program.nodeOf.set(fn, ref);
-        named.push(ref);
-        ownerBySpan.set(span, ref);
+      if (owner) {
+        program.nodeOf.set(fn, owner);
+        continue;
       }
+      // A handler written in place is its own node: at TypeScript module level (`procedure.mutation(async
+      // () => ...)`, `app.get('/x', (req, res) => ...)`), named after the constant it builds; a Laravel
+      // route closure, named after its route.
+      const closureRoute = closureRoutes?.get(fn);
+      const ref = closureRoute ? renamedNode(file, fn, routeClosureName(closureRoute)) : file.factsLanguage === 'typescript' ? moduleLambdaNode(file, fn) : null;
+      if (!ref) continue;
+      program.functions.set(ref.id, ref);
+      program.nodeOf.set(fn, ref);
+      named.push(ref);
+      ownerBySpan.set(span, ref);
     }
     for (const cls of file.ir.classes) {
       const methods = named.filter((ref) => ref.fn.className === cls.name && ref.fn.startLine >= cls.startLine && ref.fn.endLine <= cls.endLine && !ref.fn.isLambda);
@@ -210,16 +221,18 @@ export interface QualifyInput {
   table: ClassTable;
   /** The declared type of the receiver when the caller found one. */
   receiverType?: string | null;
+  /** The calling file: of several same-name classes (Jenkins' many `DescriptorImpl`), `this` is the one declared there. */
+  path?: string;
 }
 
 /** The class a receiver binds to, or null when it cannot be told. */
 function receiverClass(input: QualifyInput): ClassRecord | null {
   const { receiver, enclosingClass, table } = input;
   if (receiver === null || SELF_RECEIVERS.has(receiver) || receiver === 'self::' || receiver === 'static::') {
-    return enclosingClass === null ? null : lookupClass(table, enclosingClass);
+    return enclosingClass === null ? null : lookupClass(table, enclosingClass, input.path);
   }
   if (PARENT_RECEIVERS.has(receiver)) {
-    const own = enclosingClass === null ? null : lookupClass(table, enclosingClass);
+    const own = enclosingClass === null ? null : lookupClass(table, enclosingClass, input.path);
     return own?.superclass ? lookupClass(table, own.superclass, own.path) : null;
   }
   if (input.receiverType) return lookupClass(table, input.receiverType);
@@ -418,7 +431,7 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
     const names = [rootType?.replace(/<.*$/s, '').trim() ?? null, named, root];
     if (names.some((n) => n !== null && isLibraryName(program, file, n))) return { key: name, targets: [], unresolved: 'library_receiver' };
   }
-  const input: QualifyInput = { receiver, enclosingClass, name, arity: call.arity, table: program.table, receiverType };
+  const input: QualifyInput = { receiver, enclosingClass, name, arity: call.arity, table: program.table, receiverType, path: file.path };
   const cls = receiverClass(input);
   if (cls) {
     // A bare call in a Java nested class may name a method of a lexically enclosing class.

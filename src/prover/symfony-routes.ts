@@ -66,3 +66,46 @@ export function importOf(imports: readonly RouteImport[], controllerPath: string
   }
   return best;
 }
+
+/** A route a routes file declares itself: `name: { path: /x, controller: App\Controller\X::method }`. */
+export interface YamlRoute {
+  /** The controller class as written (`App\Controller\BlogController`), without a leading `\`. */
+  controller: string;
+  /** The method (`__invoke` for an invokable controller named alone). */
+  method: string;
+  path: string;
+  /** `config/routes.yaml:12` */
+  evidence: string;
+}
+
+/** `App\Controller\X::method`, `App\Controller\X` (invokable), as a route's controller value. */
+function controllerOf(value: string): { controller: string; method: string } | null {
+  // A double-quoted YAML string writes each backslash twice.
+  const match = /^\\?([A-Za-z_][\w\\]*)(?:::(\w+))?$/.exec(value.trim().replace(/\\\\/g, '\\'));
+  if (!match?.[1] || !/\\/.test(match[1])) return null; // a service id (`app.controller`) names no class
+  return { controller: match[1], method: match[2] ?? '__invoke' };
+}
+
+/** The routes of one routes file that name a controller (`controller:` or `defaults: { _controller: }`) and a plain path. */
+function routesOf(path: string, text: string): YamlRoute[] {
+  const out: YamlRoute[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^[\w.@-]+\s*:\s*$/.test(lines[i] ?? '')) continue;
+    const block: string[] = [];
+    for (let j = i + 1; j < lines.length && !/^\S/.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
+    const routePath = scalar(block, 'path');
+    const inline = block.map((l) => /_controller\s*:\s*['"]?([^'",}\s]+)/.exec(l)?.[1]).find((v) => v !== undefined);
+    const named = controllerOf(scalar(block, 'controller') ?? scalar(block, '_controller') ?? inline ?? '');
+    if (!routePath || !named) continue;
+    out.push({ ...named, path: routePath, evidence: `${path}:${i + 1}` });
+  }
+  return out;
+}
+
+/** Every route the repository's routes files declare with a controller. */
+export function yamlRoutes(configTexts: ReadonlyMap<string, string>): YamlRoute[] {
+  const out: YamlRoute[] = [];
+  for (const [path, text] of configTexts) if (isSymfonyRoutesFile(path)) out.push(...routesOf(path, text));
+  return out;
+}

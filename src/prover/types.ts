@@ -119,6 +119,8 @@ export interface OperationSite {
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
+  /** Entry handler names behind which this is an obligation (a configuration read a list box discloses); absent: every entry. */
+  onlyFrom?: readonly RegExp[];
 }
 
 /** One hop of a path: a function and the line where it calls the next hop (null on the last hop). */

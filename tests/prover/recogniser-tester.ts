@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadFacts } from '../../src/prover/facts.js';
+import { isProverConfig } from '../../src/prover/prove.js';
 import { RECOGNISERS } from '../../src/prover/recognisers/index.js';
 import { buildProgram, type Program } from '../../src/prover/resolution.js';
 import type { EntryPoint, ProgramFile } from '../../src/prover/types.js';
@@ -62,11 +63,12 @@ async function recogniseWith(id: string, files: Record<string, string>): Promise
   if (!recogniser) throw new Error(`unknown recogniser id ${id}`);
   const facts = await loadFacts();
   const program = await programOf(files);
+  const configTexts = new Map(Object.entries(files).filter(([path]) => isProverConfig(path)));
   const entries: EntryPoint[] = [];
   const unresolved: Record<string, number> = {};
   for (const file of program.files) {
     if (!recogniser.languages.includes(file.factsLanguage)) continue;
-    const found = recogniser.recognise(file, { program, facts });
+    const found = recogniser.recognise(file, { program, facts, configTexts });
     entries.push(...found.entries);
     for (const [k, v] of Object.entries(found.unresolved)) unresolved[k] = (unresolved[k] ?? 0) + v;
   }

@@ -1,23 +1,21 @@
 /**
  * Laravel route files: `Route::get|post|put|patch|delete|any|match(...)` naming a controller method
  * (`[X::class, 'm']`, `'X@m'`, an invokable `X::class`) and `Route::resource/apiResource`. The named
- * controller method is the entry, with the route declaration as evidence. `routeSites` is exported for
+ * controller method is the entry, with the route declaration as evidence; a closure handler
+ * (`Route::get('/x', function () {...})`) is an entry of its own. `routeSites` is exported for
  * enforcement.ts, which reads the same declarations for their middleware.
  */
 import type { CallIR } from '../../syntax/ir-types.js';
 import { findMethod, lookupClass, normaliseReceiver, type Program } from '../resolution.js';
 import type { ProgramFile } from '../types.js';
+import { isRouteFile, ROUTE_VERBS, routeClosures } from '../laravel-route-closures.js';
 import { statementAt } from './shared.js';
 import { nothing, type Recogniser } from './types.js';
 
-const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'any', 'match', 'options']);
 const RESOURCE_METHODS = ['index', 'create', 'store', 'show', 'edit', 'update', 'destroy'];
 const API_RESOURCE_METHODS = ['index', 'store', 'show', 'update', 'destroy'];
 
-/** True for files Laravel loads routes from. */
-export function isRouteFile(path: string): boolean {
-  return /(^|\/)routes\/[^/]+\.php$/.test(path);
-}
+export { isRouteFile };
 
 /** One route declaration of a route file. */
 export interface RouteSite {
@@ -44,7 +42,7 @@ export function routeSites(file: ProgramFile): RouteSite[] {
     const receiver = normaliseReceiver(call.receiver);
     if (!/^Route(\.|$)/.test(receiver)) continue;
     const isResource = call.callee === 'resource' || call.callee === 'apiResource';
-    if (!VERBS.has(call.callee) && !isResource) continue;
+    if (!ROUTE_VERBS.has(call.callee) && !isResource) continue;
     const statement = statementAt(file, call.line);
     const from = statement.indexOf(`${call.callee}(`);
     const own = from >= 0 ? statement.slice(from) : statement;
@@ -68,7 +66,7 @@ export function routeSites(file: ProgramFile): RouteSite[] {
       if (only?.[1]) methods = methods.filter((m) => quotedNames(only[1] ?? '').includes(m));
       if (except?.[1]) methods = methods.filter((m) => !quotedNames(except[1] ?? '').includes(m));
     }
-    if (controller === null) continue; // a closure route: its body is not a recognised entry in this part
+    if (controller === null) continue; // a closure route: laravel-route-closures.ts reads it
     sites.push({ line: call.line, uri, controller: controller.split('\\').pop() ?? controller, methods, statement, call });
   }
   return sites;
@@ -113,6 +111,22 @@ export const laravel: Recogniser = {
         }
       }
       if (!resolved) result.unresolved.registration_unresolved = (result.unresolved.registration_unresolved ?? 0) + 1;
+    }
+    for (const route of routeClosures(file)) {
+      const node = program.nodeOf.get(route.fn);
+      if (!node) continue;
+      result.entries.push({
+        functionId: node.id,
+        path: file.path,
+        function: node.fn.qualifiedName,
+        line: route.fn.startLine,
+        framework: 'laravel',
+        kind: 'route',
+        access: 'protected',
+        evidence: `closure of Route::${route.verb}('${route.uri}') at ${file.path}:${route.line}`,
+        registeredBy: `${file.path}:${route.line}`,
+        route: route.uri,
+      });
     }
     return result;
   },

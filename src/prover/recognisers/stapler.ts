@@ -1,5 +1,6 @@
 /**
- * Jenkins/Stapler: public `doXxx` web methods (and `jsXxx`/`@JavaScriptMethod` proxies) on classes
+ * Jenkins/Stapler: public `doXxx` web methods (and `jsXxx`/`@JavaScriptMethod` proxies, and
+ * `getDynamic(token, StaplerRequest, StaplerResponse)`, which takes the URL tokens nothing else did) on classes
  * Stapler exposes (Descriptors, actions, management links, StaplerProxy), or carrying Stapler's own
  * cues (StaplerRequest/StaplerResponse parameters, @QueryParameter, @AncestorInPath, @WebMethod...).
  * Only `UnprotectedRootAction` makes an entry `public` (framework reference 1.1).
@@ -30,8 +31,14 @@ export const stapler: Recogniser = {
         const fn = ref.fn;
         const isDo = /^do[A-Z]\w*$/.test(fn.name);
         const isJs = /^js[A-Z]\w*$/.test(fn.name) || fn.decorators.some((d) => /^JavaScriptMethod\b/.test(d));
-        if (!isDo && !isJs) continue;
-        if (!fn.modifiers.includes('public') || fn.modifiers.includes('static')) continue;
+        // `getDynamic(String token, StaplerRequest req, StaplerResponse rsp)`: Stapler hands it every
+        // URL token no getter or action took, so its body answers requests like a web method.
+        const isDynamic = fn.name === 'getDynamic' && fn.parameters.some((p) => p.type !== null && STAPLER_PARAMETER_TYPES.test(p.type));
+        if (!isDo && !isJs && !isDynamic) continue;
+        // Stapler dispatches static methods too; plugins write static form validation (`public static
+        // FormValidation doCheckServerUrl(@QueryParameter String value)`), so those count, others not.
+        const formValidation = /^do(Check|Fill|AutoComplete)[A-Z]/.test(fn.name);
+        if (!fn.modifiers.includes('public') || (fn.modifiers.includes('static') && !formValidation)) continue;
         const cues: string[] = [];
         const parameterType = fn.parameters.find((p) => p.type !== null && STAPLER_PARAMETER_TYPES.test(p.type));
         if (parameterType?.type) cues.push(`${parameterType.type} parameter`);
@@ -44,7 +51,7 @@ export const stapler: Recogniser = {
         // Routability (Jenkins 2.154+): a web method must show a Stapler cue; on an exposed class we accept
         // a plain public do-method too, as older cores route it.
         if (cues.length === 0 && !exposedBy) continue;
-        const kind = /^do(Check|Fill|AutoComplete)[A-Z]/.test(fn.name) ? 'form_validation' : 'route';
+        const kind = formValidation ? 'form_validation' : 'route';
         const entry: EntryPoint = {
           functionId: ref.id,
           path: file.path,
@@ -53,7 +60,7 @@ export const stapler: Recogniser = {
           framework: 'stapler',
           kind,
           access: unprotected ? 'public' : 'protected',
-          evidence: `public ${isJs ? 'JavaScript proxy' : 'web'} method ${fn.name}${exposedBy ? ` on a ${exposedBy}` : ''}${cues.length > 0 ? ` (${cues.join(', ')})` : ''}`,
+          evidence: `public ${isJs ? 'JavaScript proxy' : isDynamic ? 'dynamic-dispatch' : 'web'} method ${fn.name}${exposedBy ? ` on a ${exposedBy}` : ''}${cues.length > 0 ? ` (${cues.join(', ')})` : ''}`,
         };
         result.entries.push(entry);
       }

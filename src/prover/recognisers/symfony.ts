@@ -1,10 +1,23 @@
 /**
- * Symfony: controller methods carrying `#[Route(...)]` (or a docblock `@Route(...)`), and public
- * methods of classes extending `AbstractController`. The route path (class prefix + method path) is
+ * Symfony: controller methods carrying `#[Route(...)]` (or a docblock `@Route(...)`), methods a
+ * `config/routes*.yaml` route names (`controller: App\Controller\X::method`), and public methods of
+ * classes extending `AbstractController`. The route path (class prefix + method path) is
  * kept so `security.yaml` `access_control` can be matched against it (enforcement.ts).
  */
+import { namespaceOf } from '../resolution.js';
+import { yamlRoutes, type YamlRoute } from '../symfony-routes.js';
 import { docCommentAbove, lineage, methodsOf } from './shared.js';
 import { nothing, type Recogniser } from './types.js';
+
+const ROUTES = new WeakMap<ReadonlyMap<string, string>, YamlRoute[]>();
+
+/** The routes the routes files declare with a controller, read once per run. */
+function declaredRoutes(configTexts: ReadonlyMap<string, string> | undefined): YamlRoute[] {
+  if (!configTexts) return [];
+  let routes = ROUTES.get(configTexts);
+  if (!routes) ROUTES.set(configTexts, (routes = yamlRoutes(configTexts)));
+  return routes;
+}
 
 /** The path of a `Route(...)` attribute or annotation text, or null. */
 function routePath(text: string): string | null {
@@ -16,10 +29,15 @@ export const symfony: Recogniser = {
   id: 'symfony',
   languages: ['php'],
   registrationFiles: { paths: [/(^|\/)config\/packages\/([\w-]+\/)?security\.ya?ml$/, /(^|\/)config\/routes(\/[^/]+)*\.ya?ml$/] },
-  recognise(file, { program }) {
+  recognise(file, { program, configTexts }) {
     const result = nothing();
+    const routes = declaredRoutes(configTexts);
+    const space = routes.length > 0 ? namespaceOf(file) : '';
     for (const cls of file.ir.classes) {
       if (cls.kind !== 'class') continue;
+      // A route of config/routes*.yaml naming this class (`controller: App\Controller\X::method`).
+      const qualified = space === '' ? cls.name : `${space}\\${cls.name}`;
+      const classRoutes = routes.filter((r) => r.controller === qualified);
       const isController = lineage(program, cls.name, file.path).has('AbstractController');
       const classRoute = cls.decorators.find((d) => /^Route\(/.test(d)) ?? (/@Route\(/.test(docCommentAbove(file, cls.startLine)) ? docCommentAbove(file, cls.startLine) : undefined);
       const prefix = classRoute === undefined ? '' : (routePath(classRoute) ?? '');
@@ -30,6 +48,11 @@ export const symfony: Recogniser = {
         const doc = attribute === undefined ? docCommentAbove(file, fn.startLine) : '';
         const annotation = /@Route\(/.test(doc) ? doc.slice(doc.indexOf('@Route(')) : undefined;
         const declared = attribute ?? annotation;
+        const yaml = declared === undefined ? classRoutes.find((r) => r.method === fn.name) : undefined;
+        if (yaml) {
+          result.entries.push({ functionId: ref.id, path: file.path, function: fn.qualifiedName, line: fn.startLine, framework: 'symfony', kind: 'route', access: 'protected', evidence: `route ${yaml.path} at ${yaml.evidence}`, registeredBy: yaml.evidence, route: yaml.path });
+          continue;
+        }
         if (declared === undefined && !(isController && fn.modifiers.includes('public') && !fn.modifiers.includes('static'))) continue;
         const path = declared === undefined ? null : routePath(declared);
         result.entries.push({

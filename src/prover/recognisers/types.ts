@@ -12,6 +12,8 @@ import type { RegistrationFiles } from '../scope.js';
 interface RecogniserContext {
   program: Program;
   facts: Facts;
+  /** Configuration files the prover reads (Symfony's routes and security files, web.xml), by path. */
+  configTexts?: ReadonlyMap<string, string>;
 }
 
 /** Entries found, and what the recogniser saw but could not resolve (reason → count). */

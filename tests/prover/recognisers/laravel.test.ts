@@ -45,19 +45,48 @@ Route::middleware(['auth:sanctum'])->group(function () {
       },
       entries: [{ function: 'PhotoController.destroy', line: 9 }],
     },
+    {
+      name: 'closure routes, plain, arrow, after a chain and with match, are entries of their own',
+      files: {
+        'routes/web.php': `<?php
+Route::get('/health', function () { return 'ok'; });
+Route::middleware('auth')->group(function () {
+    Route::post('/users/{id}/wipe', function ($id) {
+        User::find($id)->delete();
+    })->middleware('can:wipe-users');
+    Route::match(['get', 'post'], '/ping', fn () => 'pong');
+});
+`,
+      },
+      entries: [
+        { function: "Route::get('/health')", line: 2, kind: 'route' },
+        { function: "Route::post('/users/{id}/wipe')", line: 4 },
+        { function: "Route::match('/ping')", line: 7 },
+      ],
+    },
   ],
   negative: [
+    {
+      name: 'a group closure and closures passed to other Route methods are no entries',
+      files: {
+        'routes/web.php': `<?php
+Route::middleware('auth')->group(function () {
+    Route::bind('user', function ($value) { return User::where('name', $value)->firstOrFail(); });
+});
+Route::fallback(function () { return response('missing', 404); });
+`,
+      },
+    },
     {
       name: 'a route to a controller the repository does not define is counted',
       files: { 'routes/web.php': "<?php\nRoute::get('/x', [VendorController::class, 'show']);\n" },
       unresolved: { registration_unresolved: 1 },
     },
     {
-      name: 'Route calls outside route files are not read, and closures are not entries',
+      name: 'Route calls outside route files are not read, closures there neither',
       files: {
         'app/Http/Controllers/PhotoController.php': controller,
-        'app/Providers/Thing.php': "<?php\nRoute::get('/x', [PhotoController::class, 'show']);\n",
-        'routes/web.php': "<?php\nRoute::get('/health', function () { return 'ok'; });\n",
+        'app/Providers/Thing.php': "<?php\nRoute::get('/x', [PhotoController::class, 'show']);\nRoute::get('/health', function () { return 'ok'; });\n",
       },
       unresolved: {},
     },

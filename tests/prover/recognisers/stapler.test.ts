@@ -3,7 +3,7 @@ import { runRecogniserTable } from '../recogniser-tester.js';
 runRecogniserTable('stapler', {
   positive: [
     {
-      name: 'form validation and test-connection methods of a nested DescriptorImpl',
+      name: 'form validation (static too) and test-connection methods of a nested DescriptorImpl',
       files: {
         'src/main/java/org/acme/ArchiveBuilder.java': `package org.acme;
 public class ArchiveBuilder extends Builder {
@@ -16,6 +16,7 @@ public class ArchiveBuilder extends Builder {
       return FormValidation.ok();
     }
     private FormValidation doHidden(String x) { return null; }
+    public static FormValidation doCheckServerUrl(@QueryParameter String value) { return FormValidation.ok(); }
     public String getDisplayName() { return "Archive"; }
   }
 }
@@ -24,6 +25,7 @@ public class ArchiveBuilder extends Builder {
       entries: [
         { function: 'DescriptorImpl.doCheckEndpoint', line: 5, kind: 'form_validation', access: 'protected' },
         { function: 'DescriptorImpl.doTestConnection', line: 8, kind: 'route' },
+        { function: 'DescriptorImpl.doCheckServerUrl', line: 12, kind: 'form_validation' },
       ],
     },
     {
@@ -53,8 +55,27 @@ public class Helper {
       },
       entries: [{ function: 'Helper.doReindex', line: 3 }],
     },
+    {
+      name: 'getDynamic takes the URL tokens nothing else did: an entry with its Stapler parameters',
+      files: {
+        'src/main/java/org/acme/ReportsAction.java': `package org.acme;
+@Extension
+public class ReportsAction implements RootAction {
+  public String getUrlName() { return "reports"; }
+  public Object getDynamic(String token, StaplerRequest req, StaplerResponse rsp) {
+    return Report.load(token);
+  }
+}
+`,
+      },
+      entries: [{ function: 'ReportsAction.getDynamic', line: 5, kind: 'route', access: 'protected' }],
+    },
   ],
   negative: [
+    {
+      name: 'a getDynamic without Stapler parameters is an ordinary getter',
+      files: { 'src/Lookup.java': 'public class Lookup extends Descriptor<Object> {\n  public Object getDynamic(String name) { return null; }\n}\n' },
+    },
     {
       name: 'a do-method of a plain class with no Stapler cue',
       files: { 'src/Plain.java': 'public class Plain {\n  public void doWork(String x) { }\n}\n' },

@@ -37,8 +37,64 @@ class AdminController extends AbstractController
       },
       entries: [{ function: 'AdminController.users', line: 7 }],
     },
+    {
+      name: 'methods named by routes in config/routes.yaml, an invokable one and a defaults._controller one',
+      files: {
+        'config/routes.yaml': `export_report:
+    path: /reports/{id}/export
+    controller: App\\Controller\\ReportController::export
+    methods: [POST]
+purge_reports:
+    path: /reports/purge
+    controller: "App\\\\Controller\\\\PurgeReports"
+legacy_report:
+    path: /legacy/{id}
+    defaults: { _controller: 'App\\Controller\\ReportController::legacy' }
+`,
+        'src/Controller/ReportController.php': `<?php
+namespace App\\Controller;
+class ReportController
+{
+    public function export(int $id): Response { return new Response(); }
+    public function legacy(int $id): Response { return new Response(); }
+    public function notRouted(): Response { return new Response(); }
+}
+`,
+        'src/Controller/PurgeReports.php': `<?php
+namespace App\\Controller;
+class PurgeReports
+{
+    public function __invoke(): Response { return new Response(); }
+}
+`,
+      },
+      entries: [
+        { function: 'ReportController.export', line: 5, kind: 'route' },
+        { function: 'ReportController.legacy', line: 6 },
+        { function: 'PurgeReports.__invoke', line: 5 },
+      ],
+    },
   ],
   negative: [
+    {
+      name: 'a routes.yaml route naming a service id or a class of another namespace',
+      files: {
+        'config/routes.yaml': `health:
+    path: /health
+    controller: app.health_controller
+other:
+    path: /other
+    controller: Vendor\\Bundle\\ReportController::export
+`,
+        'src/Controller/ReportController.php': `<?php
+namespace App\\Controller;
+class ReportController
+{
+    public function export(int $id): Response { return new Response(); }
+}
+`,
+      },
+    },
     {
       name: 'a service class without routes',
       files: { 'src/Service/Mailer.php': '<?php\nclass Mailer\n{\n    public function send(string $to): void {}\n}\n' },
