@@ -427,6 +427,10 @@ export function witnesses(input: WitnessInput): WitnessSet {
 
   const web = pythonWebWitnesses({ program, facts: facts.python, entries: input.entries, byFunction: set.byFunction });
   for (const w of web.witnesses) add(set, w);
+  for (const [functionId, outside] of web.outsideRoute) {
+    const list = set.byFunction.get(functionId) ?? [];
+    set.byFunction.set(functionId, list.filter((w) => w.scope !== 'decorator' || !outside.has(w.evidence)));
+  }
   for (const id of web.publicEntries) set.publicEntries.add(id);
   laravelRouterWitnesses(input, set);
   for (const w of jsMiddlewareWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);

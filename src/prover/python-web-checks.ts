@@ -182,6 +182,11 @@ interface WebCheckInput {
 export interface WebChecks {
   witnesses: Witness[];
   publicEntries: string[];
+  /**
+   * Decorators written above a Flask view's route decorator, by function id: they wrap the function
+   * after it was registered, so the registered view runs without them (their witnesses are dropped).
+   */
+  outsideRoute: Map<string, Set<string>>;
 }
 
 /** A check a decorator, a dependency or a hook proves, with where it was seen. */
@@ -193,7 +198,7 @@ interface Proof {
 
 /** Router and class witnesses of Django, DRF, Flask and FastAPI entries. */
 export function pythonWebWitnesses(input: WebCheckInput): WebChecks {
-  const out: WebChecks = { witnesses: [], publicEntries: [] };
+  const out: WebChecks = { witnesses: [], publicEntries: [], outsideRoute: new Map() };
   const python = input.entries.filter((e) => e.framework === 'django' || e.framework === 'flask' || e.framework === 'fastapi');
   if (python.length === 0) return out;
   const judged = new Map<string, Proof[]>();
@@ -219,8 +224,11 @@ export function pythonWebWitnesses(input: WebCheckInput): WebChecks {
     const add = (proof: Proof, scope: Witness['scope']): void => {
       out.witnesses.push({ kind: proof.kind, scope, functionId: entry.functionId, line: null, dischargerId: proof.dischargerId, evidence: proof.evidence });
     };
-    // The repository's own decorators on the view.
-    for (const text of ref.fn.decorators) for (const proof of decoratorProofs(file, text)) add(proof, 'decorator');
+    // The repository's own decorators on the view; Flask registers the function its route decorator
+    // receives, so a decorator above that one never runs for the request.
+    const routeAt = entry.framework === 'flask' ? ref.fn.decorators.findIndex((d) => flaskRoute(file, [d]) !== null) : -1;
+    if (routeAt > 0) out.outsideRoute.set(entry.functionId, new Set(ref.fn.decorators.slice(0, routeAt).map((d) => `@${d}`)));
+    for (const text of ref.fn.decorators.slice(Math.max(routeAt, 0))) for (const proof of decoratorProofs(file, text)) add(proof, 'decorator');
     if (entry.framework === 'django') {
       const classChecks = djangoClassChecks(input, file, ref, settings);
       for (const proof of classChecks.proofs) add(proof, 'class');

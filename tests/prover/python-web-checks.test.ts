@@ -62,6 +62,13 @@ describe('Flask views', () => {
     expect(await labels({ 'app/decorators.py': DECORATORS, 'app/admin.py': flaskView('@logged') })).toEqual(['unguarded_path']);
   });
 
+  it('a check decorator written above the route decorator wraps the function after Flask registered it: no check', async () => {
+    const above = flaskView('').replace('@admin.route(', '@login_required\n@admin.route(').replace('from flask import Blueprint', 'from flask import Blueprint\nfrom flask_login import login_required');
+    expect(await labels({ 'app/decorators.py': DECORATORS, 'app/admin.py': above })).toEqual(['unguarded_path']);
+    const below = flaskView('@login_required').replace('from flask import Blueprint', 'from flask import Blueprint\nfrom flask_login import login_required');
+    expect(await labels({ 'app/decorators.py': DECORATORS, 'app/admin.py': below })).toEqual(['authn_only']);
+  });
+
   it('a before_request hook of the blueprint that refuses non-admins covers its views; a hook of another blueprint does not', async () => {
     const hook = (bp: string) => `from flask import abort
 from flask_login import current_user
