@@ -59,7 +59,9 @@ export function urlConfViews(program: Program, file: ProgramFile): UrlConfView[]
 export const django: Recogniser = {
   id: 'django',
   languages: ['python'],
-  registrationFiles: { paths: [/(^|\/)urls\.py$/, /(^|\/)settings(\/[\w-]+)?\.py$/], markers: [/^urlpatterns\s*[+]?=/m, /\bDEFAULT_PERMISSION_CLASSES\b/] },
+  // URLconfs, settings (DRF's default permission classes, MIDDLEWARE), the repository's own view
+  // decorators, and models whose random primary key makes a lookup a secret link.
+  registrationFiles: { paths: [/(^|\/)urls\.py$/, /(^|\/)settings(\/[\w-]+)?\.py$/], markers: [/^urlpatterns\s*[+]?=/m, /\bDEFAULT_PERMISSION_CLASSES\b/, /^MIDDLEWARE\s*[+]?=/m, /@(functools\.)?wraps\(/, /primary_key\s*=\s*True/] },
   recognise(file, { program }) {
     const result = nothing();
     const seen = new Set<string>();

@@ -18,6 +18,8 @@ export function fastapiRoute(file: ProgramFile, decorators: readonly string[]): 
 export const fastapi: Recogniser = {
   id: 'fastapi',
   languages: ['python'],
+  // Dependencies are named, not called, by the path operations: the files that may refuse are read.
+  registrationFiles: { paths: [], markers: [/\bHTTPException\b/] },
   recognise(file, { program }) {
     const result = nothing();
     if (!importsFramework(file, FASTAPI)) return result;

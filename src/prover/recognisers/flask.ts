@@ -32,6 +32,8 @@ function viewBase(program: Program, file: ProgramFile, className: string): strin
 export const flask: Recogniser = {
   id: 'flask',
   languages: ['python'],
+  // Checks defined away from the views: blueprint hooks, and the repository's own view decorators.
+  registrationFiles: { paths: [], markers: [/\.before_request\b/, /@(functools\.)?wraps\(/] },
   recognise(file, { program }) {
     const result = nothing();
     if (importsFramework(file, FASTAPI)) return result;
