@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
+import { DECORATORS } from './python-fixtures.js';
 
 async function labels(files: Record<string, string>): Promise<string[]> {
   const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
@@ -13,33 +14,6 @@ async function labels(files: Record<string, string>): Promise<string[]> {
   return result.findings.map((f) => f.label).sort();
 }
 
-const DECORATORS = `import functools
-from flask import abort, redirect, request, session
-
-def admins_only(f):
-    @functools.wraps(f)
-    def admins_only_wrapper(*args, **kwargs):
-        if is_admin():
-            return f(*args, **kwargs)
-        else:
-            return redirect("/login")
-    return admins_only_wrapper
-
-def authed_only(f):
-    @functools.wraps(f)
-    def authed_only_wrapper(*args, **kwargs):
-        if not authed():
-            return redirect("/login")
-        return f(*args, **kwargs)
-    return authed_only_wrapper
-
-def logged(f):
-    @functools.wraps(f)
-    def logged_wrapper(*args, **kwargs):
-        print("called")
-        return f(*args, **kwargs)
-    return logged_wrapper
-`;
 
 const flaskView = (decorator: string) => `from flask import Blueprint
 from app.decorators import admins_only, authed_only, logged

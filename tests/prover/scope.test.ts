@@ -10,6 +10,7 @@ import { parseUnifiedDiff, touchedLines } from '../../src/git/diff.js';
 import { openBoundary } from '../../src/policy/paths.js';
 import { proveFromReader, type ProveFromReaderOutcome } from '../../src/prover/source.js';
 import { selectScope, selectionDetail } from '../../src/prover/scope.js';
+import { DECORATORS } from './python-fixtures.js';
 import { buildIR, type FileIR } from '../../src/syntax/ir.js';
 import { languageForPath } from '../../src/syntax/languages.js';
 import { reposRemovedAfterEach, type FileMap, type TestRepo } from '../helpers/repo.js';
@@ -355,25 +356,7 @@ def delete_mine(cid):
 const flask: Case = {
   name: 'Flask and FastAPI: decorators, a blueprint hook and a dependency defined in other files',
   initial: {
-    'app/decorators.py': `import functools
-from flask import redirect
-
-def admins_only(f):
-    @functools.wraps(f)
-    def admins_only_wrapper(*args, **kwargs):
-        if is_admin():
-            return f(*args, **kwargs)
-        return redirect("/login")
-    return admins_only_wrapper
-
-def authed_only(f):
-    @functools.wraps(f)
-    def authed_only_wrapper(*args, **kwargs):
-        if not authed():
-            return redirect("/login")
-        return f(*args, **kwargs)
-    return authed_only_wrapper
-`,
+    'app/decorators.py': DECORATORS,
     'app/hooks.py': `from flask import abort
 from flask_login import current_user
 from app.admin import admin
