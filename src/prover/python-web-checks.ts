@@ -76,15 +76,43 @@ function branchHead(file: ProgramFile, fn: FunctionIR, line: number): { line: nu
   return null;
 }
 
+/** An `if` whose condition allows only the owner or a role (`if obj.user == request.user:`): no negation, no alternative. */
+const ALLOWING_IF = /^\s*(?:if|elif)\s+(?!.*\b(not|or)\b)(?!.*!=)(.+):\s*(#.*)?$/;
+
+/**
+ * Branch witnesses: the block of an `if` that tests the caller's ownership or role runs only when the
+ * test holds (`if self.get_object().user == request.user: self.get_object().delete()`).
+ */
+function allowingBranches(file: ProgramFile, fn: FunctionIR, ref: FunctionRef, out: Witness[]): void {
+  for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
+    const text = file.lines[line - 1] ?? '';
+    const condition = ALLOWING_IF.exec(text)?.[2];
+    if (condition === undefined) continue;
+    const kind = /==|\bin\b/.test(condition) && OWNER_TEST.test(condition) ? 'ownership_check' : ROLE_TEST.test(condition) && /\b(request\.user|current_user|user)\b/.test(condition) ? 'path_guard' : null;
+    if (kind === null) continue;
+    const indent = indentOf(text);
+    let until = line;
+    for (let l = line + 1; l <= fn.endLine; l++) {
+      const next = file.lines[l - 1] ?? '';
+      if (next.trim() === '') continue;
+      if (indentOf(next) <= indent) break;
+      until = l;
+    }
+    out.push({ kind, scope: 'statement', functionId: ref.id, line, dischargerId: 'python.allowing-branch', evidence: text.trim(), until });
+  }
+}
+
 /** Statement witnesses for the Python refusals that are no call (added with the other statement witnesses). */
 export function refusalWitnesses(program: Program): Witness[] {
   const out: Witness[] = [];
   for (const file of program.files) {
     if (file.factsLanguage !== 'python') continue;
-    if (!/\b(401|403)\b|\braise\s+[A-Za-z_]/.test(file.text)) continue;
+    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]/.test(file.text);
     for (const fn of file.ir.functions) {
       const ref = program.nodeOf.get(fn);
       if (!ref || ref.fn !== fn) continue;
+      allowingBranches(file, fn, ref, out);
+      if (!refuses) continue;
       const exceptionVariables = new Set<string>();
       for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
         const own = file.lines[line - 1] ?? '';

@@ -140,6 +140,21 @@ urlpatterns = [
     expect(await labels({ 'app/models.py': djangoModels, 'app/views.py': views, 'app/urls.py': urls('views.remove') })).toEqual(['unguarded_path']);
   });
 
+  it('an if that lets only the owner through guards its own block, not what follows it', async () => {
+    const view = (body: string) => `from django.contrib.auth.mixins import LoginRequiredMixin
+from django.views.generic import DeleteView
+from .models import Invoice
+
+class InvoiceDelete(LoginRequiredMixin, DeleteView):
+    model = Invoice
+    def get(self, request, *args, **kwargs):
+${body}
+`;
+    expect(await labels({ 'app/models.py': djangoModels, 'app/views.py': view('        if self.get_object().user == request.user:\n            self.get_object().delete()\n        return None') })).toEqual([]);
+    expect(await labels({ 'app/models.py': djangoModels, 'app/views.py': view('        if self.get_object().user == request.user:\n            print("yours")\n        self.get_object().delete()') })).toEqual(['authn_only']);
+    expect(await labels({ 'app/models.py': djangoModels, 'app/views.py': view('        if self.get_object().user == request.user or request.GET.get("force"):\n            self.get_object().delete()') })).toEqual(['authn_only']);
+  });
+
   it('a lookup by a random primary key (a link mailed to its owner) is the owner acting on their record; an integer key is not', async () => {
     const models = (key: string) => `from django.db import models
 
