@@ -23,6 +23,7 @@ import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.j
 import { parseWebXml, servletConstraint } from './web-xml.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
 import { jsMiddlewareWitnesses } from './js-middleware.js';
+import { capabilityLookups, pythonWebWitnesses, refusalWitnesses } from './python-web-checks.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -319,6 +320,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
     }
   }
 
+  for (const w of [...refusalWitnesses(program), ...capabilityLookups(program)]) add(set, w);
   predicateWitnesses(input, set, predicates);
 
   // Condition witnesses: an `if` whose condition is itself the check (a credential comparison).
@@ -424,6 +426,13 @@ export function witnesses(input: WitnessInput): WitnessSet {
     }
   }
 
+  const web = pythonWebWitnesses({ program, facts: facts.python, entries: input.entries, byFunction: set.byFunction });
+  for (const w of web.witnesses) add(set, w);
+  for (const [functionId, outside] of web.outsideRoute) {
+    const list = set.byFunction.get(functionId) ?? [];
+    set.byFunction.set(functionId, list.filter((w) => w.scope !== 'decorator' || !outside.has(w.evidence)));
+  }
+  for (const id of web.publicEntries) set.publicEntries.add(id);
   laravelRouterWitnesses(input, set);
   for (const w of jsMiddlewareWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);
   symfonyAccessControl(input, set);

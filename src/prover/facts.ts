@@ -109,8 +109,12 @@ const factsFileSchema = z.strictObject({
         calls: z.array(pattern).default([]),
         /** Decorator/annotation/attribute regexes over the text without `@`/`#[ ]` (decorator or class scope). */
         decorators: z.array(pattern).default([]),
-        /** Middleware-name regexes (router scope: route files, controller constructors). */
+        /** Middleware-name regexes (router scope: route files, controller constructors, Django's `MIDDLEWARE` setting). */
         middleware: z.array(pattern).default([]),
+        /** Regexes over a class's base names (Django's `LoginRequiredMixin`): class scope, every handler of the class and its subclasses. */
+        bases: z.array(pattern).default([]),
+        /** Regexes over a class attribute's assignment (`permission_classes = [IsAdminUser]`), also read in a framework's default setting (class scope). */
+        class_attributes: z.array(pattern).default([]),
         /** Role regexes for `access_control` entries of Symfony's security.yaml. */
         roles: z.array(pattern).default([]),
         /** Regex over the call's source line; the row matches only when it also matches. */
@@ -199,6 +203,8 @@ export interface DischargerFact {
   calls: RegExp[];
   decorators: RegExp[];
   middleware: RegExp[];
+  bases: RegExp[];
+  classAttributes: RegExp[];
   roles: RegExp[];
   line: RegExp | null;
   condition: RegExp | null;
@@ -300,8 +306,8 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
   const dischargers = input.discharger.map((row, index): DischargerFact => {
     const at = ['discharger', index] as const;
     ids.claim(row.id, context, [...at, 'id']);
-    if (row.calls.length + row.decorators.length + row.middleware.length + row.roles.length + row.comparisons.length === 0) {
-      throw context.problem(at, 'needs calls, decorators, middleware, roles or comparisons');
+    if (row.calls.length + row.decorators.length + row.middleware.length + row.bases.length + row.class_attributes.length + row.roles.length + row.comparisons.length === 0) {
+      throw context.problem(at, 'needs calls, decorators, middleware, bases, class_attributes, roles or comparisons');
     }
     return {
       id: row.id,
@@ -310,6 +316,8 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       calls: patterns([...at, 'calls'], row.calls),
       decorators: patterns([...at, 'decorators'], row.decorators),
       middleware: patterns([...at, 'middleware'], row.middleware),
+      bases: patterns([...at, 'bases'], row.bases),
+      classAttributes: patterns([...at, 'class_attributes'], row.class_attributes),
       roles: patterns([...at, 'roles'], row.roles),
       line: optionalPattern([...at, 'line'], row.line),
       condition: optionalPattern([...at, 'condition'], row.condition),

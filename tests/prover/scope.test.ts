@@ -1,7 +1,7 @@
 /**
  * The review's scoped prover reads only the files a change needs, and reports exactly what the prover
  * reading every file reports on that change. Each fixture is a small real-shaped repository (Laravel,
- * Jenkins/Stapler, Remix, Jetty servlets registered in code) padded with unrelated files, with a series
+ * Jenkins/Stapler, Remix, Jetty servlets registered in code, Flask and FastAPI) padded with unrelated files, with a series
  * of commits; every commit is proved both ways from git's objects and the findings must be equal.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { parseUnifiedDiff, touchedLines } from '../../src/git/diff.js';
 import { openBoundary } from '../../src/policy/paths.js';
 import { proveFromReader, type ProveFromReaderOutcome } from '../../src/prover/source.js';
 import { selectScope, selectionDetail } from '../../src/prover/scope.js';
+import { DECORATORS } from './python-fixtures.js';
 import { buildIR, type FileIR } from '../../src/syntax/ir.js';
 import { languageForPath } from '../../src/syntax/languages.js';
 import { reposRemovedAfterEach, type FileMap, type TestRepo } from '../helpers/repo.js';
@@ -328,8 +329,73 @@ public class Job${i} {
   atLeastFindings: 1,
 };
 
+const flaskViews = (purge: string, mine = 'cid') => `from flask import Blueprint
+from app.decorators import admins_only, authed_only
+from app.models import db, Challenges
+
+admin = Blueprint("admin", __name__)
+me = Blueprint("me", __name__)
+
+@admin.route("/admin/challenges/<int:cid>", methods=["DELETE"])
+@admins_only
+def delete_challenge(cid):
+    challenge = Challenges.query.filter_by(id=cid).first_or_404()
+    db.session.delete(challenge)
+
+@admin.route("/admin/purge", methods=["POST"])
+def purge():
+${purge}
+
+@me.route("/me/challenges/<int:cid>", methods=["DELETE"])
+@authed_only
+def delete_mine(cid):
+    challenge = Challenges.query.filter_by(id=${mine}).first_or_404()
+    db.session.delete(challenge)
+`;
+
+const flask: Case = {
+  name: 'Flask and FastAPI: decorators, a blueprint hook and a dependency defined in other files',
+  initial: {
+    'app/decorators.py': DECORATORS,
+    'app/hooks.py': `from flask import abort
+from flask_login import current_user
+from app.admin import admin
+
+@admin.before_request
+def only_admins():
+    if not current_user.is_admin:
+        abort(403)
+`,
+    'app/admin.py': flaskViews('    Challenges.query.filter_by(hidden=True).delete()'),
+    'api/deps.py': `from fastapi import Depends, HTTPException
+
+def get_current_active_superuser(user = Depends(get_current_user)):
+    if not user.is_superuser:
+        raise HTTPException(status_code=403, detail="not enough privileges")
+    return user
+`,
+    'api/items.py': `from fastapi import APIRouter, Depends
+from api.deps import get_current_active_superuser
+
+router = APIRouter()
+
+@router.delete("/items/{item_id}")
+def delete_item(item_id: int, db = Depends(get_db), user = Depends(get_current_active_superuser)):
+    item = db.query(Item).get(item_id)
+    db.delete(item)
+`,
+    ...padding(30, (i) => [`app/jobs/job${i}.py`, `def run(name):\n    print(name)\n\ndef delete(name):\n    return name\n`]),
+  },
+  changes: [
+    { message: 'admin: purge visible too', files: { 'app/admin.py': flaskViews('    Challenges.query.filter_by(hidden=False).delete()') } },
+    { message: 'mine: by int (a login only: a finding)', files: { 'app/admin.py': flaskViews('    Challenges.query.filter_by(hidden=False).delete()', 'int(cid)') } },
+    { message: 'items: trim', files: { 'api/items.py': 'from fastapi import APIRouter, Depends\nfrom api.deps import get_current_active_superuser\n\nrouter = APIRouter()\n\n@router.delete("/items/{item_id}")\ndef delete_item(item_id: int, db = Depends(get_db), user = Depends(get_current_active_superuser)):\n    item = db.query(Item).get(int(item_id))\n    db.delete(item)\n' } },
+  ],
+  atLeastFindings: 1,
+};
+
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty]) {
+  for (const fixture of [laravel, stapler, remix, jetty, flask]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;

@@ -2,7 +2,10 @@
  * The recogniser registry: every framework recogniser, in the order they run. A test checks that each
  * module of this folder is listed here and has a fixture table.
  */
+import { django } from './django.js';
 import { express } from './express.js';
+import { fastapi } from './fastapi.js';
+import { flask } from './flask.js';
 import { jetty } from './jetty.js';
 import { laravel } from './laravel.js';
 import { livewire } from './livewire.js';
@@ -16,7 +19,7 @@ import { tornado } from './tornado.js';
 import { trpc } from './trpc.js';
 import type { Recogniser } from './types.js';
 
-export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado, trpc, nextjs, express, reactRouter];
+export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado, django, flask, fastapi, trpc, nextjs, express, reactRouter];
 
 /** Modules of this folder that are not recognisers. */
-export const SUPPORT_MODULES = ['index', 'types', 'shared', 'js-handlers'] as const;
+export const SUPPORT_MODULES = ['index', 'types', 'shared', 'js-handlers', 'python-views'] as const;
