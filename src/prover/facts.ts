@@ -70,6 +70,10 @@ const factsFileSchema = z.strictObject({
     record_lookups: z.array(pattern).default([]),
     /** Regexes over a lookup keyed by a secret token, with a named group `value` for the token (`->where('token', '=', (?<value>\$\w+))`). */
     token_lookups: z.array(pattern).default([]),
+    /** Regexes over a check's attribute that only allow viewing (`view`, `show`): no check for a resource-bound write of that object. */
+    read_attributes: z.array(pattern).default([]),
+    /** Regexes over a check's attribute that is a login, not a permission (`ROLE_USER`): it binds no object and covers no resource-bound operation. */
+    login_roles: z.array(pattern).default([]),
   }),
   operation: z
     .array(
@@ -86,6 +90,10 @@ const factsFileSchema = z.strictObject({
         framework: nonEmpty.optional(),
         /** Call-signature regexes of calls whose first argument this operation writes later (Doctrine `persist`/`remove` before `flush`). */
         queued_by: z.array(pattern).default([]),
+        /** The operation acts on one object, and only a check bound to that object discharges it when the request chose it (resource-binding.ts). */
+        resource_bound: z.boolean().default(false),
+        /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
+        resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -175,6 +183,8 @@ interface OperationFact {
   handlers: RegExp[];
   framework: string | null;
   queuedBy: RegExp[];
+  resourceBound: boolean;
+  resourceArg: number | 'receiver' | null;
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -241,6 +251,8 @@ export interface LanguageFacts {
   recordLookups: RegExp[];
   /** Lookups keyed by a secret token (group `value`: the token). */
   tokenLookups: RegExp[];
+  readAttributes: RegExp[];
+  loginRoles: RegExp[];
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -277,6 +289,8 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       handlers: patterns([...at, 'handlers'], row.handlers),
       framework: row.framework ?? null,
       queuedBy: patterns([...at, 'queued_by'], row.queued_by),
+      resourceBound: row.resource_bound,
+      resourceArg: row.resource_arg ?? null,
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,
@@ -337,6 +351,8 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     ownSession: patterns(['header', 'own_session'], input.header.own_session),
     recordLookups: patterns(['header', 'record_lookups'], input.header.record_lookups),
     tokenLookups: patterns(['header', 'token_lookups'], input.header.token_lookups),
+    readAttributes: patterns(['header', 'read_attributes'], input.header.read_attributes),
+    loginRoles: patterns(['header', 'login_roles'], input.header.login_roles),
     authFlows,
     operations,
     dischargers,

@@ -1,0 +1,94 @@
+/**
+ * Resource-bound checks (src/prover/resource-binding.ts, ADR 0028): an operation row marked
+ * `resource_bound` acting on an object the request chose is discharged only by a check whose subject is
+ * that object (or a variable it came from) with an attribute stronger than viewing. A check on another
+ * object, a view check, or a login-level role leaves it as a `resource_unbound` finding that names the
+ * object; a global role or permission (no subject) and the caller's own objects still discharge.
+ */
+import { describe, expect, it } from 'vitest';
+import { proveChange } from '../../src/prover/prove.js';
+import type { ProverFinding } from '../../src/prover/types.js';
+
+async function findingsOf(files: Record<string, string>): Promise<ProverFinding[]> {
+  const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
+  expect(result.coverage.operationsChecked).toBeGreaterThan(0);
+  return result.findings;
+}
+
+/** A Symfony action with `attributes` above it, `parameters`, and `body`. */
+const action = (attributes: string, parameters: string, body: string) => `<?php
+namespace App\\Controller;
+class PostController extends AbstractController
+{
+    ${attributes}
+    #[Route('/post/{post}', methods: ['POST'])]
+    public function act(${parameters}): Response
+    {
+${body}
+        return new Response();
+    }
+}
+`;
+
+const post = (attributes: string, body: string, parameters = 'Post $post, Request $request, EntityManagerInterface $em') => ({ 'src/Controller/PostController.php': action(attributes, parameters, body) });
+
+/** The table: each row a check kind in front of a resource-bound operation; `unbound` is the object a finding must name, null for none. */
+const TABLE: { name: string; files: Record<string, string>; unbound: string | null }[] = [
+  // deletions of a route-bound record
+  { name: 'a voter call on the deleted record', files: post('', `        $this->denyAccessUnlessGranted('delete', $post);\n        $em->remove($post);`), unbound: null },
+  { name: 'a login-level role before a deletion', files: post('', `        $this->denyAccessUnlessGranted('ROLE_USER');\n        $em->remove($post);`), unbound: '$post' },
+  { name: 'a global role before a deletion', files: post('', `        $this->denyAccessUnlessGranted('ROLE_ADMIN');\n        $em->remove($post);`), unbound: null },
+  { name: 'a view check on the deleted record', files: post('', `        $this->denyAccessUnlessGranted('view', $post);\n        $em->remove($post);`), unbound: '$post' },
+  { name: 'a check on another record before a deletion', files: post('', `        $comment = $this->comments->find($request->get('comment'));\n        $this->denyAccessUnlessGranted('delete', $post);\n        $em->remove($comment);`), unbound: '$comment' },
+  { name: 'a boolean voter call that leaves, on a record looked up by a route id', files: post('', `        $found = $this->posts->find($id);\n        if (!$this->isGranted('delete', $found)) {\n            throw $this->createAccessDeniedException();\n        }\n        $em->remove($found);`, 'int $id, EntityManagerInterface $em'), unbound: null },
+  { name: 'an attribute naming the deleted route parameter', files: post(`#[IsGranted('delete', 'post')]`, `        $em->remove($post);`), unbound: null },
+  { name: 'an attribute naming the subject by keyword', files: post(`#[IsGranted('delete', subject: 'post')]`, `        $em->remove($post);`), unbound: null },
+  { name: 'an attribute naming another parameter', files: post(`#[IsGranted('edit', 'blog')]`, `        $em->remove($post);`, 'Blog $blog, Post $post, EntityManagerInterface $em'), unbound: '$post' },
+  { name: 'a deletion of a record the code built', files: post(`#[IsGranted('ROLE_USER')]`, `        $draft = new Post();\n        $em->remove($draft);`), unbound: null },
+  { name: "a deletion of the logged-in user's record", files: post(`#[IsGranted('ROLE_USER')]`, `        $mine = $this->getUser()->getDraft();\n        $em->remove($mine);`), unbound: null },
+  // a child moved under a parent the request names
+  { name: 'a move checked on the child only', files: post('', `        $this->denyAccessUnlessGranted('edit', $post);\n        $book = $this->books->find($request->get('book'));\n        $post->changeBook($book->id);`), unbound: '$book->id' },
+  { name: 'a move checked on the new parent too', files: post('', `        $this->denyAccessUnlessGranted('edit', $post);\n        $book = $this->books->find($request->get('book'));\n        $this->denyAccessUnlessGranted('create', $book);\n        $post->changeBook($book->id);`), unbound: null },
+  { name: 'a move under a parent derived from a checked one', files: post('', `        $book = $this->books->find($request->get('book'));\n        $this->denyAccessUnlessGranted('create', $book);\n        $target = $book->getId();\n        $post->changeBook($target);`), unbound: null },
+];
+
+describe('resource-bound checks', () => {
+  for (const row of TABLE) {
+    it(row.name, async () => {
+      const findings = await findingsOf(row.files);
+      const bound = findings.filter((f) => f.label === 'resource_unbound');
+      if (row.unbound === null) expect(findings.map((f) => f.evidence)).toEqual([]);
+      else {
+        expect(bound.map((f) => f.unboundResource?.variable)).toEqual([row.unbound]);
+        expect(bound[0]?.cwe).toBe('CWE-639');
+      }
+    });
+  }
+
+  it('a team access grant on a view check names the object and what the checks bind; the permissions attribute settles it', async () => {
+    const grant = (attribute: string) => ({
+      'src/API/TeamController.php': `<?php
+namespace App\\API;
+class TeamController extends AbstractController
+{
+    #[IsGranted('edit', 'team')]
+    #[IsGranted('${attribute}', 'customer')]
+    #[Route('/teams/{id}/customers/{customerId}', methods: ['POST'])]
+    public function postCustomerAction(Team $team, Customer $customer, CustomerRepository $customers): Response
+    {
+        $team->addCustomer($customer);
+        $customers->saveCustomer($customer);
+        return new Response();
+    }
+}
+`,
+    });
+    const [finding, ...rest] = await findingsOf(grant('view'));
+    expect(rest).toEqual([]);
+    expect(finding?.label).toBe('resource_unbound');
+    expect(finding?.unboundResource?.sentence).toContain("`IsGranted('view', 'customer')` only allows viewing it");
+    expect(finding?.unboundResource?.sentence).toContain("`IsGranted('edit', 'team')` binds another object");
+    expect(finding?.unboundResource?.sentence).toContain('a parameter of the entry TeamController.postCustomerAction');
+    expect(await findingsOf(grant('permissions'))).toEqual([]);
+  });
+});
