@@ -74,6 +74,8 @@ const factsFileSchema = z.strictObject({
     read_attributes: z.array(pattern).default([]),
     /** Regexes over a check's attribute that is a login, not a permission (`ROLE_USER`): it binds no object and covers no resource-bound operation. */
     login_roles: z.array(pattern).default([]),
+    /** Regexes over a check's attribute that is a role (`ROLE_ADMIN`): authority over every object, whatever the path's other checks bind. */
+    global_roles: z.array(pattern).default([]),
   }),
   operation: z
     .array(
@@ -253,6 +255,7 @@ export interface LanguageFacts {
   tokenLookups: RegExp[];
   readAttributes: RegExp[];
   loginRoles: RegExp[];
+  globalRoles: RegExp[];
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -353,6 +356,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     tokenLookups: patterns(['header', 'token_lookups'], input.header.token_lookups),
     readAttributes: patterns(['header', 'read_attributes'], input.header.read_attributes),
     loginRoles: patterns(['header', 'login_roles'], input.header.login_roles),
+    globalRoles: patterns(['header', 'global_roles'], input.header.global_roles),
     authFlows,
     operations,
     dischargers,

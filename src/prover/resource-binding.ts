@@ -6,8 +6,9 @@
  * (`isGranted('edit', $post)`, `userCan('chapter-create', $parent)`, `#[IsGranted('edit', 'post')]`,
  * `can:update,post`) names the operation's object or a variable the object was derived from, and its
  * attribute is stronger than viewing (`view`, `show`, `read`, `access` do not allow a write). A check bound
- * to another object discharges nothing here; a check that binds no object (a role or a global
- * permission) still does, except the login-level roles the facts name. Ownership (ownership.ts) is
+ * to another object discharges nothing here. A role (`ROLE_ADMIN`) still does; so does a permission
+ * that names no object, unless the path's other checks name objects (the code reasons per object, and
+ * this one was left out); a login-level role (`ROLE_USER`) never does. Ownership (ownership.ts) is
  * judged apart, by the checker. Textual, like ownership.ts: a right-hand side derives from every
  * variable it names.
  */
@@ -123,6 +124,29 @@ function trace(program: Program, facts: LanguageFacts, path: PathRecord, index: 
   return originOf(program, facts, path, index - 1, argument, caller.callLine, chain, budget);
 }
 
+/**
+ * A comparison that leaves on a mismatch ties the object to another one: after `if ($rate->getActivity()
+ * !== $activity) throw ...` the rate belongs to the activity, so a check on the activity covers it (the
+ * route-model binding scoped to a parent, written by hand). Each `||` disjunct is read alone; the names
+ * of the other side join `names`.
+ */
+function scopeByComparisons(file: ProgramFile, fn: FunctionIR, names: Set<string>, before: number): void {
+  const php = file.factsLanguage === 'php';
+  for (let line = fn.bodyStartLine + 1; line < before; line++) {
+    const condition = /\bif\s*\((.*)\)\s*\{?\s*$/.exec(file.lines[line - 1] ?? '')?.[1];
+    if (condition === undefined || /&&|\band\b/.test(condition)) continue;
+    if (!file.lines.slice(line - 1, line + 3).some((l, k) => (k === 0 ? EXIT.test(l.slice(l.indexOf(condition) + condition.length)) : EXIT.test(l)))) continue;
+    for (const disjunct of condition.split(/\|\||\bor\b/)) {
+      const sides = disjunct.split(/!==|!=|<>/);
+      if (sides.length !== 2) continue;
+      const [left, right] = sides.map((side) => mentionedVariables(side, php));
+      if (!left || !right || left.length === 0 || right.length === 0) continue;
+      if (left.some((n) => names.has(n))) for (const n of right) names.add(n);
+      else if (right.some((n) => names.has(n))) for (const n of left) names.add(n);
+    }
+  }
+}
+
 /** The names `names` were derived from by assignments above `before` in one function (themselves included). */
 function localDerivation(file: ProgramFile, fn: FunctionIR, names: readonly string[], before: number): Set<string> {
   const php = file.factsLanguage === 'php';
@@ -169,7 +193,14 @@ function atRisk(program: Program, facts: LanguageFacts, path: PathRecord, op: Op
   const chain = new Map<string, Set<string>>();
   const last = path.hops.length - 1;
   const origin = originOf(program, facts, path, last, expression, op.line, chain, { steps: MAX_STEPS });
-  return origin === null ? null : { expression: expression.trim(), chain, origin };
+  if (origin === null) return null;
+  path.hops.forEach((hop, i) => {
+    const ref = program.functions.get(hop.functionId);
+    const file = ref ? program.byPath.get(ref.path) : undefined;
+    const names = chain.get(hop.functionId);
+    if (ref && file && names) scopeByComparisons(file, ref.fn, names, i === last ? op.line : (hop.callLine ?? 0));
+  });
+  return { expression: expression.trim(), chain, origin };
 }
 
 const QUOTED = /^['"](.*)['"]$/s;
@@ -275,22 +306,29 @@ export function unboundResource(program: Program, facts: LanguageFacts, path: Pa
   const other: string[] = [];
   const viewing: string[] = [];
   const login: string[] = [];
+  const general: string[] = [];
   for (const w of relevant) {
     const b = bindingOf(program, w);
     const readOnly = b.attribute !== null && facts.readAttributes.some((re) => re.test(b.attribute ?? ''));
     if (b.names.length === 0) {
       if (b.attribute !== null && facts.loginRoles.some((re) => re.test(b.attribute ?? ''))) login.push(describe(b));
-      else return null; // a role or a global permission: authority over every object
+      else if (b.attribute !== null && facts.globalRoles.some((re) => re.test(b.attribute ?? ''))) return null; // a role: authority over every object
+      else general.push(describe(b));
     } else if (!bindsObject(w, b)) other.push(describe(b));
     else if (readOnly) viewing.push(describe(b));
     else return null;
   }
+  // A permission that names no object is authority over every object, unless the path's own checks
+  // reason per object (`#[IsGranted('API')]` on the class, `IsGranted('edit', 'team')` on the action):
+  // then the object they leave out is unchecked.
+  if (other.length + viewing.length === 0 && general.length > 0) return null;
   if (other.length + viewing.length + login.length === 0) return null;
   if (checkedOneCallDeeper(program, facts, path, op, risk, byFunction, required)) return null;
   const parts = [
     ...(viewing.length > 0 ? [`${viewing.join(', ')} only allow${viewing.length === 1 ? 's' : ''} viewing it`] : []),
     ...(other.length > 0 ? [`${other.join(', ')} bind${other.length === 1 ? 's' : ''} another object`] : []),
     ...(login.length > 0 ? [`${login.join(', ')} bind${login.length === 1 ? 's' : ''} no object (a login-level role)`] : []),
+    ...(general.length > 0 ? [`${general.join(', ')} name${general.length === 1 ? 's' : ''} no object`] : []),
   ];
   return { variable: risk.expression, sentence: `\`${risk.expression}\` is what ${op.call.replace(/\s+/g, ' ').slice(0, 80)} acts on, chosen by ${risk.origin}; of the checks before it, ${parts.join('; ')}.` };
 }

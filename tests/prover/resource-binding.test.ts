@@ -38,6 +38,12 @@ const TABLE: { name: string; files: Record<string, string>; unbound: string | nu
   { name: 'a voter call on the deleted record', files: post('', `        $this->denyAccessUnlessGranted('delete', $post);\n        $em->remove($post);`), unbound: null },
   { name: 'a login-level role before a deletion', files: post('', `        $this->denyAccessUnlessGranted('ROLE_USER');\n        $em->remove($post);`), unbound: '$post' },
   { name: 'a global role before a deletion', files: post('', `        $this->denyAccessUnlessGranted('ROLE_ADMIN');\n        $em->remove($post);`), unbound: null },
+  { name: 'a permission that names no object before a deletion', files: post('', `        $this->denyAccessUnlessGranted('delete_other_post');
+        $em->remove($post);`), unbound: null },
+  { name: 'a permission that names no object beside a check on another object', files: post(`#[IsGranted('API')]`, `        $this->denyAccessUnlessGranted('edit', $blog);
+        $em->remove($post);`, 'Blog $blog, Post $post, EntityManagerInterface $em'), unbound: '$post' },
+  { name: 'an administrator role beside a check on another object', files: post(`#[IsGranted('ROLE_ADMIN')]`, `        $this->denyAccessUnlessGranted('edit', $blog);
+        $em->remove($post);`, 'Blog $blog, Post $post, EntityManagerInterface $em'), unbound: null },
   { name: 'a view check on the deleted record', files: post('', `        $this->denyAccessUnlessGranted('view', $post);\n        $em->remove($post);`), unbound: '$post' },
   { name: 'a check on another record before a deletion', files: post('', `        $comment = $this->comments->find($request->get('comment'));\n        $this->denyAccessUnlessGranted('delete', $post);\n        $em->remove($comment);`), unbound: '$comment' },
   { name: 'a boolean voter call that leaves, on a record looked up by a route id', files: post('', `        $found = $this->posts->find($id);\n        if (!$this->isGranted('delete', $found)) {\n            throw $this->createAccessDeniedException();\n        }\n        $em->remove($found);`, 'int $id, EntityManagerInterface $em'), unbound: null },
@@ -46,6 +52,14 @@ const TABLE: { name: string; files: Record<string, string>; unbound: string | nu
   { name: 'an attribute naming another parameter', files: post(`#[IsGranted('edit', 'blog')]`, `        $em->remove($post);`, 'Blog $blog, Post $post, EntityManagerInterface $em'), unbound: '$post' },
   { name: 'a deletion of a record the code built', files: post(`#[IsGranted('ROLE_USER')]`, `        $draft = new Post();\n        $em->remove($draft);`), unbound: null },
   { name: "a deletion of the logged-in user's record", files: post(`#[IsGranted('ROLE_USER')]`, `        $mine = $this->getUser()->getDraft();\n        $em->remove($mine);`), unbound: null },
+  { name: 'a child compared with its checked parent before it is deleted', files: post(`#[IsGranted('edit', 'blog')]`, `        if ($post->getBlog() !== $blog) {
+            throw $this->createNotFoundException();
+        }
+        $em->remove($post);`, 'Blog $blog, Post $post, EntityManagerInterface $em'), unbound: null },
+  { name: 'a comparison with the parent that only logs', files: post(`#[IsGranted('edit', 'blog')]`, `        if ($post->getBlog() !== $blog) {
+            $this->logger->info('other blog');
+        }
+        $em->remove($post);`, 'Blog $blog, Post $post, EntityManagerInterface $em'), unbound: '$post' },
   // a child moved under a parent the request names
   { name: 'a move checked on the child only', files: post('', `        $this->denyAccessUnlessGranted('edit', $post);\n        $book = $this->books->find($request->get('book'));\n        $post->changeBook($book->id);`), unbound: '$book->id' },
   { name: 'a move checked on the new parent too', files: post('', `        $this->denyAccessUnlessGranted('edit', $post);\n        $book = $this->books->find($request->get('book'));\n        $this->denyAccessUnlessGranted('create', $book);\n        $post->changeBook($book->id);`), unbound: null },
@@ -69,6 +83,7 @@ describe('resource-bound checks', () => {
     const grant = (attribute: string) => ({
       'src/API/TeamController.php': `<?php
 namespace App\\API;
+#[IsGranted('API')]
 class TeamController extends AbstractController
 {
     #[IsGranted('edit', 'team')]
