@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
+import { findingSentence } from '../../src/prover/render.js';
+import { traceOf } from '../../src/prover/trace.js';
 import type { ProverFinding } from '../../src/prover/types.js';
 
 async function findingsOf(files: Record<string, string>): Promise<ProverFinding[]> {
@@ -104,6 +106,30 @@ class TeamController extends AbstractController
     expect(finding?.unboundResource?.sentence).toContain("`IsGranted('view', 'customer')` only allows viewing it");
     expect(finding?.unboundResource?.sentence).toContain("`IsGranted('edit', 'team')` binds another object");
     expect(finding?.unboundResource?.sentence).toContain('a parameter of the entry TeamController.postCustomerAction');
+    if (!finding) return;
+    expect(findingSentence(finding)).toContain('with no permission or role check bound to `$customer` before it');
+    expect(traceOf(finding).find((t) => t.step === 'would_discharge')?.text).toContain('bound to $customer');
     expect(await findingsOf(grant('permissions'))).toEqual([]);
+  });
+
+  it('adding a user to a team needs a check on that user', async () => {
+    const member = (attributes: string) => ({
+      'src/API/TeamController.php': `<?php
+namespace App\API;
+class TeamController extends AbstractController
+{
+    #[IsGranted('edit', 'team')]
+    ${attributes}
+    #[Route('/teams/{id}/members/{userId}', methods: ['POST'])]
+    public function postMemberAction(Team $team, User $member): Response
+    {
+        $team->addUser($member);
+        return new Response();
+    }
+}
+`,
+    });
+    expect((await findingsOf(member(''))).map((f) => f.unboundResource?.variable)).toEqual(['$member']);
+    expect(await findingsOf(member("#[IsGranted('access_user', 'member')]"))).toEqual([]);
   });
 });
