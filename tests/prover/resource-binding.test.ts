@@ -5,7 +5,9 @@
  * object, a view check, or a login-level role leaves it as a `resource_unbound` finding that names the
  * object; a global role or permission (no subject) and the caller's own objects still discharge.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runJscr as jscr } from '../helpers/cli.js';
+import { makeRepo, type TestRepo } from '../helpers/repo.js';
 import { proveChange } from '../../src/prover/prove.js';
 import { findingSentence } from '../../src/prover/render.js';
 import { traceOf } from '../../src/prover/trace.js';
@@ -115,7 +117,7 @@ class TeamController extends AbstractController
   it('adding a user to a team needs a check on that user', async () => {
     const member = (attributes: string) => ({
       'src/API/TeamController.php': `<?php
-namespace App\API;
+namespace App\\API;
 class TeamController extends AbstractController
 {
     #[IsGranted('edit', 'team')]
@@ -131,5 +133,45 @@ class TeamController extends AbstractController
     });
     expect((await findingsOf(member(''))).map((f) => f.unboundResource?.variable)).toEqual(['$member']);
     expect(await findingsOf(member("#[IsGranted('access_user', 'member')]"))).toEqual([]);
+  });
+});
+
+describe('jscr prove on a small repository: a move under a parent the request names', () => {
+  let repo: TestRepo | null = null;
+  afterEach(() => {
+    repo?.cleanup();
+    repo = null;
+  });
+
+  const controller = (checks: string) => `<?php
+namespace App\\Controller;
+class ChapterController extends AbstractController
+{
+    #[Route('/chapters/{chapter}/move', methods: ['PUT'])]
+    public function move(Chapter $chapter, Request $request, BookRepository $books): Response
+    {
+        $this->denyAccessUnlessGranted('update', $chapter);
+        $book = $books->find($request->get('book_id'));
+${checks}        $chapter->changeBook($book->id);
+        return new Response();
+    }
+}
+`;
+
+  it('the change that moves without a check on the new book is a finding; the one adding it settles it', async () => {
+    repo = makeRepo({ 'README.md': 'x\n' });
+    const base = repo.git('rev-parse', 'HEAD').trim();
+    const moved = repo.commit({ 'src/Controller/ChapterController.php': controller('') }, 'chapter move');
+    const unbound = await jscr(['prove', '--base', base, '--head', moved, '--format', 'json'], repo.root);
+    expect(unbound.code).toBe(1);
+    const json = JSON.parse(unbound.stdout) as { findings: { label: string; cwe: string; unbound_resource: { variable: string; sentence: string } | null }[] };
+    expect(json.findings).toHaveLength(1);
+    expect(json.findings[0]).toMatchObject({ label: 'resource_unbound', cwe: 'CWE-639', unbound_resource: { variable: '$book->id' } });
+    expect(json.findings[0]?.unbound_resource?.sentence).toContain("`$this->denyAccessUnlessGranted('update', $chapter)` binds another object");
+    const text = await jscr(['prove', '--base', base, '--head', moved], repo.root);
+    expect(text.stdout).toContain('bound to `$book->id`');
+    const fixed = repo.commit({ 'src/Controller/ChapterController.php': controller("        $this->denyAccessUnlessGranted('create', $book);\n") }, 'check the new book');
+    const settled = await jscr(['prove', '--base', moved, '--head', fixed], repo.root);
+    expect(settled.code).toBe(0);
   });
 });
