@@ -136,6 +136,42 @@ class TeamController extends AbstractController
   });
 });
 
+/** A Laravel controller deleting a route-bound post after `guard`, routed with `middleware`. */
+const laravel = (guard: string, middleware = "'auth'") => ({
+  'app/Http/Controllers/PostController.php': `<?php
+namespace App\\Http\\Controllers;
+class PostController extends Controller
+{
+    public function destroy(Request $request, Blog $blog, Post $post)
+    {
+${guard}
+        $post->delete();
+        return back();
+    }
+}
+`,
+  'routes/web.php': `<?php\nRoute::middleware(${middleware})->group(function () {\n    Route::delete('blogs/{blog}/posts/{post}', [PostController::class, 'destroy']);\n});\n`,
+});
+
+describe('resource-bound checks in Laravel', () => {
+  const LARAVEL: { name: string; files: Record<string, string>; unbound: string | null }[] = [
+    { name: 'authorize on the deleted post', files: laravel("        $this->authorize('delete', $post);"), unbound: null },
+    { name: 'authorize on the blog only', files: laravel("        $this->authorize('update', $blog);"), unbound: '$post' },
+    { name: 'a user can() on the post that leaves', files: laravel("        if (!$request->user()->can('delete', $post)) {\n            abort(403);\n        }"), unbound: null },
+    { name: 'Gate::allows on the blog that leaves', files: laravel("        if (!Gate::allows('update', $blog)) {\n            abort(403);\n        }"), unbound: '$post' },
+    { name: 'can: middleware naming the post', files: laravel('', "['auth', 'can:delete,post']"), unbound: null },
+    { name: 'can: middleware naming the blog', files: laravel('', "['auth', 'can:update,blog']"), unbound: '$post' },
+    { name: 'a post compared with its authorized blog', files: laravel("        $this->authorize('update', $blog);\n        if ($post->blog_id !== $blog->id) {\n            abort(404);\n        }"), unbound: null },
+  ];
+  for (const row of LARAVEL) {
+    it(row.name, async () => {
+      const findings = await findingsOf(row.files);
+      if (row.unbound === null) expect(findings.map((f) => f.evidence)).toEqual([]);
+      else expect(findings.filter((f) => f.label === 'resource_unbound').map((f) => f.unboundResource?.variable)).toEqual([row.unbound]);
+    });
+  }
+});
+
 describe('jscr prove on a small repository: a move under a parent the request names', () => {
   let repo: TestRepo | null = null;
   afterEach(() => {
