@@ -172,6 +172,8 @@ function originOf(program: Program, facts: LanguageFacts, path: PathRecord, inde
   // The logged-in user's objects and the request's own creations are judged by ownership.ts, not here.
   if (facts.currentUser.some((re) => re.test(rhs)) || facts.createdObjects.some((re) => re.test(rhs))) return null;
   const request = REQUEST_DATA.exec(rhs);
+  // A lookup scoped by another object (`Post::where('blog_id', $blog->id)->findOrFail($request->input('id'))`) is tied to it.
+  if (request) for (const name of mentionedVariables(rhs, program.byPath.get(ref?.path ?? '')?.factsLanguage === 'php')) chain.get(path.hops[index]?.functionId ?? '')?.add(name);
   if (request) return `\`${rhs.trim().slice(0, 80)}\` (request input, in ${ref?.fn.qualifiedName ?? 'the path'})`;
   const php = program.byPath.get(ref?.path ?? '')?.factsLanguage === 'php';
   for (const name of mentionedVariables(rhs, php)) {

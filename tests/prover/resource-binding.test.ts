@@ -161,6 +161,8 @@ describe('resource-bound checks in Laravel', () => {
     { name: 'Gate::allows on the blog that leaves', files: laravel("        if (!Gate::allows('update', $blog)) {\n            abort(403);\n        }"), unbound: '$post' },
     { name: 'can: middleware naming the post', files: laravel('', "['auth', 'can:delete,post']"), unbound: null },
     { name: 'can: middleware naming the blog', files: laravel('', "['auth', 'can:update,blog']"), unbound: '$post' },
+    { name: 'a post looked up within its authorized blog', files: laravel("        $this->authorize('update', $blog);\n        $post = Post::where('blog_id', $blog->id)->findOrFail($request->input('post_id'));"), unbound: null },
+    { name: 'a post looked up by the request alone after a check on the blog', files: laravel("        $this->authorize('update', $blog);\n        $post = Post::findOrFail($request->input('post_id'));"), unbound: '$post' },
     { name: 'a post compared with its authorized blog', files: laravel("        $this->authorize('update', $blog);\n        if ($post->blog_id !== $blog->id) {\n            abort(404);\n        }"), unbound: null },
   ];
   for (const row of LARAVEL) {
