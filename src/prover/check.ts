@@ -99,7 +99,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
         }
       });
       // A resource-bound operation on an object the request chose needs a check bound to that object.
-      const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, path, op, dominating, required) : undefined;
+      const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
       if (unbound === null) continue;
       // Acting on one's own object is ownership: the logged-in user's records (provided someone must be
       // logged in), a row this request created, the caller's session, a record whose secret was verified.
@@ -129,10 +129,10 @@ export function checkObligations(input: CheckInput): CheckOutput {
 }
 
 /** For a resource-bound operation: null when a check binds its object (or the request did not choose it), else what is unchecked. */
-function resourceUnbound(input: CheckInput, path: PathRecord, op: OperationSite, dominating: readonly Witness[], required: readonly DischargeKind[]): UnboundResource | null {
+function resourceUnbound(input: CheckInput, entry: EntryPoint, path: PathRecord, op: OperationSite, dominating: readonly Witness[], required: readonly DischargeKind[]): UnboundResource | null {
   const language = input.program.byPath.get(op.path)?.factsLanguage;
   if (!input.facts || !language) return null;
-  return unboundResource(input.program, input.facts[language], path, op, dominating, required, input.witnesses.byFunction);
+  return unboundResource({ program: input.program, facts: input.facts[language], entry, path, op, dominating, required, byFunction: input.witnesses.byFunction });
 }
 
 /** The operation acts on the caller's own object (see ownership.ts). */

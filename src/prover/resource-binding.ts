@@ -17,7 +17,8 @@ import { booleanUse, REQUEST_DATA } from './branches.js';
 import type { LanguageFacts } from './facts.js';
 import { callArguments } from './ownership.js';
 import { resolveCall, type Program } from './resolution.js';
-import type { OperationSite, PathRecord, ProgramFile, Witness } from './types.js';
+import { statementAt } from './recognisers/shared.js';
+import type { EntryPoint, OperationSite, PathRecord, ProgramFile, Witness } from './types.js';
 
 /** Why a resource-bound operation stays undischarged: the object, and what the checks before it bind. */
 export interface UnboundResource {
@@ -145,6 +146,44 @@ function scopeByComparisons(file: ProgramFile, fn: FunctionIR, names: Set<string
       else if (right.some((n) => names.has(n))) for (const n of left) names.add(n);
     }
   }
+}
+
+/**
+ * Laravel's scoped bindings (`Route::scopeBindings()->group(...)`, `->scopeBindings()` on the route)
+ * resolve a nested route parameter through its parent (`/blogs/{blog}/posts/{post}`: the post is looked
+ * up among the blog's), so a check on a parent covers the children after it.
+ */
+function scopedRouteBindings(program: Program, entry: EntryPoint, risk: AtRisk): void {
+  if (entry.framework !== 'laravel' || !entry.route || !entry.registeredBy) return;
+  const at = /^(.*):(\d+)$/.exec(entry.registeredBy);
+  const file = at?.[1] ? program.byPath.get(at[1]) : undefined;
+  const names = risk.chain.get(entry.functionId);
+  if (!at || !file || !names || !scopedAt(file, Number(at[2]))) return;
+  // The route's own parameters in order; under a prefix the handler's model parameters (route order) stand in.
+  const own = [...entry.route.matchAll(/\{(\w+)\??\}/g)].map((m) => m[1] ?? '');
+  const models = (program.functions.get(entry.functionId)?.fn.parameters ?? []).filter((p) => p.type !== null && /^\\?[A-Z]/.test(p.type) && !NOT_A_MODEL.test(p.type)).map((p) => p.name.replace(/^\$/, ''));
+  const parameters = own.length >= 2 ? own : models;
+  const deepest = Math.max(...parameters.map((p, i) => (names.has(p) ? i : -1)));
+  for (const parent of parameters.slice(0, Math.max(0, deepest))) names.add(parent);
+}
+
+/** Handler parameter types the container injects rather than the route binds. */
+const NOT_A_MODEL = /(Request|Interface|Service|Repository|Manager|Factory|Handler|Response)$/;
+
+/** The route on `line` has scoped bindings: its own statement says so, or a group around it does. */
+function scopedAt(file: ProgramFile, line: number): boolean {
+  if (/->scopeBindings\(\)/.test(statementAt(file, line, 6))) return true;
+  let depth = 0;
+  for (let l = line - 1; l >= 1; l--) {
+    const text = file.lines[l - 1] ?? '';
+    depth += (text.match(/\}/g) ?? []).length - (text.match(/\{/g) ?? []).length;
+    // A brace opened above and not closed before the route: a group closure around it.
+    if (depth < 0) {
+      if (/scopeBindings\(\)/.test(text) || /scopeBindings\(\)/.test(file.lines[l - 2] ?? '')) return true;
+      depth = 0;
+    }
+  }
+  return false;
 }
 
 /** The names `names` were derived from by assignments above `before` in one function (themselves included). */
@@ -292,9 +331,24 @@ function describe(b: Binding): string {
  * when a dominating check of a required kind binds it with an attribute stronger than viewing; else
  * which object is unchecked and what the checks before it bind.
  */
-export function unboundResource(program: Program, facts: LanguageFacts, path: PathRecord, op: OperationSite, dominating: readonly Witness[], required: readonly string[], byFunction: ReadonlyMap<string, readonly Witness[]>): UnboundResource | null {
+export interface BindingInput {
+  program: Program;
+  facts: LanguageFacts;
+  entry: EntryPoint;
+  path: PathRecord;
+  op: OperationSite;
+  /** The witnesses that dominate the operation on this path. */
+  dominating: readonly Witness[];
+  required: readonly string[];
+  /** Every function's witnesses (for checks one call deeper). */
+  byFunction: ReadonlyMap<string, readonly Witness[]>;
+}
+
+export function unboundResource(input: BindingInput): UnboundResource | null {
+  const { program, facts, entry, path, op, dominating, required, byFunction } = input;
   const risk = atRisk(program, facts, path, op);
   if (risk === null) return null;
+  scopedRouteBindings(program, entry, risk);
   // A witness binds the object when its subject and the object share a variable they came from, in the witness's own function.
   const bindsObject = (w: Witness, b: Binding): boolean => {
     const names = risk.chain.get(w.functionId);

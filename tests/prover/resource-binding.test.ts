@@ -136,8 +136,8 @@ class TeamController extends AbstractController
   });
 });
 
-/** A Laravel controller deleting a route-bound post after `guard`, routed with `middleware`. */
-const laravel = (guard: string, middleware = "'auth'") => ({
+/** A Laravel controller deleting a route-bound post after `guard`, routed with `middleware` (and `routes`, the route file's text). */
+const laravel = (guard: string, middleware = "'auth'", routes?: string) => ({
   'app/Http/Controllers/PostController.php': `<?php
 namespace App\\Http\\Controllers;
 class PostController extends Controller
@@ -150,7 +150,7 @@ ${guard}
     }
 }
 `,
-  'routes/web.php': `<?php\nRoute::middleware(${middleware})->group(function () {\n    Route::delete('blogs/{blog}/posts/{post}', [PostController::class, 'destroy']);\n});\n`,
+  'routes/web.php': routes ?? `<?php\nRoute::middleware(${middleware})->group(function () {\n    Route::delete('blogs/{blog}/posts/{post}', [PostController::class, 'destroy']);\n});\n`,
 });
 
 describe('resource-bound checks in Laravel', () => {
@@ -163,6 +163,9 @@ describe('resource-bound checks in Laravel', () => {
     { name: 'can: middleware naming the blog', files: laravel('', "['auth', 'can:update,blog']"), unbound: '$post' },
     { name: 'a post looked up within its authorized blog', files: laravel("        $this->authorize('update', $blog);\n        $post = Post::where('blog_id', $blog->id)->findOrFail($request->input('post_id'));"), unbound: null },
     { name: 'a post looked up by the request alone after a check on the blog', files: laravel("        $this->authorize('update', $blog);\n        $post = Post::findOrFail($request->input('post_id'));"), unbound: '$post' },
+    { name: 'scoped bindings on the route', files: laravel("        $this->authorize('update', $blog);", '', "<?php\nRoute::middleware('auth')->group(function () {\n    Route::delete('blogs/{blog}/posts/{post}', [PostController::class, 'destroy'])->scopeBindings();\n});\n"), unbound: null },
+    { name: 'a scoped group under a prefix', files: laravel("        $this->authorize('update', $blog);", '', "<?php\nRoute::middleware('auth')->prefix('blogs/{blog}')->scopeBindings()->group(function () {\n    Route::delete('posts/{post}', [PostController::class, 'destroy']);\n});\n"), unbound: null },
+    { name: 'an unscoped group under a prefix', files: laravel("        $this->authorize('update', $blog);", '', "<?php\nRoute::middleware('auth')->prefix('blogs/{blog}')->group(function () {\n    Route::delete('posts/{post}', [PostController::class, 'destroy']);\n});\n"), unbound: '$post' },
     { name: 'a post compared with its authorized blog', files: laravel("        $this->authorize('update', $blog);\n        if ($post->blog_id !== $blog->id) {\n            abort(404);\n        }"), unbound: null },
   ];
   for (const row of LARAVEL) {
