@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Facts } from './facts.js';
 import { operatedOwner, type PossessionCheck } from './ownership.js';
 import type { Program } from './resolution.js';
+import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
@@ -98,7 +99,9 @@ export function checkObligations(input: CheckInput): CheckOutput {
           if (dominates(w, bound, isLast)) dominating.push(w);
         }
       });
-      if (dominating.some((w) => required.includes(w.kind))) continue;
+      // A resource-bound operation on an object the request chose needs a check bound to that object.
+      const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
+      if (unbound === null) continue;
       // Acting on one's own object is ownership: the logged-in user's records (provided someone must be
       // logged in), a row this request created, the caller's session, a record whose secret was verified.
       // Unless the class's other actions declare a permission this one lacks: then acting on one's own
@@ -108,7 +111,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const reportKey = `${entry.functionId}\0${key}`;
       if (reported.has(reportKey)) continue;
       reported.add(reportKey);
-      const finding = makeProverFinding(input, entry, path, op, required, dominating, seen);
+      const finding = makeProverFinding(input, entry, path, op, required, dominating, seen, unbound);
       if (op.handlerNamed) handlerNamed.push({ op, path, finding });
       else {
         callFindingEntries.add(entry.functionId);
@@ -140,6 +143,13 @@ function answersWith(input: CheckInput, entry: EntryPoint, path: PathRecord, nam
   });
 }
 
+/** For a resource-bound operation: null when a check binds its object (or the request did not choose it), else what is unchecked. */
+function resourceUnbound(input: CheckInput, entry: EntryPoint, path: PathRecord, op: OperationSite, dominating: readonly Witness[], required: readonly DischargeKind[]): UnboundResource | null {
+  const language = input.program.byPath.get(op.path)?.factsLanguage;
+  if (!input.facts || !language) return null;
+  return unboundResource({ program: input.program, facts: input.facts[language], entry, path, op, dominating, required, byFunction: input.witnesses.byFunction });
+}
+
 /** The operation acts on the caller's own object (see ownership.ts). */
 function ownsObject(input: CheckInput, path: PathRecord, op: OperationSite, dominating: readonly Witness[]): boolean {
   const language = input.program.byPath.get(op.path)?.factsLanguage;
@@ -168,14 +178,16 @@ function makeProverFinding(
   required: DischargeKind[],
   dominating: Witness[],
   seen: Witness[],
+  unbound: UnboundResource | undefined,
 ): ProverFinding {
   const { program } = input;
   // The framework's own login baseline is not a check the developer wrote: it does not earn `authn_only`.
   const authnOnly = dominating.some((w) => w.kind === 'authn' && w.scope !== 'baseline');
   let label: FindingLabel = 'unguarded_path';
-  if (authnOnly) label = 'authn_only';
+  if (unbound) label = 'resource_unbound';
+  else if (authnOnly) label = 'authn_only';
   else if (siblingNorm(input, entry, required)) label = 'sibling_norm';
-  const confidence = label === 'sibling_norm' ? 0.8 : label === 'authn_only' ? 0.7 : 0.6;
+  const confidence = label === 'sibling_norm' || label === 'resource_unbound' ? 0.8 : label === 'authn_only' ? 0.7 : 0.6;
   const weaker = [...new Set([...seen.filter((w) => !required.includes(w.kind)).map(describe)])];
   for (const hop of path.hops) for (const inert of input.witnesses.inert.get(hop.functionId) ?? []) weaker.push(inert);
   const opFn = program.functions.get(op.functionId);
@@ -199,8 +211,9 @@ function makeProverFinding(
     weakerChecks: weaker,
     severity: op.severity,
     confidence,
-    cwe: missingCheckCwe(required),
+    cwe: unbound ? 'CWE-639' : missingCheckCwe(required),
     evidence,
+    ...(unbound ? { unboundResource: unbound } : {}),
   };
 }
 

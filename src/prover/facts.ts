@@ -73,6 +73,12 @@ const factsFileSchema = z.strictObject({
     token_lookups: z.array(pattern).default([]),
     /** Regexes over a parameter's declared type or annotation that the framework fills from the request (`QueryParameter`, `StaplerRequest`): what `arguments_from = "request"` rows test. */
     request_inputs: z.array(pattern).default([]),
+    /** Regexes over a check's attribute that only allow viewing (`view`, `show`): no check for a resource-bound write of that object. */
+    read_attributes: z.array(pattern).default([]),
+    /** Regexes over a check's attribute that is a login, not a permission (`ROLE_USER`): it binds no object and covers no resource-bound operation. */
+    login_roles: z.array(pattern).default([]),
+    /** Regexes over a check's attribute that is a role (`ROLE_ADMIN`): authority over every object, whatever the path's other checks bind. */
+    global_roles: z.array(pattern).default([]),
   }),
   operation: z
     .array(
@@ -93,6 +99,10 @@ const factsFileSchema = z.strictObject({
         arguments_from: z.enum(['request']).optional(),
         /** Regexes over the entry handler's name: the operation is an obligation only on paths from such an entry (a configuration read disclosed by a list box). */
         entries: z.array(pattern).default([]),
+        /** The operation acts on one object, and only a check bound to that object discharges it when the request chose it (resource-binding.ts). */
+        resource_bound: z.boolean().default(false),
+        /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
+        resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -190,6 +200,8 @@ interface OperationFact {
   argumentsFrom: 'request' | null;
   /** The entry handler names behind which the operation is an obligation; empty: every entry. */
   entries: RegExp[];
+  resourceBound: boolean;
+  resourceArg: number | 'receiver' | null;
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -260,6 +272,9 @@ export interface LanguageFacts {
   tokenLookups: RegExp[];
   /** Parameter types/annotations the framework fills from the request. */
   requestInputs: RegExp[];
+  readAttributes: RegExp[];
+  loginRoles: RegExp[];
+  globalRoles: RegExp[];
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -298,6 +313,8 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       queuedBy: patterns([...at, 'queued_by'], row.queued_by),
       argumentsFrom: row.arguments_from ?? null,
       entries: patterns([...at, 'entries'], row.entries),
+      resourceBound: row.resource_bound,
+      resourceArg: row.resource_arg ?? null,
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,
@@ -361,6 +378,9 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     recordLookups: patterns(['header', 'record_lookups'], input.header.record_lookups),
     tokenLookups: patterns(['header', 'token_lookups'], input.header.token_lookups),
     requestInputs: patterns(['header', 'request_inputs'], input.header.request_inputs),
+    readAttributes: patterns(['header', 'read_attributes'], input.header.read_attributes),
+    loginRoles: patterns(['header', 'login_roles'], input.header.login_roles),
+    globalRoles: patterns(['header', 'global_roles'], input.header.global_roles),
     authFlows,
     operations,
     dischargers,

@@ -81,6 +81,7 @@ function findingJson(f: ProverFinding): Record<string, unknown> {
     weaker_checks: f.weakerChecks,
     trace: detail.trace,
     removed_checks: f.removedChecks ?? [],
+    unbound_resource: f.unboundResource ?? null,
     severity: f.severity,
     confidence: f.confidence,
     cwe: f.cwe,
@@ -115,6 +116,7 @@ const LABEL_WORDS: Record<ProverFinding['label'], string> = {
   unguarded_path: '',
   authn_only: ' The path only checks that the caller is logged in.',
   sibling_norm: ' Other entries of the same class do make this check.',
+  resource_unbound: '',
 };
 
 /** One sentence: entry, hops, operation, the missing check. */
@@ -124,7 +126,9 @@ export function findingSentence(f: ProverFinding): string {
   const removed = (f.removedChecks ?? []).length > 0 ? ` The change removed ${(f.removedChecks ?? []).map((r) => `\`${r.text}\` (${r.path}, where line ${r.line} now is)`).join(' and ')}, a check on this path before it.` : '';
   const weaker = f.weakerChecks.length > 0 ? ` The only checks on the path are ${f.weakerChecks.join('; ')}, which do not cover it.` : '';
   const operation = f.operation.call.endsWith('(...)') ? `is itself a ${f.operation.kind.replace(/_/g, ' ')} operation (${f.operation.id})` : `reaches ${f.operation.kind.replace(/_/g, ' ')} (${f.operation.id}: ${f.operation.call}) at ${f.path}:${f.line}`;
-  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missingInWords(f.missing)} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${removed}${weaker}`;
+  const missing = f.unboundResource ? `${missingInWords(f.missing)} bound to \`${f.unboundResource.variable}\`` : missingInWords(f.missing);
+  const unbound = f.unboundResource ? ` ${f.unboundResource.sentence}` : '';
+  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missing} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${unbound}${removed}${weaker}`;
 }
 
 /** The text report. */

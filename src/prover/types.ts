@@ -139,7 +139,8 @@ export interface PathRecord {
 }
 
 /** How the checker labels a finding. */
-export type FindingLabel = 'unguarded_path' | 'sibling_norm' | 'authn_only';
+/** `resource_unbound`: the path checks permissions, but none bound to the object the request chose (resource-binding.ts). */
+export type FindingLabel = 'unguarded_path' | 'sibling_norm' | 'authn_only' | 'resource_unbound';
 
 /** One prover finding, in the shape the issue's JSON names (camelCase here). */
 export interface ProverFinding {
@@ -163,6 +164,8 @@ export interface ProverFinding {
   cwe: string;
   /** The source line of the operation call. */
   evidence: string;
+  /** For `resource_unbound`: the object the operation acts on and why the checks before it do not cover it. */
+  unboundResource?: { variable: string; sentence: string };
   /** Checks the change removed from a function on this path (change mode): where they stood and what they said. */
   removedChecks?: { path: string; line: number; text: string }[];
 }

@@ -58,7 +58,7 @@ export interface ProverDetail {
   entry: { path: string; function: string; line: number; framework: string; evidence: string };
   hops: { function: string; path: string; call_line: number }[];
   operation: { id: string; kind: string; line: number; call: string };
-  /** `unguarded_path`, `authn_only` or `sibling_norm`. */
+  /** `unguarded_path`, `authn_only`, `sibling_norm` or `resource_unbound`. */
   label: string;
   /** The check kinds that would discharge the operation, joined by `|`. */
   missing: string;
