@@ -22,6 +22,8 @@ import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.j
 import { parseWebXml, servletConstraint } from './web-xml.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
 import { jsMiddlewareWitnesses } from './js-middleware.js';
+import { nestGuardWitnesses } from './nest-guards.js';
+import { springChainWitnesses } from './spring-security.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -80,6 +82,11 @@ function add(set: WitnessSet, witness: Witness): void {
   const list = set.byFunction.get(witness.functionId);
   if (list) list.push(witness);
   else set.byFunction.set(witness.functionId, [witness]);
+}
+
+/** `PreAuthorize("hasRole('ADMIN')")` → `PreAuthorize`. */
+function annotationName(text: string): string {
+  return /^[\w.]+/.exec(text)?.[0] ?? text;
 }
 
 /** The nearest condition line at or above `line` (three lines up at most), or null. */
@@ -392,8 +399,9 @@ export function witnesses(input: WitnessInput): WitnessSet {
         const row = rowFor(text);
         if (!row) continue;
         for (const method of methodsOf(program, file, cls.name)) {
-          // A method-level @PermitAll overrides a class-level role annotation (JAX-RS).
+          // A method-level @PermitAll overrides a class-level role annotation (JAX-RS); so does the same annotation on the method (Spring's @PreAuthorize).
           if (row.kind !== 'public' && method.fn.decorators.some((d) => rowFor(d)?.kind === 'public')) continue;
+          if (method.fn.decorators.some((d) => rowFor(d) !== null && annotationName(d) === annotationName(text))) continue;
           if (row.kind === 'public') set.publicEntries.add(method.id);
           else add(set, { kind: row.kind, scope: 'class', functionId: method.id, line: null, dischargerId: row.id, evidence: `@${text} on class ${cls.name}` });
         }
@@ -425,6 +433,10 @@ export function witnesses(input: WitnessInput): WitnessSet {
 
   laravelRouterWitnesses(input, set);
   for (const w of jsMiddlewareWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);
+  const chains = springChainWitnesses(program, input.entries);
+  for (const w of chains.witnesses) add(set, w);
+  for (const id of chains.publicEntries) set.publicEntries.add(id);
+  for (const w of nestGuardWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);
   symfonyAccessControl(input, set);
   servletSecurity(input, set);
   recogniseAuthFlows(input, set);

@@ -1,0 +1,127 @@
+/**
+ * NestJS controllers proved end to end: a handler reaching a repository write with no guard is reported;
+ * `@UseGuards` at class or handler level and global guards count by what the guard's `canActivate` does
+ * (a guard that always returns true is no check); a `RolesGuard` checks only handlers carrying `@Roles`,
+ * and a global login guard skips handlers marked `@Public()` when its reflector check says so.
+ */
+import { describe, expect, it } from 'vitest';
+import { proveChange } from '../../src/prover/prove.js';
+
+function prove(files: Record<string, string>) {
+  return proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
+}
+
+const controller = (classDecorators: string, methodDecorators: string) => `import { Controller, Delete, Param, UseGuards } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+import { RolesGuard, AllowAllGuard, Roles, Public } from './auth';
+@Controller('users')
+${classDecorators}
+export class UsersController {
+  constructor(private readonly usersRepository: Repository<User>) {}
+${methodDecorators}
+  @Delete(':id')
+  async remove(@Param('id') id: string) {
+    await this.usersRepository.delete(id);
+  }
+}
+`;
+
+const auth = `import { CanActivate, ExecutionContext, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+export const ROLES_KEY = 'roles';
+export const Roles = (...roles: string[]) => SetMetadata(ROLES_KEY, roles);
+export const IS_PUBLIC_KEY = 'isPublic';
+export const Public = () => SetMetadata(IS_PUBLIC_KEY, true);
+
+@Injectable()
+export class RolesGuard implements CanActivate {
+  constructor(private reflector: Reflector) {}
+  canActivate(context: ExecutionContext): boolean {
+    const roles = this.reflector.getAllAndOverride<string[]>(ROLES_KEY, [context.getHandler(), context.getClass()]);
+    if (!roles) {
+      return true;
+    }
+    const { user } = context.switchToHttp().getRequest();
+    return roles.some((role) => user.roles?.includes(role));
+  }
+}
+
+@Injectable()
+export class AllowAllGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return true;
+  }
+}
+
+@Injectable()
+export class JwtAuthGuard extends AuthGuard('jwt') {
+  constructor(private reflector: Reflector) {
+    super();
+  }
+  canActivate(context: ExecutionContext) {
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]);
+    if (isPublic) {
+      return true;
+    }
+    return super.canActivate(context);
+  }
+}
+`;
+
+const appModule = `import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { JwtAuthGuard } from './auth';
+@Module({
+  providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }],
+})
+export class AppModule {}
+`;
+
+async function labels(files: Record<string, string>): Promise<string[]> {
+  const result = await prove({ 'src/auth.ts': auth, ...files });
+  return result.findings.filter((f) => f.path === 'src/users.controller.ts').map((f) => f.label);
+}
+
+describe('NestJS guards', () => {
+  it('reports a handler with no guard that deletes by a route parameter', async () => {
+    const result = await prove({ 'src/auth.ts': auth, 'src/users.controller.ts': controller('', '') });
+    const findings = result.findings.filter((f) => f.path === 'src/users.controller.ts');
+    expect(findings.map((f) => [f.label, f.entry.framework, f.line])).toEqual([['unguarded_path', 'nestjs', 11]]);
+  });
+
+  it("AuthGuard('jwt') on the controller is a login only", async () => {
+    expect(await labels({ 'src/users.controller.ts': controller("@UseGuards(AuthGuard('jwt'))", '') })).toEqual(['authn_only']);
+  });
+
+  it('RolesGuard checks a handler carrying @Roles, and nothing on one without', async () => {
+    expect(await labels({ 'src/users.controller.ts': controller("@UseGuards(AuthGuard('jwt'), RolesGuard)", "  @Roles('admin')") })).toEqual([]);
+    expect(await labels({ 'src/users.controller.ts': controller("@UseGuards(AuthGuard('jwt'), RolesGuard)", '') })).toEqual(['authn_only']);
+  });
+
+  it('a guard whose canActivate always returns true is no check', async () => {
+    expect(await labels({ 'src/users.controller.ts': controller('', '  @UseGuards(AllowAllGuard)') })).toEqual(['unguarded_path']);
+  });
+
+  it('a global APP_GUARD login guard covers every handler except those marked @Public()', async () => {
+    expect(await labels({ 'src/app.module.ts': appModule, 'src/users.controller.ts': controller('', '') })).toEqual(['authn_only']);
+    expect(await labels({ 'src/app.module.ts': appModule, 'src/users.controller.ts': controller('', '  @Public()') })).toEqual(['unguarded_path']);
+  });
+
+  it('a guard of the repository that throws ForbiddenException on a failed test is a permission', async () => {
+    const adminGuard = `import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
+@Injectable()
+export class AdminGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest();
+    if (!request.user?.isAdmin) {
+      throw new ForbiddenException();
+    }
+    return true;
+  }
+}
+`;
+    const files = { 'src/admin.guard.ts': adminGuard, 'src/users.controller.ts': controller('', '  @UseGuards(AdminGuard)').replace("import { RolesGuard", "import { AdminGuard } from './admin.guard';\nimport { RolesGuard") };
+    expect(await labels(files)).toEqual([]);
+  });
+});
