@@ -37,6 +37,7 @@ interface GuardUse {
 }
 
 const ROLE_TEST = /admin|[Rr]ole|[Pp]ermission|[Pp]rivilege|[Ss]cope|[Oo]wner|\bcan[A-Z(]|[Aa]bilit|[Pp]olic/;
+const NOT_A_CHECK = /Throttl|RateLimit|Quota|Cache|Metric|Logging/;
 const METADATA_READ = /(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(?:await\s+)?this\.\w+\.(?:get|getAllAndOverride|getAllAndMerge)\s*(?:<[^>]*>)?\s*\(\s*([\w'"`.-]+)/g;
 
 /** Witnesses of the guards in front of every NestJS entry. */
@@ -118,6 +119,7 @@ function metadataDecorators(program: Program): Metadata {
     if (!/SetMetadata|createDecorator/.test(file.text)) continue;
     for (const m of file.text.matchAll(/\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\([^)]*\)\s*(?::\s*[^=]+)?=>\s*)?SetMetadata\s*(?:<[^>]*>)?\s*\(\s*([\w'"`.-]+)/g)) decorators.set(m[1] ?? '', m[2] ?? '');
     for (const m of file.text.matchAll(/\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*Reflector\.createDecorator\b/g)) decorators.set(m[1] ?? '', m[1] ?? '');
+    for (const m of file.text.matchAll(/\bfunction\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]+)?\{\s*return\s+SetMetadata\s*(?:<[^>]*>)?\s*\(\s*([\w'"`.-]+)/g)) decorators.set(m[1] ?? '', m[2] ?? '');
   }
   for (const [name, key] of decorators) decorators.set(name, normaliseKey(key, constants));
   return { decorators, constants };
@@ -158,6 +160,8 @@ function judgeGuardClass(ctx: GuardContext, record: ClassRecord, depth: number):
   const file = program.byPath.get(record.path);
   const cls = file?.ir.classes.find((c) => c.name === record.name);
   if (!file || !cls) return null;
+  // Rate limits and quotas refuse by volume, not by who calls (framework reference 0.2).
+  if (NOT_A_CHECK.test(record.name)) return { kind: null, requires: null, bypass: null, evidence: `${record.name} limits volume, it checks no caller` };
   const canActivate = record.methods.find((m) => m.fn.name === 'canActivate');
   const header = file.lines.slice(cls.startLine - 1, cls.startLine + 1).join(' ');
   const extendsAuthGuard = /\bextends\s+(?:\w+\.)?AuthGuard\s*\(/.test(header);
@@ -179,13 +183,17 @@ function judgeGuardClass(ctx: GuardContext, record: ClassRecord, depth: number):
   for (const read of body.matchAll(METADATA_READ)) {
     const variable = read[1] ?? '';
     const key = normaliseKey(read[2] ?? '', metadata.constants);
-    if (new RegExp(String.raw`\bif\s*\(\s*!\s*${variable}\b[^)]*\)\s*\{?\s*return\s+true\b`).test(body)) requires = key;
-    else if (new RegExp(String.raw`\bif\s*\(\s*${variable}\s*\)\s*\{?\s*return\s+true\b`).test(body)) bypass = key;
+    // A comment may sit between the test and its `return true` (`// No specific permissions required`).
+    const allows = String.raw`\)\s*\{?\s*(?:\/\/[^\n]*\s*)*return\s+true\b`;
+    if (new RegExp(String.raw`\bif\s*\(\s*!\s*${variable}\b[^)]*${allows}`).test(body)) requires = key;
+    else if (new RegExp(String.raw`\bif\s*\(\s*${variable}\s*${allows}`).test(body)) bypass = key;
   }
   const refusals = strongest([canActivate, ...helpers].flatMap((m) => (statementWitnesses.get(m.id) ?? []).filter((w) => w.scope === 'statement').map((w) => w.kind)));
-  // Passport's own decision (`return super.canActivate(context)`) is a login; `canActivate` itself names no test.
+  // A decision returned rather than thrown: `return roles.some(...)`, `return super.canActivate(context)` (passport: a login).
+  const decides = returns.some((r) => !/^(true|Promise\.resolve\(\s*true\s*\)|of\(\s*true\s*\))$/.test(r));
   const tested = body.replace(/\bcanActivate\b/g, '');
-  const decided = requires !== null ? 'path_guard' : (refusals ?? (!extendsAuthGuard && ROLE_TEST.test(tested) ? 'path_guard' : 'authn'));
+  const decided: DischargeKind | null = requires !== null ? 'path_guard' : (refusals ?? (extendsAuthGuard ? 'authn' : decides ? (ROLE_TEST.test(tested) ? 'path_guard' : 'authn') : null));
+  if (decided === null) return { kind: null, requires: null, bypass: null, evidence: `${record.name}.canActivate refuses nothing a check would` };
   const evidence = requires !== null ? `${record.name}.canActivate compares the user with the handler's ${requires} metadata` : `${record.name}.canActivate refuses (${decided === 'authn' ? 'a login' : 'a permission'})${bypass !== null ? `, except handlers marked ${bypass}` : ''}`;
   return { kind: decided, requires, bypass, evidence };
 }

@@ -32,7 +32,9 @@ import { AuthGuard } from '@nestjs/passport';
 export const ROLES_KEY = 'roles';
 export const Roles = (...roles: string[]) => SetMetadata(ROLES_KEY, roles);
 export const IS_PUBLIC_KEY = 'isPublic';
-export const Public = () => SetMetadata(IS_PUBLIC_KEY, true);
+export function Public() {
+  return SetMetadata(IS_PUBLIC_KEY, true);
+}
 
 @Injectable()
 export class RolesGuard implements CanActivate {
@@ -40,6 +42,7 @@ export class RolesGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const roles = this.reflector.getAllAndOverride<string[]>(ROLES_KEY, [context.getHandler(), context.getClass()]);
     if (!roles) {
+      // No specific roles required
       return true;
     }
     const { user } = context.switchToHttp().getRequest();
