@@ -127,4 +127,51 @@ export class AdminGuard implements CanActivate {
     const files = { 'src/admin.guard.ts': adminGuard, 'src/users.controller.ts': controller('', '  @UseGuards(AdminGuard)').replace("import { RolesGuard", "import { AdminGuard } from './admin.guard';\nimport { RolesGuard") };
     expect(await labels(files)).toEqual([]);
   });
+
+  it('a global rate-limit guard is no check, though it throws under a test of what is allowed', async () => {
+    const quota = `import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+@Injectable()
+export class QuotaGuard implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const result = await this.tracking.checkAndIncrement(context.switchToHttp().getRequest().ip);
+    if (!result.allowed) {
+      throw new RateLimitExceededException(result.retryAfter);
+    }
+    return true;
+  }
+}
+`;
+    const module = appModule.replaceAll('JwtAuthGuard', 'QuotaGuard').replace("from './auth'", "from './quota.guard'");
+    expect(await labels({ 'src/quota.guard.ts': quota, 'src/app.module.ts': module, 'src/users.controller.ts': controller('', '') })).toEqual(['unguarded_path']);
+  });
+
+  it('a service that throws when the role it looked up is missing checks no role', async () => {
+    const service = `import { Injectable, NotFoundException } from '@nestjs/common';
+@Injectable()
+export class RolesService {
+  constructor(private readonly roleRepository: Repository<Role>) {}
+  async deleteRole(id: string) {
+    const role = await this.roleRepository.findOne({ where: { id } });
+    if (!role) {
+      throw new NotFoundException('no such role');
+    }
+    await this.roleRepository.delete(id);
+  }
+}
+`;
+    const rolesController = `import { Controller, Delete, Param } from '@nestjs/common';
+import { RolesService } from './roles.service';
+@Controller('roles')
+export class RolesController {
+  constructor(private readonly rolesService: RolesService) {}
+  @Delete(':id')
+  remove(@Param('id') id: string) {
+    return this.rolesService.deleteRole(id);
+  }
+}
+`;
+    const result = await prove({ 'src/roles.service.ts': service, 'src/roles.controller.ts': rolesController });
+    expect(result.findings.map((f) => [f.label, f.entry.function])).toEqual([['unguarded_path', 'RolesController.remove']]);
+  });
 });
+

@@ -3,6 +3,7 @@
  * module of this folder is listed here and has a fixture table.
  */
 import { express } from './express.js';
+import { fastify } from './fastify.js';
 import { jetty } from './jetty.js';
 import { laravel } from './laravel.js';
 import { livewire } from './livewire.js';
@@ -18,7 +19,7 @@ import { tornado } from './tornado.js';
 import { trpc } from './trpc.js';
 import type { Recogniser } from './types.js';
 
-export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado, trpc, nextjs, express, reactRouter, spring, nestjs];
+export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado, trpc, nextjs, express, reactRouter, spring, nestjs, fastify];
 
 /** Modules of this folder that are not recognisers. */
 export const SUPPORT_MODULES = ['index', 'types', 'shared', 'js-handlers'] as const;
