@@ -23,7 +23,7 @@ import { parseWebXml, servletConstraint } from './web-xml.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
 import { jsMiddlewareWitnesses } from './js-middleware.js';
 import { nestGuardWitnesses } from './nest-guards.js';
-import { springChainWitnesses } from './spring-security.js';
+import { methodSecurityReader, springChainWitnesses } from './spring-security.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -379,6 +379,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
   }
 
   // Decorator and class witnesses: annotations/attributes/decorators.
+  const methodSecurityInert = methodSecurityReader(program);
   for (const file of program.files) {
     const languageFacts = facts[file.factsLanguage];
     const decoratorRows = languageFacts.dischargers.filter((d) => d.decorators.length > 0);
@@ -390,7 +391,9 @@ export function witnesses(input: WitnessInput): WitnessSet {
       for (const text of fn.decorators) {
         const row = rowFor(text);
         if (!row) continue;
-        if (row.kind === 'public') set.publicEntries.add(ref.id);
+        const inert = methodSecurityInert(file, text);
+        if (inert !== null) noteInert(set, ref.id, inert);
+        else if (row.kind === 'public') set.publicEntries.add(ref.id);
         else add(set, { kind: row.kind, scope: 'decorator', functionId: ref.id, line: null, dischargerId: row.id, evidence: `@${text}` });
       }
     }
@@ -398,7 +401,12 @@ export function witnesses(input: WitnessInput): WitnessSet {
       for (const text of cls.decorators) {
         const row = rowFor(text);
         if (!row) continue;
+        const inert = methodSecurityInert(file, text);
         for (const method of methodsOf(program, file, cls.name)) {
+          if (inert !== null) {
+            noteInert(set, method.id, inert);
+            continue;
+          }
           // A method-level @PermitAll overrides a class-level role annotation (JAX-RS); so does the same annotation on the method (Spring's @PreAuthorize).
           if (row.kind !== 'public' && method.fn.decorators.some((d) => rowFor(d)?.kind === 'public')) continue;
           if (method.fn.decorators.some((d) => rowFor(d) !== null && annotationName(d) === annotationName(text))) continue;

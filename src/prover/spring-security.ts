@@ -10,7 +10,7 @@
  * naming an HTTP method cover an entry only when its mapping names that one verb.
  */
 import type { Program } from './resolution.js';
-import type { DischargeKind, EntryPoint, Witness } from './types.js';
+import type { DischargeKind, EntryPoint, ProgramFile, Witness } from './types.js';
 
 /** One `matchers(...).decision(...)` rule. */
 interface UrlRule {
@@ -202,3 +202,41 @@ function withoutComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|[^:"])\/\/[^\n]*/g, '$1');
 }
 
+
+/** Which method-security annotations Spring enforces in this program. */
+interface MethodSecurity {
+  prePost: boolean;
+  secured: boolean;
+  jsr250: boolean;
+}
+
+const METHOD_SECURITY_ANNOTATION = /^(PreAuthorize|Secured|RolesAllowed|PermitAll|DenyAll)\b/;
+
+/**
+ * A reader of method-security annotations in a Spring Security application: the reason an annotation
+ * is inert there, or null when Spring enforces it (or the program is no Spring Security application,
+ * so another container may: JAX-RS reads `@RolesAllowed` itself). `@EnableMethodSecurity` turns on
+ * `@PreAuthorize` (unless `prePostEnabled = false`), `securedEnabled = true` adds `@Secured` and
+ * `jsr250Enabled = true` the JSR-250 annotations; `@EnableGlobalMethodSecurity` has all three off by
+ * default.
+ */
+export function methodSecurityReader(program: Program): (file: ProgramFile, annotation: string) => string | null {
+  const java = program.files.filter((f) => f.factsLanguage === 'java');
+  if (!java.some((f) => /\b(EnableWebSecurity|EnableWebFluxSecurity|SecurityFilterChain|WebSecurityConfigurerAdapter)\b/.test(f.text))) return () => null;
+  const enabled: MethodSecurity = { prePost: false, secured: false, jsr250: false };
+  for (const file of java) {
+    for (const match of file.text.matchAll(/@Enable(Global|Reactive)?MethodSecurity\b(\([^)]*\))?/g)) {
+      const args = match[2] ?? '';
+      const global = match[1] === 'Global';
+      enabled.prePost ||= global ? /prePostEnabled\s*=\s*true/.test(args) : !/prePostEnabled\s*=\s*false/.test(args);
+      enabled.secured ||= /securedEnabled\s*=\s*true/.test(args);
+      enabled.jsr250 ||= /jsr250Enabled\s*=\s*true/.test(args);
+    }
+  }
+  return (file, annotation) => {
+    const name = METHOD_SECURITY_ANNOTATION.exec(annotation)?.[1];
+    if (name === undefined || !/\borg\.springframework\b/.test(file.text)) return null;
+    const on = name === 'PreAuthorize' ? enabled.prePost : name === 'Secured' ? enabled.secured : enabled.jsr250;
+    return on ? null : `@${annotation} is inert: method security for it is not enabled (${name === 'PreAuthorize' ? '@EnableMethodSecurity' : name === 'Secured' ? 'securedEnabled = true' : 'jsr250Enabled = true'})`;
+  };
+}

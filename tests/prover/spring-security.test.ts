@@ -122,4 +122,18 @@ public class SecurityConfig extends WebSecurityConfigurerAdapter {
 `;
     expect(await labels({ 'src/main/java/app/web/ReportController.java': controller('', ''), 'src/main/java/app/config/SecurityConfig.java': adapter })).toEqual([]);
   });
+
+  it('@PreAuthorize is inert where the application does not enable method security; @Secured needs securedEnabled', async () => {
+    const rules = '            .anyRequest().authenticated()';
+    const withoutMethodSecurity = chain(rules).replace('@EnableMethodSecurity\n', '');
+    const guarded = controller('', `  @PreAuthorize("hasRole('ADMIN')")`);
+    expect(await labels({ 'src/main/java/app/web/ReportController.java': guarded, 'src/main/java/app/config/SecurityConfig.java': chain(rules) })).toEqual([]);
+    const inert = await prove({ 'src/main/java/app/web/ReportController.java': guarded, 'src/main/java/app/config/SecurityConfig.java': withoutMethodSecurity });
+    expect(inert.findings.map((f) => [f.path, f.label])).toEqual([['src/main/java/app/web/ReportController.java', 'authn_only']]);
+    const secured = controller('', '  @Secured("ROLE_ADMIN")');
+    expect(await labels({ 'src/main/java/app/web/ReportController.java': secured, 'src/main/java/app/config/SecurityConfig.java': chain(rules) })).toEqual(['authn_only']);
+    const securedOn = chain(rules).replace('@EnableMethodSecurity', '@EnableGlobalMethodSecurity(securedEnabled = true)');
+    expect(await labels({ 'src/main/java/app/web/ReportController.java': secured, 'src/main/java/app/config/SecurityConfig.java': securedOn })).toEqual([]);
+  });
 });
+
