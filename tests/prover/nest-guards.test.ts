@@ -173,5 +173,77 @@ export class RolesController {
     const result = await prove({ 'src/roles.service.ts': service, 'src/roles.controller.ts': rolesController });
     expect(result.findings.map((f) => [f.label, f.entry.function])).toEqual([['unguarded_path', 'RolesController.remove']]);
   });
+
+  it('a handler throwing HttpException(FORBIDDEN) on a failed permission test checks; a user it just created is its own', async () => {
+    const handler = `import { Controller, HttpException, Post, Put, UseGuards } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+@Controller('user')
+export class UserController {
+  constructor(private readonly prismaService: PrismaService) {}
+  @Put('setting')
+  @UseGuards(AuthGuard('jwt'))
+  async updateSetting(@Body() data: SettingsDto) {
+    if (!hasPermission(this.request.user.permissions, 'updateSettings')) {
+      throw new HttpException(
+        getReasonPhrase(StatusCodes.FORBIDDEN),
+        StatusCodes.FORBIDDEN
+      );
+    }
+    await this.prismaService.settings.update({ where: { id: data.id }, data });
+  }
+  @Post()
+  async signup() {
+    const user = await this.prismaService.user.create({ data: {} });
+    await this.prismaService.user.update({ where: { id: user.id }, data: { token: 'x' } });
+  }
+}
+`;
+    expect((await prove({ 'src/user.controller.ts': handler })).findings).toEqual([]);
+    const unchecked = handler.replace(/    if \(!hasPermission[\s\S]*?\n    \}\n/, '');
+    expect((await prove({ 'src/user.controller.ts': unchecked })).findings.map((f) => [f.label, f.entry.function])).toEqual([['authn_only', 'UserController.updateSetting']]);
+  });
+
+  it('a service refusing when the record is not the caller\'s (record.userId !== userId) checks the owner; a token refresh renews its own account', async () => {
+    const files = {
+      'src/notifications.service.ts': `import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+@Injectable()
+export class NotificationsService {
+  constructor(private readonly notificationRepository: Repository<Notification>) {}
+  async markRead(id: string, userId: string) {
+    const notification = await this.notificationRepository.findOne({ where: { id } });
+    if (!notification) {
+      throw new NotFoundException('no such notification');
+    }
+    if (notification.userId !== userId) {
+      throw new BadRequestException('You do not own this notification');
+    }
+    notification.readAt = new Date();
+    await this.notificationRepository.save(notification);
+  }
+}
+`,
+      'src/notifications.controller.ts': `import { Controller, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+import { NotificationsService } from './notifications.service';
+@Controller('notifications')
+@UseGuards(AuthGuard('jwt'))
+export class NotificationsController {
+  constructor(private readonly notificationsService: NotificationsService, private readonly userRepository: Repository<User>) {}
+  @Patch(':id/read')
+  markRead(@Req() req: any, @Param('id') id: string) {
+    return this.notificationsService.markRead(id, req.user.id);
+  }
+  @Post('refresh')
+  async refreshTokens(@Body() dto: RefreshTokenDto) {
+    const userId = await this.verify(dto.refreshToken);
+    await this.userRepository.update(userId, { refreshToken: null });
+  }
+}
+`,
+    };
+    expect((await prove(files)).findings).toEqual([]);
+    const unscoped = { ...files, 'src/notifications.service.ts': files['src/notifications.service.ts'].replace(/    if \(notification\.userId[\s\S]*?\n    \}\n/, '') };
+    expect((await prove(unscoped)).findings.map((f) => [f.label, f.entry.function])).toEqual([['authn_only', 'NotificationsController.markRead']]);
+  });
 });
 
