@@ -328,8 +328,80 @@ public class Job${i} {
   atLeastFindings: 1,
 };
 
+const nestController = (body: string) => `import { Controller, Delete, Param, Put, UseGuards } from '@nestjs/common';
+import { RolesGuard } from '../auth/roles.guard';
+import { Roles } from '../auth/roles.decorator';
+import { TeamsService } from './teams.service';
+
+@Controller('teams')
+@UseGuards(RolesGuard)
+export class TeamsController {
+  constructor(private readonly teams: TeamsService) {}
+
+  @Delete(':id')
+  @Roles('admin')
+  remove(@Param('id') id: string) {
+    return this.teams.remove(id);
+  }
+
+  @Put(':id')
+  rename(@Param('id') id: string) {
+${body}
+  }
+}
+`;
+
+const nestjs: Case = {
+  name: 'NestJS: a controller behind a global login guard and a roles guard in other files',
+  initial: {
+    'src/teams/teams.controller.ts': nestController('    return this.teams.rename(id);'),
+    'src/teams/teams.service.ts': `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class TeamsService {
+  constructor(private readonly teamRepository: Repository<Team>) {}
+  async remove(id: string) {
+    await this.teamRepository.delete(id);
+  }
+  async rename(id: string) {
+    await this.teamRepository.update(id, { name: 'x' });
+  }
+}
+`,
+    'src/auth/roles.decorator.ts': "import { SetMetadata } from '@nestjs/common';\nexport const ROLES_KEY = 'roles';\nexport const Roles = (...roles: string[]) => SetMetadata(ROLES_KEY, roles);\n",
+    'src/auth/roles.guard.ts': `import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ROLES_KEY } from './roles.decorator';
+@Injectable()
+export class RolesGuard implements CanActivate {
+  constructor(private reflector: Reflector) {}
+  canActivate(context: ExecutionContext): boolean {
+    const roles = this.reflector.getAllAndOverride<string[]>(ROLES_KEY, [context.getHandler(), context.getClass()]);
+    if (!roles) {
+      return true;
+    }
+    return roles.includes(context.switchToHttp().getRequest().user.role);
+  }
+}
+`,
+    'src/auth/jwt.guard.ts': "import { Injectable } from '@nestjs/common';\nimport { AuthGuard } from '@nestjs/passport';\n@Injectable()\nexport class JwtGuard extends AuthGuard('jwt') {}\n",
+    'src/app.module.ts': "import { Module } from '@nestjs/common';\nimport { APP_GUARD } from '@nestjs/core';\nimport { JwtGuard } from './auth/jwt.guard';\n@Module({ providers: [{ provide: APP_GUARD, useClass: JwtGuard }] })\nexport class AppModule {}\n",
+    ...padding(40, (i) => [
+      `src/util/format${i}.ts`,
+      `export function format${i}(items: string[]): string[] {
+  return items.filter((item) => item !== 'delete');
+}
+`,
+    ]),
+  },
+  changes: [
+    { message: 'controller: trim', files: { 'src/teams/teams.controller.ts': nestController('    return this.teams.rename(id.trim());') } },
+    { message: 'util', files: { 'src/util/format3.ts': 'export function format3(items: string[]): string[] {\n  return items;\n}\n' } },
+  ],
+  atLeastFindings: 1,
+};
+
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty]) {
+  for (const fixture of [laravel, stapler, remix, jetty, nestjs]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;

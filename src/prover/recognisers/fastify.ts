@@ -22,6 +22,8 @@ const STRING = /^(['"`])([^'"`]*)\1$/;
 export const fastify: Recogniser = {
   id: 'fastify',
   languages: ['typescript'],
+  // A decorated hook (`app.authenticate`) is defined where `decorate('authenticate', ...)` is written.
+  registrationFiles: { markers: [/\.decorate\(\s*['"`]\w+['"`]\s*,/] },
   recognise(file, { program }) {
     const result = nothing();
     if (!file.ir.imports.some((imp) => imp.module === 'fastify')) return result;

@@ -13,6 +13,8 @@ const ROUTE = /^(Get|Post|Put|Patch|Delete|All|Options|Head)\s*\(/;
 export const nestjs: Recogniser = {
   id: 'nestjs',
   languages: ['typescript'],
+  // Guards judge entries declared elsewhere: global guards, guard classes and the metadata decorators they read.
+  registrationFiles: { markers: [/\bAPP_GUARD\b|\buseGlobalGuards\s*\(/, /\bimplements\s+CanActivate\b|\bextends\s+(\w+\.)?AuthGuard\s*\(/, /\bSetMetadata\s*[(<]|\bReflector\.createDecorator\b/] },
   recognise(file, { program }) {
     const result = nothing();
     if (!file.ir.imports.some((imp) => imp.module === '@nestjs/common')) return result;
