@@ -24,6 +24,8 @@ import { parseWebXml, servletConstraint } from './web-xml.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
 import { jsMiddlewareWitnesses } from './js-middleware.js';
 import { capabilityLookups, pythonWebWitnesses, refusalWitnesses } from './python-web-checks.js';
+import { nestGuardWitnesses } from './nest-guards.js';
+import { methodSecurityReader, springChainWitnesses } from './spring-security.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 /** Witnesses per function, and what they say about entries. */
@@ -82,6 +84,11 @@ function add(set: WitnessSet, witness: Witness): void {
   const list = set.byFunction.get(witness.functionId);
   if (list) list.push(witness);
   else set.byFunction.set(witness.functionId, [witness]);
+}
+
+/** `PreAuthorize("hasRole('ADMIN')")` → `PreAuthorize`. */
+function annotationName(text: string): string {
+  return /^[\w.]+/.exec(text)?.[0] ?? text;
 }
 
 /** The nearest condition line at or above `line` (three lines up at most), or null. */
@@ -375,6 +382,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
   }
 
   // Decorator and class witnesses: annotations/attributes/decorators.
+  const methodSecurityInert = methodSecurityReader(program);
   for (const file of program.files) {
     const languageFacts = facts[file.factsLanguage];
     const decoratorRows = languageFacts.dischargers.filter((d) => d.decorators.length > 0);
@@ -386,7 +394,9 @@ export function witnesses(input: WitnessInput): WitnessSet {
       for (const text of fn.decorators) {
         const row = rowFor(text);
         if (!row) continue;
-        if (row.kind === 'public') set.publicEntries.add(ref.id);
+        const inert = methodSecurityInert(file, text);
+        if (inert !== null) noteInert(set, ref.id, inert);
+        else if (row.kind === 'public') set.publicEntries.add(ref.id);
         else add(set, { kind: row.kind, scope: 'decorator', functionId: ref.id, line: null, dischargerId: row.id, evidence: `@${text}` });
       }
     }
@@ -394,9 +404,15 @@ export function witnesses(input: WitnessInput): WitnessSet {
       for (const text of cls.decorators) {
         const row = rowFor(text);
         if (!row) continue;
+        const inert = methodSecurityInert(file, text);
         for (const method of methodsOf(program, file, cls.name)) {
-          // A method-level @PermitAll overrides a class-level role annotation (JAX-RS).
+          if (inert !== null) {
+            noteInert(set, method.id, inert);
+            continue;
+          }
+          // A method-level @PermitAll overrides a class-level role annotation (JAX-RS); so does the same annotation on the method (Spring's @PreAuthorize).
           if (row.kind !== 'public' && method.fn.decorators.some((d) => rowFor(d)?.kind === 'public')) continue;
+          if (method.fn.decorators.some((d) => rowFor(d) !== null && annotationName(d) === annotationName(text))) continue;
           if (row.kind === 'public') set.publicEntries.add(method.id);
           else add(set, { kind: row.kind, scope: 'class', functionId: method.id, line: null, dischargerId: row.id, evidence: `@${text} on class ${cls.name}` });
         }
@@ -435,6 +451,10 @@ export function witnesses(input: WitnessInput): WitnessSet {
   for (const id of web.publicEntries) set.publicEntries.add(id);
   laravelRouterWitnesses(input, set);
   for (const w of jsMiddlewareWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);
+  const chains = springChainWitnesses(program, input.entries);
+  for (const w of chains.witnesses) add(set, w);
+  for (const id of chains.publicEntries) set.publicEntries.add(id);
+  for (const w of nestGuardWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);
   symfonyAccessControl(input, set);
   servletSecurity(input, set);
   recogniseAuthFlows(input, set);

@@ -15,7 +15,7 @@ import { missingInWords, traceFlow, traceOf } from './trace.js';
 import type { Coverage, ProveResult, ProverFinding } from './types.js';
 
 /** The web frameworks the recognisers know, in words, for a run that recognised none. */
-const SUPPORTED_FRAMEWORKS = 'Jenkins/Stapler, Jetty servlets, Symfony, Laravel, Livewire, Remix, Tornado, Django, Flask and FastAPI';
+const SUPPORTED_FRAMEWORKS = 'Jenkins/Stapler, Jetty servlets, JAX-RS, Spring MVC, Symfony, Laravel, Livewire, Remix, React Router, tRPC, Next.js, Express, NestJS, Fastify, Tornado, Django, Flask and FastAPI';
 
 /**
  * Why a run proved nothing although it had something to prove: protected operations were found but no

@@ -140,6 +140,10 @@ function onReceiver(text: string, at: number): boolean {
   const before = text[at - 1];
   return before === '.' || (before === '>' && text[at - 2] === '-') || (before === ':' && text[at - 2] === ':');
 }
+/** A receiver other than the object itself: `this.teams.rename(`, `$repo->save(`, not `this.rename(`/`self.rename(`. */
+function onOtherReceiver(text: string, at: number, received: boolean): boolean {
+  return received && !/(?:^|[^\w$.])(?:this|self|\$this|static|parent|super)\s*(?:\.|->|::)\s*$/.test(text.slice(Math.max(0, at - 16), at));
+}
 const CONSTRUCTED = /\bnew\s+(?:[\w$]+[.\\])*([A-Za-z_$][\w$]*)/g;
 
 function lineStartsOf(text: string): number[] {
@@ -409,8 +413,11 @@ export function selectScope(input: ScopeInput): ScopeSelection {
         for (const match of body.matchAll(CONSTRUCTED)) for (const path of declarers.get(match[1] ?? '')?.class ?? []) select(path, 'types');
         for (const match of body.matchAll(CALLED)) {
           const name = match[1] ?? '';
-          if (name === declaration.name || CONTROL_WORDS.has(name)) continue;
-          const reach = reachableDeclarers(file, name, onReceiver(body, match.index), index);
+          const received = onReceiver(body, match.index);
+          // A call of the function's own name is its declaration or a recursion, unless another object receives it
+          // (a NestJS controller's `rename` calling `this.teams.rename`).
+          if ((name === declaration.name && !onOtherReceiver(body, match.index, received)) || CONTROL_WORDS.has(name)) continue;
+          const reach = reachableDeclarers(file, name, received, index);
           for (const path of reach.lineage) select(path, 'types');
           for (const path of reach.declarers) {
             select(path, 'callees');

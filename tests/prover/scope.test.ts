@@ -390,12 +390,80 @@ def delete_item(item_id: int, db = Depends(get_db), user = Depends(get_current_a
     { message: 'admin: purge visible too', files: { 'app/admin.py': flaskViews('    Challenges.query.filter_by(hidden=False).delete()') } },
     { message: 'mine: by int (a login only: a finding)', files: { 'app/admin.py': flaskViews('    Challenges.query.filter_by(hidden=False).delete()', 'int(cid)') } },
     { message: 'items: trim', files: { 'api/items.py': 'from fastapi import APIRouter, Depends\nfrom api.deps import get_current_active_superuser\n\nrouter = APIRouter()\n\n@router.delete("/items/{item_id}")\ndef delete_item(item_id: int, db = Depends(get_db), user = Depends(get_current_active_superuser)):\n    item = db.query(Item).get(int(item_id))\n    db.delete(item)\n' } },
+const nestController = (body: string) => `import { Controller, Delete, Param, Put, UseGuards } from '@nestjs/common';
+import { RolesGuard } from '../auth/roles.guard';
+import { Roles } from '../auth/roles.decorator';
+import { TeamsService } from './teams.service';
+
+@Controller('teams')
+@UseGuards(RolesGuard)
+export class TeamsController {
+  constructor(private readonly teams: TeamsService) {}
+
+  @Delete(':id')
+  @Roles('admin')
+  remove(@Param('id') id: string) {
+    return this.teams.remove(id);
+  }
+
+  @Put(':id')
+  rename(@Param('id') id: string) {
+${body}
+  }
+}
+`;
+
+const nestjs: Case = {
+  name: 'NestJS: a controller behind a global login guard and a roles guard in other files',
+  initial: {
+    'src/teams/teams.controller.ts': nestController('    return this.teams.rename(id);'),
+    'src/teams/teams.service.ts': `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class TeamsService {
+  constructor(private readonly teamRepository: Repository<Team>) {}
+  async remove(id: string) {
+    await this.teamRepository.delete(id);
+  }
+  async rename(id: string) {
+    await this.teamRepository.update(id, { name: 'x' });
+  }
+}
+`,
+    'src/auth/roles.decorator.ts': "import { SetMetadata } from '@nestjs/common';\nexport const ROLES_KEY = 'roles';\nexport const Roles = (...roles: string[]) => SetMetadata(ROLES_KEY, roles);\n",
+    'src/auth/roles.guard.ts': `import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ROLES_KEY } from './roles.decorator';
+@Injectable()
+export class RolesGuard implements CanActivate {
+  constructor(private reflector: Reflector) {}
+  canActivate(context: ExecutionContext): boolean {
+    const roles = this.reflector.getAllAndOverride<string[]>(ROLES_KEY, [context.getHandler(), context.getClass()]);
+    if (!roles) {
+      return true;
+    }
+    return roles.includes(context.switchToHttp().getRequest().user.role);
+  }
+}
+`,
+    'src/auth/jwt.guard.ts': "import { Injectable } from '@nestjs/common';\nimport { AuthGuard } from '@nestjs/passport';\n@Injectable()\nexport class JwtGuard extends AuthGuard('jwt') {}\n",
+    'src/app.module.ts': "import { Module } from '@nestjs/common';\nimport { APP_GUARD } from '@nestjs/core';\nimport { JwtGuard } from './auth/jwt.guard';\n@Module({ providers: [{ provide: APP_GUARD, useClass: JwtGuard }] })\nexport class AppModule {}\n",
+    ...padding(40, (i) => [
+      `src/util/format${i}.ts`,
+      `export function format${i}(items: string[]): string[] {
+  return items.filter((item) => item !== 'delete');
+}
+`,
+    ]),
+  },
+  changes: [
+    { message: 'controller: trim', files: { 'src/teams/teams.controller.ts': nestController('    return this.teams.rename(id.trim());') } },
+    { message: 'util', files: { 'src/util/format3.ts': 'export function format3(items: string[]): string[] {\n  return items;\n}\n' } },
   ],
   atLeastFindings: 1,
 };
 
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty, flask]) {
+  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;

@@ -12,7 +12,7 @@ import type { CallIR } from '../../syntax/ir-types.js';
 import type { FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
 import type { Program } from '../resolution.js';
 import { functionStartingAt, moduleStatement, namedFunction } from './js-handlers.js';
-import { nothing, type Recogniser } from './types.js';
+import { nothing, type Recognised, type Recogniser } from './types.js';
 
 const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'options', 'head']);
 const ROUTER_MODULES = /^(express|express-promise-router|router|koa-router|@koa\/router|express5?-?router)$/;
@@ -20,7 +20,7 @@ const ROUTER_MADE = /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*
 const LAMBDA = /^(async\s+)?(function\b|\([^)]*\)\s*(:\s*[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/;
 const STRING = /^(['"`])([^'"`]*)\1$/;
 
-interface Argument {
+export interface Argument {
   text: string;
   line: number;
 }
@@ -60,14 +60,8 @@ export const express: Recogniser = {
       const rest = chained ? args : args.slice(1);
       const last = rest[rest.length - 1];
       if (!last) continue;
-      const handler = handlerOf(program, file, last);
-      if (handler === 'in_function' || handler === null) {
-        const reason = handler === null ? 'handler_unresolved' : 'handler_in_function';
-        result.unresolved[reason] = (result.unresolved[reason] ?? 0) + 1;
-        continue;
-      }
-      if (seen.has(handler.id)) continue;
-      seen.add(handler.id);
+      const handler = routeHandler(program, file, last, result, seen);
+      if (handler === null) continue;
       const before = uses.filter((u) => u.router === router && u.line < call.line && (u.prefix === null || pathText.startsWith(u.prefix))).flatMap((u) => u.middleware);
       const middleware = [...before, ...rest.slice(0, -1).flatMap((a) => middlewareOf(program, file, a, routers))];
       result.entries.push({
@@ -88,7 +82,7 @@ export const express: Recogniser = {
 };
 
 /** A call's arguments with the line each starts on, read from the file (the call's own text is cut short). */
-function argumentsOf(file: ProgramFile, call: CallIR): Argument[] {
+export function argumentsOf(file: ProgramFile, call: CallIR): Argument[] {
   const statement = moduleStatement(file, call.line, 400).text;
   const start = Math.max(0, statement.search(new RegExp(String.raw`\b${call.callee}\s*\(`)));
   const text = statement.slice(start);
@@ -102,8 +96,21 @@ function argumentsOf(file: ProgramFile, call: CallIR): Argument[] {
   return out;
 }
 
+/** The handler a route hands over, once per handler; one that cannot be an entry is counted in `result.unresolved`. */
+export function routeHandler(program: Program, file: ProgramFile, arg: Argument | null, result: Recognised, seen: Set<string>): FunctionRef | null {
+  const handler = arg === null ? null : handlerOf(program, file, arg);
+  if (handler === 'in_function' || handler === null) {
+    const reason = handler === null ? 'handler_unresolved' : 'handler_in_function';
+    result.unresolved[reason] = (result.unresolved[reason] ?? 0) + 1;
+    return null;
+  }
+  if (seen.has(handler.id)) return null;
+  seen.add(handler.id);
+  return handler;
+}
+
 /** The handler an argument hands over: a lambda's own node, or a named function; `in_function` when the lambda folds into an enclosing function. */
-function handlerOf(program: Program, file: ProgramFile, arg: Argument): FunctionRef | 'in_function' | null {
+export function handlerOf(program: Program, file: ProgramFile, arg: Argument): FunctionRef | 'in_function' | null {
   if (LAMBDA.test(arg.text)) {
     const ref = functionStartingAt(program, file, arg.line);
     if (ref) return ref;
@@ -114,7 +121,7 @@ function handlerOf(program: Program, file: ProgramFile, arg: Argument): Function
 }
 
 /** The middleware an argument names: identifiers and factory calls (`requireRole('admin')`), arrays of them, lambdas written in place. */
-function middlewareOf(program: Program, file: ProgramFile, arg: Argument, routers: ReadonlySet<string>): MiddlewareUse[] {
+export function middlewareOf(program: Program, file: ProgramFile, arg: Argument, routers: ReadonlySet<string>): MiddlewareUse[] {
   const text = arg.text.trim();
   if (text.startsWith('[')) {
     return text.slice(1, -1).split(',').map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => middlewareOf(program, file, { text: t, line: arg.line }, routers));
