@@ -390,6 +390,10 @@ def delete_item(item_id: int, db = Depends(get_db), user = Depends(get_current_a
     { message: 'admin: purge visible too', files: { 'app/admin.py': flaskViews('    Challenges.query.filter_by(hidden=False).delete()') } },
     { message: 'mine: by int (a login only: a finding)', files: { 'app/admin.py': flaskViews('    Challenges.query.filter_by(hidden=False).delete()', 'int(cid)') } },
     { message: 'items: trim', files: { 'api/items.py': 'from fastapi import APIRouter, Depends\nfrom api.deps import get_current_active_superuser\n\nrouter = APIRouter()\n\n@router.delete("/items/{item_id}")\ndef delete_item(item_id: int, db = Depends(get_db), user = Depends(get_current_active_superuser)):\n    item = db.query(Item).get(int(item_id))\n    db.delete(item)\n' } },
+  ],
+  atLeastFindings: 1,
+};
+
 const nestController = (body: string) => `import { Controller, Delete, Param, Put, UseGuards } from '@nestjs/common';
 import { RolesGuard } from '../auth/roles.guard';
 import { Roles } from '../auth/roles.decorator';
