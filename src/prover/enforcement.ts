@@ -410,9 +410,11 @@ export function witnesses(input: WitnessInput): WitnessSet {
             noteInert(set, method.id, inert);
             continue;
           }
-          // A method-level @PermitAll overrides a class-level role annotation (JAX-RS); so does the same annotation on the method (Spring's @PreAuthorize).
+          // A method-level @PermitAll overrides a class-level role annotation (JAX-RS); in Java so does the same
+          // annotation on the method (Spring's @PreAuthorize). PHP attributes add up: Symfony checks a class
+          // #[IsGranted] and a method one both.
           if (row.kind !== 'public' && method.fn.decorators.some((d) => rowFor(d)?.kind === 'public')) continue;
-          if (method.fn.decorators.some((d) => rowFor(d) !== null && annotationName(d) === annotationName(text))) continue;
+          if (file.language === 'java' && method.fn.decorators.some((d) => rowFor(d) !== null && annotationName(d) === annotationName(text))) continue;
           if (row.kind === 'public') set.publicEntries.add(method.id);
           else add(set, { kind: row.kind, scope: 'class', functionId: method.id, line: null, dischargerId: row.id, evidence: `@${text} on class ${cls.name}` });
         }
