@@ -72,9 +72,13 @@ export interface ExternalDefinition {
 
 /** Functions defined elsewhere in the repository, looked up before the analysis. */
 export interface ExternalFunctions {
-  definitionsFor(call: CallExpr, from: FlowFile): readonly ExternalDefinition[];
-  /** A call no function of the file and no row explains was handed data: worth a search. */
-  noteUnresolved(call: CallExpr, from: FlowFile): void;
+  /** `receiverClass`: the simple name of the receiver's class, where known (Java looks methods up by it). */
+  definitionsFor(call: CallExpr, from: FlowFile, receiverClass?: string | null): readonly ExternalDefinition[];
+  /**
+   * A call no function of the file and no row explains was handed data (`viaReceiver`: only its receiver
+   * carries any, which is worth a search only where methods are looked up by class): worth a search.
+   */
+  noteUnresolved(call: CallExpr, from: FlowFile, receiverClass?: string | null, viaReceiver?: boolean): void;
   /** Whether one more looked-up helper may be summarised now (false: too many under way); `leave` after. */
   enter(): boolean;
   leave(): void;
@@ -1030,7 +1034,7 @@ export class FileAnalyser {
   /** `if (isAllowed(v))` with a same-file check function: its vetted parameters are clean here. */
   private refineByHelper(condition: CallExpr, receiverType: string | null, state: State, ctx: FunctionContext): void {
     const callee = this.resolve(condition, receiverType, ctx);
-    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition, ctx);
+    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition, this.receiverClass(condition, receiverType, state), ctx);
     for (const [index, kinds] of vets ?? []) {
       const argument = condition.arguments[index]?.value;
       if (argument !== undefined) this.overwrite(argument, clearFor(this.expr(argument, state, ctx), kinds), state, ctx);
@@ -1551,6 +1555,20 @@ export class FileAnalyser {
     }
     for (const row of this.byName.sources.for(call)) {
       if (row.match.kind === 'call' && matches(row.match.call)) {
+        // A source guessed from the receiver (a getter of an object built from the request) gives way
+        // to the getter's own definition where the file or the repository has it (one that returns a constant).
+        if (row.match.call.receiverLabel !== null) {
+          const own = this.resolve(call, receiverType, ctx);
+          const summary = own === null ? null : this.summaryOf(own);
+          if (own !== null && summary !== null) return this.applySummary(call, own, summary, receiver, args, state, ctx);
+          const external = this.options.external;
+          if (own === null && external !== undefined) {
+            const receiverClass = this.receiverClass(call, receiverType, state);
+            const defined = this.externalCall(call, receiver, args, state, ctx, receiverClass);
+            if (defined !== null) return defined;
+            external.noteUnresolved(call, this.file, receiverClass);
+          }
+        }
         const read: Value = { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
         return row.mark ? markWith(read, row.mark) : read;
       }
@@ -1596,11 +1614,14 @@ export class FileAnalyser {
     }
 
     if (callee === null && this.options.external !== undefined) {
-      const outside = this.externalCall(call, receiver, args, state, ctx);
+      const receiverClass = this.receiverClass(call, receiverType, state);
+      const outside = this.externalCall(call, receiver, args, state, ctx, receiverClass);
       if (outside !== null) return created.length > 0 ? { ...outside, objects: created } : outside;
       // Only a call handed outside data (or, in a helper, the helper's parameter) is worth a search.
       const worth = (t: Taint): boolean => !SYMBOLIC.test(t.label) || (this.options.lookUpParameters === true && t.label.startsWith('param:'));
-      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth))) this.options.external.noteUnresolved(call, this.file);
+      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth))) this.options.external.noteUnresolved(call, this.file, receiverClass);
+      // A method of a class of the repository on an object built from outside data (`form.getField("q")`).
+      else if (receiverClass !== null && allTaints(receiver).some(worth)) this.options.external.noteUnresolved(call, this.file, receiverClass, true);
     }
 
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
@@ -1648,11 +1669,11 @@ export class FileAnalyser {
    * A call of a function another file defines: each definition it may run is summarised in its own
    * file and applied here, the results joined (a sink in any of them is a sink of the call).
    */
-  private externalCall(call: CallExpr, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value | null {
+  private externalCall(call: CallExpr, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext, receiverClass: string | null): Value | null {
     const external = this.options.external;
     if (external === undefined) return null;
     let out: Value | null = null;
-    for (const definition of external.definitionsFor(call, this.file)) {
+    for (const definition of external.definitionsFor(call, this.file, receiverClass)) {
       const summary = this.helperSummary(external, definition, ctx);
       if (summary === undefined) break;
       if (summary === null) continue;
@@ -1663,12 +1684,25 @@ export class FileAnalyser {
   }
 
   /** A check function of another file used as a condition: only when the call can run just one definition. */
-  private externalVets(call: CallExpr, ctx: FunctionContext): Summary['vets'] {
+  private externalVets(call: CallExpr, receiverClass: string | null, ctx: FunctionContext): Summary['vets'] {
     const external = this.options.external;
-    const definitions = external?.definitionsFor(call, this.file) ?? [];
+    const definitions = external?.definitionsFor(call, this.file, receiverClass) ?? [];
     const only = definitions.length === 1 ? definitions[0] : undefined;
     if (external === undefined || only === undefined) return new Map();
     return this.helperSummary(external, only, ctx)?.vets ?? new Map();
+  }
+
+  /**
+   * The simple name of the class whose method a call runs, where the code says it: the receiver's
+   * declared type, or a class named as the receiver (`Utils.clean(x)`, `org.example.Utils.clean(x)`,
+   * not a variable).
+   */
+  private receiverClass(call: CallExpr, receiverType: string | null, state: State): string | null {
+    const declared = simpleType(receiverType);
+    if (declared !== null) return declared;
+    const receiver = call.receiver;
+    if (receiver === null || (receiver.kind === 'name' && state.has(receiver.name))) return null;
+    return /^(?:[a-z_][\w]*\.)*([A-Z]\w*)$/.exec(renderExpr(receiver))?.[1] ?? null;
   }
 
   /** The summary of a helper of another file; undefined when too many are under way to start one more. */
@@ -1825,7 +1859,8 @@ export class FileAnalyser {
       for (const t of value.taints) {
         const replacement = actual(t);
         if (replacement === null) {
-          expanded.push(t);
+          // Outside data the helper reads itself: where it was read is a line of the helper's file.
+          expanded.push(elsewhere === null ? t : { ...t, steps: localSteps(t.steps) });
           continue;
         }
         for (const real of allTaints(replacement)) {
