@@ -1570,7 +1570,12 @@ export class FileAnalyser {
           }
         }
         const read: Value = { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
-        return row.mark ? markWith(read, row.mark) : read;
+        const marked = row.mark ? markWith(read, row.mark) : read;
+        const filled = row.match.fills == null ? undefined : call.arguments[row.match.fills]?.value;
+        if (filled === undefined) return marked;
+        // `random.nextBytes(buffer)`: the buffer holds the value from here on; the call returns nothing.
+        this.mutate(filled, marked, state, ctx);
+        return CLEAN;
       }
     }
     for (const row of this.byName.sanitisers.for(call)) {
