@@ -201,6 +201,8 @@ const CLEAN_OPERATORS = new Set(['-', '*', '/', '<', '>', '<=', '>=', '==', '!='
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>']);
 /** Taints that stand for a value this function cannot see the origin of: a parameter, a field, a free name. */
 const SYMBOLIC = /^(param|field|free):/;
+/** Marks a source read on a parameter (`receiver:param:0`), for the caller to check what it hands in. */
+const RECEIVER_MARK = 'receiver:';
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
@@ -1050,7 +1052,9 @@ export class FileAnalyser {
         if (ctx.vettedAccess) this.forgetVetted(target.name, state);
         const declared = ctx.types.get(target.name);
         const stepped = step(target.name);
-        state.set(target.name, { ...stepped, type: declared ?? stepped.type });
+        // The value's own class wins where it names a kind of the declared one (`Random g = new SecureRandom()`).
+        const own = stepped.type !== null && declared !== undefined && declared !== null && stepped.type !== declared && stepped.type.endsWith(simpleType(declared) ?? '\u0000');
+        state.set(target.name, { ...stepped, type: own ? stepped.type : (declared ?? stepped.type) });
         return;
       }
       case 'field':
@@ -1555,6 +1559,9 @@ export class FileAnalyser {
     }
     for (const row of this.byName.sources.for(call)) {
       if (row.match.kind === 'call' && matches(row.match.call)) {
+        // `Random g = SecureRandom.getInstance(...)`: the value held, not the declared type, says what runs.
+        const excluded = row.match.call.notReceiverTypes;
+        if (excluded !== null && excluded.has(simpleType(receiver.type) ?? '')) continue;
         // A source guessed from the receiver (a getter of an object built from the request) gives way
         // to the getter's own definition where the file or the repository has it (one that returns a constant).
         if (row.match.call.receiverLabel !== null) {
@@ -1569,7 +1576,10 @@ export class FileAnalyser {
             external.noteUnresolved(call, this.file, receiverClass);
           }
         }
-        const read: Value = { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
+        let read: Value = { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
+        // On a parameter, which type the caller hands in is the caller's to say (see applySummary).
+        const onParameter = excluded === null ? undefined : receiver.taints.find((t) => /^param:\d+$/.test(t.label));
+        if (onParameter !== undefined) read = markWith(read, `${RECEIVER_MARK}${onParameter.label}`);
         const marked = row.mark ? markWith(read, row.mark) : read;
         const filled = row.match.fills == null ? undefined : call.arguments[row.match.fills]?.value;
         if (filled === undefined) return marked;
@@ -1629,7 +1639,8 @@ export class FileAnalyser {
       else if (receiverClass !== null && allTaints(receiver).some(worth)) this.options.external.noteUnresolved(call, this.file, receiverClass, true);
     }
 
-    const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
+    // `SecureRandom.getInstance("SHA1PRNG")`, `Cipher.getInstance(...)`: a static factory makes its own class.
+    const type = call.isNew ? simpleType(call.constructed ?? call.callee) : /^getInstance(Strong)?$/.test(call.callee) ? this.receiverClass(call, receiverType, state) : null;
     // A call flow knows nothing of answers with data it cannot see, unless it is a method of a value
     // the code wrote itself (`"a,b".split(",")`, `[a, b].join(" ")`); what it was handed comes back marked.
     const ownData = call.receiver !== null && (hasConstant(receiver) || receiver.elements !== undefined || receiver.slots !== undefined);
@@ -1695,6 +1706,19 @@ export class FileAnalyser {
     const only = definitions.length === 1 ? definitions[0] : undefined;
     if (external === undefined || only === undefined) return new Map();
     return this.helperSummary(external, only, ctx)?.vets ?? new Map();
+  }
+
+  /**
+   * A source the helper read on its parameter (`generator.nextDouble()`), which this call hands a value
+   * of a type the source row excludes (a `SecureRandom` passed as `Random`): not a source here.
+   */
+  private receiverExcludes(t: Taint, actual: (symbolic: Taint) => Value | null): boolean {
+    const mark = [...t.marks].find((m) => m.startsWith(RECEIVER_MARK));
+    const row = mark === undefined ? undefined : this.rows.sources.find((r) => r.id === t.sourceRow);
+    const excluded = row?.match.kind === 'call' ? row.match.call.notReceiverTypes : null;
+    if (mark === undefined || excluded === null) return false;
+    const handed = actual({ ...t, label: mark.slice(RECEIVER_MARK.length) });
+    return handed !== null && excluded.has(simpleType(handed.type) ?? '');
   }
 
   /**
@@ -1863,6 +1887,7 @@ export class FileAnalyser {
       const expanded: Taint[] = [];
       for (const t of value.taints) {
         const replacement = actual(t);
+        if (replacement === null && this.receiverExcludes(t, actual)) continue;
         if (replacement === null) {
           // Outside data the helper reads itself: where it was read is a line of the helper's file.
           expanded.push(elsewhere === null ? t : { ...t, steps: localSteps(t.steps) });
