@@ -79,9 +79,13 @@ export interface ExternalDefinition {
 
 /** Functions defined elsewhere in the repository, looked up before the analysis. */
 export interface ExternalFunctions {
-  definitionsFor(call: CallExpr, from: FlowFile): readonly ExternalDefinition[];
-  /** A call no function of the file and no row explains was handed data: worth a search. */
-  noteUnresolved(call: CallExpr, from: FlowFile): void;
+  /** `receiverClass`: the simple name of the receiver's class, where known (Java looks methods up by it). */
+  definitionsFor(call: CallExpr, from: FlowFile, receiverClass?: string | null): readonly ExternalDefinition[];
+  /**
+   * A call no function of the file and no row explains was handed data (`viaReceiver`: only its receiver
+   * carries any, which is worth a search only where methods are looked up by class): worth a search.
+   */
+  noteUnresolved(call: CallExpr, from: FlowFile, receiverClass?: string | null, viaReceiver?: boolean): void;
   /** Whether one more looked-up helper may be summarised now (false: too many under way); `leave` after. */
   enter(): boolean;
   leave(): void;
@@ -204,6 +208,8 @@ const CLEAN_OPERATORS = new Set(['-', '*', '/', '<', '>', '<=', '>=', '==', '!='
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>']);
 /** Taints that stand for a value this function cannot see the origin of: a parameter, a field, a free name. */
 const SYMBOLIC = /^(param|field|free):/;
+/** Marks a source read on a parameter (`receiver:param:0`), for the caller to check what it hands in. */
+const RECEIVER_MARK = 'receiver:';
 /** Programs that run their arguments as a command line. */
 const SHELL_PROGRAM = /^(.*[\\/])?((ba|da|z|k|c|tc|fi)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/i;
 const MAX_LOOP_ROUNDS = 3;
@@ -1074,7 +1080,7 @@ export class FileAnalyser {
   /** `if (isAllowed(v))` with a same-file check function: its vetted parameters are clean here. */
   private refineByHelper(condition: CallExpr, receiverType: string | null, state: State, ctx: FunctionContext): void {
     const callee = this.resolve(condition, receiverType, ctx);
-    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition);
+    const vets = callee !== null ? this.summaryOf(callee)?.vets : this.externalVets(condition, this.receiverClass(condition, receiverType, state));
     for (const [index, kinds] of vets ?? []) {
       const argument = condition.arguments[index]?.value;
       if (argument !== undefined) this.overwrite(argument, clearFor(this.expr(argument, state, ctx), kinds), state, ctx);
@@ -1093,7 +1099,9 @@ export class FileAnalyser {
         }
         const declared = ctx.types.get(target.name);
         const stepped = step(target.name);
-        state.set(target.name, { ...stepped, type: declared ?? stepped.type });
+        // The value's own class wins where it names a kind of the declared one (`Random g = new SecureRandom()`).
+        const own = stepped.type !== null && declared !== undefined && declared !== null && stepped.type !== declared && stepped.type.endsWith(simpleType(declared) ?? '\u0000');
+        state.set(target.name, { ...stepped, type: own ? stepped.type : (declared ?? stepped.type) });
         return;
       }
       case 'field':
@@ -1601,8 +1609,33 @@ export class FileAnalyser {
     }
     for (const row of this.byName.sources.for(call)) {
       if (row.match.kind === 'call' && matches(row.match.call)) {
-        const read: Value = { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
-        return row.mark ? markWith(read, row.mark) : read;
+        // `Random g = SecureRandom.getInstance(...)`: the value held, not the declared type, says what runs.
+        const excluded = row.match.call.notReceiverTypes;
+        if (excluded !== null && excluded.has(simpleType(receiver.type) ?? '')) continue;
+        // A source guessed from the receiver (a getter of an object built from the request) gives way
+        // to the getter's own definition where the file or the repository has it (one that returns a constant).
+        if (row.match.call.receiverLabel !== null) {
+          const own = this.resolve(call, receiverType, ctx);
+          const summary = own === null ? null : this.summaryOf(own);
+          if (own !== null && summary !== null) return this.applySummary(call, own, summary, receiver, args, state, ctx);
+          const external = this.options.external;
+          if (own === null && external !== undefined) {
+            const receiverClass = this.receiverClass(call, receiverType, state);
+            const defined = this.externalCall(call, receiver, args, state, ctx, receiverClass);
+            if (defined !== null) return defined;
+            external.noteUnresolved(call, this.file, receiverClass);
+          }
+        }
+        let read: Value = { taints: [newTaint(row.label, { role: 'source', line: call.line, text: renderExpr(call) }, row.id)], type: null };
+        // On a parameter, which type the caller hands in is the caller's to say (see applySummary).
+        const onParameter = excluded === null ? undefined : receiver.taints.find((t) => /^param:\d+$/.test(t.label));
+        if (onParameter !== undefined) read = markWith(read, `${RECEIVER_MARK}${onParameter.label}`);
+        const marked = row.mark ? markWith(read, row.mark) : read;
+        const filled = row.match.fills == null ? undefined : call.arguments[row.match.fills]?.value;
+        if (filled === undefined) return marked;
+        // `random.nextBytes(buffer)`: the buffer holds the value from here on; the call returns nothing.
+        this.mutate(filled, marked, state, ctx);
+        return CLEAN;
       }
     }
     for (const row of this.byName.sanitisers.for(call)) {
@@ -1646,14 +1679,18 @@ export class FileAnalyser {
     }
 
     if (callee === null && this.options.external !== undefined) {
-      const outside = this.externalCall(call, receiver, args, state, ctx);
+      const receiverClass = this.receiverClass(call, receiverType, state);
+      const outside = this.externalCall(call, receiver, args, state, ctx, receiverClass);
       if (outside !== null) return created.length > 0 ? { ...outside, objects: created } : outside;
       // Only a call handed outside data (or, in a helper, the helper's parameter) is worth a search.
       const worth = (t: Taint): boolean => !SYMBOLIC.test(t.label) || (this.options.lookUpParameters === true && t.label.startsWith('param:'));
-      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth))) this.options.external.noteUnresolved(call, this.file);
+      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth))) this.options.external.noteUnresolved(call, this.file, receiverClass);
+      // A method of a class of the repository on an object built from outside data (`form.getField("q")`).
+      else if (receiverClass !== null && allTaints(receiver).some(worth)) this.options.external.noteUnresolved(call, this.file, receiverClass, true);
     }
 
-    const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;
+    // `SecureRandom.getInstance("SHA1PRNG")`, `Cipher.getInstance(...)`: a static factory makes its own class.
+    const type = call.isNew ? simpleType(call.constructed ?? call.callee) : /^getInstance(Strong)?$/.test(call.callee) ? this.receiverClass(call, receiverType, state) : null;
     // A call flow knows nothing of answers with data it cannot see, unless it is a method of a value
     // the code wrote itself (`"a,b".split(",")`, `[a, b].join(" ")`); what it was handed comes back marked.
     const ownData = call.receiver !== null && (hasConstant(receiver) || receiver.elements !== undefined || receiver.slots !== undefined);
@@ -1698,11 +1735,11 @@ export class FileAnalyser {
    * A call of a function another file defines: each definition it may run is summarised in its own
    * file and applied here, the results joined (a sink in any of them is a sink of the call).
    */
-  private externalCall(call: CallExpr, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext): Value | null {
+  private externalCall(call: CallExpr, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext, receiverClass: string | null): Value | null {
     const external = this.options.external;
     if (external === undefined) return null;
     let out: Value | null = null;
-    for (const definition of external.definitionsFor(call, this.file)) {
+    for (const definition of external.definitionsFor(call, this.file, receiverClass)) {
       const summary = this.helperSummary(external, definition);
       if (summary === undefined) break;
       if (summary === null) continue;
@@ -1713,12 +1750,38 @@ export class FileAnalyser {
   }
 
   /** A check function of another file used as a condition: only when the call can run just one definition. */
-  private externalVets(call: CallExpr): Summary['vets'] {
+  private externalVets(call: CallExpr, receiverClass: string | null): Summary['vets'] {
     const external = this.options.external;
-    const definitions = external?.definitionsFor(call, this.file) ?? [];
+    const definitions = external?.definitionsFor(call, this.file, receiverClass) ?? [];
     const only = definitions.length === 1 ? definitions[0] : undefined;
     if (external === undefined || only === undefined) return new Map();
     return this.helperSummary(external, only)?.vets ?? new Map();
+  }
+
+  /**
+   * A source the helper read on its parameter (`generator.nextDouble()`), which this call hands a value
+   * of a type the source row excludes (a `SecureRandom` passed as `Random`): not a source here.
+   */
+  private receiverExcludes(t: Taint, actual: (symbolic: Taint) => Value | null): boolean {
+    const mark = [...t.marks].find((m) => m.startsWith(RECEIVER_MARK));
+    const row = mark === undefined ? undefined : this.rows.sources.find((r) => r.id === t.sourceRow);
+    const excluded = row?.match.kind === 'call' ? row.match.call.notReceiverTypes : null;
+    if (mark === undefined || excluded === null) return false;
+    const handed = actual({ ...t, label: mark.slice(RECEIVER_MARK.length) });
+    return handed !== null && excluded.has(simpleType(handed.type) ?? '');
+  }
+
+  /**
+   * The simple name of the class whose method a call runs, where the code says it: the receiver's
+   * declared type, or a class named as the receiver (`Utils.clean(x)`, `org.example.Utils.clean(x)`,
+   * not a variable).
+   */
+  private receiverClass(call: CallExpr, receiverType: string | null, state: State): string | null {
+    const declared = simpleType(receiverType);
+    if (declared !== null) return declared;
+    const receiver = call.receiver;
+    if (receiver === null || (receiver.kind === 'name' && state.has(receiver.name))) return null;
+    return /^(?:[a-z_][\w]*\.)*([A-Z]\w*)$/.exec(renderExpr(receiver))?.[1] ?? null;
   }
 
   /** The summary of a helper of another file; undefined when too many are under way to start one more. */
@@ -1875,8 +1938,10 @@ export class FileAnalyser {
       const expanded: Taint[] = [];
       for (const t of value.taints) {
         const replacement = actual(t);
+        if (replacement === null && this.receiverExcludes(t, actual)) continue;
         if (replacement === null) {
-          expanded.push(t);
+          // Outside data the helper reads itself: where it was read is a line of the helper's file.
+          expanded.push(elsewhere === null ? t : { ...t, steps: localSteps(t.steps) });
           continue;
         }
         for (const real of allTaints(replacement)) {

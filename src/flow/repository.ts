@@ -47,15 +47,31 @@ export interface LookupLimits {
 
 export const DEFAULT_LOOKUP_LIMITS: LookupLimits = { names: 96, files: 12, fileBytes: 256 * 1024, definitionsPerName: 3, definitionsKept: 8, depth: 2, nesting: 4 };
 
-/** How each language writes a function's definition, as a literal text to search for; files it may be in. */
-const DEFINITION_FORMS: Partial<Record<Language, { needle: (name: string) => string; pathspecs: string[]; caseInsensitive: boolean }>> = {
+/**
+ * How each language writes a function's definition, as a literal text to search for; files it may be in.
+ * `byClass`: the search is for the class of the call's receiver, not the method's name (a Java method
+ * has no keyword before its name, and `getValue(` is in every caller); the class's methods are then
+ * known as `Class.method`.
+ */
+interface DefinitionForm {
+  needle: (name: string) => string;
+  pathspecs: string[];
+  caseInsensitive: boolean;
+  byClass?: true;
+}
+
+const DEFINITION_FORMS: Partial<Record<Language, DefinitionForm>> = {
   php: { needle: (name) => `function ${name}`, pathspecs: ['*.php', '*.inc', '*.phtml'], caseInsensitive: true },
   python: { needle: (name) => `def ${name}`, pathspecs: ['*.py'], caseInsensitive: false },
   javascript: { needle: (name) => `function ${name}`, pathspecs: ['*.js', '*.mjs', '*.cjs', '*.jsx', '*.ts', '*.tsx'], caseInsensitive: false },
   typescript: { needle: (name) => `function ${name}`, pathspecs: ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js'], caseInsensitive: false },
   tsx: { needle: (name) => `function ${name}`, pathspecs: ['*.ts', '*.tsx', '*.js', '*.jsx'], caseInsensitive: false },
   go: { needle: (name) => `func ${name}`, pathspecs: ['*.go'], caseInsensitive: false },
+  java: { needle: (type) => `class ${type}`, pathspecs: ['*.java'], caseInsensitive: false, byClass: true },
 };
+
+/** The simple name of a class as the lowering writes it (`Outer.Inner` gives `Inner`). */
+const simpleClass = (className: string): string => className.split('.').pop() ?? className;
 
 /** Names worth a search: identifiers long enough not to be defined everywhere. */
 const SEARCHABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{2,63}$/;
@@ -107,13 +123,15 @@ export class RepositoryFunctions implements ExternalFunctions {
    * A call the engine could not resolve was handed data (outside data, a parameter, a field): its name
    * is searched at the next `lookUpPending`.
    */
-  noteUnresolved(call: CallExpr, from: FlowFile): void {
+  noteUnresolved(call: CallExpr, from: FlowFile, receiverClass: string | null = null, viaReceiver = false): void {
     const form = DEFINITION_FORMS[from.language];
-    if (call.isNew || form === undefined || !SEARCHABLE_NAME.test(call.callee) || this.knownTo(from.language).has(call.callee)) return;
-    const name = this.key(call.callee, form.caseInsensitive);
+    if (call.isNew || form === undefined || (viaReceiver && form.byClass !== true) || !SEARCHABLE_NAME.test(call.callee) || this.knownTo(from.language).has(call.callee)) return;
+    const searchedFor = form.byClass ? receiverClass : call.callee;
+    if (searchedFor === null || !SEARCHABLE_NAME.test(searchedFor)) return;
+    const name = this.key(searchedFor, form.caseInsensitive);
     if (this.searched.has(name)) return;
     const pending = this.pending.get(from.language) ?? new Map<string, string>();
-    if (!pending.has(name)) pending.set(name, call.callee);
+    if (!pending.has(name)) pending.set(name, searchedFor);
     this.pending.set(from.language, pending);
   }
 
@@ -140,11 +158,11 @@ export class RepositoryFunctions implements ExternalFunctions {
   }
 
   /** Definitions elsewhere in the repository a call may run, each with the analyser of its file. */
-  definitionsFor(call: CallExpr, from: FlowFile): readonly ExternalDefinition[] {
+  definitionsFor(call: CallExpr, from: FlowFile, receiverClass: string | null = null): readonly ExternalDefinition[] {
     const form = DEFINITION_FORMS[from.language];
-    if (call.isNew || form === undefined) return [];
+    if (call.isNew || form === undefined || (form.byClass && receiverClass === null)) return [];
     const fromPath = from.path;
-    const defs = this.defined.get(this.key(call.callee, form.caseInsensitive)) ?? [];
+    const defs = this.defined.get(this.key(form.byClass ? `${receiverClass ?? ''}.${call.callee}` : call.callee, form.caseInsensitive)) ?? [];
     const out: ExternalDefinition[] = [];
     for (const d of defs) {
       if (d.path === fromPath) continue; // the engine resolves the file's own functions
@@ -205,7 +223,7 @@ export class RepositoryFunctions implements ExternalFunctions {
   }
 
   /** One search for all `names`, then the files that hold their definitions, read and lowered once per run. */
-  private async search(names: ReadonlyMap<string, string>, language: Language, form: NonNullable<(typeof DEFINITION_FORMS)[Language]>): Promise<number> {
+  private async search(names: ReadonlyMap<string, string>, language: Language, form: DefinitionForm): Promise<number> {
     const room = Math.max(0, this.limits.names - this.searched.size);
     if (names.size > room && !this.nameBudgetNoted) {
       this.nameBudgetNoted = true;
@@ -248,18 +266,21 @@ export class RepositoryFunctions implements ExternalFunctions {
       this.files.set(path, lowered);
     }
     // A name may be defined in a file an earlier search already read.
+    const keys = new Set<string>();
     for (const [path, lowered] of this.files) {
       for (const fn of lowered.functions) {
         if (fn.qualifiedName === '<module>' || fn.enclosingFunction !== null) continue;
-        const name = this.key(fn.name, form.caseInsensitive);
-        if (!taken.includes(name)) continue;
+        const searchedFor = form.byClass ? (fn.className === null ? null : simpleClass(fn.className)) : fn.name;
+        if (searchedFor === null || !taken.includes(this.key(searchedFor, form.caseInsensitive))) continue;
+        const name = this.key(form.byClass ? `${searchedFor}.${fn.name}` : fn.name, form.caseInsensitive);
+        keys.add(name);
         const list = this.defined.get(name) ?? [];
         list.push({ fn, path });
         this.defined.set(name, list);
       }
     }
     let found = 0;
-    for (const name of taken) {
+    for (const name of keys) {
       const defs = this.defined.get(name) ?? [];
       if (defs.length > this.limits.definitionsKept) this.defined.delete(name);
       else if (defs.length > 0) found++;

@@ -64,7 +64,8 @@ export interface SourceRow {
   /** A mark its taint carries (`form-input`: what the page's own form holds), or null. */
   mark?: string | null;
   match:
-    | { kind: 'call'; call: CallMatcher }
+    /** `fills`: the argument the call writes the value into (`random.nextBytes(buffer)`), or null for its return. */
+    | { kind: 'call'; call: CallMatcher; fills?: number | null }
     /** Reading this access path or anything below it (`request.args`, `$_GET`, `process.env`). */
     | { kind: 'field'; paths: readonly (readonly string[])[] }
     | {

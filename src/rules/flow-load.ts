@@ -114,9 +114,10 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
     const path = claim('source', index, row.id, row.tests);
     const given = [row.call, row.field, row.parameter].filter((m) => m !== undefined).length;
     if (given !== 1) throw context.problem(path, 'a source needs exactly one of call, field or parameter');
+    if (row.fills !== undefined && row.call === undefined) throw context.problem([...path, 'fills'], 'fills names an argument of a call: it needs call');
     const label = row.label ?? 'input';
     const where = origin(path);
-    if (row.call !== undefined) return { id: row.id, label, mark: row.mark ?? null, match: { kind: 'call' as const, call: callMatcher(row.call, context, [...path, 'call']) }, origin: where };
+    if (row.call !== undefined) return { id: row.id, label, mark: row.mark ?? null, match: { kind: 'call' as const, call: callMatcher(row.call, context, [...path, 'call']), fills: row.fills ?? null }, origin: where };
     if (row.field !== undefined) return { id: row.id, label, mark: row.mark ?? null, match: { kind: 'field' as const, paths: row.field.map((p) => p.split('.')) }, origin: where };
     const parameter = required(row.parameter, path, 'parameter');
     const p = (key: 'annotations' | 'types' | 'handler_decorators') => {

@@ -59,6 +59,7 @@ const SourceSchema = z.strictObject({
   label: z.string().min(1).optional().describe('the taint label given; default `input`'),
   mark: z.string().min(1).optional().describe('a mark the taint carries from here (sinks may decline marked taints: `ignores_mark`)'),
   call: CallSchema.optional(),
+  fills: z.number().int().min(0).optional().describe('with `call`: the call writes the value into this argument (0-based), as `random.nextBytes(buffer)` does, rather than returning it'),
   field: names.optional().describe('access paths (`request.args`, `$_GET`); reading them or below them is tainted'),
   parameter: z
     .strictObject({

@@ -16,10 +16,10 @@ import { loadGrammars } from '../../src/syntax/parser.js';
 import { makeRepo, type FileMap } from '../helpers/repo.js';
 
 const rowsFor = (language: Parameters<ReturnType<typeof loadBuiltinFlowRows>['byLanguage']['get']>[0]) => loadBuiltinFlowRows().byLanguage.get(language);
-const php = rowsFor('php');
+type FlowLanguage = 'php' | 'java';
 
-async function lowered(path: string, text: string): Promise<FlowFile> {
-  const result = await lowerText(path, 'php', text, Date.now() + 10_000);
+async function lowered(path: string, text: string, language: FlowLanguage = 'php'): Promise<FlowFile> {
+  const result = await lowerText(path, language, text, Date.now() + 10_000);
   if (result?.ok !== true) throw new Error(`could not lower ${path}`);
   return result.file;
 }
@@ -30,15 +30,17 @@ interface Run {
 }
 
 /** Commit `files`, then analyse `page` of that commit with the helpers the repository defines. */
-async function review(files: FileMap, page: string, options: { worktree?: boolean; limits?: Partial<LookupLimits> } = {}): Promise<Run> {
+async function review(files: FileMap, page: string, options: { worktree?: boolean; limits?: Partial<LookupLimits>; language?: FlowLanguage } = {}): Promise<Run> {
+  const language = options.language ?? 'php';
   const repo = makeRepo();
   const head = repo.commit(files);
   const boundary = await openBoundary(repo.root, { followSymlinks: false });
   const reader: SourceReader = createSourceReader({ root: repo.root, boundary, source: options.worktree === true ? { kind: 'worktree' } : { kind: 'revision', rev: head }, maxFileBytes: 1 << 20, followSymlinks: false });
-  const repository = new RepositoryFunctions(reader, rowsFor, async (path, _language, text) => lowered(path, text), { ...DEFAULT_LOOKUP_LIMITS, ...options.limits });
+  const repository = new RepositoryFunctions(reader, rowsFor, async (path, _language, text) => lowered(path, text, language), { ...DEFAULT_LOOKUP_LIMITS, ...options.limits });
   const text = files[page];
-  if (typeof text !== 'string' || php === undefined) throw new Error('no page');
-  const analysis = await analyseWithHelpers(await lowered(page, text), { rows: php }, null, repository);
+  const rows = rowsFor(language);
+  if (typeof text !== 'string' || rows === undefined) throw new Error('no page');
+  const analysis = await analyseWithHelpers(await lowered(page, text, language), { rows }, null, repository);
   return { analysis, repository };
 }
 
@@ -56,7 +58,7 @@ function esc_out($value) {
 let outside: string;
 
 beforeAll(async () => {
-  await loadGrammars(['php']);
+  await loadGrammars(['php', 'java']);
   outside = mkdtempSync(join(tmpdir(), 'jscr-outside-'));
   writeFileSync(join(outside, 'helpers.php'), HELPERS);
 });
@@ -121,5 +123,38 @@ describe('helpers of other files', () => {
     expect(run.analysis.findings.map((f) => f.rowId)).toEqual(['php-output']);
     delete files['h3.php'];
     expect((await review(files, 'page.php')).analysis.findings).toEqual([]);
+  });
+
+  it('looks a Java method up by its receiver\'s class, so a getter of a request wrapper that returns a constant carries nothing', async () => {
+    const wrapper = `package app.forms;
+public class FormReader {
+    private final javax.servlet.http.HttpServletRequest request;
+    public FormReader(javax.servlet.http.HttpServletRequest request) { this.request = request; }
+    public String getField(String name) { return request.getParameter(name); }
+    public String getDefaultValue(String name) { return "guest"; }
+}
+`;
+    const page = (getter: string) => `package app.web;
+class Search extends javax.servlet.http.HttpServlet {
+  public void doPost(javax.servlet.http.HttpServletRequest request, javax.servlet.http.HttpServletResponse response) throws Exception {
+    app.forms.FormReader form = new app.forms.FormReader(request);
+    String who = form.${getter}("who");
+    java.sql.Statement st = null;
+    st.executeQuery("select * from t where who = '" + who + "'");
+  }
+}
+`;
+    // Every caller names the method; only the class's own file is read (and a caller does not count as one).
+    const files = (getter: string): FileMap => ({ 'src/app/web/Search.java': page(getter), 'src/app/web/Other.java': page(getter).replace('class Search', 'class Other'), 'src/app/forms/FormReader.java': wrapper });
+    const constant = await review(files('getDefaultValue'), 'src/app/web/Search.java', { language: 'java' });
+    expect(constant.analysis.findings).toEqual([]);
+    expect(constant.repository.summaryOf('FormReader.getDefaultValue', 'java').map((s) => s.path)).toEqual(['src/app/forms/FormReader.java']);
+    const parameter = await review(files('getField'), 'src/app/web/Search.java', { language: 'java' });
+    expect(parameter.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['java-sql-query', 7]]);
+    // The source is the helper's line, named with its file, at the call.
+    expect(parameter.analysis.findings[0]?.path[0]).toMatchObject({ role: 'source', line: 5, text: 'request.getParameter(name) (src/app/forms/FormReader.java:5)' });
+    // Without the class in the repository, a getter of an object built from the request is still taken as handing out request data.
+    const alone = await review({ 'src/app/web/Search.java': page('getDefaultValue') }, 'src/app/web/Search.java', { language: 'java' });
+    expect(alone.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['java-sql-query', 7]]);
   });
 });

@@ -3,8 +3,8 @@
  * language it exists in, each shape with both labels where both make sense. Run: npx tsx
  * tools/flow-corpus/generate.ts. The corpus is committed; this regenerates it after a template change.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TAINT, type Language } from './catalogue.js';
 import { DIALECTS } from './dialects.js';
@@ -14,6 +14,11 @@ import { VALUE_SHAPES, valueCase, valueFamily } from './values.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const OUT = join(here, '..', '..', 'fixtures', 'flow');
+/**
+ * Cases written by hand, as `<family>/<language>/<file>`, copied into the corpus as they are: idioms the
+ * templates do not produce (each added with the engine change it tests).
+ */
+const WRITTEN = join(here, 'written');
 const LANGUAGES: Language[] = ['python', 'java', 'javascript', 'typescript', 'php'];
 const LABELS: Label[] = ['vulnerable', 'safe'];
 
@@ -141,8 +146,23 @@ export function renderCorpus(): Written[] {
   FAMILIES.forEach((f, i) => {
     files.push(...(valueFamily(f.id, 'java') ? valueCases(i, f.id, f.noun) : taintCases(i, f.id, f.noun)));
   });
+  const generated = new Set(files.map((f) => f.path));
+  for (const file of writtenCases()) {
+    if (generated.has(file.path)) throw new Error(`tools/flow-corpus/written/${file.path} has the name of a generated case`);
+    files.push(file);
+  }
   files.push({ path: 'families.toml', text: familiesToml() });
   return files;
+}
+
+function writtenCases(dir: string = WRITTEN): Written[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const abs = join(entry.parentPath, entry.name);
+      return { path: relative(WRITTEN, abs), text: readFileSync(abs, 'utf8') };
+    })
+    .sort((a, b) => a.path.localeCompare(b.path));
 }
 
 function main(): void {

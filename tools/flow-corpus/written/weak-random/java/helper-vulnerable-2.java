@@ -1,0 +1,28 @@
+package com.example.web;
+
+import java.io.IOException;
+import java.util.Random;
+import javax.servlet.ServletException;
+import javax.servlet.annotation.WebServlet;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+// The helper draws from what it is handed, here a plain Random.
+@WebServlet("/one-time-code")
+class OneTimeCodeServlet extends HttpServlet {
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        try {
+            Random generator = new Random();
+            String code = Long.toString(draw(generator), 36);
+            request.getSession().setAttribute("oneTimeCode", code); // SINK
+        } catch (Exception e) {
+            throw new ServletException(e);
+        }
+    }
+
+    private long draw(Random source) {
+        return Math.abs(source.nextLong());
+    }
+}
