@@ -61,6 +61,7 @@ function proverDetail(f: ProverFinding): ProverDetail {
     missing: f.missing,
     checks_seen: f.weakerChecks,
     trace: traceOf(f),
+    ...(f.dominance ? { dominance: { judged_by: f.dominance.judgedBy, reason: f.dominance.judgedBy === 'order' ? f.dominance.reason : null } } : {}),
   };
 }
 
@@ -80,6 +81,7 @@ function findingJson(f: ProverFinding): Record<string, unknown> {
     missing: f.missing,
     weaker_checks: f.weakerChecks,
     trace: detail.trace,
+    dominance: detail.dominance ?? null,
     removed_checks: f.removedChecks ?? [],
     severity: f.severity,
     confidence: f.confidence,
@@ -124,7 +126,8 @@ export function findingSentence(f: ProverFinding): string {
   const removed = (f.removedChecks ?? []).length > 0 ? ` The change removed ${(f.removedChecks ?? []).map((r) => `\`${r.text}\` (${r.path}, where line ${r.line} now is)`).join(' and ')}, a check on this path before it.` : '';
   const weaker = f.weakerChecks.length > 0 ? ` The only checks on the path are ${f.weakerChecks.join('; ')}, which do not cover it.` : '';
   const operation = f.operation.call.endsWith('(...)') ? `is itself a ${f.operation.kind.replace(/_/g, ' ')} operation (${f.operation.id})` : `reaches ${f.operation.kind.replace(/_/g, ' ')} (${f.operation.id}: ${f.operation.call}) at ${f.path}:${f.line}`;
-  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missingInWords(f.missing)} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${removed}${weaker}`;
+  const byOrder = f.dominance?.judgedBy === 'order' ? ` Whether a check comes before it was judged by statement order: ${f.dominance.reason}.` : '';
+  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missingInWords(f.missing)} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${removed}${weaker}${byOrder}`;
 }
 
 /** The text report. */
