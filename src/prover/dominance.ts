@@ -15,6 +15,8 @@ import type { PathRecord, Witness } from './types.js';
 /** The graphs of a run's functions, by function id, or why a function has none. */
 export interface ControlFlow {
   graphs: Map<string, FunctionGraphs | { unavailable: string }>;
+  /** Judgements already made (`functionId`, bound line, last hop): many paths share a hop. */
+  judged?: Map<string, HopJudgement>;
 }
 
 /** The graph of a program node's own function and of the closures written in it. */
@@ -136,6 +138,15 @@ export interface HopJudgement {
  * the graph: which call in a condition is the check, and whether its value must be branched on).
  */
 export function judgeHop(control: ControlFlow | undefined, functionId: string, list: readonly Witness[], boundLine: number, lastHop: boolean, shapeOf: (w: Witness) => CheckShape): HopJudgement {
+  const key = `${functionId}\0${boundLine}\0${lastHop}`;
+  const known = control?.judged?.get(key);
+  if (known) return known;
+  const out = judgeHopOnce(control, functionId, list, boundLine, lastHop, shapeOf);
+  if (control) (control.judged ??= new Map()).set(key, out);
+  return out;
+}
+
+function judgeHopOnce(control: ControlFlow | undefined, functionId: string, list: readonly Witness[], boundLine: number, lastHop: boolean, shapeOf: (w: Witness) => CheckShape): HopJudgement {
   const out: HopJudgement = { dominating: [], byOrder: null, uncovered: [] };
   const graphs = control?.graphs.get(functionId);
   const pending: { w: Witness; cfg: Cfg; decision: Decision; targets: ReturnType<typeof nodesAt> }[] = [];
