@@ -73,7 +73,7 @@ interface Targets {
 export function buildCfg(fn: FlowFunction, options: CfgOptions = {}): Cfg {
   const nodes: CfgNode[] = [];
   const make = (kind: CfgNode['kind'], from: number, to: number, stmt: FlowStmt | null, t: Targets | null): CfgNode => {
-    const node: CfgNode = { id: nodes.length, kind, from, to, stmt, condition: null, succ: [], whenTrue: null, whenFalse: null, raises: t?.raise ?? [], checkRaises: t?.checkRaise ?? [], context: t?.context ?? [], leaves: kind === 'statement' && (stmt?.kind === 'return' || stmt?.kind === 'throw') };
+    const node: CfgNode = { id: nodes.length, kind, from, to: Math.max(from, to), stmt, condition: null, succ: [], whenTrue: null, whenFalse: null, raises: t?.raise ?? [], checkRaises: t?.checkRaise ?? [], context: t?.context ?? [], leaves: kind === 'statement' && (stmt?.kind === 'return' || stmt?.kind === 'throw') };
     nodes.push(node);
     return node;
   };
@@ -551,11 +551,9 @@ function maxLine(value: unknown, nestedEnd: CfgOptions['nestedEnd']): number {
     const record = v as Record<string, unknown>;
     if (typeof record.line === 'number' && record.line > best) best = record.line;
     if (record.kind === 'function' && typeof record.qualifiedName === 'string') best = Math.max(best, nestedEnd?.(record.qualifiedName) ?? 0);
-    for (const [key, x] of Object.entries(record)) {
-      // A compound statement's bodies are nodes of their own.
-      if (key === 'then' || key === 'otherwise' || key === 'body' || key === 'cases' || key === 'handlers' || key === 'finally' || key === 'init' || key === 'update') continue;
-      if (typeof x === 'object') stack.push(x);
-    }
+    // Only expressions and simple statements come here (a compound statement's bodies are nodes of their
+    // own): a conditional expression's `then`/`otherwise` are part of the span.
+    for (const x of Object.values(record)) if (typeof x === 'object') stack.push(x);
   }
   return best;
 }

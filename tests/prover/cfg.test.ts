@@ -63,6 +63,7 @@ const JAVA: Shape[] = [
   { name: 'a positive test guarding the operation', callee: 'hasPermission', value: true, discharged: true, code: java('    if (item.hasPermission(Item.CONFIGURE)) { // CHECK\n      item.delete(); // OP\n    }') },
   { name: 'a positive test with the operation after it', callee: 'hasPermission', value: true, discharged: false, code: java('    if (item.hasPermission(Item.CONFIGURE)) { // CHECK\n      LOG.info("ok");\n    }\n    item.delete(); // OP') },
   { name: 'a denial that continues a loop', callee: 'hasPermission', value: true, discharged: true, code: java('    for (Item child : item.getItems()) {\n      if (!child.hasPermission(Item.CONFIGURE)) continue; // CHECK\n      child.delete(); // OP\n    }') },
+  { name: 'a denial written over several lines, split by a conditional expression (the check on a continuation line)', callee: 'hasPermission', value: true, discharged: true, code: java('    if (mode == null\n        ? !Jenkins.get().hasPermission(Jenkins.MANAGE) // CHECK\n        : !item.hasPermission(Item.CONFIGURE)) { // CHECK\n      return;\n    }\n    item.delete(); // OP') },
   { name: 'a denial that breaks out of a loop to the operation', callee: 'hasPermission', value: true, discharged: false, code: java('    while (true) {\n      if (!item.hasPermission(Item.CONFIGURE)) break; // CHECK\n      return;\n    }\n    item.delete(); // OP') },
 ];
 
