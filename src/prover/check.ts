@@ -1,9 +1,10 @@
 /**
  * The checker: an operation reached from an entry on a path with no dominating witness of a kind the
- * operation requires is a finding. Dominance in this part is statement order (OrderDominance): a
- * statement witness dominates when it sits before the operation in the same function, or before the call
- * to the next hop in an earlier hop's function; decorator, class, router and baseline witnesses cover
- * their whole function. A declared-public entry drops `path_guard` from what is required (and only that).
+ * operation requires is a finding. A statement witness dominates when, on the control-flow graph of its
+ * function (dominance.ts, cfg.ts), it decides every path to the operation (or to the call to the next
+ * hop in an earlier hop's function) and its failing arm cannot reach it; where no graph can be built,
+ * when it sits before it by statement order, and the finding says so. Decorator, class, router and
+ * baseline witnesses cover their whole function. A declared-public entry drops `path_guard` from what is required (and only that).
  * Entries are assumed protected (`assumeEntriesProtected`): with no declared policy and no sibling norm the
  * finding is labelled `unguarded_path`; when other handlers of the same class check, `sibling_norm`; when
  * only a login check guards an operation that needs more, `authn_only`.
@@ -14,6 +15,7 @@ import { operatedOwner, type PossessionCheck } from './ownership.js';
 import type { Program } from './resolution.js';
 import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
+import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
 const PROVER_RULE = 'jscr/prover-unguarded-operation';
@@ -33,6 +35,13 @@ export interface CheckInput {
   touched?: { functions: ReadonlySet<string>; lines: ReadonlyMap<string, ReadonlySet<number>> } | null;
   /** The facts, for ownership through the current user (without them that discharge is not tried). */
   facts?: Facts;
+  /** Control-flow graphs of the functions with statement checks (dominance.ts); without them, order dominance. */
+  control?: ControlFlow;
+}
+
+/** What the graph needs of a statement check: its call, and whether its value must be branched on. */
+function shapeOf(w: Witness): CheckShape {
+  return { callee: w.callee ?? null, value: w.valueChecked === true };
 }
 
 /** Output of `checkObligations`. */
@@ -47,14 +56,6 @@ export interface CheckOutput {
 /** A stable key of an operation site. */
 export function siteKey(op: OperationSite): string {
   return `${op.functionId}#${op.line}#${op.operationId}`;
-}
-
-function dominates(w: Witness, boundLine: number, lastHop: boolean): boolean {
-  if (w.scope !== 'statement' || w.line === null) return true;
-  if (w.until !== undefined && boundLine > w.until) return false;
-  if (w.blockEnd !== undefined && boundLine > w.blockEnd) return false;
-  if (w.line < boundLine) return true;
-  return lastHop && w.sameLine === true && w.line === boundLine;
 }
 
 function describe(w: Witness): string {
@@ -90,14 +91,18 @@ export function checkObligations(input: CheckInput): CheckOutput {
       if (input.witnesses.authFlows.get(entry.functionId)?.actsOn.has(op.kind)) continue;
       const dominating: Witness[] = [];
       const seen: Witness[] = [];
+      let byOrder: string | null = null;
+      const uncovered: HopJudgement['uncovered'] = [];
       path.hops.forEach((hop, i) => {
         const isLast = i === path.hops.length - 1;
         // A handler-named operation is the whole method: any check in its body counts.
         const bound = isLast ? (op.handlerNamed ? Number.POSITIVE_INFINITY : op.line) : (hop.callLine ?? 0);
-        for (const w of input.witnesses.byFunction.get(hop.functionId) ?? []) {
-          seen.push(w);
-          if (dominates(w, bound, isLast)) dominating.push(w);
-        }
+        const list = input.witnesses.byFunction.get(hop.functionId) ?? [];
+        seen.push(...list);
+        const judged = judgeHop(input.control, hop.functionId, list, bound, isLast, shapeOf);
+        dominating.push(...judged.dominating);
+        byOrder ??= judged.byOrder;
+        uncovered.push(...judged.uncovered);
       });
       // A resource-bound operation on an object the request chose needs a check bound to that object.
       const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
@@ -112,6 +117,11 @@ export function checkObligations(input: CheckInput): CheckOutput {
       if (reported.has(reportKey)) continue;
       reported.add(reportKey);
       const finding = makeProverFinding(input, entry, path, op, required, dominating, seen, unbound);
+      if (input.control !== undefined) {
+        // A check of a required kind the graph saw, and why it does not cover the operation.
+        finding.weakerChecks.push(...uncovered.filter((u) => required.includes(u.witness.kind)).map((u) => u.why));
+        finding.dominance = byOrder === null ? { judgedBy: 'control_flow' } : { judgedBy: 'order', reason: byOrder };
+      }
       if (op.handlerNamed) handlerNamed.push({ op, path, finding });
       else {
         callFindingEntries.add(entry.functionId);

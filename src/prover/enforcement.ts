@@ -202,6 +202,15 @@ function leavesBetween(program: Program, file: ProgramFile, fn: FunctionIR): (fr
   };
 }
 
+/** For the control-flow graph: whether a line of the function calls a project helper that always throws. */
+export function throwsAtLine(program: Program, functionId: string): (line: number) => boolean {
+  const ref = program.functions.get(functionId);
+  const file = ref ? program.byPath.get(ref.path) : undefined;
+  if (!ref || !file) return () => false;
+  const byLine = callsByLine(file);
+  return (line) => (byLine.get(line) ?? []).some((inner) => resolveCall(program, file, ref.fn, inner).targets.some((t) => alwaysThrows(program, t)));
+}
+
 const CALLS_BY_LINE = new WeakMap<ProgramFile, Map<number, CallIR[]>>();
 
 /** A file's calls by line, built once per file. */
@@ -286,7 +295,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
         if (use.kind === 'returned') addPredicate(predicates, node, kind, file, call.line);
         else if (use.kind === 'fell_through') noteInert(set, node.id, `${evidence} at line ${call.line} (a declared guard whose failure falls through)`);
         else if (use.kind === 'leaves' && caseLeftOpen(set, node.id, call.line, use, evidence)) continue;
-        else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, ...reach(use.kind === 'branch' ? use.until : undefined, file, node.fn, call.line, call.callee), ...(guard.resource === undefined ? {} : { resource: guard.resource }) });
+        else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, callee: call.callee, ...(use.kind === 'other' ? {} : { valueChecked: true }), ...reach(use.kind === 'branch' ? use.until : undefined, file, node.fn, call.line, call.callee), ...(guard.resource === undefined ? {} : { resource: guard.resource }) });
       }
       if (!row || row.kind === 'public' || guards.length > 0) continue;
       // `abort_unless($request->has('admin'), 403)` names a role and checks nothing: the assertion must refuse on the check's failure.
@@ -322,6 +331,8 @@ export function witnesses(input: WitnessInput): WitnessSet {
         evidence: narrowed === '' ? evidence : `${evidence} (required where ${narrowed.replace(/\s+/g, ' ')} holds)`,
         ...(narrowed === '' ? {} : { narrowedBy: narrowed }),
         ...(row.effect === 'constrains' ? { sameLine: true } : {}),
+        callee: call.callee,
+        ...(row.effect === 'value_only' ? { valueChecked: true } : {}),
         ...reach(until, file, node.fn, call.line, call.callee),
       });
     }
@@ -374,7 +385,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
           const caller = program.functions.get(site.callerId);
           const callerFile = caller ? program.byPath.get(caller.path) : undefined;
           const clipped = caller && callerFile ? reach(undefined, callerFile, caller.fn, site.line, helper.fn.name) : {};
-          if (!exists) additions.push({ kind, scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks`, ...clipped });
+          if (!exists) additions.push({ kind, scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks`, callee: helper.fn.name, ...clipped });
         }
       }
     }
@@ -517,7 +528,7 @@ function alternativeCallSites(ctx: AlternativeContext, helper: FunctionRef, help
         noteInert(ctx.set, site.callerId, `${evidence} at line ${site.line} (its callback may answer true without a check, and then ${helper.fn.name}() checks nothing)`);
         continue;
       }
-      out.push({ kind: weaker(w.kind, alternative), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks unless its callback's check holds`, ...reach(undefined, file, caller.fn, site.line, helper.fn.name) });
+      out.push({ kind: weaker(w.kind, alternative), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks unless its callback's check holds`, callee: helper.fn.name, ...reach(undefined, file, caller.fn, site.line, helper.fn.name) });
     }
     break;
   }
@@ -612,7 +623,7 @@ function predicateWitnesses(input: WitnessInput, set: WitnessSet, predicates: Ma
             if (predicates.get(caller.id)?.has(kind) || !addPredicate(predicates, caller, kind, file, site.line)) continue;
             addPredicate(next, caller, kind, file, site.line);
           } else if ((use.kind === 'leaves' && !caseLeftOpen(set, caller.id, site.line, use, `${predicate.fn.name}()`)) || use.kind === 'branch') {
-            add(set, { kind, scope: 'statement', functionId: caller.id, line: site.line, dischargerId: `predicate:${predicate.fn.qualifiedName}`, evidence: `${predicate.fn.name}() returns a check`, ...reach(use.kind === 'branch' ? use.until : undefined, file, caller.fn, site.line, predicate.fn.name) });
+            add(set, { kind, scope: 'statement', functionId: caller.id, line: site.line, dischargerId: `predicate:${predicate.fn.qualifiedName}`, evidence: `${predicate.fn.name}() returns a check`, callee: predicate.fn.name, valueChecked: true, ...reach(use.kind === 'branch' ? use.until : undefined, file, caller.fn, site.line, predicate.fn.name) });
           } else {
             noteInert(set, caller.id, `${(call.text.split('\n')[0] ?? '').trim()} at line ${site.line} (a boolean nothing acts on)`);
           }

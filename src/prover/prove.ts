@@ -13,7 +13,8 @@ import { languageForPath, type Language } from '../syntax/languages.js';
 import { checkObligations, siteKey } from './check.js';
 import { isSymfonyRoutesFile } from './symfony-routes.js';
 import { argumentsFromRequest } from './request-input.js';
-import { witnesses, type WitnessSet } from './enforcement.js';
+import { throwsAtLine, witnesses, type WitnessSet } from './enforcement.js';
+import { controlFlowFor } from './dominance.js';
 import { withRemovedChecks } from './removed-checks.js';
 import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
 import { buildCallerIndex, composePaths } from './paths.js';
@@ -184,7 +185,8 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   });
   if (composed.fanOutCuts > 0) bump(reasons, 'fan_out_cut', composed.fanOutCuts);
   if (composed.pathLimitCuts > 0) bump(reasons, 'path_limit', composed.pathLimitCuts);
-  const checked = checkObligations({ program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts });
+  const control = await controlFlowFor(program, composed.paths, witnessSet.byFunction, (id) => throwsAtLine(program, id), input.deadline);
+  const checked = checkObligations({ program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts, control });
   const removed = new Map((input.touched ?? []).filter((t) => (t.removed?.length ?? 0) > 0).map((t) => [t.path, t.removed ?? []] as const));
   // Only a change that removed lines can have removed a check: the names are gathered for it alone.
   const findings = removed.size === 0 || checked.findings.length === 0 ? checked.findings : withRemovedChecks(checked.findings, { program, facts, removed, checkNames: checkNamesOf(declarations, witnessSet) });

@@ -61,6 +61,7 @@ function proverDetail(f: ProverFinding): ProverDetail {
     missing: f.missing,
     checks_seen: f.weakerChecks,
     trace: traceOf(f),
+    ...(f.dominance ? { dominance: { judged_by: f.dominance.judgedBy, reason: f.dominance.judgedBy === 'order' ? f.dominance.reason : null } } : {}),
   };
 }
 
@@ -80,6 +81,7 @@ function findingJson(f: ProverFinding): Record<string, unknown> {
     missing: f.missing,
     weaker_checks: f.weakerChecks,
     trace: detail.trace,
+    dominance: detail.dominance ?? null,
     removed_checks: f.removedChecks ?? [],
     unbound_resource: f.unboundResource ?? null,
     severity: f.severity,
@@ -128,7 +130,8 @@ export function findingSentence(f: ProverFinding): string {
   const operation = f.operation.call.endsWith('(...)') ? `is itself a ${f.operation.kind.replace(/_/g, ' ')} operation (${f.operation.id})` : `reaches ${f.operation.kind.replace(/_/g, ' ')} (${f.operation.id}: ${f.operation.call}) at ${f.path}:${f.line}`;
   const missing = f.unboundResource ? `${missingInWords(f.missing)} bound to \`${f.unboundResource.variable}\`` : missingInWords(f.missing);
   const unbound = f.unboundResource ? ` ${f.unboundResource.sentence}` : '';
-  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missing} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${unbound}${removed}${weaker}`;
+  const byOrder = f.dominance?.judgedBy === 'order' ? ` Whether a check comes before it was judged by statement order: ${f.dominance.reason}.` : '';
+  return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missing} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${unbound}${removed}${weaker}${byOrder}`;
 }
 
 /** The text report. */

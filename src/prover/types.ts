@@ -103,6 +103,10 @@ export interface Witness {
   resource?: number | string;
   /** For a denial joined to other terms (`exported && !can(x)`): those terms; the check is required only where they hold. */
   narrowedBy?: string;
+  /** For a statement check: the name of the call that is the check (none for a comparison written as a condition). */
+  callee?: string;
+  /** The check's boolean is what protects (`can(x)`, not a call that throws): a branch must read it. */
+  valueChecked?: boolean;
 }
 
 /** A protected operation found in a function. */
@@ -166,6 +170,11 @@ export interface ProverFinding {
   evidence: string;
   /** For `resource_unbound`: the object the operation acts on and why the checks before it do not cover it. */
   unboundResource?: { variable: string; sentence: string };
+  /**
+   * How it was judged whether the path's statement checks come before the operation: on the control-flow
+   * graph, or by statement order where no graph could be built for one of them (`reason`).
+   */
+  dominance?: { judgedBy: 'control_flow' } | { judgedBy: 'order'; reason: string };
   /** Checks the change removed from a function on this path (change mode): where they stood and what they said. */
   removedChecks?: { path: string; line: number; text: string }[];
 }

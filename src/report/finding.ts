@@ -66,6 +66,8 @@ export interface ProverDetail {
   checks_seen: string[];
   /** The path in order, one component per step (src/prover/trace.ts): what a reader follows to check the finding. */
   trace: TraceStep[];
+  /** How "the check comes before the operation" was judged: `control_flow` (the function's graph) or `order` (no graph could be built: `reason`). */
+  dominance?: { judged_by: 'control_flow' | 'order'; reason: string | null };
 }
 
 /** One component of a prover finding's trace. */
