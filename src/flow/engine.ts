@@ -742,6 +742,7 @@ export class FileAnalyser {
         return this.raisingCheck(stmt.expr, state, ctx) ? this.refine(stmt.expr, state, true, ctx) : state;
       case 'return': {
         const value = stmt.value ? this.expr(stmt.value, state, ctx) : CLEAN;
+        if (stmt.value) this.returnSinks(stmt.value, value, state, ctx);
         ctx.returns = ctx.returns === null ? value : join(ctx.returns, value);
         if (stmt.value) this.recordVets(stmt.value, value, state, ctx);
         return null;
@@ -822,6 +823,28 @@ export class FileAnalyser {
     };
     const receiver = this.expr(target.object, new Map(state), ctx);
     this.checkSinks(call, receiver, [this.expr(key, new Map(state), ctx), value], new Map(), this.typeOf(target.object, state, ctx), ctx);
+  }
+
+  /**
+   * What a decorated function returns is matched against sink rows as a call `__return__(value)` whose
+   * receiver is the function's decorators as written, one a line: a Flask view's returned string is the
+   * page (`@app.route(...)`), so a row names `__return__` with a receiver regex over the decorators.
+   */
+  private returnSinks(returned: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    if (ctx.fn.decorators.length === 0 || this.rows.sinks.length === 0 || ctx.sinksMuted > 0) return;
+    const call: CallExpr = {
+      kind: 'call',
+      callee: '__return__',
+      receiver: { kind: 'name', name: ctx.fn.decorators.join('\n'), line: ctx.fn.line, column: ctx.fn.column },
+      calleeText: '__return__',
+      arguments: [{ value: returned, spread: false }],
+      named: [],
+      isNew: false,
+      constructed: null,
+      line: returned.line,
+      column: returned.column,
+    };
+    this.checkSinks(call, CLEAN, [value], new Map(), null, ctx);
   }
 
   private compound(target: FlowTarget, operator: string, rhs: FlowExpr, state: State, ctx: FunctionContext): Value {
@@ -959,6 +982,11 @@ export class FileAnalyser {
       if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
         const collection = this.expr(condition.right, new Map(state), ctx);
         if (allTaints(collection).every((t) => t.label === UNSEEN)) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
+        return state;
+      }
+      // `if "../" in name: return`: a name without a parent step cannot climb out of the folder it is put under.
+      if (((op === 'in' && !truth) || (op === 'not in' && truth)) && condition.left.kind === 'literal' && typeof condition.left.value === 'string' && condition.left.value.includes('..')) {
+        this.overwrite(condition.right, clearFor(this.expr(condition.right, state, ctx), new Set(['path'])), state, ctx);
         return state;
       }
       const equal = op === '==' || op === '===' || op === 'is';
@@ -1719,13 +1747,25 @@ export class FileAnalyser {
         } else write(addTaints(receiver, allTaints(added)));
         return constant(true);
       }
-      case 'get':
+      case 'get': {
         if (first === undefined) return mix([receiver]);
+        // `config.get(section, option)` reads what `config.set(section, option, v)` wrote (below); a
+        // dict's `get(key, default)` only when its value is itself a map holding the default as a key.
+        const section = hasConstant(first) ? receiver.slots?.get(slotKey(first.constant)) : undefined;
+        if (args.length === 2 && section?.slots !== undefined && second !== undefined && hasConstant(second) && section.slots.has(slotKey(second.constant))) return this.readSlot(section, second);
         if (second !== undefined && receiver.slots && hasConstant(first) && !receiver.slots.has(slotKey(first.constant))) return join(second, { taints: receiver.taints, type: null });
         return this.readSlot(receiver, first);
+      }
       case 'put':
       case 'set': {
         if (first === undefined || second === undefined) return CLEAN;
+        const stored = args[2];
+        if (args.length === 3 && stored !== undefined) {
+          // a two-level store: `config.set(section, option, value)`
+          if (hasConstant(first) && hasConstant(second)) write(this.updateSlot(receiver, [slotKey(first.constant), slotKey(second.constant)], stored));
+          else write(addTaints(receiver, allTaints(stored)));
+          return CLEAN;
+        }
         const previous = this.readSlot(receiver, first);
         if (hasConstant(first)) write(this.updateSlot(receiver, [slotKey(first.constant)], second));
         else write(addTaints(receiver, allTaints(second)));
