@@ -34,6 +34,7 @@ import {
   type Taint,
   type TrackedObject,
   type Value,
+  REQUEST_OBJECT,
   UNSEEN,
 } from './value.js';
 
@@ -583,7 +584,7 @@ export class FileAnalyser {
     const names: string[] = [];
     for (const t of values.flatMap(allTaints)) {
       let seen: SinkOrigin;
-      if (t.label === UNSEEN) seen = 'unseen';
+      if (t.label === UNSEEN || t.label === REQUEST_OBJECT) seen = 'unseen';
       else if (SYMBOLIC.test(t.label)) {
         // A callback's parameters and a closure's free names are filled by code flow does not follow.
         seen = ctx.nested && !t.label.startsWith('field:') ? 'untracked' : 'symbolic';
@@ -1628,7 +1629,7 @@ export class FileAnalyser {
       if (outside !== null) return created.length > 0 ? { ...outside, objects: created } : outside;
       // Only a call handed outside data (or, in a helper, the helper's parameter) is worth a search.
       const worth = (t: Taint): boolean => !SYMBOLIC.test(t.label) || (this.options.lookUpParameters === true && t.label.startsWith('param:'));
-      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth))) this.options.external.noteUnresolved(call, this.file);
+      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth)) || allTaints(receiver).some((t) => t.label === REQUEST_OBJECT)) this.options.external.noteUnresolved(call, this.file);
     }
 
     const type = call.isNew ? simpleType(call.constructed ?? call.callee) : null;

@@ -19,7 +19,7 @@ const rowsFor = (language: Parameters<ReturnType<typeof loadBuiltinFlowRows>['by
 const php = rowsFor('php');
 
 async function lowered(path: string, text: string): Promise<FlowFile> {
-  const result = await lowerText(path, 'php', text, Date.now() + 10_000);
+  const result = await lowerText(path, path.endsWith('.py') ? 'python' : 'php', text, Date.now() + 10_000);
   if (result?.ok !== true) throw new Error(`could not lower ${path}`);
   return result.file;
 }
@@ -37,8 +37,9 @@ async function review(files: FileMap, page: string, options: { worktree?: boolea
   const reader: SourceReader = createSourceReader({ root: repo.root, boundary, source: options.worktree === true ? { kind: 'worktree' } : { kind: 'revision', rev: head }, maxFileBytes: 1 << 20, followSymlinks: false });
   const repository = new RepositoryFunctions(reader, rowsFor, async (path, _language, text) => lowered(path, text), { ...DEFAULT_LOOKUP_LIMITS, ...options.limits });
   const text = files[page];
-  if (typeof text !== 'string' || php === undefined) throw new Error('no page');
-  const analysis = await analyseWithHelpers(await lowered(page, text), { rows: php }, null, repository);
+  const rows = page.endsWith('.py') ? rowsFor('python') : php;
+  if (typeof text !== 'string' || rows === undefined) throw new Error('no page');
+  const analysis = await analyseWithHelpers(await lowered(page, text), { rows }, null, repository);
   return { analysis, repository };
 }
 
@@ -56,7 +57,7 @@ function esc_out($value) {
 let outside: string;
 
 beforeAll(async () => {
-  await loadGrammars(['php']);
+  await loadGrammars(['php', 'python']);
   outside = mkdtempSync(join(tmpdir(), 'jscr-outside-'));
   writeFileSync(join(outside, 'helpers.php'), HELPERS);
 });
@@ -84,6 +85,15 @@ describe('helpers of other files', () => {
     expect(vulnerable.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['php-sql-method', 3]]);
     expect(vulnerable.analysis.findings[0]?.path.at(-1)?.text).toContain('classes/db.php:4');
     expect((await review({ 'page.php': bound, 'classes/db.php': db }, 'page.php')).analysis.findings).toEqual([]);
+  });
+
+  it('looks up the methods of an object another file builds from the request, and takes what each returns', async () => {
+    const wrapper = `class RequestWrapper:\n    def __init__(self, request):\n        self.request = request\n\n    def form_value(self, name):\n        return self.request.form.get(name)\n\n    def fixed_value(self, name):\n        return "guest"\n`;
+    const view = (method: string) =>
+      `import os\nfrom flask import request\nfrom lib.wrap import RequestWrapper\n\n@app.route("/ping", methods=["POST"])\ndef ping():\n    wrapped = RequestWrapper(request)\n    os.system("ping -c 1 " + wrapped.${method}("host"))\n    return "sent"\n`;
+    const vulnerable = await review({ 'views.py': view('form_value'), 'lib/wrap.py': wrapper }, 'views.py');
+    expect(vulnerable.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['python-os-command', 8]]);
+    expect((await review({ 'views.py': view('fixed_value'), 'lib/wrap.py': wrapper }, 'views.py')).analysis.findings).toEqual([]);
   });
 
   it('does not read a definition through a symlink that leaves the repository', async () => {
