@@ -144,6 +144,10 @@ export const THROUGH_CALL_MARK = 'through-call';
 
 /** The mark a guard puts on the value it vetted, whatever kinds it cleared it for (`vetted_for_any` sinks). */
 const CHECKED_MARK = 'checked';
+/** The mark a URL parser's propagator row puts on what it returns (`urlparse(next)`), see `hostChecked`. */
+const PARSED_URL_MARK = 'parsed-url';
+/** Fields of a parsed URL that name its host: checking one against a fixed list vets the URL for redirects. */
+const HOST_FIELDS = new Set(['netloc', 'hostname', 'host']);
 
 export interface FileAnalysis {
   findings: FlowFinding[];
@@ -483,6 +487,8 @@ interface FunctionContext {
   selfName: string | null;
   /** Above zero while evaluating a receiver a sanitiser is about to clean. */
   sinksMuted: number;
+  /** `url = urlparse(next)`: the name of a parsed URL, to what it was parsed from and that value then. */
+  parsedUrls: Map<string, { from: FlowExpr; value: Value }>;
   /** Whether the state may hold vetted access paths (VETTED_ACCESS keys); false spares every read the lookup. */
   vettedAccess: boolean;
   /** Parameters every `true` return of this function has vetted, with the kinds they were cleared for. */
@@ -644,6 +650,7 @@ export class FileAnalyser {
       loops: [],
       selfName: selfOffset(fn) === 1 ? (fn.parameters[0]?.name ?? null) : fn.className !== null ? '$this' : null,
       sinksMuted: 0,
+      parsedUrls: new Map(),
       vettedAccess: false,
       vets: null,
       evidence: [],
@@ -733,6 +740,7 @@ export class FileAnalyser {
         for (const target of stmt.targets) {
           const value = stmt.operator === '=' || stmt.operator === ':=' ? this.expr(stmt.value, state, ctx) : this.compound(target, stmt.operator, stmt.value, state, ctx);
           this.assign(target, value, state, ctx);
+          if (target.kind === 'name') this.noteParsedUrl(target.name, stmt.value, value, state, ctx);
         }
         // `match = resolve(path)`: the check ran on the way, so the code after it sees a vetted value.
         return this.raisingCheck(stmt.value, state, ctx) ? this.refine(stmt.value, state, true, ctx) : state;
@@ -788,6 +796,35 @@ export class FileAnalyser {
         for (const e of stmt.expressions) this.expr(e, state, ctx);
         return state;
     }
+  }
+
+  /** `url = urlparse(next)` (a propagator marking `parsed-url`): remember what `url` was parsed from. */
+  private noteParsedUrl(name: string, expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    ctx.parsedUrls.delete(name);
+    const parsed = this.parsedFrom(expr, value, state, ctx);
+    if (parsed !== undefined) ctx.parsedUrls.set(name, parsed);
+  }
+
+  /** What a URL parser's call parsed (a variable or access path), and its value then. */
+  private parsedFrom(expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): { from: FlowExpr; value: Value } | undefined {
+    const from = expr.kind === 'call' ? expr.arguments[0]?.value : undefined;
+    if (from === undefined || (from.kind !== 'name' && from.kind !== 'field') || !allTaints(value).some((t) => t.marks.has(PARSED_URL_MARK))) return undefined;
+    return { from, value: this.expr(from, new Map(state), ctx) };
+  }
+
+  /**
+   * `url.netloc in ALLOWED` (or `== "a.example"`) held, where `url = urlparse(next)` and `next` has not
+   * changed since: the host of `next` is one the site chose, so `next` is vetted for redirects.
+   */
+  private hostChecked(checked: FlowExpr, state: State, ctx: FunctionContext): void {
+    if (checked.kind !== 'field' || !HOST_FIELDS.has(checked.field)) return;
+    const object = checked.object;
+    // `urlsplit(next).hostname == ...` parses and checks in one expression
+    const parsed = object.kind === 'name' ? ctx.parsedUrls.get(object.name) : object.kind === 'call' ? this.parsedFrom(object, this.expr(object, new Map(state), ctx), state, ctx) : undefined;
+    if (parsed === undefined) return;
+    const now = this.expr(parsed.from, new Map(state), ctx);
+    if (!sameValue(now, parsed.value)) return;
+    this.overwrite(parsed.from, markWith(clearFor(now, new Set(['redirect'])), CHECKED_MARK), state, ctx);
   }
 
   private neverReturns(expr: FlowExpr, state: State, ctx: FunctionContext): boolean {
@@ -982,7 +1019,10 @@ export class FileAnalyser {
       // `x in ALLOWED` (Python) holds only for the members of a fixed collection.
       if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
         const collection = this.expr(condition.right, new Map(state), ctx);
-        if (allTaints(collection).every((t) => t.label === UNSEEN)) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
+        if (allTaints(collection).every((t) => t.label === UNSEEN)) {
+          this.hostChecked(condition.left, state, ctx);
+          this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
+        }
         return state;
       }
       // `if "../" in name: return`: a name without a parent step cannot climb out of the folder it is put under.
@@ -994,7 +1034,9 @@ export class FileAnalyser {
       const notEqual = op === '!=' || op === '!==' || op === 'is not';
       if ((equal && truth) || (notEqual && !truth)) {
         for (const [side, other] of [[condition.left, condition.right], [condition.right, condition.left]] as const) {
-          if (other.kind === 'literal' && other.value !== null) this.overwrite(side, constant(other.value), state, ctx);
+          if (other.kind !== 'literal' || other.value === null) continue;
+          this.hostChecked(side, state, ctx);
+          this.overwrite(side, constant(other.value), state, ctx);
         }
       }
       return state;
