@@ -122,9 +122,12 @@ const python: Record<string, LanguageSinks> = {
   },
   command: {
     sink: (_fw, n) =>
-      n % 2 === 0
+      n % 3 === 0
         ? plain({ imports: ['import subprocess'], line: (p) => `out = subprocess.run(${p}, shell=True, capture_output=True)` })
-        : plain({ imports: ['import os'], line: (p) => `os.system(${p})` }),
+        : n % 3 === 1
+          ? plain({ imports: ['import os'], line: (p) => `os.system(${p})` })
+          : // an argument list whose program is a shell, handed the command line as its script
+            plain({ imports: ['import subprocess'], line: (p) => `out = subprocess.run(["sh", "-c", ${p}], capture_output=True)` }),
     good: [pyShlex],
     bad: [pyHtml],
     safeSinks: [(v) => [`out = subprocess.run(["ping", "-c", "1", ${v}], capture_output=True)`]],
@@ -137,7 +140,8 @@ const python: Record<string, LanguageSinks> = {
         : plain({ line: (p) => `data = open(${p}, "rb").read()` }),
     good: [s(['import os'], (v) => `os.path.basename(${v})`), s(['from werkzeug.utils import secure_filename'], (v) => `secure_filename(${v})`)],
     bad: [pyHtml],
-    safeSinks: [],
+    // a name without a parent step cannot leave the folder it is put under
+    safeSinks: [(v) => [`if "../" in ${v}:`, '    raise ValueError("no parent folders")', `data = open("${PATH_PREFIX}" + ${v}, "rb").read()`]],
     pathCheck: true,
   },
   ldap: {
@@ -159,9 +163,12 @@ const python: Record<string, LanguageSinks> = {
     safeSinks: [(v) => [`emails = tree.xpath("//user[@name=$name]/email", name=${v})`]],
   },
   xss: {
-    sink: (fw) =>
+    sink: (fw, n) =>
       fw === 'flask'
-        ? plain({ imports: ['from flask import make_response'], line: (p) => `return make_response(${p})`, returns: true })
+        ? n % 2 === 0
+          ? plain({ imports: ['from flask import make_response'], line: (p) => `return make_response(${p})`, returns: true })
+          : // a Flask view's returned string is served as the page
+            plain({ line: (p) => `return ${p}`, returns: true })
         : fw === 'django'
           ? plain({ imports: ['from django.http import HttpResponse'], line: (p) => `return HttpResponse(${p})`, returns: true })
           : plain({ imports: ['from fastapi.responses import HTMLResponse'], line: (p) => `return HTMLResponse(${p})`, returns: true }),
@@ -178,12 +185,14 @@ const python: Record<string, LanguageSinks> = {
           : plain({ imports: ['from fastapi.responses import RedirectResponse'], line: (p) => `return RedirectResponse(${p})`, returns: true }),
     good: [s(['from urllib.parse import quote'], (v) => `"/search?q=" + quote(${v}, safe="")`)],
     bad: [pyHtml],
-    safeSinks: [],
+    // the target's host checked against the site's own hosts
+    safeSinks: [(v) => [`target = urlparse(${v})`, 'if target.netloc not in ("shop.example", "help.shop.example"):', '    raise ValueError("not one of our hosts")', `return redirect(${v})`]],
+    safeSinkImports: ['from urllib.parse import urlparse', 'from flask import redirect'],
   },
   'trust-boundary': {
-    sink: (fw) =>
+    sink: (fw, n) =>
       fw === 'flask'
-        ? plain({ imports: ['from flask import session'], line: (p) => `session["display_name"] = ${p}` })
+        ? plain({ imports: ['from flask import session'], line: (p) => (n % 2 === 0 ? `session["display_name"] = ${p}` : `session[${p}] = "seen"`) })
         : plain({ line: (p) => `request.session["display_name"] = ${p}` }),
     good: [],
     bad: [pyHtml],
