@@ -144,6 +144,15 @@ export const THROUGH_CALL_MARK = 'through-call';
 
 /** The mark a guard puts on the value it vetted, whatever kinds it cleared it for (`vetted_for_any` sinks). */
 const CHECKED_MARK = 'checked';
+/**
+ * Texts whose absence, checked (`if "../" in name: return`), makes a value clean for some sink kinds: a
+ * name without a parent step cannot climb out of the folder it is put under; a value without a quote
+ * cannot end the quoted literal of an XPath predicate (XPath has no escapes, so refusing it is the check).
+ */
+const REFUSED_TEXTS: ReadonlyArray<{ test: (text: string) => boolean; kinds: readonly string[] }> = [
+  { test: (text) => text.includes('..'), kinds: ['path'] },
+  { test: (text) => text === "'" || text === '"', kinds: ['xpath'] },
+];
 /** The mark a URL parser's propagator row puts on what it returns (`urlparse(next)`), see `hostChecked`. */
 const PARSED_URL_MARK = 'parsed-url';
 /** Fields of a parsed URL that name its host: checking one against a fixed list vets the URL for redirects. */
@@ -1025,9 +1034,11 @@ export class FileAnalyser {
         }
         return state;
       }
-      // `if "../" in name: return`: a name without a parent step cannot climb out of the folder it is put under.
-      if (((op === 'in' && !truth) || (op === 'not in' && truth)) && condition.left.kind === 'literal' && typeof condition.left.value === 'string' && condition.left.value.includes('..')) {
-        this.overwrite(condition.right, clearFor(this.expr(condition.right, state, ctx), new Set(['path'])), state, ctx);
+      // `if "../" in name: return`: a value known not to hold a text is clean where that text is the harm.
+      const needle = condition.left.kind === 'literal' && typeof condition.left.value === 'string' ? condition.left.value : null;
+      const refused = needle === null ? undefined : REFUSED_TEXTS.find((r) => r.test(needle));
+      if (((op === 'in' && !truth) || (op === 'not in' && truth)) && refused !== undefined) {
+        this.overwrite(condition.right, clearFor(this.expr(condition.right, state, ctx), new Set(refused.kinds)), state, ctx);
         return state;
       }
       const equal = op === '==' || op === '===' || op === 'is';
@@ -1161,7 +1172,7 @@ export class FileAnalyser {
     // Writing one key of a source (`$_POST['id']` vetted) leaves the source's other keys outside data.
     let root = state.get(base.name);
     if (root === undefined) {
-      const source = this.fieldSource({ kind: 'name', name: base.name, line: object.line, column: object.column });
+      const source = this.fieldSource({ kind: 'name', name: base.name, line: object.line, column: object.column }, ctx.fn);
       if (source !== null && !this.sourceRoots.has(base.name)) this.sourceRoots.set(base.name, source);
       root = source ?? CLEAN;
     }
@@ -1250,7 +1261,7 @@ export class FileAnalyser {
         // `sorts.includes(req.query.sort) ? req.query.sort : null`: a request path this function vetted or wrote holds what it was given
         const written = this.writtenPath(expr, state, ctx);
         if (written !== null) return written;
-        const fromSource = this.fieldSource(expr);
+        const fromSource = this.fieldSource(expr, ctx.fn);
         if (fromSource !== null) return fromSource;
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
         const object = this.expr(expr.object, state, ctx);
@@ -1271,7 +1282,7 @@ export class FileAnalyser {
         const index = this.expr(expr.index, state, ctx);
         // A key of a source root no write touched (`$_GET['cat']` after `$_GET['page']` was vetted) enters here, at this read.
         if (expr.object.kind === 'name' && this.sourceRoots.has(expr.object.name) && hasConstant(index) && object.slots?.has(slotKey(index.constant)) !== true && object.taints.some((t) => t.sourceRow !== null && t.cleared.size === 0)) {
-          const fresh = this.fieldSource(expr.object);
+          const fresh = this.fieldSource(expr.object, ctx.fn);
           if (fresh !== null) return { taints: fresh.taints.map((t) => ({ ...t, steps: [{ role: 'source', line: expr.line, text: renderExpr(expr) }] })), type: null };
         }
         return this.readSlot(object, index);
@@ -1361,7 +1372,7 @@ export class FileAnalyser {
   private nameValue(expr: Extract<FlowExpr, { kind: 'name' }>, state: State, ctx: FunctionContext): Value {
     const known = state.get(expr.name === ctx.selfName ? 'this' : expr.name);
     if (known !== undefined) return known;
-    const fromSource = this.fieldSource(expr);
+    const fromSource = this.fieldSource(expr, ctx.fn);
     if (fromSource !== null) return fromSource;
     const flowClass = ctx.flowClass;
     if (flowClass !== null) {
@@ -1501,7 +1512,7 @@ export class FileAnalyser {
   }
 
   /** Reading a source access path (`request.args`, `$_GET`), or below one. */
-  private fieldSource(expr: FlowExpr): Value | null {
+  private fieldSource(expr: FlowExpr, fn: FlowFunction): Value | null {
     const path: string[] = [];
     let at: FlowExpr = expr;
     while (at.kind === 'field') {
@@ -1512,6 +1523,12 @@ export class FileAnalyser {
     path.unshift(at.name);
     for (const row of this.rows.sources) {
       if (row.match.kind !== 'field') continue;
+      const fixed = row.match.fixedRoute;
+      // `request.path` in a view whose every route is a literal rule is that rule: the app's own text.
+      if (fixed !== null) {
+        const routes = fn.decorators.filter((d) => fixed.route.test(d));
+        if (routes.length > 0 && routes.every((d) => fixed.literal.test(d))) continue;
+      }
       for (const source of row.match.paths) {
         if (source.length <= path.length && source.every((segment, i) => path[i] === segment)) {
           const read: Value = { taints: [newTaint(row.label, { role: 'source', line: expr.line, text: path.join('.') }, row.id)], type: null };

@@ -60,6 +60,13 @@ const SourceSchema = z.strictObject({
   mark: z.string().min(1).optional().describe('a mark the taint carries from here (sinks may decline marked taints: `ignores_mark`)'),
   call: CallSchema.optional(),
   field: names.optional().describe('access paths (`request.args`, `$_GET`); reading them or below them is tainted'),
+  fixed_route: z
+    .strictObject({
+      route: regex('a decorator that names a route'),
+      literal: regex('a route decorator whose rule is a literal without variable parts'),
+    })
+    .optional()
+    .describe('with field: not a source in a function whose route decorators all give a literal rule'),
   parameter: z
     .strictObject({
       annotations: regex('tested against each annotation without @').optional(),
