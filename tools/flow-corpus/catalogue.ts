@@ -158,7 +158,8 @@ const python: Record<string, LanguageSinks> = {
   xpath: {
     sink: () =>
       plain({ imports: ['from lxml import etree'], setup: ['tree = etree.parse("users.xml")'], line: (p) => `emails = tree.xpath(${p})` }),
-    good: [],
+    // every apostrophe replaced: the value cannot end the quoted literal it is put in
+    good: [s([], (v) => `${v}.replace("'", "&apos;")`)],
     bad: [pyShlex],
     safeSinks: [(v) => [`emails = tree.xpath("//user[@name=$name]/email", name=${v})`]],
   },
