@@ -102,14 +102,17 @@ interface Layout {
   /** Folder of the test cases, under the benchmark root. */
   casesDir: string;
   extension: string;
-  /** Top-level entries of the benchmark not copied into the base commit (build output, results, VCS). */
+  /**
+   * Top-level entries of the benchmark not copied into the base commit (build output, results, VCS, and
+   * .gitignore: BenchmarkJava's ignores benchmark.properties, which its clone holds and its cases read).
+   */
   skip: Set<string>;
 }
 
 function detectLayout(root: string): Layout {
   const java = 'src/main/java/org/owasp/benchmark/testcode';
-  if (existsSync(join(root, java))) return { casesDir: java, extension: '.java', skip: new Set(['.git', 'results', 'scorecard', 'tools', 'VMs', 'target', 'data']) };
-  if (existsSync(join(root, 'testcode'))) return { casesDir: 'testcode', extension: '.py', skip: new Set(['.git', 'results', 'scorecard', 'tools', 'VMs']) };
+  if (existsSync(join(root, java))) return { casesDir: java, extension: '.java', skip: new Set(['.git', '.gitignore', 'results', 'scorecard', 'tools', 'VMs', 'target', 'data']) };
+  if (existsSync(join(root, 'testcode'))) return { casesDir: 'testcode', extension: '.py', skip: new Set(['.git', '.gitignore', 'results', 'scorecard', 'tools', 'VMs']) };
   fail(`${root} has neither src/main/java/org/owasp/benchmark/testcode nor testcode/`);
 }
 
@@ -271,7 +274,7 @@ function score(cases: TestCase[], findings: Finding[]): { categories: Record<str
       missed.push(c);
     } else if (hits.length > 0) {
       t.fp++;
-      falseAlarms.push({ name: c.name, rules: [...new Set(hits.map((f) => f.rule ?? '?'))] });
+      falseAlarms.push({ name: c.name, rules: [...new Set(hits.map((f) => `${f.rule ?? '?'}:${String(f.line)}`))] });
     } else t.tn++;
     tally.set(c.category, t);
   }
