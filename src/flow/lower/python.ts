@@ -118,6 +118,19 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   return unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
 }
 
+const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '0': '\0', "'": "'", '"': '"', '\\': '\\', a: '\x07', b: '\b', f: '\f', v: '\v' };
+
+const ESCAPE = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[^xuU])/g;
+
+/** What an escape sequence of a (non-raw) string stands for: `\'` is an apostrophe; one not known stays as written. */
+function unescape(text: string): string {
+  const simple = SIMPLE_ESCAPES[text.slice(1)];
+  if (text.length === 2 && simple !== undefined) return simple;
+  const code = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))$/.exec(text);
+  const hex = code?.[1] ?? code?.[2] ?? code?.[3];
+  return hex === undefined ? text : String.fromCodePoint(parseInt(hex, 16));
+}
+
 /** Parts of a lowered string piece for joining into one template. */
 function templateParts(value: FlowExpr): FlowExpr[] {
   return value.kind === 'template' && value.tag === null ? value.parts : [value];
@@ -126,10 +139,12 @@ function templateParts(value: FlowExpr): FlowExpr[] {
 /** Plain strings are literals; f-strings are templates whose holes are the interpolated expressions. */
 function stringExpr(node: Node, cx: LowerContext): FlowExpr {
   const parts: FlowExpr[] = [];
+  const start = kids(node).find((k) => k.type === 'string_start');
+  const raw = start !== undefined && /[rR]/.test(cx.text(start));
   for (const child of kids(node)) {
     if (child.type === 'string_content' || child.type === 'escape_sequence') {
       const text = cx.text(child);
-      parts.push(literal(child, text, text));
+      parts.push(literal(child, raw ? text : text.replace(ESCAPE, unescape), text));
     } else if (child.type === 'interpolation') {
       const inner = child.childForFieldName('expression') ?? kids(child)[0];
       if (inner) parts.push(expr(inner, cx));
