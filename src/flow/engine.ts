@@ -1596,16 +1596,30 @@ export class FileAnalyser {
     }
   }
 
+  /**
+   * A sink slot that reads into what it is given (`arg0.0`: the first element of a tuple, the body of
+   * Flask's `(body, headers)`); a value without such a position is read whole.
+   */
+  private readPath(value: Value, path: readonly string[] | undefined): Value {
+    let at = value;
+    for (const key of path ?? []) at = this.readSlot(at, constant(/^\d+$/.test(key) ? Number(key) : key));
+    return at;
+  }
+
   private slotValues(slot: CallSlot, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): Value[] {
     switch (slot.kind) {
       case 'receiver':
         return [receiver];
-      case 'argument':
-        return args[slot.index] ? [args[slot.index] ?? CLEAN] : [];
+      case 'argument': {
+        const value = args[slot.index];
+        return value ? [this.readPath(value, slot.path)] : [];
+      }
       case 'arguments':
         return [...args, ...named.values()];
-      case 'named':
-        return named.has(slot.name) ? [named.get(slot.name) ?? CLEAN] : [];
+      case 'named': {
+        const value = named.get(slot.name);
+        return value ? [this.readPath(value, slot.path)] : [];
+      }
       case 'return':
         return [];
     }

@@ -175,7 +175,9 @@ const python: Record<string, LanguageSinks> = {
           : plain({ imports: ['from fastapi.responses import HTMLResponse'], line: (p) => `return HTMLResponse(${p})`, returns: true }),
     good: [pyHtml, s(['from markupsafe import escape'], (v) => `str(escape(${v}))`)],
     bad: [pyShlex, s([], (v) => `${v}.replace("<script>", "")`)],
-    safeSinks: [],
+    // Flask's (body, headers) tuple: the value is a header, not the page
+    safeSinks: [(v) => [`return make_response(("<p>Saved</p>", {"X-Greeting-Name": ${v}}))`]],
+    safeSinkImports: ['from flask import make_response'],
   },
   redirect: {
     sink: (fw) =>
