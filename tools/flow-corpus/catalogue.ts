@@ -137,7 +137,10 @@ const python: Record<string, LanguageSinks> = {
     sink: (fw, n) =>
       fw === 'flask' && n % 2 === 1
         ? plain({ imports: ['from flask import send_file'], line: (p) => `return send_file(${p})`, returns: true })
-        : plain({ line: (p) => `data = open(${p}, "rb").read()` }),
+        : fw === 'django' && n % 2 === 1
+          ? // a probe tells whether the file is there
+            plain({ imports: ['import os'], line: (p) => `found = os.path.exists(${p})` })
+          : plain({ line: (p) => `data = open(${p}, "rb").read()` }),
     good: [s(['import os'], (v) => `os.path.basename(${v})`), s(['from werkzeug.utils import secure_filename'], (v) => `secure_filename(${v})`)],
     bad: [pyHtml],
     // a name without a parent step cannot leave the folder it is put under
