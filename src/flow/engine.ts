@@ -153,6 +153,14 @@ const REFUSED_TEXTS: ReadonlyArray<{ test: (text: string) => boolean; kinds: rea
   { test: (text) => text.includes('..'), kinds: ['path'] },
   { test: (text) => text === "'" || text === '"', kinds: ['xpath'] },
 ];
+/** Calls that only turn a value into its text (`str(p)`): a check of the text is a check of the value. */
+const TEXT_CONVERSIONS = new Set(['str', 'os.fspath', 'String', 'String.valueOf']);
+
+/** `str(p)` -> `p`: what a guard vets when it checks a value's text (`str(p).startswith(base)`). */
+function textOf(expr: FlowExpr): FlowExpr {
+  const inner = expr.kind === 'call' && expr.arguments.length === 1 && TEXT_CONVERSIONS.has(expr.calleeText) ? expr.arguments[0]?.value : undefined;
+  return inner ?? expr;
+}
 /** The mark a URL parser's propagator row puts on what it returns (`urlparse(next)`), see `hostChecked`. */
 const PARSED_URL_MARK = 'parsed-url';
 /** Fields of a parsed URL that name its host: checking one against a fixed list vets the URL for redirects. */
@@ -1060,7 +1068,7 @@ export class FileAnalyser {
         if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
         const slot = this.slotExpr(condition, guard.vets);
         if (slot === null || (guard.vetsKey && slot.kind !== 'index')) continue;
-        const vetted = guard.vetsKey && slot.kind === 'index' ? slot.index : slot;
+        const vetted = guard.vetsKey && slot.kind === 'index' ? slot.index : textOf(slot);
         const list = guard.vetsKey && slot.kind === 'index' ? slot.object : guard.against === null ? undefined : this.slotExpr(condition, guard.against);
         // An allow-list holds whatever it lists, unless the list itself comes from outside.
         if (list === null || (list !== undefined && allTaints(this.expr(list, new Map(state), ctx)).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN))) continue;

@@ -234,3 +234,11 @@ describe('Python string literals', () => {
     expect(await values("r'\\n\\d'")).toBe('\\n\\d');
   });
 });
+
+describe('Python path joins', () => {
+  it('lowers base / name as pathlib\'s join, a call, and keeps a division by a number arithmetic', async () => {
+    const [join, half] = await body('def f(base, name, n):\n    p = base / name\n    h = n / 2\n');
+    expect(join?.kind === 'assign' && join.value).toMatchObject({ kind: 'call', callee: '__truediv__', receiver: { kind: 'name', name: 'base' } });
+    expect(half?.kind === 'assign' && half.value).toMatchObject({ kind: 'binary', operator: '/' });
+  });
+});

@@ -140,7 +140,10 @@ const python: Record<string, LanguageSinks> = {
         : fw === 'django' && n % 2 === 1
           ? // a probe tells whether the file is there
             plain({ imports: ['import os'], line: (p) => `found = os.path.exists(${p})` })
-          : plain({ line: (p) => `data = open(${p}, "rb").read()` }),
+          : fw === 'fastapi' && n % 2 === 1
+            ? // pathlib's join: `/` on a Path
+              plain({ imports: ['import pathlib'], line: (p) => `data = (pathlib.Path("/") / (${p})).read_bytes()` })
+            : plain({ line: (p) => `data = open(${p}, "rb").read()` }),
     good: [s(['import os'], (v) => `os.path.basename(${v})`), s(['from werkzeug.utils import secure_filename'], (v) => `secure_filename(${v})`)],
     bad: [pyHtml],
     // a name without a parent step cannot leave the folder it is put under
