@@ -35,6 +35,7 @@ import {
   type Taint,
   type TrackedObject,
   type Value,
+  REQUEST_OBJECT,
   UNSEEN,
 } from './value.js';
 
@@ -154,6 +155,27 @@ export const THROUGH_CALL_MARK = 'through-call';
 
 /** The mark a guard puts on the value it vetted, whatever kinds it cleared it for (`vetted_for_any` sinks). */
 const CHECKED_MARK = 'checked';
+/**
+ * Texts whose absence, checked (`if "../" in name: return`), makes a value clean for some sink kinds: a
+ * name without a parent step cannot climb out of the folder it is put under; a value without a quote
+ * cannot end the quoted literal of an XPath predicate (XPath has no escapes, so refusing it is the check).
+ */
+const REFUSED_TEXTS: ReadonlyArray<{ test: (text: string) => boolean; kinds: readonly string[] }> = [
+  { test: (text) => text.includes('..'), kinds: ['path'] },
+  { test: (text) => text === "'" || text === '"', kinds: ['xpath'] },
+];
+/** Calls that only turn a value into its text (`str(p)`): a check of the text is a check of the value. */
+const TEXT_CONVERSIONS = new Set(['str', 'os.fspath', 'String', 'String.valueOf']);
+
+/** `str(p)` -> `p`: what a guard vets when it checks a value's text (`str(p).startswith(base)`). */
+function textOf(expr: FlowExpr): FlowExpr {
+  const inner = expr.kind === 'call' && expr.arguments.length === 1 && TEXT_CONVERSIONS.has(expr.calleeText) ? expr.arguments[0]?.value : undefined;
+  return inner ?? expr;
+}
+/** The mark a URL parser's propagator row puts on what it returns (`urlparse(next)`), see `hostChecked`. */
+const PARSED_URL_MARK = 'parsed-url';
+/** Fields of a parsed URL that name its host: checking one against a fixed list vets the URL for redirects. */
+const HOST_FIELDS = new Set(['netloc', 'hostname', 'host']);
 
 export interface FileAnalysis {
   findings: FlowFinding[];
@@ -495,6 +517,8 @@ interface FunctionContext {
   selfName: string | null;
   /** Above zero while evaluating a receiver a sanitiser is about to clean. */
   sinksMuted: number;
+  /** `url = urlparse(next)`: the name of a parsed URL, to what it was parsed from and that value then. */
+  parsedUrls: Map<string, { from: FlowExpr; value: Value }>;
   /** Whether the state may hold vetted access paths (VETTED_ACCESS keys); false spares every read the lookup. */
   vettedAccess: boolean;
   /** Parameters every `true` return of this function has vetted, with the kinds they were cleared for. */
@@ -602,7 +626,7 @@ export class FileAnalyser {
     const names: string[] = [];
     for (const t of values.flatMap(allTaints)) {
       let seen: SinkOrigin;
-      if (t.label === UNSEEN) seen = 'unseen';
+      if (t.label === UNSEEN || t.label === REQUEST_OBJECT) seen = 'unseen';
       else if (SYMBOLIC.test(t.label)) {
         // A callback's parameters and a closure's free names are filled by code flow does not follow.
         seen = ctx.nested && !t.label.startsWith('field:') ? 'untracked' : 'symbolic';
@@ -662,6 +686,7 @@ export class FileAnalyser {
       loops: [],
       selfName: selfOffset(fn) === 1 ? (fn.parameters[0]?.name ?? null) : fn.className !== null ? '$this' : null,
       sinksMuted: 0,
+      parsedUrls: new Map(),
       vettedAccess: false,
       vets: null,
       evidence: [],
@@ -777,6 +802,7 @@ export class FileAnalyser {
         for (const target of stmt.targets) {
           const value = stmt.operator === '=' || stmt.operator === ':=' ? this.expr(stmt.value, state, ctx) : this.compound(target, stmt.operator, stmt.value, state, ctx);
           this.assign(target, value, state, ctx);
+          if (target.kind === 'name') this.noteParsedUrl(target.name, stmt.value, value, state, ctx);
         }
         // `match = resolve(path)`: the check ran on the way, so the code after it sees a vetted value.
         return this.raisingCheck(stmt.value, state, ctx) ? this.refine(stmt.value, state, true, ctx) : state;
@@ -787,6 +813,7 @@ export class FileAnalyser {
         return this.raisingCheck(stmt.expr, state, ctx) ? this.refine(stmt.expr, state, true, ctx) : state;
       case 'return': {
         const value = stmt.value ? this.expr(stmt.value, state, ctx) : CLEAN;
+        if (stmt.value) this.returnSinks(stmt.value, value, state, ctx);
         ctx.returns = ctx.returns === null ? value : join(ctx.returns, value);
         if (stmt.value) this.recordVets(stmt.value, value, state, ctx);
         return null;
@@ -833,6 +860,35 @@ export class FileAnalyser {
     }
   }
 
+  /** `url = urlparse(next)` (a propagator marking `parsed-url`): remember what `url` was parsed from. */
+  private noteParsedUrl(name: string, expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    ctx.parsedUrls.delete(name);
+    const parsed = this.parsedFrom(expr, value, state, ctx);
+    if (parsed !== undefined) ctx.parsedUrls.set(name, parsed);
+  }
+
+  /** What a URL parser's call parsed (a variable or access path), and its value then. */
+  private parsedFrom(expr: FlowExpr, value: Value, state: State, ctx: FunctionContext): { from: FlowExpr; value: Value } | undefined {
+    const from = expr.kind === 'call' ? expr.arguments[0]?.value : undefined;
+    if (from === undefined || (from.kind !== 'name' && from.kind !== 'field') || !allTaints(value).some((t) => t.marks.has(PARSED_URL_MARK))) return undefined;
+    return { from, value: this.expr(from, new Map(state), ctx) };
+  }
+
+  /**
+   * `url.netloc in ALLOWED` (or `== "a.example"`) held, where `url = urlparse(next)` and `next` has not
+   * changed since: the host of `next` is one the site chose, so `next` is vetted for redirects.
+   */
+  private hostChecked(checked: FlowExpr, state: State, ctx: FunctionContext): void {
+    if (checked.kind !== 'field' || !HOST_FIELDS.has(checked.field)) return;
+    const object = checked.object;
+    // `urlsplit(next).hostname == ...` parses and checks in one expression
+    const parsed = object.kind === 'name' ? ctx.parsedUrls.get(object.name) : object.kind === 'call' ? this.parsedFrom(object, this.expr(object, new Map(state), ctx), state, ctx) : undefined;
+    if (parsed === undefined) return;
+    const now = this.expr(parsed.from, new Map(state), ctx);
+    if (!sameValue(now, parsed.value)) return;
+    this.overwrite(parsed.from, markWith(clearFor(now, new Set(['redirect'])), CHECKED_MARK), state, ctx);
+  }
+
   private neverReturns(expr: FlowExpr, state: State, ctx: FunctionContext): boolean {
     if (expr.kind !== 'call' || this.rows.exits.length === 0) return false;
     const receiverType = expr.receiver ? this.typeOf(expr.receiver, state, ctx) : null;
@@ -869,6 +925,28 @@ export class FileAnalyser {
     };
     const receiver = this.expr(target.object, this.fork(state, ctx), ctx);
     this.checkSinks(call, receiver, [this.expr(key, this.fork(state, ctx), ctx), value], new Map(), this.typeOf(target.object, state, ctx), ctx);
+  }
+
+  /**
+   * What a decorated function returns is matched against sink rows as a call `__return__(value)` whose
+   * receiver is the function's decorators as written, one a line: a Flask view's returned string is the
+   * page (`@app.route(...)`), so a row names `__return__` with a receiver regex over the decorators.
+   */
+  private returnSinks(returned: FlowExpr, value: Value, state: State, ctx: FunctionContext): void {
+    if (ctx.fn.decorators.length === 0 || this.rows.sinks.length === 0 || ctx.sinksMuted > 0) return;
+    const call: CallExpr = {
+      kind: 'call',
+      callee: '__return__',
+      receiver: { kind: 'name', name: ctx.fn.decorators.join('\n'), line: ctx.fn.line, column: ctx.fn.column },
+      calleeText: '__return__',
+      arguments: [{ value: returned, spread: false }],
+      named: [],
+      isNew: false,
+      constructed: null,
+      line: returned.line,
+      column: returned.column,
+    };
+    this.checkSinks(call, CLEAN, [value], new Map(), null, ctx);
   }
 
   private compound(target: FlowTarget, operator: string, rhs: FlowExpr, state: State, ctx: FunctionContext): Value {
@@ -1008,14 +1086,26 @@ export class FileAnalyser {
       // `x in ALLOWED` (Python) holds only for the members of a fixed collection.
       if ((op === 'in' && truth) || (op === 'not in' && !truth)) {
         const collection = this.expr(condition.right, this.fork(state, ctx), ctx);
-        if (allTaints(collection).every((t) => t.label === UNSEEN)) this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
+        if (allTaints(collection).every((t) => t.label === UNSEEN)) {
+          this.hostChecked(condition.left, state, ctx);
+          this.overwrite(condition.left, clearFor(this.expr(condition.left, state, ctx), new Set(['*'])), state, ctx);
+        }
+        return state;
+      }
+      // `if "../" in name: return`: a value known not to hold a text is clean where that text is the harm.
+      const needle = condition.left.kind === 'literal' && typeof condition.left.value === 'string' ? condition.left.value : null;
+      const refused = needle === null ? undefined : REFUSED_TEXTS.find((r) => r.test(needle));
+      if (((op === 'in' && !truth) || (op === 'not in' && truth)) && refused !== undefined) {
+        this.overwrite(condition.right, clearFor(this.expr(condition.right, state, ctx), new Set(refused.kinds)), state, ctx);
         return state;
       }
       const equal = op === '==' || op === '===' || op === 'is';
       const notEqual = op === '!=' || op === '!==' || op === 'is not';
       if ((equal && truth) || (notEqual && !truth)) {
         for (const [side, other] of [[condition.left, condition.right], [condition.right, condition.left]] as const) {
-          if (other.kind === 'literal' && other.value !== null) this.overwrite(side, constant(other.value), state, ctx);
+          if (other.kind !== 'literal' || other.value === null) continue;
+          this.hostChecked(side, state, ctx);
+          this.overwrite(side, constant(other.value), state, ctx);
         }
       }
       return state;
@@ -1028,7 +1118,7 @@ export class FileAnalyser {
         if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
         const slot = this.slotExpr(condition, guard.vets);
         if (slot === null || (guard.vetsKey && slot.kind !== 'index')) continue;
-        const vetted = guard.vetsKey && slot.kind === 'index' ? slot.index : slot;
+        const vetted = guard.vetsKey && slot.kind === 'index' ? slot.index : textOf(slot);
         const list = guard.vetsKey && slot.kind === 'index' ? slot.object : guard.against === null ? undefined : this.slotExpr(condition, guard.against);
         // An allow-list holds whatever it lists, unless the list itself comes from outside.
         if (list === null || (list !== undefined && allTaints(this.expr(list, this.fork(state, ctx), ctx)).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN))) continue;
@@ -1145,7 +1235,7 @@ export class FileAnalyser {
     // Writing one key of a source (`$_POST['id']` vetted) leaves the source's other keys outside data.
     let root = state.get(base.name);
     if (root === undefined) {
-      const source = this.fieldSource({ kind: 'name', name: base.name, line: object.line, column: object.column });
+      const source = this.fieldSource({ kind: 'name', name: base.name, line: object.line, column: object.column }, ctx.fn);
       if (source !== null && !this.sourceRoots.has(base.name)) this.sourceRoots.set(base.name, source);
       root = source ?? CLEAN;
     }
@@ -1236,7 +1326,7 @@ export class FileAnalyser {
         // `sorts.includes(req.query.sort) ? req.query.sort : null`: a request path this function vetted or wrote holds what it was given
         const written = this.writtenPath(expr, state, ctx);
         if (written !== null) return written;
-        const fromSource = this.fieldSource(expr);
+        const fromSource = this.fieldSource(expr, ctx.fn);
         if (fromSource !== null) return fromSource;
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
         const object = this.expr(expr.object, state, ctx);
@@ -1257,7 +1347,7 @@ export class FileAnalyser {
         const index = this.expr(expr.index, state, ctx);
         // A key of a source root no write touched (`$_GET['cat']` after `$_GET['page']` was vetted) enters here, at this read.
         if (expr.object.kind === 'name' && this.sourceRoots.has(expr.object.name) && hasConstant(index) && object.slots?.has(slotKey(index.constant)) !== true && object.taints.some((t) => t.sourceRow !== null && t.cleared.size === 0)) {
-          const fresh = this.fieldSource(expr.object);
+          const fresh = this.fieldSource(expr.object, ctx.fn);
           if (fresh !== null) return { taints: fresh.taints.map((t) => ({ ...t, steps: [{ role: 'source', line: expr.line, text: renderExpr(expr) }] })), type: null };
         }
         return this.readSlot(object, index);
@@ -1347,7 +1437,7 @@ export class FileAnalyser {
   private nameValue(expr: Extract<FlowExpr, { kind: 'name' }>, state: State, ctx: FunctionContext): Value {
     const known = state.get(expr.name === ctx.selfName ? 'this' : expr.name);
     if (known !== undefined) return known;
-    const fromSource = this.fieldSource(expr);
+    const fromSource = this.fieldSource(expr, ctx.fn);
     if (fromSource !== null) return fromSource;
     const flowClass = ctx.flowClass;
     if (flowClass !== null) {
@@ -1488,7 +1578,7 @@ export class FileAnalyser {
   }
 
   /** Reading a source access path (`request.args`, `$_GET`), or below one. */
-  private fieldSource(expr: FlowExpr): Value | null {
+  private fieldSource(expr: FlowExpr, fn: FlowFunction): Value | null {
     const path: string[] = [];
     let at: FlowExpr = expr;
     while (at.kind === 'field') {
@@ -1499,6 +1589,12 @@ export class FileAnalyser {
     path.unshift(at.name);
     for (const row of this.rows.sources) {
       if (row.match.kind !== 'field') continue;
+      const fixed = row.match.fixedRoute;
+      // `request.path` in a view whose every route is a literal rule is that rule: the app's own text.
+      if (fixed !== null) {
+        const routes = fn.decorators.filter((d) => fixed.route.test(d));
+        if (routes.length > 0 && routes.every((d) => fixed.literal.test(d))) continue;
+      }
       for (const source of row.match.paths) {
         if (source.length <= path.length && source.every((segment, i) => path[i] === segment)) {
           const read: Value = { taints: [newTaint(row.label, { role: 'source', line: expr.line, text: path.join('.') }, row.id)], type: null };
@@ -1566,16 +1662,30 @@ export class FileAnalyser {
     }
   }
 
+  /**
+   * A sink slot that reads into what it is given (`arg0.0`: the first element of a tuple, the body of
+   * Flask's `(body, headers)`); a value without such a position is read whole.
+   */
+  private readPath(value: Value, path: readonly string[] | undefined): Value {
+    let at = value;
+    for (const key of path ?? []) at = this.readSlot(at, constant(/^\d+$/.test(key) ? Number(key) : key));
+    return at;
+  }
+
   private slotValues(slot: CallSlot, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): Value[] {
     switch (slot.kind) {
       case 'receiver':
         return [receiver];
-      case 'argument':
-        return args[slot.index] ? [args[slot.index] ?? CLEAN] : [];
+      case 'argument': {
+        const value = args[slot.index];
+        return value ? [this.readPath(value, slot.path)] : [];
+      }
       case 'arguments':
         return [...args, ...named.values()];
-      case 'named':
-        return named.has(slot.name) ? [named.get(slot.name) ?? CLEAN] : [];
+      case 'named': {
+        const value = named.get(slot.name);
+        return value ? [this.readPath(value, slot.path)] : [];
+      }
       case 'return':
         return [];
     }
@@ -1684,7 +1794,7 @@ export class FileAnalyser {
       if (outside !== null) return created.length > 0 ? { ...outside, objects: created } : outside;
       // Only a call handed outside data (or, in a helper, the helper's parameter) is worth a search.
       const worth = (t: Taint): boolean => !SYMBOLIC.test(t.label) || (this.options.lookUpParameters === true && t.label.startsWith('param:'));
-      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth))) this.options.external.noteUnresolved(call, this.file, receiverClass);
+      if ([...args, ...named.values()].some((a) => allTaints(a).some(worth)) || allTaints(receiver).some((t) => t.label === REQUEST_OBJECT)) this.options.external.noteUnresolved(call, this.file, receiverClass);
       // A method of a class of the repository on an object built from outside data (`form.getField("q")`).
       else if (receiverClass !== null && allTaints(receiver).some(worth)) this.options.external.noteUnresolved(call, this.file, receiverClass, true);
     }
@@ -1830,13 +1940,25 @@ export class FileAnalyser {
         } else write(addTaints(receiver, allTaints(added)));
         return constant(true);
       }
-      case 'get':
+      case 'get': {
         if (first === undefined) return mix([receiver]);
+        // `config.get(section, option)` reads what `config.set(section, option, v)` wrote (below); a
+        // dict's `get(key, default)` only when its value is itself a map holding the default as a key.
+        const section = hasConstant(first) ? receiver.slots?.get(slotKey(first.constant)) : undefined;
+        if (args.length === 2 && section?.slots !== undefined && second !== undefined && hasConstant(second) && section.slots.has(slotKey(second.constant))) return this.readSlot(section, second);
         if (second !== undefined && receiver.slots && hasConstant(first) && !receiver.slots.has(slotKey(first.constant))) return join(second, { taints: receiver.taints, type: null });
         return this.readSlot(receiver, first);
+      }
       case 'put':
       case 'set': {
         if (first === undefined || second === undefined) return CLEAN;
+        const stored = args[2];
+        if (args.length === 3 && stored !== undefined) {
+          // a two-level store: `config.set(section, option, value)`
+          if (hasConstant(first) && hasConstant(second)) write(this.updateSlot(receiver, [slotKey(first.constant), slotKey(second.constant)], stored, ctx));
+          else write(addTaints(receiver, allTaints(stored)));
+          return CLEAN;
+        }
         const previous = this.readSlot(receiver, first);
         if (hasConstant(first)) write(this.updateSlot(receiver, [slotKey(first.constant)], second, ctx));
         else write(addTaints(receiver, allTaints(second)));

@@ -21,6 +21,8 @@ function renderInner(e: FlowExpr, depth: number): string {
       return `${r(e.object)}[${r(e.index)}]`;
     case 'call': {
       const args = e.arguments.map((a) => r(a.value)).join(', ');
+      // a decorated function's return, seen by the sink rows as a call (engine.ts returnSinks)
+      if (e.callee === '__return__') return `return ${args}`;
       const callee = e.isNew ? `new ${e.constructed ?? e.callee}` : e.receiver ? `${r(e.receiver)}.${e.callee}` : e.callee;
       return `${callee}(${args})`;
     }

@@ -67,7 +67,15 @@ export interface SourceRow {
     /** `fills`: the argument the call writes the value into (`random.nextBytes(buffer)`), or null for its return. */
     | { kind: 'call'; call: CallMatcher; fills?: number | null }
     /** Reading this access path or anything below it (`request.args`, `$_GET`, `process.env`). */
-    | { kind: 'field'; paths: readonly (readonly string[])[] }
+    | {
+        kind: 'field';
+        paths: readonly (readonly string[])[];
+        /**
+         * Not a source in a function whose decorators name routes (`route`) and all of them a literal rule
+         * (`literal`): there the path (`request.path`) is the rule the app wrote. Null: always a source.
+         */
+        fixedRoute: { route: RegExp; literal: RegExp } | null;
+      }
     | {
         kind: 'parameter';
         /** Tested against each annotation as written without `@` (`RequestParam("id")`). */

@@ -67,6 +67,13 @@ export const CLEAN: Value = { taints: [], type: null };
  */
 export const UNSEEN = 'unseen';
 
+/**
+ * The label of the request object itself (Flask's `request`), not of its data: no sink counts it, and
+ * for the review it is as unseen as a library's answer. A method called on something built from it
+ * (`RequestWrapper(request).get_form_parameter("id")`) is worth looking up in the project's other files.
+ */
+export const REQUEST_OBJECT = 'request-object';
+
 const MAX_TAINTS = 4;
 /** Labels of the symbolic taints summaries use for a parameter, a field or a free name. */
 const STAND_IN = /^(param|field|free):/;

@@ -115,10 +115,15 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
     const given = [row.call, row.field, row.parameter].filter((m) => m !== undefined).length;
     if (given !== 1) throw context.problem(path, 'a source needs exactly one of call, field or parameter');
     if (row.fills !== undefined && row.call === undefined) throw context.problem([...path, 'fills'], 'fills names an argument of a call: it needs call');
+    if (row.fixed_route !== undefined && row.field === undefined) throw context.problem([...path, 'fixed_route'], 'fixed_route belongs to a field source');
     const label = row.label ?? 'input';
     const where = origin(path);
     if (row.call !== undefined) return { id: row.id, label, mark: row.mark ?? null, match: { kind: 'call' as const, call: callMatcher(row.call, context, [...path, 'call']), fills: row.fills ?? null }, origin: where };
-    if (row.field !== undefined) return { id: row.id, label, mark: row.mark ?? null, match: { kind: 'field' as const, paths: row.field.map((p) => p.split('.')) }, origin: where };
+    if (row.field !== undefined) {
+      const fixed = row.fixed_route;
+      const fixedRoute = fixed === undefined ? null : { route: context.pattern([...path, 'fixed_route', 'route'], fixed.route), literal: context.pattern([...path, 'fixed_route', 'literal'], fixed.literal) };
+      return { id: row.id, label, mark: row.mark ?? null, match: { kind: 'field' as const, paths: row.field.map((p) => p.split('.')), fixedRoute }, origin: where };
+    }
     const parameter = required(row.parameter, path, 'parameter');
     const p = (key: 'annotations' | 'types' | 'handler_decorators') => {
       const text = parameter[key];

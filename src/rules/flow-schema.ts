@@ -14,8 +14,8 @@ const names = z.array(z.string().min(1)).min(1);
  * `receiver`, `return`, `arguments` (every positional argument), `arg0`, `arg1`..., `named:shell`; an
  * argument or named slot may read into an options object: `arg2.secure`, `arg0.cookie.secure`.
  */
-export const SLOT_SHAPE = /^(receiver|return|arguments|(arg(0|[1-9]\d*)|named:[A-Za-z_$][\w$]*)(\.[A-Za-z_$][\w$-]*)*)$/;
-const slot = z.string().regex(SLOT_SHAPE, 'expected receiver, return, arguments, argN or named:<name> (argN and named:<name> may add .<key>)');
+export const SLOT_SHAPE = /^(receiver|return|arguments|(arg(0|[1-9]\d*)|named:[A-Za-z_$][\w$]*)(\.([A-Za-z_$][\w$-]*|\d+))*)$/;
+const slot = z.string().regex(SLOT_SHAPE, 'expected receiver, return, arguments, argN or named:<name> (argN and named:<name> may add .<key> or a position, .0)');
 /** One slot, or several of which the first the call gives decides. */
 const slotChoice = z.union([slot, z.array(slot).min(1)]);
 
@@ -61,6 +61,13 @@ const SourceSchema = z.strictObject({
   call: CallSchema.optional(),
   fills: z.number().int().min(0).optional().describe('with `call`: the call writes the value into this argument (0-based), as `random.nextBytes(buffer)` does, rather than returning it'),
   field: names.optional().describe('access paths (`request.args`, `$_GET`); reading them or below them is tainted'),
+  fixed_route: z
+    .strictObject({
+      route: regex('a decorator that names a route'),
+      literal: regex('a route decorator whose rule is a literal without variable parts'),
+    })
+    .optional()
+    .describe('with field: not a source in a function whose route decorators all give a literal rule'),
   parameter: z
     .strictObject({
       annotations: regex('tested against each annotation without @').optional(),

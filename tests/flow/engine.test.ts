@@ -254,3 +254,10 @@ describe('hostile shapes', () => {
     expect(result.findings.map((f) => f.line)).toEqual([FIRST]);
   }, 60_000);
 });
+
+describe('row file checks', () => {
+  it('refuses fixed_route on a source that is not a field, naming the row file', () => {
+    const text = `languages = ["python"]\n[[source]]\nid = "t-path"\ncall = { names = ["path"] }\nfixed_route = { route = 'route', literal = 'route\\("' }\n`;
+    expect(() => loadFlowRowSources([{ file: 'rules/flow/test.toml', text }])).toThrow(/rules\/flow\/test\.toml.*fixed_route belongs to a field source/);
+  });
+});

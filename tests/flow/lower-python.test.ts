@@ -222,3 +222,23 @@ describe('Python constructs not lowered', () => {
     expect(first(fn(file, 'f').body, 'assign').targets).toEqual([expect.objectContaining({ name: 'y' })]);
   });
 });
+
+describe('Python string literals', () => {
+  it('reads the escapes of a plain string as what they stand for, and leaves a raw string as written', async () => {
+    const values = async (line: string) => {
+      const [stmt] = await body(`def f():\n    s = ${line}\n`);
+      return stmt?.kind === 'assign' && stmt.value.kind === 'literal' ? stmt.value.value : null;
+    };
+    expect(await values("'\\''")).toBe("'");
+    expect(await values('"a\\r\\nb\\x41\\u00e9\\d"')).toBe('a\r\nbA\u00e9\\d');
+    expect(await values("r'\\n\\d'")).toBe('\\n\\d');
+  });
+});
+
+describe('Python path joins', () => {
+  it('lowers base / name as pathlib\'s join, a call, and keeps a division by a number arithmetic', async () => {
+    const [join, half] = await body('def f(base, name, n):\n    p = base / name\n    h = n / 2\n');
+    expect(join?.kind === 'assign' && join.value).toMatchObject({ kind: 'call', callee: '__truediv__', receiver: { kind: 'name', name: 'base' } });
+    expect(half?.kind === 'assign' && half.value).toMatchObject({ kind: 'binary', operator: '/' });
+  });
+});

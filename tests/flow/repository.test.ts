@@ -16,9 +16,9 @@ import { loadGrammars } from '../../src/syntax/parser.js';
 import { makeRepo, type FileMap } from '../helpers/repo.js';
 
 const rowsFor = (language: Parameters<ReturnType<typeof loadBuiltinFlowRows>['byLanguage']['get']>[0]) => loadBuiltinFlowRows().byLanguage.get(language);
-type FlowLanguage = 'php' | 'java';
+type FlowLanguage = 'php' | 'java' | 'python';
 
-async function lowered(path: string, text: string, language: FlowLanguage = 'php'): Promise<FlowFile> {
+async function lowered(path: string, text: string, language: FlowLanguage = path.endsWith('.py') ? 'python' : 'php'): Promise<FlowFile> {
   const result = await lowerText(path, language, text, Date.now() + 10_000);
   if (result?.ok !== true) throw new Error(`could not lower ${path}`);
   return result.file;
@@ -31,7 +31,7 @@ interface Run {
 
 /** Commit `files`, then analyse `page` of that commit with the helpers the repository defines. */
 async function review(files: FileMap, page: string, options: { worktree?: boolean; limits?: Partial<LookupLimits>; language?: FlowLanguage } = {}): Promise<Run> {
-  const language = options.language ?? 'php';
+  const language = options.language ?? (page.endsWith('.py') ? 'python' : 'php');
   const repo = makeRepo();
   const head = repo.commit(files);
   const boundary = await openBoundary(repo.root, { followSymlinks: false });
@@ -58,7 +58,7 @@ function esc_out($value) {
 let outside: string;
 
 beforeAll(async () => {
-  await loadGrammars(['php', 'java']);
+  await loadGrammars(['php', 'java', 'python']);
   outside = mkdtempSync(join(tmpdir(), 'jscr-outside-'));
   writeFileSync(join(outside, 'helpers.php'), HELPERS);
 });
@@ -86,6 +86,15 @@ describe('helpers of other files', () => {
     expect(vulnerable.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['php-sql-method', 3]]);
     expect(vulnerable.analysis.findings[0]?.path.at(-1)?.text).toContain('classes/db.php:4');
     expect((await review({ 'page.php': bound, 'classes/db.php': db }, 'page.php')).analysis.findings).toEqual([]);
+  });
+
+  it('looks up the methods of an object another file builds from the request, and takes what each returns', async () => {
+    const wrapper = `class RequestWrapper:\n    def __init__(self, request):\n        self.request = request\n\n    def form_value(self, name):\n        return self.request.form.get(name)\n\n    def fixed_value(self, name):\n        return "guest"\n`;
+    const view = (method: string) =>
+      `import os\nfrom flask import request\nfrom lib.wrap import RequestWrapper\n\n@app.route("/ping", methods=["POST"])\ndef ping():\n    wrapped = RequestWrapper(request)\n    os.system("ping -c 1 " + wrapped.${method}("host"))\n    return "sent"\n`;
+    const vulnerable = await review({ 'views.py': view('form_value'), 'lib/wrap.py': wrapper }, 'views.py');
+    expect(vulnerable.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['python-os-command', 8]]);
+    expect((await review({ 'views.py': view('fixed_value'), 'lib/wrap.py': wrapper }, 'views.py')).analysis.findings).toEqual([]);
   });
 
   it('does not read a definition through a symlink that leaves the repository', async () => {

@@ -122,9 +122,12 @@ const python: Record<string, LanguageSinks> = {
   },
   command: {
     sink: (_fw, n) =>
-      n % 2 === 0
+      n % 3 === 0
         ? plain({ imports: ['import subprocess'], line: (p) => `out = subprocess.run(${p}, shell=True, capture_output=True)` })
-        : plain({ imports: ['import os'], line: (p) => `os.system(${p})` }),
+        : n % 3 === 1
+          ? plain({ imports: ['import os'], line: (p) => `os.system(${p})` })
+          : // an argument list whose program is a shell, handed the command line as its script
+            plain({ imports: ['import subprocess'], line: (p) => `out = subprocess.run(["sh", "-c", ${p}], capture_output=True)` }),
     good: [pyShlex],
     bad: [pyHtml],
     safeSinks: [(v) => [`out = subprocess.run(["ping", "-c", "1", ${v}], capture_output=True)`]],
@@ -134,10 +137,17 @@ const python: Record<string, LanguageSinks> = {
     sink: (fw, n) =>
       fw === 'flask' && n % 2 === 1
         ? plain({ imports: ['from flask import send_file'], line: (p) => `return send_file(${p})`, returns: true })
-        : plain({ line: (p) => `data = open(${p}, "rb").read()` }),
+        : fw === 'django' && n % 2 === 1
+          ? // a probe tells whether the file is there
+            plain({ imports: ['import os'], line: (p) => `found = os.path.exists(${p})` })
+          : fw === 'fastapi' && n % 2 === 1
+            ? // pathlib's join: `/` on a Path
+              plain({ imports: ['import pathlib'], line: (p) => `data = (pathlib.Path("/") / (${p})).read_bytes()` })
+            : plain({ line: (p) => `data = open(${p}, "rb").read()` }),
     good: [s(['import os'], (v) => `os.path.basename(${v})`), s(['from werkzeug.utils import secure_filename'], (v) => `secure_filename(${v})`)],
     bad: [pyHtml],
-    safeSinks: [],
+    // a name without a parent step cannot leave the folder it is put under
+    safeSinks: [(v) => [`if "../" in ${v}:`, '    raise ValueError("no parent folders")', `data = open("${PATH_PREFIX}" + ${v}, "rb").read()`]],
     pathCheck: true,
   },
   ldap: {
@@ -154,20 +164,26 @@ const python: Record<string, LanguageSinks> = {
   xpath: {
     sink: () =>
       plain({ imports: ['from lxml import etree'], setup: ['tree = etree.parse("users.xml")'], line: (p) => `emails = tree.xpath(${p})` }),
-    good: [],
+    // every apostrophe replaced: the value cannot end the quoted literal it is put in
+    good: [s([], (v) => `${v}.replace("'", "&apos;")`)],
     bad: [pyShlex],
     safeSinks: [(v) => [`emails = tree.xpath("//user[@name=$name]/email", name=${v})`]],
   },
   xss: {
-    sink: (fw) =>
+    sink: (fw, n) =>
       fw === 'flask'
-        ? plain({ imports: ['from flask import make_response'], line: (p) => `return make_response(${p})`, returns: true })
+        ? n % 2 === 0
+          ? plain({ imports: ['from flask import make_response'], line: (p) => `return make_response(${p})`, returns: true })
+          : // a Flask view's returned string is served as the page
+            plain({ line: (p) => `return ${p}`, returns: true })
         : fw === 'django'
           ? plain({ imports: ['from django.http import HttpResponse'], line: (p) => `return HttpResponse(${p})`, returns: true })
           : plain({ imports: ['from fastapi.responses import HTMLResponse'], line: (p) => `return HTMLResponse(${p})`, returns: true }),
     good: [pyHtml, s(['from markupsafe import escape'], (v) => `str(escape(${v}))`)],
     bad: [pyShlex, s([], (v) => `${v}.replace("<script>", "")`)],
-    safeSinks: [],
+    // Flask's (body, headers) tuple: the value is a header, not the page
+    safeSinks: [(v) => [`return make_response(("<p>Saved</p>", {"X-Greeting-Name": ${v}}))`]],
+    safeSinkImports: ['from flask import make_response'],
   },
   redirect: {
     sink: (fw) =>
@@ -178,12 +194,14 @@ const python: Record<string, LanguageSinks> = {
           : plain({ imports: ['from fastapi.responses import RedirectResponse'], line: (p) => `return RedirectResponse(${p})`, returns: true }),
     good: [s(['from urllib.parse import quote'], (v) => `"/search?q=" + quote(${v}, safe="")`)],
     bad: [pyHtml],
-    safeSinks: [],
+    // the target's host checked against the site's own hosts
+    safeSinks: [(v) => [`target = urlparse(${v})`, 'if target.netloc not in ("shop.example", "help.shop.example"):', '    raise ValueError("not one of our hosts")', `return redirect(${v})`]],
+    safeSinkImports: ['from urllib.parse import urlparse', 'from flask import redirect'],
   },
   'trust-boundary': {
-    sink: (fw) =>
+    sink: (fw, n) =>
       fw === 'flask'
-        ? plain({ imports: ['from flask import session'], line: (p) => `session["display_name"] = ${p}` })
+        ? plain({ imports: ['from flask import session'], line: (p) => (n % 2 === 0 ? `session["display_name"] = ${p}` : `session[${p}] = "seen"`) })
         : plain({ line: (p) => `request.session["display_name"] = ${p}` }),
     good: [],
     bad: [pyHtml],

@@ -89,9 +89,17 @@ const mapCase = (key: string): Variant => (c) => ({
   body: [c.d.mapNew('options'), c.d.mapPut('options', 'mode', constant(c)), c.d.mapPut('options', 'target', c.src.expr), c.d.decl('value', c.d.mapGet('options', key)), ...sinkAt(c, value(c))],
   imports: javaCollections(c),
 });
+/** Python's configparser: a two-level store read back by section and option. */
+const configCase = (option: string): Variant => (c) =>
+  c.d.language !== 'python'
+    ? undefined
+    : {
+        body: ['settings = configparser.ConfigParser()', 'settings.add_section("lookup")', `settings.set("lookup", "mode", ${constant(c)})`, `settings.set("lookup", "target", ${c.src.expr})`, `value = settings.get("lookup", "${option}")`, ...sinkAt(c, value(c))],
+        imports: ['import configparser'],
+      };
 const collection: Record<Label, Variant[]> = {
-  vulnerable: [listCase(1), mapCase('target')],
-  safe: [listCase(0), mapCase('mode')],
+  vulnerable: [listCase(1), mapCase('target'), configCase('target')],
+  safe: [listCase(0), mapCase('mode'), configCase('mode')],
 };
 
 const helper: Record<Label, Variant[]> = {

@@ -56,7 +56,11 @@ const weakHash: Partial<Record<Language, ValueFamily>> = {
     imports: ['import hashlib'],
     fields: [],
     use: (v, data) => use(`digest = hashlib.new(${v}, ${data}.encode()).hexdigest()`),
-    direct: (weak, data, _fw, i) => use(`digest = hashlib.${weak ? (i % 2 === 0 ? 'md5' : 'sha1') : 'sha256'}(${data}.encode()).hexdigest()`),
+    // md5 made empty and fed through update(), sha1 handed the data at once
+    direct: (weak, data, _fw, i) =>
+      weak && i % 2 === 0
+        ? use('digest = hashlib.md5()', [], [`digest.update(${data}.encode())`])
+        : use(`digest = hashlib.${weak ? 'sha1' : 'sha256'}(${data}.encode()).hexdigest()`),
   },
   java: {
     weak: ['"MD5"', '"SHA-1"', '"MD2"'],
@@ -131,7 +135,7 @@ const weakCipher: Partial<Record<Language, ValueFamily>> = {
 const pySession = (fw: string): string => (fw === 'flask' ? 'session' : 'request.session');
 const weakRandom: Partial<Record<Language, ValueFamily>> = {
   python: {
-    weak: ['str(random.random())', 'str(random.getrandbits(64))', '"%032x" % random.randrange(16 ** 32)'],
+    weak: ['str(random.normalvariate(0, 1))[2:]', 'str(random.getrandbits(64))', '"%032x" % random.randrange(16 ** 32)', 'str(random.random())'],
     strong: 'secrets.token_hex(16)',
     type: 'String',
     imports: ['import random', 'import secrets'],

@@ -1,6 +1,7 @@
 /** The Python front end: tree-sitter-python 0.21 trees to the flow IR. */
 import type { Node } from 'web-tree-sitter';
 import type { FlowClass, FlowExpr, FlowFrontEnd, FlowStmt, FlowTarget } from '../ir.js';
+import { renderExpr } from '../render.js';
 import {
   unaryOf,
   binaryOf,
@@ -63,7 +64,7 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
     case 'call':
       return call(node, cx);
     case 'binary_operator':
-      return binaryOf(node, cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
+      return pathJoin(binaryOf(node, cx, lowering)) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'boolean_operator':
       return binaryOf(node, cx, lowering) ?? unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
     case 'comparison_operator':
@@ -118,6 +119,31 @@ function lowerExpr(node: Node, cx: LowerContext): FlowExpr {
   return unknownExpr(node, cx, kids(node).map((k) => expr(k, cx)));
 }
 
+const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '0': '\0', "'": "'", '"': '"', '\\': '\\', a: '\x07', b: '\b', f: '\f', v: '\v' };
+
+const ESCAPE = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[^xuU])/g;
+
+/** What an escape sequence of a (non-raw) string stands for: `\'` is an apostrophe; one not known stays as written. */
+function unescape(text: string): string {
+  const simple = SIMPLE_ESCAPES[text.slice(1)];
+  if (text.length === 2 && simple !== undefined) return simple;
+  const code = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))$/.exec(text);
+  const hex = code?.[1] ?? code?.[2] ?? code?.[3];
+  return hex === undefined ? text : String.fromCodePoint(parseInt(hex, 16));
+}
+
+/**
+ * `base / name` with no number on either side is pathlib's join (text cannot be divided in Python), so it
+ * is lowered as the call it is, `base.__truediv__(name)`: what goes in comes out, as for any call.
+ */
+function pathJoin(lowered: FlowExpr | null): FlowExpr | null {
+  if (lowered?.kind !== 'binary' || lowered.operator !== '/') return lowered;
+  const numeric = (e: FlowExpr): boolean => e.kind === 'literal' && typeof e.value === 'number';
+  if (numeric(lowered.left) || numeric(lowered.right)) return lowered;
+  const { left, right, line, column } = lowered;
+  return { kind: 'call', callee: '__truediv__', receiver: left, calleeText: `${renderExpr(left)}.__truediv__`, arguments: [{ value: right, spread: false }], named: [], isNew: false, constructed: null, line, column };
+}
+
 /** Parts of a lowered string piece for joining into one template. */
 function templateParts(value: FlowExpr): FlowExpr[] {
   return value.kind === 'template' && value.tag === null ? value.parts : [value];
@@ -126,10 +152,12 @@ function templateParts(value: FlowExpr): FlowExpr[] {
 /** Plain strings are literals; f-strings are templates whose holes are the interpolated expressions. */
 function stringExpr(node: Node, cx: LowerContext): FlowExpr {
   const parts: FlowExpr[] = [];
+  const start = kids(node).find((k) => k.type === 'string_start');
+  const raw = start !== undefined && /[rR]/.test(cx.text(start));
   for (const child of kids(node)) {
     if (child.type === 'string_content' || child.type === 'escape_sequence') {
       const text = cx.text(child);
-      parts.push(literal(child, text, text));
+      parts.push(literal(child, raw ? text : text.replace(ESCAPE, unescape), text));
     } else if (child.type === 'interpolation') {
       const inner = child.childForFieldName('expression') ?? kids(child)[0];
       if (inner) parts.push(expr(inner, cx));
