@@ -14,6 +14,7 @@
  */
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import { booleanUse, REQUEST_DATA } from './branches.js';
+import { ASSIGNMENT, createdByCall } from './created-by-code.js';
 import type { LanguageFacts } from './facts.js';
 import { callArguments } from './ownership.js';
 import { resolveCall, type Program } from './resolution.js';
@@ -86,7 +87,6 @@ function operationObject(call: CallIR, resourceArg: number | 'receiver' | null):
   return call.receiver !== null && rootVariable(call.receiver) !== null ? call.receiver : null;
 }
 
-const ASSIGNMENT = (name: string, php: boolean): RegExp => new RegExp(String.raw`^\s*(?:(?:const|let|var|final|[A-Z]\w*)\s+)?${php ? '\\$' : ''}${name}\s*(?:\?\?)?=(?![=>])\s*(.+?);?\s*$`);
 
 /**
  * Follow `name` in hop `index` of the path back to where it was chosen. Returns the origin when the
@@ -210,6 +210,9 @@ function originOf(program: Program, facts: LanguageFacts, path: PathRecord, inde
   const ref = program.functions.get(path.hops[index]?.functionId ?? '');
   // The logged-in user's objects and the request's own creations are judged by ownership.ts, not here.
   if (facts.currentUser.some((re) => re.test(rhs)) || facts.createdObjects.some((re) => re.test(rhs))) return null;
+  // An object a called factory builds (`$service->createNewProject($customer)`) is the code's, whatever went into it.
+  const holder = program.byPath.get(ref?.path ?? '');
+  if (ref && holder && createdByCall(program, facts, holder, ref.fn, rhs, line)) return null;
   const request = REQUEST_DATA.exec(rhs);
   // A lookup scoped by another object (`Post::where('blog_id', $blog->id)->findOrFail($request->input('id'))`) is tied to it.
   if (request) for (const name of mentionedVariables(rhs, program.byPath.get(ref?.path ?? '')?.factsLanguage === 'php')) chain.get(path.hops[index]?.functionId ?? '')?.add(name);
