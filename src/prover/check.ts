@@ -180,7 +180,7 @@ function pathTouches(path: PathRecord, op: OperationSite, touched: NonNullable<C
   return path.hops.some((hop) => touched.functions.has(hop.functionId));
 }
 
-function makeProverFinding(
+export function makeProverFinding(
   input: CheckInput,
   entry: EntryPoint,
   path: PathRecord,

@@ -103,6 +103,8 @@ const factsFileSchema = z.strictObject({
         resource_bound: z.boolean().default(false),
         /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
         resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
+        /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone. */
+        judged_as: z.enum(['route-entity']).optional(),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -187,7 +189,7 @@ const factsFileSchema = z.strictObject({
 type FactsFileInput = z.infer<typeof factsFileSchema>;
 
 /** A compiled operation row. */
-interface OperationFact {
+export interface OperationFact {
   id: string;
   kind: (typeof OPERATION_KINDS)[number];
   description: string;
@@ -202,6 +204,8 @@ interface OperationFact {
   entries: RegExp[];
   resourceBound: boolean;
   resourceArg: number | 'receiver' | null;
+  /** `route-entity`: judged by entity-reads.ts, not found by its calls. */
+  judgedAs: 'route-entity' | null;
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -315,6 +319,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       entries: patterns([...at, 'entries'], row.entries),
       resourceBound: row.resource_bound,
       resourceArg: row.resource_arg ?? null,
+      judgedAs: row.judged_as ?? null,
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,

@@ -10,6 +10,7 @@ import type { CallIR } from '../syntax/ir-types.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
 import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
+import { entityReadFindings } from './entity-reads.js';
 import { checkObligations, siteKey } from './check.js';
 import { isSymfonyRoutesFile } from './symfony-routes.js';
 import { argumentsFromRequest } from './request-input.js';
@@ -186,7 +187,9 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   if (composed.fanOutCuts > 0) bump(reasons, 'fan_out_cut', composed.fanOutCuts);
   if (composed.pathLimitCuts > 0) bump(reasons, 'path_limit', composed.pathLimitCuts);
   const control = await controlFlowFor(program, composed.paths, witnessSet.byFunction, (id) => throwsAtLine(program, id), input.deadline);
-  const checked = checkObligations({ program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts, control });
+  const checkInput = { program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts, control };
+  const checked = checkObligations(checkInput);
+  checked.findings.push(...entityReadFindings(checkInput));
   const removed = new Map((input.touched ?? []).filter((t) => (t.removed?.length ?? 0) > 0).map((t) => [t.path, t.removed ?? []] as const));
   // Only a change that removed lines can have removed a check: the names are gathered for it alone.
   const findings = removed.size === 0 || checked.findings.length === 0 ? checked.findings : withRemovedChecks(checked.findings, { program, facts, removed, checkNames: checkNamesOf(declarations, witnessSet) });
@@ -290,7 +293,7 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
   };
   for (const file of program.files) {
     try {
-      const rows = facts[file.factsLanguage].operations.filter((o) => o.calls.length > 0);
+      const rows = facts[file.factsLanguage].operations.filter((o) => o.calls.length > 0 && o.judgedAs === null);
       for (const call of file.ir.calls) {
         const signature = callSignature(call);
         const lineText = file.lines[call.line - 1] ?? '';

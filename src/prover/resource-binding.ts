@@ -39,7 +39,7 @@ interface AtRisk {
 }
 
 /** What a witness says about the object it checks. */
-interface Binding {
+export interface Binding {
   /** Bare variable names (no `$`) the check's subject names; empty when it binds no object. */
   names: string[];
   /** The attribute or ability as written (`view`, `chapter-create`), or null. */
@@ -256,7 +256,7 @@ function decoratorArguments(text: string): string[] | null {
 }
 
 /** What object a witness checks: its subject argument (statement), the named subject of an attribute, or a `can:` middleware's model. */
-function bindingOf(program: Program, w: Witness): Binding {
+export function bindingOf(program: Program, w: Witness): Binding {
   const text = w.evidence.replace(/^@/, '');
   const can = /\bcan:([\w.-]+),\s*([\w,\s]+)/.exec(w.evidence);
   if (can?.[1] && can[2]) return { attribute: can[1], names: can[2].split(',').map((s) => s.trim()).filter(Boolean), text };
@@ -325,6 +325,13 @@ function checkedOneCallDeeper(program: Program, facts: LanguageFacts, path: Path
   });
 }
 
+/** The names a witness's subject was derived from in its own function (the subject's names included). */
+export function localSubjects(program: Program, w: Witness, b: Binding): Set<string> {
+  const ref = program.functions.get(w.functionId);
+  const file = ref ? program.byPath.get(ref.path) : undefined;
+  return ref && file ? localDerivation(file, ref.fn, b.names, w.line ?? ref.fn.endLine) : new Set(b.names);
+}
+
 function describe(b: Binding): string {
   return `\`${b.text}\``;
 }
@@ -355,11 +362,7 @@ export function unboundResource(input: BindingInput): UnboundResource | null {
   // A witness binds the object when its subject and the object share a variable they came from, in the witness's own function.
   const bindsObject = (w: Witness, b: Binding): boolean => {
     const names = risk.chain.get(w.functionId);
-    if (!names) return false;
-    const ref = program.functions.get(w.functionId);
-    const file = ref ? program.byPath.get(ref.path) : undefined;
-    const subject = ref && file ? localDerivation(file, ref.fn, b.names, w.line ?? ref.fn.endLine) : new Set(b.names);
-    return [...subject].some((n) => names.has(n));
+    return names !== undefined && [...localSubjects(program, w, b)].some((n) => names.has(n));
   };
   const relevant = dominating.filter((w) => required.includes(w.kind) && w.kind !== 'authn');
   const other: string[] = [];

@@ -32,7 +32,9 @@ export function traceOf(f: ProverFinding): TraceStep[] {
   for (const removed of f.removedChecks ?? []) steps.push({ step: 'removed_check', path: removed.path, line: removed.line, text: `the change removed ${removed.text}` });
   steps.push({ step: 'operation', path: f.path, line: f.line, text: `${f.operation.kind.replace(/_/g, ' ')} ${f.operation.id}: ${f.operation.call}` });
   if (f.weakerChecks.length > 0) steps.push({ step: 'checks_seen', path: null, line: null, text: f.weakerChecks.join('; ') });
-  const bound = f.unboundResource ? ` bound to ${f.unboundResource.variable} (its subject names it, with an attribute stronger than viewing)` : '';
+  // A read needs only a check of who may view the object; a write needs more than viewing.
+  const strength = f.operation.kind === 'read' ? 'any attribute, viewing included' : 'with an attribute stronger than viewing';
+  const bound = f.unboundResource ? ` bound to ${f.unboundResource.variable} (its subject names it, ${strength})` : '';
   steps.push({ step: 'would_discharge', path: null, line: null, text: `a ${missingInWords(f.missing)}${bound} before the operation, on every path from the entry` });
   return steps;
 }
