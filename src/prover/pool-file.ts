@@ -16,6 +16,11 @@ const locationSchema = z
     /** The function the fix changed, as `method`, `Class.method` or `Class::method`. */
     function: z.string().min(1).optional(),
     line: z.number().int().positive().optional(),
+    /**
+     * The fix left this location open, as a later fix (the pool change or advisory named) showed: a
+     * finding that stays at this fix is right, so the location counts for recall but not for gone-at-fix.
+     */
+    open_after_fix: z.string().min(1).optional(),
   })
   .refine((l) => l.function !== undefined || l.line !== undefined, 'a location names a function or a line');
 

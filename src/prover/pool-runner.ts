@@ -199,13 +199,13 @@ function summaryText(s: PoolSummary): string {
   const lines = [
     `pool: ${s.fixes} fixes with ${s.locations} locations, ${s.ordinary_pushes} ordinary pushes, ${s.runs} runs`,
     `recall on locations: ${percent(s.recall)} (${s.found} of ${s.locations})`,
-    `gone at fix: ${percent(s.gone_at_fix_share)} (${s.gone_at_fix} of ${s.found} found)`,
+    `gone at fix: ${percent(s.gone_at_fix_share)} (${s.gone_at_fix} of ${s.found - s.open_after_fix} found${s.open_after_fix > 0 ? `; ${s.open_after_fix} more found that their fix left open, ${s.kept_open} of them kept` : ''})`,
     `false alarms per 100 ordinary pushes: ${s.false_alarms_per_100_pushes ?? 'n/a'} (${s.false_alarms} on ${s.pushes_with_false_alarms} pushes)`,
     `seconds per run: median ${s.median_seconds ?? 'n/a'}, max ${s.max_seconds ?? 'n/a'}`,
     '',
   ];
   for (const c of s.changes) {
-    if (c.kind === 'fix') lines.push(`${c.id}: found ${c.found}/${c.locations}, gone at fix ${c.gone_at_fix}/${c.found}, findings ${c.findings_vulnerable} vulnerable / ${c.findings_fix} fix (${c.statuses.join(', ')}; ${c.seconds.join(' s, ')} s)`);
+    if (c.kind === 'fix') lines.push(`${c.id}: found ${c.found}/${c.locations}, gone at fix ${c.gone_at_fix}/${c.found - c.open_after_fix}${c.open_after_fix > 0 ? ` (${c.kept_open}/${c.open_after_fix} left open by the fix kept)` : ''}, findings ${c.findings_vulnerable} vulnerable / ${c.findings_fix} fix (${c.statuses.join(', ')}; ${c.seconds.join(' s, ')} s)`);
     else lines.push(`${c.id}: ${c.false_alarms} false alarm(s) (${c.statuses.join(', ')}; ${c.seconds.join(' s')} s)`);
   }
   return `${lines.map((l) => escapeOneLine(l)).join('\n')}\n`;

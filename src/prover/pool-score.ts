@@ -56,6 +56,9 @@ export interface ChangeScore {
   locations: number;
   found: number;
   gone_at_fix: number;
+  /** Found locations the fix left open (`open_after_fix`): not in gone-at-fix's count; `kept_open` of them are still found at the fix, as they should be. */
+  open_after_fix: number;
+  kept_open: number;
   findings_vulnerable: number;
   findings_fix: number;
   /** Ordinary pushes: every finding is a false alarm. */
@@ -71,8 +74,11 @@ export interface PoolSummary {
   /** found / locations, or null with no location. */
   recall: number | null;
   gone_at_fix: number;
-  /** gone_at_fix / found, or null when nothing was found. */
+  /** gone_at_fix / (found - open_after_fix), or null when nothing was found. */
   gone_at_fix_share: number | null;
+  /** Found locations their fix left open (a later fix closed them), and how many of them stay found at that fix. */
+  open_after_fix: number;
+  kept_open: number;
   ordinary_pushes: number;
   false_alarms: number;
   pushes_with_false_alarms: number;
@@ -98,7 +104,9 @@ export function summarisePool(pool: Pool, records: ReadonlyMap<string, RunRecord
     const fix = runs.find((r) => r.role === 'fix');
     const locations = change.kind === 'fix' ? change.locations : [];
     const found = locations.filter((l) => vulnerable?.findings.some((f) => findingIsOn(f, l)) === true);
-    const gone = found.filter((l) => fix !== undefined && !fix.findings.some((f) => findingIsOn(f, l)));
+    const stillOpen = (l: PoolLocation): boolean => fix !== undefined && fix.findings.some((f) => findingIsOn(f, l));
+    const gone = found.filter((l) => l.open_after_fix === undefined && fix !== undefined && !stillOpen(l));
+    const leftOpen = found.filter((l) => l.open_after_fix !== undefined);
     changes.push({
       id: change.id,
       kind: change.kind,
@@ -107,6 +115,8 @@ export function summarisePool(pool: Pool, records: ReadonlyMap<string, RunRecord
       locations: locations.length,
       found: found.length,
       gone_at_fix: gone.length,
+      open_after_fix: leftOpen.length,
+      kept_open: leftOpen.filter(stillOpen).length,
       findings_vulnerable: vulnerable?.findings.length ?? 0,
       findings_fix: fix?.findings.length ?? 0,
       false_alarms: change.kind === 'ordinary' ? runs.reduce((n, r) => n + r.findings.length, 0) : 0,
@@ -119,6 +129,7 @@ export function summarisePool(pool: Pool, records: ReadonlyMap<string, RunRecord
   const locations = sum(fixes.map((c) => c.locations));
   const found = sum(fixes.map((c) => c.found));
   const goneAtFix = sum(fixes.map((c) => c.gone_at_fix));
+  const openAfterFix = sum(fixes.map((c) => c.open_after_fix));
   const falseAlarms = sum(ordinary.map((c) => c.false_alarms));
   const seconds = changes.flatMap((c) => c.seconds).sort((a, b) => a - b);
   return {
@@ -127,7 +138,9 @@ export function summarisePool(pool: Pool, records: ReadonlyMap<string, RunRecord
     found,
     recall: share(found, locations),
     gone_at_fix: goneAtFix,
-    gone_at_fix_share: share(goneAtFix, found),
+    gone_at_fix_share: share(goneAtFix, found - openAfterFix),
+    open_after_fix: openAfterFix,
+    kept_open: sum(fixes.map((c) => c.kept_open)),
     ordinary_pushes: ordinary.length,
     false_alarms: falseAlarms,
     pushes_with_false_alarms: ordinary.filter((c) => c.false_alarms > 0).length,
