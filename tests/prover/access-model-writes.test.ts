@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
+import { NEST_AUTH as auth } from './nest-fixtures.js';
 
 async function findings(files: Record<string, string>) {
   const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
@@ -13,23 +14,6 @@ async function findings(files: Record<string, string>) {
   return result.findings.map((f) => ({ label: f.label, operation: f.operation.id, entry: f.entry.function }));
 }
 
-const auth = `import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-export const ROLES_KEY = 'roles';
-export const Roles = (...roles: string[]) => SetMetadata(ROLES_KEY, roles);
-@Injectable()
-export class RolesGuard implements CanActivate {
-  constructor(private reflector: Reflector) {}
-  canActivate(context: ExecutionContext): boolean {
-    const roles = this.reflector.getAllAndOverride<string[]>(ROLES_KEY, [context.getHandler(), context.getClass()]);
-    if (!roles) {
-      return true;
-    }
-    const { user } = context.switchToHttp().getRequest();
-    return roles.some((role) => user.roles?.includes(role));
-  }
-}
-`;
 
 /** A controller creating a record through `service.create(name)`, with `guards` above the class. */
 const controller = (entity: string, guards: string) => `import { Body, Controller, Post, UseGuards } from '@nestjs/common';

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
+import { NEST_AUTH as auth } from './nest-fixtures.js';
 
 function prove(files: Record<string, string>) {
   return proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
@@ -26,51 +27,6 @@ ${methodDecorators}
 }
 `;
 
-const auth = `import { CanActivate, ExecutionContext, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
-export const ROLES_KEY = 'roles';
-export const Roles = (...roles: string[]) => SetMetadata(ROLES_KEY, roles);
-export const IS_PUBLIC_KEY = 'isPublic';
-export function Public() {
-  return SetMetadata(IS_PUBLIC_KEY, true);
-}
-
-@Injectable()
-export class RolesGuard implements CanActivate {
-  constructor(private reflector: Reflector) {}
-  canActivate(context: ExecutionContext): boolean {
-    const roles = this.reflector.getAllAndOverride<string[]>(ROLES_KEY, [context.getHandler(), context.getClass()]);
-    if (!roles) {
-      // No specific roles required
-      return true;
-    }
-    const { user } = context.switchToHttp().getRequest();
-    return roles.some((role) => user.roles?.includes(role));
-  }
-}
-
-@Injectable()
-export class AllowAllGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    return true;
-  }
-}
-
-@Injectable()
-export class JwtAuthGuard extends AuthGuard('jwt') {
-  constructor(private reflector: Reflector) {
-    super();
-  }
-  canActivate(context: ExecutionContext) {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]);
-    if (isPublic) {
-      return true;
-    }
-    return super.canActivate(context);
-  }
-}
-`;
 
 const appModule = `import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
