@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
-import { NEST_AUTH as auth } from './nest-fixtures.js';
+import { NEST_AUTH as auth, TRPC_AUTHENTICATED as trpc } from './ts-fixtures.js';
 
 async function findings(files: Record<string, string>) {
   const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
@@ -73,15 +73,6 @@ describe('writes to the access model', () => {
 import { prisma } from './prisma';
 export const createRoleRoute = authenticatedProcedure.mutation(async ({ input }) => {
   return prisma.role.create({ data: { name: input.name } });
-});
-`;
-    const trpc = `import { initTRPC, TRPCError } from '@trpc/server';
-const t = initTRPC.create();
-export const authenticatedProcedure = t.procedure.use(({ ctx, next }) => {
-  if (!ctx.user) {
-    throw new TRPCError({ code: 'UNAUTHORIZED' });
-  }
-  return next();
 });
 `;
     expect(await findings({ 'src/trpc.ts': trpc, 'src/create-role.ts': route })).toEqual([{ label: 'authn_only', operation: 'ts.access-model-write', entry: 'createRoleRoute' }]);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
-import { NEST_AUTH as auth } from './nest-fixtures.js';
+import { NEST_AUTH as auth } from './ts-fixtures.js';
 
 function prove(files: Record<string, string>) {
   return proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });

@@ -1,4 +1,4 @@
-/** NestJS guard fixtures shared by the prover tests: a RolesGuard reading `@Roles`, a guard that allows everything, a JWT guard skipping `@Public()`. */
+/** TypeScript fixtures shared by the prover tests. NestJS guards: a RolesGuard reading `@Roles`, a guard that allows everything, a JWT guard skipping `@Public()`. */
 export const NEST_AUTH = `import { CanActivate, ExecutionContext, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
@@ -43,4 +43,15 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     return super.canActivate(context);
   }
 }
+`;
+
+/** A tRPC `authenticatedProcedure` whose middleware refuses a request without a user (a login). */
+export const TRPC_AUTHENTICATED = `import { initTRPC, TRPCError } from '@trpc/server';
+const t = initTRPC.create();
+export const authenticatedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.user) {
+    throw new TRPCError({ code: 'UNAUTHORIZED' });
+  }
+  return next();
+});
 `;
