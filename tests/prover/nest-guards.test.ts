@@ -201,5 +201,80 @@ export class NotificationsController {
     const unscoped = { ...files, 'src/notifications.service.ts': files['src/notifications.service.ts'].replace(/    if \(notification\.userId[\s\S]*?\n    \}\n/, '') };
     expect((await prove(unscoped)).findings.map((f) => [f.label, f.entry.function])).toEqual([['authn_only', 'NotificationsController.markRead']]);
   });
-});
 
+  it('a decorator composed with applyDecorators carries the guards and the metadata it applies', async () => {
+    const authDecorator = `import { applyDecorators, UseGuards } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+import { Roles, RolesGuard } from './auth';
+export function Auth(...roles: string[]) {
+  return applyDecorators(Roles(...roles), UseGuards(AuthGuard('jwt'), RolesGuard));
+}
+export const LoggedIn = () => applyDecorators(UseGuards(AuthGuard('jwt')));
+`;
+    const withDecorator = (decorator: string) => ({ 'src/auth.decorator.ts': authDecorator, 'src/users.controller.ts': controller('', decorator).replace('import { RolesGuard', "import { Auth, LoggedIn } from './auth.decorator';\nimport { RolesGuard") });
+    expect(await labels(withDecorator("  @Auth('admin')"))).toEqual([]);
+    expect(await labels(withDecorator('  @LoggedIn()'))).toEqual(['authn_only']);
+  });
+
+  it('an interceptor that refuses before next.handle() checks; one that refuses only in the answer, or only logs, does not', async () => {
+    const interceptors = `import { CallHandler, ExecutionContext, ForbiddenException, Injectable, NestInterceptor } from '@nestjs/common';
+import { Observable, tap } from 'rxjs';
+@Injectable()
+export class AdminOnlyInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest();
+    if (!request.user?.isAdmin) {
+      throw new ForbiddenException();
+    }
+    return next.handle();
+  }
+}
+@Injectable()
+export class LateInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest();
+    return next.handle().pipe(tap(() => {
+      if (!request.user?.isAdmin) {
+        throw new ForbiddenException();
+      }
+    }));
+  }
+}
+@Injectable()
+export class AuditInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    console.log(context.getHandler().name);
+    return next.handle();
+  }
+}
+`;
+    const using = (name: string) => ({ 'src/interceptors.ts': interceptors, 'src/users.controller.ts': controller('', `  @UseInterceptors(${name})`).replace('UseGuards }', 'UseGuards, UseInterceptors }').replace('import { RolesGuard', `import { ${name} } from './interceptors';\nimport { RolesGuard`) });
+    expect(await labels(using('AdminOnlyInterceptor'))).toEqual([]);
+    expect(await labels(using('LateInterceptor'))).toEqual(['unguarded_path']);
+    expect(await labels(using('AuditInterceptor'))).toEqual(['unguarded_path']);
+  });
+
+  it('a global APP_INTERCEPTOR that refuses before the handler covers every handler', async () => {
+    const interceptor = `import { CallHandler, ExecutionContext, Injectable, NestInterceptor, UnauthorizedException } from '@nestjs/common';
+@Injectable()
+export class SessionInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler) {
+    const request = context.switchToHttp().getRequest();
+    if (!request.user) {
+      throw new UnauthorizedException();
+    }
+    return next.handle();
+  }
+}
+`;
+    const module = `import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { SessionInterceptor } from './session.interceptor';
+@Module({
+  providers: [{ provide: APP_INTERCEPTOR, useClass: SessionInterceptor }],
+})
+export class AppModule {}
+`;
+    expect(await labels({ 'src/session.interceptor.ts': interceptor, 'src/app.module.ts': module, 'src/users.controller.ts': controller('', '') })).toEqual(['authn_only']);
+  });
+});
