@@ -176,6 +176,11 @@ function originOf(program: Program, facts: LanguageFacts, path: PathRecord, inde
   return origin;
 }
 
+/** A Prisma lookup (`prisma.team.findFirst(...)`, `tx.member.findUniqueOrThrow(...)`), the one kind of statement check whose where binds rows. */
+export function isRecordLookup(call: CallIR): boolean {
+  return /^find(First|Unique|Many)(OrThrow)?$/.test(call.callee) && /^(this\.)?(prisma|db|tx|trx|prismaService)\.\w+$/.test(call.receiver ?? '');
+}
+
 /**
  * What a Prisma lookup or a thrower helper's call binds: its where's (or object argument's) values, the
  * variable its result lands in, and what those were derived from above it in the function (through

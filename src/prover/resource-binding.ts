@@ -16,7 +16,7 @@ import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import { booleanUse, REQUEST_DATA } from './branches.js';
 import type { LanguageFacts } from './facts.js';
 import { callArguments } from './ownership.js';
-import { prismaCheckNames, prismaRisk } from './prisma-binding.js';
+import { isRecordLookup, prismaCheckNames, prismaRisk } from './prisma-binding.js';
 import { resolveCall, type Program } from './resolution.js';
 import { statementAt } from './recognisers/shared.js';
 import type { EntryPoint, FunctionRef, OperationSite, PathRecord, ProgramFile, Witness } from './types.js';
@@ -285,9 +285,16 @@ function bindingOf(program: Program, w: Witness): Binding {
   const helper = /^([\w$]+)\(\) /.exec(w.evidence)?.[1];
   const named = helper === undefined ? undefined : file.ir.calls.find((c) => c.line === w.line && c.callee === helper);
   // A Prisma lookup or a thrower helper given an object binds the values it names (prisma-binding.ts).
-  const objectCall = file.factsLanguage === 'typescript' ? (named ?? file.ir.calls.find((c) => c.line === w.line && c.callee === w.callee)) : undefined;
+  const objectCall = file.factsLanguage === 'typescript' ? (w.dischargerId.startsWith('helper:') ? named : file.ir.calls.find((c) => c.line === w.line && c.callee === w.callee && isRecordLookup(c))) : undefined;
   const objectNames = objectCall && ref ? prismaCheckNames(file, ref.fn, objectCall) : null;
   if (objectCall && objectNames !== null && objectNames.length > 0) return { attribute: null, names: objectNames, text: (objectCall.text.split('\n')[0] ?? '').trim() };
+  // In TypeScript the check is its own call (`requireRole('admin')`), not the route registration it sits in.
+  const own = file.factsLanguage === 'typescript' && named === undefined ? file.ir.calls.find((c) => c.line === w.line && c.callee === w.callee) : undefined;
+  if (own) {
+    // Only a quoted attribute says what it checks (`ability.can('update', article)`); arguments of a refusal (`new Response(null, ...)`) are no subject.
+    const b = callBinding(own);
+    return b.attribute !== null ? b : { attribute: null, names: [], text: b.text };
+  }
   return (named ? callBinding(named) : undefined) ?? onLine.find((b) => b.attribute !== null && b.names.length > 0) ?? onLine.find((b) => b.attribute !== null) ?? { attribute: null, names: [], text };
 }
 
