@@ -460,7 +460,7 @@ export function alternatives(expression: string): string[] {
 }
 
 /** `[property, value]` of an object literal's top-level entries: `{ user, id: params.id }` → user→user, id→params.id. */
-function objectProperties(literal: string): [string, string][] {
+export function objectProperties(literal: string): [string, string][] {
   const entries = callArguments(`o(${literal.replace(/^\{|\}$/g, '')})`, 'o') ?? [];
   const out: [string, string][] = [];
   for (const entry of entries) {
@@ -471,7 +471,7 @@ function objectProperties(literal: string): [string, string][] {
 }
 
 /** `[property, local name]` of a destructuring parameter: `{ user, code: c }` → user→user, code→c. */
-function destructured(name: string): [string, string][] {
+export function destructured(name: string): [string, string][] {
   const list = /^\s*\[([^\]]*)\]\s*$/.exec(name)?.[1];
   if (list !== undefined) return list.split(',').map((n, i): [string, string] => [String(i), n.trim()]).filter(([, local]) => /^\$?\w+$/.test(local));
   if (!name.trim().startsWith('{')) return [];

@@ -17,9 +17,10 @@ import { booleanUse, REQUEST_DATA } from './branches.js';
 import { ASSIGNMENT, createdByCall } from './created-by-code.js';
 import type { LanguageFacts } from './facts.js';
 import { callArguments } from './ownership.js';
+import { isRecordLookup, prismaCheckNames, prismaRisk } from './prisma-binding.js';
 import { resolveCall, type Program } from './resolution.js';
 import { statementAt } from './recognisers/shared.js';
-import type { EntryPoint, OperationSite, PathRecord, ProgramFile, Witness } from './types.js';
+import type { EntryPoint, FunctionRef, OperationSite, PathRecord, ProgramFile, Witness } from './types.js';
 
 /** Why a resource-bound operation stays undischarged: the object, and what the checks before it bind. */
 export interface UnboundResource {
@@ -88,13 +89,8 @@ function operationObject(call: CallIR, resourceArg: number | 'receiver' | null):
 }
 
 
-/**
- * Follow `name` in hop `index` of the path back to where it was chosen. Returns the origin when the
- * request chose it (request data on the way, or a parameter of the entry), null when the code built it,
- * took it from the logged-in user or from nothing the request names.
- */
-function trace(program: Program, facts: LanguageFacts, path: PathRecord, index: number, name: string, bound: number, chain: Map<string, Set<string>>, budget: { steps: number }): string | null {
-  if (budget.steps-- <= 0) return null;
+/** Hop `index`'s function and file, with `name` recorded in its chain; null when the hop is unknown or `name` was already followed there. */
+export function enterHop(program: Program, path: PathRecord, index: number, name: string, chain: Map<string, Set<string>>): { ref: FunctionRef; file: ProgramFile } | null {
   const hop = path.hops[index];
   const ref = hop ? program.functions.get(hop.functionId) : undefined;
   const file = ref ? program.byPath.get(ref.path) : undefined;
@@ -103,6 +99,19 @@ function trace(program: Program, facts: LanguageFacts, path: PathRecord, index: 
   if (seen.has(name)) return null;
   seen.add(name);
   chain.set(hop.functionId, seen);
+  return { ref, file };
+}
+
+/**
+ * Follow `name` in hop `index` of the path back to where it was chosen. Returns the origin when the
+ * request chose it (request data on the way, or a parameter of the entry), null when the code built it,
+ * took it from the logged-in user or from nothing the request names.
+ */
+function trace(program: Program, facts: LanguageFacts, path: PathRecord, index: number, name: string, bound: number, chain: Map<string, Set<string>>, budget: { steps: number }): string | null {
+  if (budget.steps-- <= 0) return null;
+  const at = enterHop(program, path, index, name, chain);
+  if (!at) return null;
+  const { ref, file } = at;
   const php = file.factsLanguage === 'php';
   const assignment = ASSIGNMENT(name, php);
   for (let line = Math.min(bound - 1, ref.fn.endLine); line > ref.fn.bodyStartLine; line--) {
@@ -232,11 +241,14 @@ function atRisk(program: Program, facts: LanguageFacts, path: PathRecord, op: Op
   const file = program.byPath.get(op.path);
   const call = file ? callAt(file, op.line, op.call.replace(/\(.*$/s, '').split(/->|::|\?->|\.|\s/).pop() ?? '') : undefined;
   if (!file || !call) return null;
-  const expression = operationObject(call, row.resourceArg);
-  if (expression === null || rootVariable(expression) === null) return null;
-  const chain = new Map<string, Set<string>>();
   const last = path.hops.length - 1;
-  const origin = originOf(program, facts, path, last, expression, op.line, chain, { steps: MAX_STEPS });
+  // A write that names its rows by a `where` object (Prisma) is read by prisma-binding.ts.
+  const where = file.factsLanguage === 'typescript' ? prismaRisk(program, facts, path, call, op.line) : undefined;
+  if (where === null) return null;
+  const expression = where?.expression ?? operationObject(call, row.resourceArg);
+  if (expression === null || (where === undefined && rootVariable(expression) === null)) return null;
+  const chain = where?.chain ?? new Map<string, Set<string>>();
+  const origin = where?.origin ?? originOf(program, facts, path, last, expression, op.line, chain, { steps: MAX_STEPS });
   if (origin === null) return null;
   path.hops.forEach((hop, i) => {
     const ref = program.functions.get(hop.functionId);
@@ -275,6 +287,17 @@ export function bindingOf(program: Program, w: Witness): Binding {
   const onLine = file.ir.calls.filter((c) => c.line === w.line).map(callBinding);
   const helper = /^([\w$]+)\(\) /.exec(w.evidence)?.[1];
   const named = helper === undefined ? undefined : file.ir.calls.find((c) => c.line === w.line && c.callee === helper);
+  // A Prisma lookup or a thrower helper given an object binds the values it names (prisma-binding.ts).
+  const objectCall = file.factsLanguage === 'typescript' ? (w.dischargerId.startsWith('helper:') ? named : file.ir.calls.find((c) => c.line === w.line && c.callee === w.callee && isRecordLookup(c))) : undefined;
+  const objectNames = objectCall && ref ? prismaCheckNames(file, ref.fn, objectCall) : null;
+  if (objectCall && objectNames !== null && objectNames.length > 0) return { attribute: null, names: objectNames, text: (objectCall.text.split('\n')[0] ?? '').trim() };
+  // In TypeScript the check is its own call (`requireRole('admin')`), not the route registration it sits in.
+  const own = file.factsLanguage === 'typescript' && named === undefined ? file.ir.calls.find((c) => c.line === w.line && c.callee === w.callee) : undefined;
+  if (own) {
+    // Only a quoted attribute says what it checks (`ability.can('update', article)`); arguments of a refusal (`new Response(null, ...)`) are no subject.
+    const b = callBinding(own);
+    return b.attribute !== null ? b : { attribute: null, names: [], text: b.text };
+  }
   return (named ? callBinding(named) : undefined) ?? onLine.find((b) => b.attribute !== null && b.names.length > 0) ?? onLine.find((b) => b.attribute !== null) ?? { attribute: null, names: [], text };
 }
 

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
+import { NEST_AUTH as auth } from './ts-fixtures.js';
 
 function prove(files: Record<string, string>) {
   return proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
@@ -26,51 +27,6 @@ ${methodDecorators}
 }
 `;
 
-const auth = `import { CanActivate, ExecutionContext, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
-export const ROLES_KEY = 'roles';
-export const Roles = (...roles: string[]) => SetMetadata(ROLES_KEY, roles);
-export const IS_PUBLIC_KEY = 'isPublic';
-export function Public() {
-  return SetMetadata(IS_PUBLIC_KEY, true);
-}
-
-@Injectable()
-export class RolesGuard implements CanActivate {
-  constructor(private reflector: Reflector) {}
-  canActivate(context: ExecutionContext): boolean {
-    const roles = this.reflector.getAllAndOverride<string[]>(ROLES_KEY, [context.getHandler(), context.getClass()]);
-    if (!roles) {
-      // No specific roles required
-      return true;
-    }
-    const { user } = context.switchToHttp().getRequest();
-    return roles.some((role) => user.roles?.includes(role));
-  }
-}
-
-@Injectable()
-export class AllowAllGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    return true;
-  }
-}
-
-@Injectable()
-export class JwtAuthGuard extends AuthGuard('jwt') {
-  constructor(private reflector: Reflector) {
-    super();
-  }
-  canActivate(context: ExecutionContext) {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]);
-    if (isPublic) {
-      return true;
-    }
-    return super.canActivate(context);
-  }
-}
-`;
 
 const appModule = `import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
@@ -245,5 +201,80 @@ export class NotificationsController {
     const unscoped = { ...files, 'src/notifications.service.ts': files['src/notifications.service.ts'].replace(/    if \(notification\.userId[\s\S]*?\n    \}\n/, '') };
     expect((await prove(unscoped)).findings.map((f) => [f.label, f.entry.function])).toEqual([['authn_only', 'NotificationsController.markRead']]);
   });
-});
 
+  it('a decorator composed with applyDecorators carries the guards and the metadata it applies', async () => {
+    const authDecorator = `import { applyDecorators, UseGuards } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+import { Roles, RolesGuard } from './auth';
+export function Auth(...roles: string[]) {
+  return applyDecorators(Roles(...roles), UseGuards(AuthGuard('jwt'), RolesGuard));
+}
+export const LoggedIn = () => applyDecorators(UseGuards(AuthGuard('jwt')));
+`;
+    const withDecorator = (decorator: string) => ({ 'src/auth.decorator.ts': authDecorator, 'src/users.controller.ts': controller('', decorator).replace('import { RolesGuard', "import { Auth, LoggedIn } from './auth.decorator';\nimport { RolesGuard") });
+    expect(await labels(withDecorator("  @Auth('admin')"))).toEqual([]);
+    expect(await labels(withDecorator('  @LoggedIn()'))).toEqual(['authn_only']);
+  });
+
+  it('an interceptor that refuses before next.handle() checks; one that refuses only in the answer, or only logs, does not', async () => {
+    const interceptors = `import { CallHandler, ExecutionContext, ForbiddenException, Injectable, NestInterceptor } from '@nestjs/common';
+import { Observable, tap } from 'rxjs';
+@Injectable()
+export class AdminOnlyInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest();
+    if (!request.user?.isAdmin) {
+      throw new ForbiddenException();
+    }
+    return next.handle();
+  }
+}
+@Injectable()
+export class LateInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest();
+    return next.handle().pipe(tap(() => {
+      if (!request.user?.isAdmin) {
+        throw new ForbiddenException();
+      }
+    }));
+  }
+}
+@Injectable()
+export class AuditInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    console.log(context.getHandler().name);
+    return next.handle();
+  }
+}
+`;
+    const using = (name: string) => ({ 'src/interceptors.ts': interceptors, 'src/users.controller.ts': controller('', `  @UseInterceptors(${name})`).replace('UseGuards }', 'UseGuards, UseInterceptors }').replace('import { RolesGuard', `import { ${name} } from './interceptors';\nimport { RolesGuard`) });
+    expect(await labels(using('AdminOnlyInterceptor'))).toEqual([]);
+    expect(await labels(using('LateInterceptor'))).toEqual(['unguarded_path']);
+    expect(await labels(using('AuditInterceptor'))).toEqual(['unguarded_path']);
+  });
+
+  it('a global APP_INTERCEPTOR that refuses before the handler covers every handler', async () => {
+    const interceptor = `import { CallHandler, ExecutionContext, Injectable, NestInterceptor, UnauthorizedException } from '@nestjs/common';
+@Injectable()
+export class SessionInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler) {
+    const request = context.switchToHttp().getRequest();
+    if (!request.user) {
+      throw new UnauthorizedException();
+    }
+    return next.handle();
+  }
+}
+`;
+    const module = `import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { SessionInterceptor } from './session.interceptor';
+@Module({
+  providers: [{ provide: APP_INTERCEPTOR, useClass: SessionInterceptor }],
+})
+export class AppModule {}
+`;
+    expect(await labels({ 'src/session.interceptor.ts': interceptor, 'src/app.module.ts': module, 'src/users.controller.ts': controller('', '') })).toEqual(['authn_only']);
+  });
+});

@@ -13,8 +13,9 @@ const ROUTE = /^(Get|Post|Put|Patch|Delete|All|Options|Head)\s*\(/;
 export const nestjs: Recogniser = {
   id: 'nestjs',
   languages: ['typescript'],
-  // Guards judge entries declared elsewhere: global guards, guard classes and the metadata decorators they read.
-  registrationFiles: { markers: [/\bAPP_GUARD\b|\buseGlobalGuards\s*\(/, /\bimplements\s+CanActivate\b|\bextends\s+(\w+\.)?AuthGuard\s*\(/, /\bSetMetadata\s*[(<]|\bReflector\.createDecorator\b/] },
+  // Guards judge entries declared elsewhere: global guards and interceptors, their classes, the metadata
+  // decorators they read and the decorators composed from them (applyDecorators).
+  registrationFiles: { markers: [/\bAPP_(GUARD|INTERCEPTOR)\b|\buseGlobal(Guards|Interceptors)\s*\(/, /\bimplements\s+(CanActivate|NestInterceptor)\b|\bextends\s+(\w+\.)?AuthGuard\s*\(/, /\bSetMetadata\s*[(<]|\bReflector\.createDecorator\b|\bapplyDecorators\s*\(/] },
   recognise(file, { program }) {
     const result = nothing();
     if (!file.ir.imports.some((imp) => imp.module === '@nestjs/common')) return result;
