@@ -22,6 +22,7 @@ import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardCla
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import { parseWebXml, servletConstraint } from './web-xml.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
+import { GUEST_OPEN_NOTE, loginPredicates } from './guest-users.js';
 import { jsMiddlewareWitnesses } from './js-middleware.js';
 import { capabilityLookups, pythonWebWitnesses, refusalWitnesses } from './python-web-checks.js';
 import { nestGuardWitnesses } from './nest-guards.js';
@@ -339,6 +340,10 @@ export function witnesses(input: WitnessInput): WitnessSet {
   }
 
   for (const w of [...refusalWitnesses(program), ...capabilityLookups(program)]) add(set, w);
+  // Functions that answer true only for a logged-in caller (guest-users.ts) are login predicates.
+  for (const languageFacts of new Set(program.files.map((f) => facts[f.factsLanguage]))) {
+    for (const ref of loginPredicates(program, languageFacts)) if (!predicates.has(ref.id)) predicates.set(ref.id, new Set<DischargeKind>(['authn']));
+  }
   predicateWitnesses(input, set, predicates);
 
   // Condition witnesses: an `if` whose condition is itself the check (a credential comparison).
@@ -385,7 +390,9 @@ export function witnesses(input: WitnessInput): WitnessSet {
           const caller = program.functions.get(site.callerId);
           const callerFile = caller ? program.byPath.get(caller.path) : undefined;
           const clipped = caller && callerFile ? reach(undefined, callerFile, caller.fn, site.line, helper.fn.name) : {};
-          if (!exists) additions.push({ kind, scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks`, callee: helper.fn.name, ...clipped });
+          // Ownership the helper proves only for a logged-in caller stays so at its call sites.
+          const guestOpen = unconditional.some((w) => w.kind === kind) && unconditional.every((w) => w.kind !== kind || w.guestOpen === true);
+          if (!exists) additions.push({ kind, ...(guestOpen ? { guestOpen: true } : {}), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks${guestOpen ? GUEST_OPEN_NOTE : ''}`, callee: helper.fn.name, ...clipped });
         }
       }
     }
@@ -528,7 +535,8 @@ function alternativeCallSites(ctx: AlternativeContext, helper: FunctionRef, help
         noteInert(ctx.set, site.callerId, `${evidence} at line ${site.line} (its callback may answer true without a check, and then ${helper.fn.name}() checks nothing)`);
         continue;
       }
-      out.push({ kind: weaker(w.kind, alternative), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks unless its callback's check holds`, callee: helper.fn.name, ...reach(undefined, file, caller.fn, site.line, helper.fn.name) });
+      const kind = weaker(w.kind, alternative.kind);
+      out.push({ kind, ...(kind === 'ownership_check' && alternative.guestOpen ? { guestOpen: true } : {}), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks unless its callback's check holds${kind === 'ownership_check' && alternative.guestOpen ? GUEST_OPEN_NOTE : ''}`, callee: helper.fn.name, ...reach(undefined, file, caller.fn, site.line, helper.fn.name) });
     }
     break;
   }
