@@ -18,11 +18,11 @@ import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { routeClosures } from './laravel-route-closures.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
-import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
+import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTestUse, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import { parseWebXml, servletConstraint } from './web-xml.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
-import { GUEST_OPEN_NOTE, loginPredicates } from './guest-users.js';
+import { anonymousCallerTest, GUEST_OPEN_NOTE, loginPredicates } from './guest-users.js';
 import { jsMiddlewareWitnesses } from './js-middleware.js';
 import { capabilityLookups, pythonWebWitnesses, refusalWitnesses } from './python-web-checks.js';
 import { nestGuardWitnesses } from './nest-guards.js';
@@ -359,6 +359,20 @@ export function witnesses(input: WitnessInput): WitnessSet {
       const use = comparisonUse(file, node.fn, index + 1, leavesBetween(program, file, node.fn));
       if (use.kind === 'fell_through') return noteInert(set, node.id, `${text.trim()} at line ${index + 1} (a comparison whose mismatch falls through)`);
       add(set, { kind: row.kind, scope: 'statement', functionId: node.id, line: index + 1, dischargerId: row.id, evidence: text.trim(), ...(use.kind === 'branch' ? { until: use.until } : {}) });
+    });
+  }
+
+  // Refusals of an anonymous caller: `if (auth()->guest()) abort(401);`, `if (user()->isGuest()) refuse();` (guest-users.ts).
+  for (const file of program.files) {
+    const languageFacts = facts[file.factsLanguage];
+    file.lines.forEach((text, index) => {
+      const condition = /^\s*(?:}\s*)?(?:else\s*)?if\s*\((.*)\)\s*\{?\s*$/.exec(text)?.[1];
+      if (condition === undefined || !anonymousCallerTest(program, languageFacts, condition)) return;
+      const node = nodeAt(program, file.ir, index + 1);
+      if (!node) return;
+      const use = failedTestUse(file, node.fn, index + 1, leavesBetween(program, file, node.fn));
+      if (use.kind !== 'leaves') return;
+      add(set, { kind: 'authn', scope: 'statement', functionId: node.id, line: index + 1, dischargerId: 'prover.anonymous-caller-refused', evidence: text.trim() });
     });
   }
 

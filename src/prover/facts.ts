@@ -103,6 +103,8 @@ const factsFileSchema = z.strictObject({
         resource_bound: z.boolean().default(false),
         /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
         resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
+        /** Further objects the operation acts on, each needing a check bound to it (a move changes the child and its new parent). */
+        also_bound: z.array(z.union([z.number().int().min(0), z.literal('receiver')])).default([]),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -202,6 +204,7 @@ interface OperationFact {
   entries: RegExp[];
   resourceBound: boolean;
   resourceArg: number | 'receiver' | null;
+  alsoBound: (number | 'receiver')[];
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -315,6 +318,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       entries: patterns([...at, 'entries'], row.entries),
       resourceBound: row.resource_bound,
       resourceArg: row.resource_arg ?? null,
+      alsoBound: row.also_bound,
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,

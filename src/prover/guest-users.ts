@@ -29,6 +29,7 @@ const NULL_FALLBACK = /(?:\?:|\?\?|\|\|)\s*(?:null|false|undefined|None)\s*;?\s*
 
 const fallbackCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
 const predicateCache = new WeakMap<Program, Map<LanguageFacts, FunctionRef[]>>();
+const guestTestCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
 
 /** The expressions a function's `return` statements hand back (a statement may span lines). */
 function returnedValues(file: ProgramFile, fn: FunctionIR): string[] {
@@ -41,14 +42,40 @@ function returnedValues(file: ProgramFile, fn: FunctionIR): string[] {
  * `return` of the logged-in user with a non-null fallback (`auth()->user() ?: User::getDefault()`).
  */
 export function guestFallbackHelpers(program: Program, facts: LanguageFacts): RegExp[] {
-  return cached(fallbackCache, program, facts, () => {
-    const found: string[] = [];
-    for (const { file, name, fn } of moduleFunctionsOf(program, facts)) {
-      const values = returnedValues(file, fn);
-      if (values.some((v) => facts.currentUser.some((re) => re.test(v)) && FALLBACK.test(v) && !NULL_FALLBACK.test(v))) found.push(name);
+  return cached(fallbackCache, program, facts, () => [...new Set([...fallbackReturns(program, facts)].map((r) => r.name))].map((name) => new RegExp(`(?<![\\w$>:.])${name}\\(\\)`)));
+}
+
+/** The `return` values of module functions that hand back the logged-in user or, failing that, another account. */
+function* fallbackReturns(program: Program, facts: LanguageFacts): Generator<{ name: string; value: string }> {
+  for (const { file, name, fn } of moduleFunctionsOf(program, facts)) {
+    for (const value of returnedValues(file, fn)) {
+      if (facts.currentUser.some((re) => re.test(value)) && FALLBACK.test(value) && !NULL_FALLBACK.test(value)) yield { name, value };
     }
-    return found.map((name) => new RegExp(`(?<![\\w$>:.])${name}\\(\\)`));
+  }
+}
+
+/**
+ * The test that tells the fallback apart, per guest-fallback helper: `user()->isGuest()` for a helper
+ * whose fallback is `User::getGuest()` (the getter's word after `get`, or the factory's name).
+ */
+function guestTests(program: Program, facts: LanguageFacts): RegExp[] {
+  return cached(guestTestCache, program, facts, () => {
+    const tests: RegExp[] = [];
+    for (const { name, value } of fallbackReturns(program, facts)) {
+      const factory = /(?:\?:|\?\?|:)\s*\\?[A-Z][\w\\]*::(?:get)?([A-Za-z]\w*)\s*\(\s*\)\s*$/.exec(value)?.[1];
+      if (factory) tests.push(new RegExp(`^${name}\\(\\)->is${factory[0]!.toUpperCase()}${factory.slice(1)}\\(\\)$`));
+    }
+    return tests;
   });
+}
+
+/**
+ * Conditions that are true exactly when nobody is logged in: the facts' login tests (`auth()->guest()`,
+ * `!Auth::check()`), and the guest-fallback helper's own test (`user()->isGuest()`).
+ */
+export function anonymousCallerTest(program: Program, facts: LanguageFacts, condition: string): boolean {
+  const c = condition.trim();
+  return facts.loginTests.some((re) => re.test(c)) || guestTests(program, facts).some((re) => re.test(c));
 }
 
 /** Whether `text` is written with one of the guest-fallback helpers. */

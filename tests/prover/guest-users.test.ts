@@ -109,6 +109,10 @@ describe('a current user that is the guest account when nobody is logged in', ()
     expect(await findings({ currentUser: guestFallback, guard: `        $this->preventGuestAccess();\n${ownerCheck}` })).toEqual([]);
     // the predicate written in the handler
     expect(await findings({ currentUser: guestFallback, guard: `        if (!signedInUser()) {\n            abort(403);\n        }\n${ownerCheck}` })).toEqual([]);
+    // the fallback's own test (`User::getDefault()` answers the guest, `isDefault()` tells it apart), and Laravel's guest test
+    for (const test of ['user()->isDefault()', 'auth()->guest()', '!Auth::check()']) {
+      expect(await findings({ currentUser: guestFallback, guard: `        if (${test}) {\n            throw new HttpException(403, 'Forbidden');\n        }\n${ownerCheck}` }), test).toEqual([]);
+    }
     // Laravel's auth middleware
     expect(await findings({ currentUser: guestFallback, guard: ownerCheck, middleware: 'auth' })).toEqual([]);
     // other login predicates
@@ -126,6 +130,10 @@ describe('a current user that is the guest account when nobody is logged in', ()
   it('a predicate that may answer true for an anonymous caller, or a failure that falls through, is no login check', async () => {
     for (const signedIn of ["auth()->check() || setting('app-public')", 'true', 'user() !== null', '!auth()->check()']) {
       expect(await findings({ currentUser: guestFallback, guard: `        $this->preventGuestAccess();\n${ownerCheck}`, signedIn }), signedIn).toEqual(['UserController.destroy UserController.destroy']);
+    }
+    // a test of something else than the fallback, or of the guest in the wrong polarity
+    for (const test of ['user()->isAdmin()', '!user()->isDefault()', 'auth()->check()']) {
+      expect(await findings({ currentUser: guestFallback, guard: `        if (${test}) {\n            throw new HttpException(403, 'Forbidden');\n        }\n${ownerCheck}` }), test).toEqual(['UserController.destroy UserController.destroy']);
     }
     const fallsThrough = `        if (!signedInUser()) {\n            Log::info('guest');\n        }\n${ownerCheck}`;
     expect(await findings({ currentUser: guestFallback, guard: fallsThrough })).toEqual(['UserController.destroy UserController.destroy']);
