@@ -99,6 +99,8 @@ const ownerCheck = "        $this->checkPermissionOrCurrentUser('users-manage', 
 describe('a current user that is the guest account when nobody is logged in', () => {
   it('comparing with it is no ownership for an anonymous caller', async () => {
     expect(await findings({ currentUser: guestFallback, guard: ownerCheck })).toEqual(['UserController.destroy UserController.destroy']);
+    // the callback written at the call site
+    expect(await findings({ currentUser: guestFallback, guard: "        $this->checkPermissionOr('users-manage', fn () => $id === user()->id);" })).toEqual(['UserController.destroy UserController.destroy']);
     for (const currentUser of ['auth()->user() ?? User::guest()', 'auth()->check() ? auth()->user() : User::getDefault()']) {
       expect(await findings({ currentUser, guard: ownerCheck }), currentUser).toEqual(['UserController.destroy UserController.destroy']);
     }
