@@ -10,6 +10,7 @@
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { LanguageFacts } from './facts.js';
 import { escape, indentOf, splitBoolean } from './branches.js';
+import { mentionsGuestFallback } from './guest-users.js';
 import { callArguments, currentUserHelpers } from './ownership.js';
 import type { Program } from './resolution.js';
 import type { DischargeKind, ProgramFile } from './types.js';
@@ -100,9 +101,10 @@ export interface CallbackSite {
  * The kind of check a callback given at a call site guarantees when it answers true: the strongest of
  * its `&&` terms that is a check (a recognised boolean or predicate call, not negated, or the logged-in
  * user compared equal with a value). Null when it may answer true without a check: a disjunction, a
- * constant, a callback passed by name, or terms none of which checks.
+ * constant, a callback passed by name, or terms none of which checks. `guestOpen`: the ownership it
+ * guarantees compares with a current-user helper that answers a guest account when nobody is logged in.
  */
-export function callbackCheckKind(site: CallbackSite): DischargeKind | null {
+export function callbackCheckKind(site: CallbackSite): { kind: DischargeKind; guestOpen: boolean } | null {
   const { file, call } = site;
   const lambda = file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 2);
   const last = Math.max(call.line, lambda?.endLine ?? call.line) + 1;
@@ -112,11 +114,15 @@ export function callbackCheckKind(site: CallbackSite): DischargeKind | null {
   const user = [...site.facts.currentUser, ...currentUserHelpers(site.program, site.facts)];
   const inside = file.ir.calls.filter((c) => c !== call && c.line >= call.line && c.line < last);
   const kinds: DischargeKind[] = [];
+  let guestOwner = false;
+  let loggedInOwner = false;
   for (const term of splitBoolean(expression, '&&')) {
     if (/^(?:!|\bnot\b)/.test(term)) continue;
     const compared = /^([\s\S]+?)\s*(?:===?|\bis\b)\s*([\s\S]+)$/.exec(term);
     if (compared && !/!==?|<>/.test(term) && [compared[1] ?? '', compared[2] ?? ''].filter((side) => user.some((re) => re.test(side))).length === 1) {
       kinds.push('ownership_check');
+      if (mentionsGuestFallback(site.program, site.facts, term)) guestOwner = true;
+      else loggedInOwner = true;
       continue;
     }
     for (const c of inside) {
@@ -125,5 +131,6 @@ export function callbackCheckKind(site: CallbackSite): DischargeKind | null {
       if (kind) kinds.push(kind);
     }
   }
-  return strongest(kinds);
+  const kind = strongest(kinds);
+  return kind === null ? null : { kind, guestOpen: kind === 'ownership_check' && guestOwner && !loggedInOwner };
 }

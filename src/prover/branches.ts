@@ -261,6 +261,16 @@ export function comparisonUse(file: ProgramFile, fn: FunctionIR, line: number, l
   return judge(at, mismatch !== (at.keyword === 'unless'), leaves, '');
 }
 
+/**
+ * How a condition on `line` that is true exactly when the check fails (`if (auth()->guest())`, `if
+ * (user()->isGuest())`) is used: it leaves when its arm ends the function, or falls through.
+ */
+export function failedTestUse(file: ProgramFile, fn: FunctionIR, line: number, leaves: LeavesBetween): BooleanUse & { condition?: string } {
+  const at = conditionalAt(file, fn, line);
+  if (!at) return { kind: 'other' };
+  return { ...judge(at, at.keyword !== 'unless', leaves, ''), condition: at.condition };
+}
+
 /** A line whose brackets all close and that does not continue on the next line (`if (x) return y`). */
 function closedStatement(text: string): boolean {
   let depth = 0;

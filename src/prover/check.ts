@@ -62,6 +62,15 @@ function describe(w: Witness): string {
   return `${w.evidence} (${w.kind})`;
 }
 
+/**
+ * Ownership proved against a current user that is the guest account when nobody is logged in
+ * (guest-users.ts) holds only where a login check dominates too: an anonymous visitor is that guest.
+ */
+function dropGuestOpenOwnership(dominating: Witness[]): void {
+  if (dominating.some((w) => w.kind === 'authn')) return;
+  for (let i = dominating.length - 1; i >= 0; i--) if (dominating[i]!.guestOpen === true) dominating.splice(i, 1);
+}
+
 /** Judge every (path, operation) pair. */
 export function checkObligations(input: CheckInput): CheckOutput {
   const assume = input.assumeEntriesProtected ?? true;
@@ -104,6 +113,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
         byOrder ??= judged.byOrder;
         uncovered.push(...judged.uncovered);
       });
+      dropGuestOpenOwnership(dominating);
       // A resource-bound operation on an object the request chose needs a check bound to that object.
       const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
       if (unbound === null) continue;

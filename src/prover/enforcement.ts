@@ -18,10 +18,11 @@ import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { routeClosures } from './laravel-route-closures.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
-import { assertionDecides, booleanUse, comparisonUse, conditionalReach, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
+import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTestUse, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import { parseWebXml, servletConstraint } from './web-xml.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
+import { anonymousCallerTest, GUEST_OPEN_NOTE, loginPredicates } from './guest-users.js';
 import { jsMiddlewareWitnesses } from './js-middleware.js';
 import { capabilityLookups, pythonWebWitnesses, refusalWitnesses } from './python-web-checks.js';
 import { nestGuardWitnesses } from './nest-guards.js';
@@ -339,6 +340,10 @@ export function witnesses(input: WitnessInput): WitnessSet {
   }
 
   for (const w of [...refusalWitnesses(program), ...capabilityLookups(program)]) add(set, w);
+  // Functions that answer true only for a logged-in caller (guest-users.ts) are login predicates.
+  for (const languageFacts of new Set(program.files.map((f) => facts[f.factsLanguage]))) {
+    for (const ref of loginPredicates(program, languageFacts)) if (!predicates.has(ref.id)) predicates.set(ref.id, new Set<DischargeKind>(['authn']));
+  }
   predicateWitnesses(input, set, predicates);
 
   // Condition witnesses: an `if` whose condition is itself the check (a credential comparison).
@@ -354,6 +359,20 @@ export function witnesses(input: WitnessInput): WitnessSet {
       const use = comparisonUse(file, node.fn, index + 1, leavesBetween(program, file, node.fn));
       if (use.kind === 'fell_through') return noteInert(set, node.id, `${text.trim()} at line ${index + 1} (a comparison whose mismatch falls through)`);
       add(set, { kind: row.kind, scope: 'statement', functionId: node.id, line: index + 1, dischargerId: row.id, evidence: text.trim(), ...(use.kind === 'branch' ? { until: use.until } : {}) });
+    });
+  }
+
+  // Refusals of an anonymous caller: `if (auth()->guest()) abort(401);`, `if (user()->isGuest()) refuse();` (guest-users.ts).
+  for (const file of program.files) {
+    const languageFacts = facts[file.factsLanguage];
+    file.lines.forEach((text, index) => {
+      const condition = /^\s*(?:}\s*)?(?:else\s*)?if\s*\((.*)\)\s*\{?\s*$/.exec(text)?.[1];
+      if (condition === undefined || !anonymousCallerTest(program, languageFacts, condition)) return;
+      const node = nodeAt(program, file.ir, index + 1);
+      if (!node) return;
+      const use = failedTestUse(file, node.fn, index + 1, leavesBetween(program, file, node.fn));
+      if (use.kind !== 'leaves') return;
+      add(set, { kind: 'authn', scope: 'statement', functionId: node.id, line: index + 1, dischargerId: 'prover.anonymous-caller-refused', evidence: text.trim() });
     });
   }
 
@@ -385,7 +404,9 @@ export function witnesses(input: WitnessInput): WitnessSet {
           const caller = program.functions.get(site.callerId);
           const callerFile = caller ? program.byPath.get(caller.path) : undefined;
           const clipped = caller && callerFile ? reach(undefined, callerFile, caller.fn, site.line, helper.fn.name) : {};
-          if (!exists) additions.push({ kind, scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks`, callee: helper.fn.name, ...clipped });
+          // Ownership the helper proves only for a logged-in caller stays so at its call sites.
+          const guestOpen = unconditional.some((w) => w.kind === kind) && unconditional.every((w) => w.kind !== kind || w.guestOpen === true);
+          if (!exists) additions.push({ kind, ...(guestOpen ? { guestOpen: true } : {}), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks${guestOpen ? GUEST_OPEN_NOTE : ''}`, callee: helper.fn.name, ...clipped });
         }
       }
     }
@@ -528,7 +549,8 @@ function alternativeCallSites(ctx: AlternativeContext, helper: FunctionRef, help
         noteInert(ctx.set, site.callerId, `${evidence} at line ${site.line} (its callback may answer true without a check, and then ${helper.fn.name}() checks nothing)`);
         continue;
       }
-      out.push({ kind: weaker(w.kind, alternative), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks unless its callback's check holds`, callee: helper.fn.name, ...reach(undefined, file, caller.fn, site.line, helper.fn.name) });
+      const kind = weaker(w.kind, alternative.kind);
+      out.push({ kind, ...(kind === 'ownership_check' && alternative.guestOpen ? { guestOpen: true } : {}), scope: 'statement', functionId: site.callerId, line: site.line, dischargerId: `helper:${helper.fn.qualifiedName}`, evidence: `${helper.fn.name}() checks unless its callback's check holds${kind === 'ownership_check' && alternative.guestOpen ? GUEST_OPEN_NOTE : ''}`, callee: helper.fn.name, ...reach(undefined, file, caller.fn, site.line, helper.fn.name) });
     }
     break;
   }

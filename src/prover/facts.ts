@@ -105,6 +105,8 @@ const factsFileSchema = z.strictObject({
         resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
         /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone. */
         judged_as: z.enum(['route-entity']).optional(),
+        /** Further objects the operation acts on, each needing a check bound to it (a move changes the child and its new parent). */
+        also_bound: z.array(z.union([z.number().int().min(0), z.literal('receiver')])).default([]),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -206,6 +208,7 @@ export interface OperationFact {
   resourceArg: number | 'receiver' | null;
   /** `route-entity`: judged by entity-reads.ts, not found by its calls. */
   judgedAs: 'route-entity' | null;
+  alsoBound: (number | 'receiver')[];
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -320,6 +323,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       resourceBound: row.resource_bound,
       resourceArg: row.resource_arg ?? null,
       judgedAs: row.judged_as ?? null,
+      alsoBound: row.also_bound,
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,

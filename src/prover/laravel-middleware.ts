@@ -9,6 +9,7 @@
  * a failed permission test. A library class is judged by the facts rows naming it.
  */
 import type { DischargerFact, LanguageFacts } from './facts.js';
+import { guestFallbackHelpers } from './guest-users.js';
 import { callArguments, currentUserHelpers } from './ownership.js';
 import { findMethod, lookupClass, namespaceOf, superChain, type ClassRecord, type Program } from './resolution.js';
 import type { DischargeKind, FunctionRef, ProgramFile } from './types.js';
@@ -310,7 +311,9 @@ function indent(text: string): number {
  */
 function loginBranch(ctx: JudgeContext, file: ProgramFile, handle: FunctionRef, nextLine: number): string | null {
   // A test true when nobody is logged in: the facts' login tests, or a negated or null-compared user.
-  const users = [...ctx.facts.currentUser, ...currentUserHelpers(ctx.program, ctx.facts)];
+  // A helper that answers a guest account when nobody is logged in is never empty: `!user()` tests nothing.
+  const guest = guestFallbackHelpers(ctx.program, ctx.facts).map((re) => re.source);
+  const users = [...ctx.facts.currentUser, ...currentUserHelpers(ctx.program, ctx.facts).filter((re) => !guest.includes(re.source))];
   const tests = [...ctx.facts.loginTests, ...users.map((re) => new RegExp(`^!\\s*(?:${re.source})`)), ...users.map((re) => new RegExp(`^(?:${re.source})\\s*===?\\s*null\\b`))];
   // Every disjunct of the condition is tried alone; one joined by && may not fire for an anonymous caller.
   const firesForNobody = (line: string): boolean => {

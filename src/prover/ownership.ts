@@ -252,7 +252,7 @@ const helperCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
 const ownHelperCache = new WeakMap<Program, Map<LanguageFacts, Helpers>>();
 
 /** Per program and facts, a value computed once. */
-function cached<T>(cache: WeakMap<Program, Map<LanguageFacts, T>>, program: Program, facts: LanguageFacts, compute: () => T): T {
+export function cached<T>(cache: WeakMap<Program, Map<LanguageFacts, T>>, program: Program, facts: LanguageFacts, compute: () => T): T {
   let byFacts = cache.get(program);
   if (!byFacts) cache.set(program, (byFacts = new Map<LanguageFacts, T>()));
   const hit = byFacts.get(facts);
@@ -263,7 +263,7 @@ function cached<T>(cache: WeakMap<Program, Map<LanguageFacts, T>>, program: Prog
 }
 
 /** The repository's module functions in the facts' language, with their files. */
-function* moduleFunctionsOf(program: Program, facts: LanguageFacts): Generator<{ file: ProgramFile; name: string; fn: FunctionIR }> {
+export function* moduleFunctionsOf(program: Program, facts: LanguageFacts): Generator<{ file: ProgramFile; name: string; fn: FunctionIR }> {
   for (const [path, byName] of program.moduleFunctions) {
     const file = program.byPath.get(path);
     if (file?.factsLanguage !== facts.language) continue;

@@ -37,6 +37,8 @@ interface AtRisk {
   chain: Map<string, Set<string>>;
   /** Where the request chose it (`a route parameter of ChapterController.move`, `$request->get(...)`). */
   origin: string;
+  /** Function id → the variable that holds the object itself there (handed down from caller to callee), not what it was looked up by. */
+  aliases: Map<string, string>;
 }
 
 /** What a witness says about the object it checks. */
@@ -234,10 +236,39 @@ function originOf(program: Program, facts: LanguageFacts, path: PathRecord, inde
   return null;
 }
 
-/** The object a resource-bound operation acts on when the request chose it, else null. */
-function atRisk(program: Program, facts: LanguageFacts, path: PathRecord, op: OperationSite): AtRisk | null {
+/** The objects a resource-bound operation acts on: the row's `resource_arg` (or the default) and its `also_bound`. */
+function objectSelectors(facts: LanguageFacts, op: OperationSite): (number | 'receiver' | null)[] {
   const row = facts.operations.find((o) => o.id === op.operationId);
-  if (!row?.resourceBound || op.handlerNamed) return null;
+  if (!row?.resourceBound || op.handlerNamed) return [];
+  return [row.resourceArg, ...row.alsoBound.filter((a) => a !== row.resourceArg)];
+}
+
+/**
+ * The variable holding the object in each hop: the object's root at the operation, then, while that is a
+ * parameter, the root of the argument the caller passed for it.
+ */
+function objectAliases(program: Program, path: PathRecord, root: string): Map<string, string> {
+  const aliases = new Map<string, string>();
+  let name: string | null = root;
+  for (let i = path.hops.length - 1; i >= 0 && name !== null; i--) {
+    const hop = path.hops[i];
+    const ref = hop ? program.functions.get(hop.functionId) : undefined;
+    if (!hop || !ref) break;
+    aliases.set(hop.functionId, name);
+    const position = ref.fn.parameters.findIndex((p) => p.name.replace(/^\$/, '') === name);
+    const caller = path.hops[i - 1];
+    const callerRef = caller ? program.functions.get(caller.functionId) : undefined;
+    const callerFile = callerRef ? program.byPath.get(callerRef.path) : undefined;
+    if (position < 0 || !caller || !callerFile || caller.callLine === null) break;
+    const call = callAt(callerFile, caller.callLine, ref.fn.name);
+    const argument = call ? (callArguments(call.text, call.callee) ?? [])[position] : undefined;
+    name = argument === undefined ? null : rootVariable(argument);
+  }
+  return aliases;
+}
+
+/** The object a resource-bound operation acts on (the one `selector` names) when the request chose it, else null. */
+function atRisk(program: Program, facts: LanguageFacts, path: PathRecord, op: OperationSite, selector: number | 'receiver' | null): AtRisk | null {
   const file = program.byPath.get(op.path);
   const call = file ? callAt(file, op.line, op.call.replace(/\(.*$/s, '').split(/->|::|\?->|\.|\s/).pop() ?? '') : undefined;
   if (!file || !call) return null;
@@ -245,8 +276,9 @@ function atRisk(program: Program, facts: LanguageFacts, path: PathRecord, op: Op
   // A write that names its rows by a `where` object (Prisma) is read by prisma-binding.ts.
   const where = file.factsLanguage === 'typescript' ? prismaRisk(program, facts, path, call, op.line) : undefined;
   if (where === null) return null;
-  const expression = where?.expression ?? operationObject(call, row.resourceArg);
-  if (expression === null || (where === undefined && rootVariable(expression) === null)) return null;
+  const expression = where?.expression ?? operationObject(call, selector);
+  const root = expression === null ? null : rootVariable(expression);
+  if (expression === null || (where === undefined && root === null)) return null;
   const chain = where?.chain ?? new Map<string, Set<string>>();
   const origin = where?.origin ?? originOf(program, facts, path, last, expression, op.line, chain, { steps: MAX_STEPS });
   if (origin === null) return null;
@@ -256,7 +288,7 @@ function atRisk(program: Program, facts: LanguageFacts, path: PathRecord, op: Op
     const names = chain.get(hop.functionId);
     if (ref && file && names) scopeByComparisons(file, ref.fn, names, i === last ? op.line : (hop.callLine ?? 0));
   });
-  return { expression: expression.trim(), chain, origin };
+  return { expression: expression.trim(), chain, origin, aliases: root === null ? new Map<string, string>() : objectAliases(program, path, root) };
 }
 
 const QUOTED = /^['"](.*)['"]$/s;
@@ -301,6 +333,21 @@ export function bindingOf(program: Program, w: Witness): Binding {
   return (named ? callBinding(named) : undefined) ?? onLine.find((b) => b.attribute !== null && b.names.length > 0) ?? onLine.find((b) => b.attribute !== null) ?? { attribute: null, names: [], text };
 }
 
+/**
+ * Every object a witness checks: its binding, and for a statement witness whose line joins several
+ * checks (`can('update', $book) && can('update', $model)`), each of them: all must pass.
+ */
+function bindingsOf(program: Program, w: Witness): Binding[] {
+  const first = bindingOf(program, w);
+  if (w.scope !== 'statement' || w.line === null || /^[\w$]+\(\) /.test(w.evidence)) return [first];
+  const ref = program.functions.get(w.functionId);
+  const file = ref ? program.byPath.get(ref.path) : undefined;
+  const line = file?.lines[w.line - 1] ?? '';
+  if (!file || /\|\||\bor\b/.test(line)) return [first];
+  const others = file.ir.calls.filter((c) => c.line === w.line).map(callBinding).filter((b) => b.attribute !== null && b.names.length > 0 && b.text !== first.text);
+  return [first, ...others];
+}
+
 /** What a check call binds: a quoted first argument is the attribute, the arguments after it the subject. */
 function callBinding(call: CallIR): Binding {
   const text = (call.text.split('\n')[0] ?? '').trim();
@@ -325,23 +372,25 @@ function checkedOneCallDeeper(program: Program, facts: LanguageFacts, path: Path
   return path.hops.some((hop, i) => {
     const ref = program.functions.get(hop.functionId);
     const file = ref ? program.byPath.get(ref.path) : undefined;
-    const names = risk.chain.get(hop.functionId);
-    if (!ref || !file || !names) return false;
+    const alias = risk.aliases.get(hop.functionId);
+    if (!ref || !file || alias === undefined) return false;
     const bound = i === path.hops.length - 1 ? op.line : (hop.callLine ?? 0);
     const leaves = (from: number, to: number): boolean => file.lines.slice(from - 1, to).some((l) => EXIT.test(l));
     return file.ir.calls.some((call) => {
       if (call.line <= ref.fn.bodyStartLine || call.line >= bound) return false;
       const args = callArguments(call.text, call.callee) ?? [];
-      const passed = args.flatMap((a, position) => (mentionedVariables(a, file.factsLanguage === 'php').some((n) => names.has(n)) ? [position] : []));
+      // The object itself must be passed: a check on another argument that shares its request payload (a sort map) binds another object.
+      const passed = args.flatMap((a, position) => (rootVariable(a) === alias ? [position] : []));
       if (passed.length === 0 || booleanUse(file, ref.fn, call.line, call.callee, leaves).kind !== 'leaves') return false;
       return resolveCall(program, file, ref.fn, call).targets.some((target) => {
         const parameters = new Set(passed.map((position) => target.fn.parameters[position]?.name.replace(/^\$/, '')).filter((n): n is string => n !== undefined));
         const targetFile = program.byPath.get(target.path);
         return (byFunction.get(target.id) ?? []).some((w) => {
           if (!required.includes(w.kind) || w.kind === 'authn' || w.scope !== 'statement' || w.line === null || !targetFile) return false;
-          const b = bindingOf(program, w);
-          if ((b.attribute !== null && facts.readAttributes.some((re) => re.test(b.attribute ?? '')))) return false;
-          return [...localDerivation(targetFile, target.fn, b.names, w.line)].some((n) => parameters.has(n));
+          return bindingsOf(program, w).some((b) => {
+            if (b.attribute !== null && facts.readAttributes.some((re) => re.test(b.attribute ?? ''))) return false;
+            return [...localDerivation(targetFile, target.fn, b.names, w.line ?? 0)].some((n) => parameters.has(n));
+          });
         });
       });
     });
@@ -378,8 +427,17 @@ export interface BindingInput {
 }
 
 export function unboundResource(input: BindingInput): UnboundResource | null {
+  // Every object the operation acts on needs its own check: the first one left unchecked is reported.
+  for (const selector of objectSelectors(input.facts, input.op)) {
+    const unbound = unboundObject(input, selector);
+    if (unbound !== null) return unbound;
+  }
+  return null;
+}
+
+function unboundObject(input: BindingInput, selector: number | 'receiver' | null): UnboundResource | null {
   const { program, facts, entry, path, op, dominating, required, byFunction } = input;
-  const risk = atRisk(program, facts, path, op);
+  const risk = atRisk(program, facts, path, op, selector);
   if (risk === null) return null;
   scopedRouteBindings(program, entry, risk);
   // A witness binds the object when its subject and the object share a variable they came from, in the witness's own function.
@@ -392,9 +450,12 @@ export function unboundResource(input: BindingInput): UnboundResource | null {
   const viewing: string[] = [];
   const login: string[] = [];
   const general: string[] = [];
+  const readOnlyAttribute = (b: Binding): boolean => b.attribute !== null && facts.readAttributes.some((re) => re.test(b.attribute ?? ''));
   for (const w of relevant) {
-    const b = bindingOf(program, w);
-    const readOnly = b.attribute !== null && facts.readAttributes.some((re) => re.test(b.attribute ?? ''));
+    const all = bindingsOf(program, w);
+    if (all.length > 1 && all.some((b) => b.names.length > 0 && !readOnlyAttribute(b) && bindsObject(w, b))) return null;
+    const b = all[0]!;
+    const readOnly = readOnlyAttribute(b);
     if (b.names.length === 0) {
       if (b.attribute !== null && facts.loginRoles.some((re) => re.test(b.attribute ?? ''))) login.push(describe(b));
       else if (b.attribute !== null && facts.globalRoles.some((re) => re.test(b.attribute ?? ''))) return null; // a role: authority over every object

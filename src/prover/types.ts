@@ -107,6 +107,8 @@ export interface Witness {
   callee?: string;
   /** The check's boolean is what protects (`can(x)`, not a call that throws): a branch must read it. */
   valueChecked?: boolean;
+  /** Ownership proved against a current user that is a shared guest account when nobody is logged in (guest-users.ts): it counts only where a login check dominates too. */
+  guestOpen?: boolean;
 }
 
 /** A protected operation found in a function. */

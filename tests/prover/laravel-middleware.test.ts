@@ -308,8 +308,10 @@ describe('login tests in a middleware', () => {
       'negated user': ["        if (!$request->user()) {\n            return redirect('/login');\n        }", 'authn_only'],
       'guest or not confirmed': ["        if (Auth::guest() || !auth()->user()->email_confirmed) {\n            abort(401);\n        }", 'authn_only'],
       'negated user helper predicate': ["        if (!current()->hasAppAccess()) {\n            return redirect('/login');\n        }", 'authn_only'],
+      // `visitor()` answers a guest account when nobody is logged in: the test asks what the guest may do
+      'negated guest-fallback helper predicate': ["        if (!visitor()->hasAppAccess()) {\n            return redirect('/login');\n        }", 'unguarded_path'],
     };
-    const helpers = "<?php\nfunction current(): User\n{\n    return auth()->user() ?: User::guest();\n}\n";
+    const helpers = "<?php\nfunction current(): ?User\n{\n    return auth()->user();\n}\n\nfunction visitor(): User\n{\n    return auth()->user() ?: User::guest();\n}\n";
     for (const [name, [body, label]] of Object.entries(bodies)) {
       const found = await labels(app({ 'app/helpers.php': helpers, 'app/Http/Middleware/Authenticate.php': middleware('Authenticate', body ?? ''), 'routes/web.php': routes }));
       expect(found, name).toEqual({ 'AdminController.purge': label });

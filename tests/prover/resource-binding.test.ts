@@ -68,7 +68,9 @@ const TABLE: { name: string; files: Record<string, string>; unbound: string | nu
   // a child moved under a parent the request names
   { name: 'a move checked on the child only', files: post('', `        $this->denyAccessUnlessGranted('edit', $post);\n        $book = $this->books->find($request->get('book'));\n        $post->changeBook($book->id);`), unbound: '$book->id' },
   { name: 'a move checked on the new parent too', files: post('', `        $this->denyAccessUnlessGranted('edit', $post);\n        $book = $this->books->find($request->get('book'));\n        $this->denyAccessUnlessGranted('create', $book);\n        $post->changeBook($book->id);`), unbound: null },
-  { name: 'a move under a parent derived from a checked one', files: post('', `        $book = $this->books->find($request->get('book'));\n        $this->denyAccessUnlessGranted('create', $book);\n        $target = $book->getId();\n        $post->changeBook($target);`), unbound: null },
+  { name: 'a move under a parent derived from a checked one', files: post('', `        $this->denyAccessUnlessGranted('edit', $post);\n        $book = $this->books->find($request->get('book'));\n        $this->denyAccessUnlessGranted('create', $book);\n        $target = $book->getId();\n        $post->changeBook($target);`), unbound: null },
+  // the move changes the child too: a check on the new parent alone leaves the child the request named unchecked
+  { name: 'a move checked on the new parent only', files: post('', `        $book = $this->books->find($request->get('book'));\n        $this->denyAccessUnlessGranted('create', $book);\n        $post->changeBook($book->id);`), unbound: '$post' },
 ];
 
 describe('resource-bound checks', () => {
