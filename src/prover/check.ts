@@ -15,6 +15,7 @@ import { operatedOwner, type PossessionCheck } from './ownership.js';
 import type { Program } from './resolution.js';
 import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
+import { judgeGrant } from './privilege-grants.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
@@ -89,7 +90,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       if (required.length === 0) continue;
       // A login, registration or SSO callback creating or updating the account it authenticates does what it is for.
       if (input.witnesses.authFlows.get(entry.functionId)?.actsOn.has(op.kind)) continue;
-      const dominating: Witness[] = [];
+      let dominating: Witness[] = [];
       const seen: Witness[] = [];
       let byOrder: string | null = null;
       const uncovered: HopJudgement['uncovered'] = [];
@@ -104,6 +105,12 @@ export function checkObligations(input: CheckInput): CheckOutput {
         byOrder ??= judged.byOrder;
         uncovered.push(...judged.uncovered);
       });
+      // A privilege grant is settled only by a check of the caller's own privilege (privilege-grants.ts).
+      if (op.heldBy) {
+        const grant = judgeGrant(input.program, input.witnesses.byFunction, path, op, dominating);
+        if (grant.discharged) continue;
+        dominating = grant.remaining;
+      }
       // A resource-bound operation on an object the request chose needs a check bound to that object.
       const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
       if (unbound === null) continue;

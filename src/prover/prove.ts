@@ -16,6 +16,7 @@ import { argumentsFromRequest } from './request-input.js';
 import { throwsAtLine, witnesses, type WitnessSet } from './enforcement.js';
 import { controlFlowFor } from './dominance.js';
 import { withRemovedChecks } from './removed-checks.js';
+import { privilegeGrantSites } from './privilege-grants.js';
 import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
 import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
@@ -318,6 +319,7 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
       recordError(reasons, degradations, file.path, error);
     }
   }
+  for (const site of privilegeGrantSites(program, facts)) add(site);
   for (const entry of entries.values()) {
     const file = program.byPath.get(entry.path);
     const ref = program.functions.get(entry.functionId);
