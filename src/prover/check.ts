@@ -16,6 +16,7 @@ import type { Program } from './resolution.js';
 import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
 import { judgeGrant } from './privilege-grants.js';
+import { fileDeclaresPermissions } from './sibling-norm.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
@@ -83,6 +84,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       if (op.handlerNamed && (path.hops.length !== 1 || op.functionId !== entry.functionId)) continue;
       if (input.touched && !pathTouches(path, op, input.touched)) continue;
       if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom)) continue;
+      if (op.siblingNorm && !fileDeclaresPermissions(input.program, input.entries, input.witnesses.byFunction, entry)) continue;
       const key = siteKey(op);
       out.checked.add(key);
       const isPublic = entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId);

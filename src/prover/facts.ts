@@ -98,6 +98,10 @@ const factsFileSchema = z.strictObject({
         value_from: pattern.optional(),
         /** Regexes over a handler's name: the handler itself is the operation (needs `framework`). */
         handlers: z.array(pattern).default([]),
+        /** For a handler-named row: a regex some line of the handler must match (it reads stored records). */
+        body: pattern.optional(),
+        /** For a handler-named row: an obligation only where every other entry of the file declares a permission (sibling-norm.ts). */
+        sibling_norm: z.boolean().default(false),
         framework: nonEmpty.optional(),
         /** Call-signature regexes of calls whose first argument this operation writes later (Doctrine `persist`/`remove` before `flush`). */
         queued_by: z.array(pattern).default([]),
@@ -206,6 +210,10 @@ interface OperationFact {
   heldBy: RegExp | null;
   /** What the assigned value must derive from (the request); null: any value. */
   valueFrom: RegExp | null;
+  /** For a handler-named row: what some line of the handler must match; null: any handler. */
+  body: RegExp | null;
+  /** For a handler-named row: an obligation only under the file's declared-permission norm. */
+  siblingNorm: boolean;
   framework: string | null;
   queuedBy: RegExp[];
   /** `request` when the call counts only with an argument taken from the request. */
@@ -324,6 +332,8 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       assignments: patterns([...at, 'assignments'], row.assignments),
       heldBy: optionalPattern([...at, 'held_by'], row.held_by),
       valueFrom: optionalPattern([...at, 'value_from'], row.value_from),
+      body: optionalPattern([...at, 'body'], row.body),
+      siblingNorm: row.sibling_norm,
       framework: row.framework ?? null,
       queuedBy: patterns([...at, 'queued_by'], row.queued_by),
       argumentsFrom: row.arguments_from ?? null,

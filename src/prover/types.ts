@@ -127,6 +127,8 @@ export interface OperationSite {
   onlyFrom?: readonly RegExp[];
   /** A privilege grant: only a check whose text or conditions test the caller's own privilege discharges it (privilege-grants.ts). */
   heldBy?: RegExp;
+  /** A handler-named read that is an obligation only where every other entry of its file declares a permission (sibling-norm.ts). */
+  siblingNorm?: boolean;
 }
 
 /** One hop of a path: a function and the line where it calls the next hop (null on the last hop). */
