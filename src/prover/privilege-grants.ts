@@ -11,6 +11,7 @@
  * so a held-privilege refusal counts by statement order: before the grant in its function, or before the
  * call to the next hop in an earlier one.
  */
+import { indentOf } from './branches.js';
 import type { Facts } from './facts.js';
 import { nodeAt, type Program } from './resolution.js';
 import type { OperationSite, PathRecord, Witness } from './types.js';
@@ -111,8 +112,4 @@ export function enclosingConditions(lines: readonly string[], startLine: number,
     if (/^\s*(\}\s*)?(if|elif|else\s+if|while|unless)\b/.test(text)) found.push(text);
   }
   return found;
-}
-
-function indentOf(text: string): number {
-  return (/^\s*/.exec(text)?.[0] ?? '').replace(/\t/g, '    ').length;
 }
