@@ -12,6 +12,7 @@ import type { LanguageFacts } from './facts.js';
 import { callSignature, lookupClass, superChain, type Program } from './resolution.js';
 import { statementAt } from './recognisers/shared.js';
 import { catchArmAt, ownedThrows } from './caught-exceptions.js';
+import { userScopedQueryset } from './django-querysets.js';
 import type { OperationSite, PathRecord, ProgramFile } from './types.js';
 
 const CONSTRUCTORS = new Set(['__construct', '__init__', 'constructor']);
@@ -767,6 +768,8 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
     if (!ref || !file) return null;
     const bindings = new Bindings(facts, helpers, own.tokenLookups, own.throwing);
     bindInjected(program, facts, bindings, ref.path, ref.fn);
+    const scoped = userScopedQueryset(program, facts, ref);
+    if (scoped) for (const name of ['self.get_object', 'self.object']) bindings.bind(name, scoped);
     // A method called on an owned object (`ticket.save_to_db()` on the ticket this request built) acts
     // on it as `self`; only `self` itself, not what the method derives from it (everything mentions `self`).
     const receiver = passed.get(RECEIVER) ?? null;

@@ -10,7 +10,7 @@
  *   `permission_classes` decide as before.
  */
 import { indentOf } from './branches.js';
-import { lookupClass, superChain, type Program } from './resolution.js';
+import { lookupClass, type ClassRecord, type Program } from './resolution.js';
 import type { FunctionRef, ProgramFile } from './types.js';
 
 /** A decorator a class declares for its handler methods. */
@@ -87,7 +87,7 @@ function classChain(program: Program, ref: FunctionRef): { home: ProgramFile; st
   const cls = ref.fn.className === null ? null : lookupClass(program.table, ref.fn.className, ref.path);
   if (!cls) return [];
   const chain: { home: ProgramFile; start: number; end: number; name: string }[] = [];
-  for (const record of superChain(program.table, cls)) {
+  for (const record of pythonBases(program, cls)) {
     const home = program.byPath.get(record.path);
     const own = home?.ir.classes.find((c) => c.name === record.name);
     if (home && own) chain.push({ home, start: own.startLine, end: own.endLine, name: record.name });
@@ -158,4 +158,19 @@ function branchFor(file: ProgramFile, override: FunctionRef, handler: string): s
   const chosen = branches.find((b) => b.names !== 'else' && b.names.includes(handler.toLowerCase())) ?? branches.find((b) => b.names === 'else');
   const list = chosen?.lists[0];
   return list === undefined || list === 'super' || /\bfor\b/.test(list) ? null : list;
+}
+
+/** The class and its in-repository bases, every base and not only the first (mixins come first in Python), depth first as Python's MRO mostly is. */
+export function pythonBases(program: Program, cls: ClassRecord): ClassRecord[] {
+  const out: ClassRecord[] = [];
+  const visit = (record: ClassRecord): void => {
+    if (out.includes(record)) return;
+    out.push(record);
+    for (const base of [record.superclass, ...record.interfaces]) {
+      const found = base === null ? null : lookupClass(program.table, base, record.path);
+      if (found) visit(found);
+    }
+  };
+  visit(cls);
+  return out;
 }
