@@ -15,6 +15,8 @@ import { operatedOwner, type PossessionCheck } from './ownership.js';
 import type { Program } from './resolution.js';
 import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
+import { judgeGrant } from './privilege-grants.js';
+import { fileDeclaresPermissions } from './sibling-norm.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
@@ -91,6 +93,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       if (op.handlerNamed && (path.hops.length !== 1 || op.functionId !== entry.functionId)) continue;
       if (input.touched && !pathTouches(path, op, input.touched)) continue;
       if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom)) continue;
+      if (op.siblingNorm && !fileDeclaresPermissions(input.program, input.entries, input.witnesses.byFunction, entry)) continue;
       const key = siteKey(op);
       out.checked.add(key);
       const isPublic = entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId);
@@ -98,7 +101,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       if (required.length === 0) continue;
       // A login, registration or SSO callback creating or updating the account it authenticates does what it is for.
       if (input.witnesses.authFlows.get(entry.functionId)?.actsOn.has(op.kind)) continue;
-      const dominating: Witness[] = [];
+      let dominating: Witness[] = [];
       const seen: Witness[] = [];
       let byOrder: string | null = null;
       const uncovered: HopJudgement['uncovered'] = [];
@@ -114,6 +117,12 @@ export function checkObligations(input: CheckInput): CheckOutput {
         uncovered.push(...judged.uncovered);
       });
       dropGuestOpenOwnership(dominating);
+      // A privilege grant is settled only by a check of the caller's own privilege (privilege-grants.ts).
+      if (op.heldBy) {
+        const grant = judgeGrant(input.program, input.witnesses.byFunction, path, op, dominating);
+        if (grant.discharged) continue;
+        dominating = grant.remaining;
+      }
       // A resource-bound operation on an object the request chose needs a check bound to that object.
       const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
       if (unbound === null) continue;

@@ -90,8 +90,18 @@ const factsFileSchema = z.strictObject({
         calls: z.array(pattern).default([]),
         /** Regex over the source line of the call; the row matches only when it also matches. */
         line: pattern.optional(),
+        /** Regexes over a source line that assigns a privilege (`user.admin = True`): the assignment is the operation (privilege-grants.ts). */
+        assignments: z.array(pattern).default([]),
+        /** Regex over a check's text or the conditions around it that tests the caller's own privilege: only such a check discharges (privilege-grants.ts). */
+        held_by: pattern.optional(),
+        /** Regex over an expression that reads the request (`get_json_body()`, `request.POST`): with it, an `assignments` line counts only when its value (or the `if` around a literal `True`) derives from such an expression in its function. */
+        value_from: pattern.optional(),
         /** Regexes over a handler's name: the handler itself is the operation (needs `framework`). */
         handlers: z.array(pattern).default([]),
+        /** For a handler-named row: a regex some line of the handler must match (it reads stored records). */
+        body: pattern.optional(),
+        /** For a handler-named row: an obligation only where every other entry of the file declares a permission (sibling-norm.ts). */
+        sibling_norm: z.boolean().default(false),
         framework: nonEmpty.optional(),
         /** Call-signature regexes of calls whose first argument this operation writes later (Doctrine `persist`/`remove` before `flush`). */
         queued_by: z.array(pattern).default([]),
@@ -198,6 +208,16 @@ export interface OperationFact {
   calls: RegExp[];
   line: RegExp | null;
   handlers: RegExp[];
+  /** Assignment lines that are the operation (a privilege flag set on a user). */
+  assignments: RegExp[];
+  /** What a check must test of the caller for it to discharge the operation; null: any check of a required kind. */
+  heldBy: RegExp | null;
+  /** What the assigned value must derive from (the request); null: any value. */
+  valueFrom: RegExp | null;
+  /** For a handler-named row: what some line of the handler must match; null: any handler. */
+  body: RegExp | null;
+  /** For a handler-named row: an obligation only under the file's declared-permission norm. */
+  siblingNorm: boolean;
   framework: string | null;
   queuedBy: RegExp[];
   /** `request` when the call counts only with an argument taken from the request. */
@@ -304,7 +324,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
   const operations = input.operation.map((row, index): OperationFact => {
     const at = ['operation', index] as const;
     ids.claim(row.id, context, [...at, 'id']);
-    if (row.calls.length === 0 && row.handlers.length === 0) throw context.problem(at, 'needs calls or handlers');
+    if (row.calls.length === 0 && row.handlers.length === 0 && row.assignments.length === 0) throw context.problem(at, 'needs calls, handlers or assignments');
     if (row.handlers.length > 0 && row.framework === undefined) throw context.problem([...at, 'handlers'], 'handlers need a framework');
     for (const kind of row.requires) {
       if (!(REQUIRABLE_KINDS as readonly string[]).includes(kind)) throw context.problem([...at, 'requires'], `requires ${kind}, which is never an authorization check`);
@@ -316,6 +336,11 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       calls: patterns([...at, 'calls'], row.calls),
       line: optionalPattern([...at, 'line'], row.line),
       handlers: patterns([...at, 'handlers'], row.handlers),
+      assignments: patterns([...at, 'assignments'], row.assignments),
+      heldBy: optionalPattern([...at, 'held_by'], row.held_by),
+      valueFrom: optionalPattern([...at, 'value_from'], row.value_from),
+      body: optionalPattern([...at, 'body'], row.body),
+      siblingNorm: row.sibling_norm,
       framework: row.framework ?? null,
       queuedBy: patterns([...at, 'queued_by'], row.queued_by),
       argumentsFrom: row.arguments_from ?? null,

@@ -12,6 +12,7 @@ import type { LanguageFacts } from './facts.js';
 import { callSignature, lookupClass, superChain, type Program } from './resolution.js';
 import { statementAt } from './recognisers/shared.js';
 import { catchArmAt, ownedThrows } from './caught-exceptions.js';
+import { userScopedQueryset } from './django-querysets.js';
 import type { OperationSite, PathRecord, ProgramFile } from './types.js';
 
 const CONSTRUCTORS = new Set(['__construct', '__init__', 'constructor']);
@@ -536,6 +537,16 @@ function bindInjected(program: Program, facts: LanguageFacts, bindings: Bindings
   }
 }
 
+/** The key under which a hop hands the object it calls a method on to that method (`self`, `this`). */
+const RECEIVER = '\0receiver';
+const SELF = /^(self|this|\$this)$/;
+
+/** True when the operation's object is the method's own `self` (`self.delete()`, `db.session.add(self)`). */
+function actsOnSelf(call: CallIR): boolean {
+  if (call.receiver !== null && SELF.test(call.receiver)) return true;
+  return SELF.test((callArguments(call.text, call.callee) ?? [])[0] ?? '');
+}
+
 const ASSIGNMENT = /([$\w]+)\s*(?:\?\?)?=(?![=>])\s*(.+)$/;
 const LOOPS = [
   /foreach\s*\((.+?)\s+as\s+(?:\$\w+\s*=>\s*)?(\$\w+)/, // PHP
@@ -757,6 +768,11 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
     if (!ref || !file) return null;
     const bindings = new Bindings(facts, helpers, own.tokenLookups, own.throwing);
     bindInjected(program, facts, bindings, ref.path, ref.fn);
+    const scoped = userScopedQueryset(program, facts, ref);
+    if (scoped) for (const name of ['self.get_object', 'self.object']) bindings.bind(name, scoped);
+    // A method called on an owned object (`ticket.save_to_db()` on the ticket this request built) acts
+    // on it as `self`; only `self` itself, not what the method derives from it (everything mentions `self`).
+    const receiver = passed.get(RECEIVER) ?? null;
     ref.fn.parameters.forEach((p, index) => {
       const owner = passed.get(index) ?? passed.get(p.name.replace(/^\$/, ''));
       if (owner) bindings.bind(p.name, owner);
@@ -780,7 +796,7 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
       const onLine = file.ir.calls.filter((c) => c.line === op.line);
       const call = onLine.find((c) => row?.calls.some((re) => re.test(callSignature(c))) === true) ?? onLine.find((c) => c.text === op.call) ?? onLine[0];
       if (!call) return null;
-      return operatedObjectOwner(file, ref.fn, call, bindings, queuedBy(facts, op));
+      return operatedObjectOwner(file, ref.fn, call, bindings, queuedBy(facts, op)) ?? (receiver && actsOnSelf(call) ? receiver : null);
     }
     // Hand the owned values to the next hop's parameters, by position or by name.
     const next = path.hops[i + 1] ? program.functions.get(path.hops[i + 1]?.functionId ?? '') : undefined;
@@ -788,6 +804,9 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
     const args = callArguments(statementAt(file, hop.callLine, 6), next.fn.name) ?? [];
     passed = new Map();
     supplied = new Map();
+    const called = new RegExp(`([$\\w.]+?)\\s*(?:\\?->|->|\\?\\.|\\.)\\s*${escape(next.fn.name)}\\s*\\(`).exec(statementAt(file, hop.callLine, 6))?.[1];
+    const calledOwner = called === undefined ? null : SELF.test(called) ? receiver : ownerOfValue(bindings, called);
+    if (calledOwner) passed.set(RECEIVER, calledOwner);
     args.forEach((arg, index) => {
       // An object argument `{ user, code }` (or a local holding one) hands over each property an owned
       // value flows into; a spread of something unknown is not read.

@@ -17,6 +17,8 @@ import { argumentsFromRequest } from './request-input.js';
 import { throwsAtLine, witnesses, type WitnessSet } from './enforcement.js';
 import { controlFlowFor } from './dominance.js';
 import { withRemovedChecks } from './removed-checks.js';
+import { privilegeGrantSites } from './privilege-grants.js';
+import { bodyMatches } from './sibling-norm.js';
 import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
 import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
@@ -321,12 +323,13 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
       recordError(reasons, degradations, file.path, error);
     }
   }
+  for (const site of privilegeGrantSites(program, facts)) add(site);
   for (const entry of entries.values()) {
     const file = program.byPath.get(entry.path);
     const ref = program.functions.get(entry.functionId);
     if (!file || !ref) continue;
     const row = facts[file.factsLanguage].operations.find((o) => o.framework === entry.framework && o.handlers.some((re) => re.test(ref.fn.name)));
-    if (!row) continue;
+    if (!row || (row.body && !bodyMatches(file, ref, row.body))) continue;
     add({
       operationId: row.id,
       kind: row.kind,
@@ -338,6 +341,7 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
       requires: row.requires,
       severity: row.severity,
       cwe: row.cwe,
+      ...(row.siblingNorm ? { siblingNorm: true } : {}),
     });
   }
   return operations;

@@ -24,6 +24,7 @@ import { ancestorNames, lookupClass, moduleFiles, superChain, type Program } fro
 import { urlConfViews } from './recognisers/django.js';
 import { fastapiRoute } from './recognisers/fastapi.js';
 import { flaskRoute } from './recognisers/flask.js';
+import { actionPermissions, bracketed, classAttribute, classMethodDecorators } from './python-class-policies.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
 
@@ -264,6 +265,11 @@ export function pythonWebWitnesses(input: WebCheckInput): WebChecks {
       if (middleware && !ref.fn.decorators.some((d) => /^login_not_required\b/.test(d))) add(middleware, 'router');
     }
     if (entry.framework === 'flask') {
+      for (const use of classMethodDecorators(input.program, ref)) {
+        const row = rowFor(input.facts, (d) => d.decorators, use.text);
+        const proofs = row ? [{ kind: row.kind, dischargerId: row.id, evidence: `${use.text} in ${use.where}` }] : decoratorProofs(use.file, use.text);
+        for (const proof of proofs) if (proof.kind !== 'public') add(proof, 'class');
+      }
       const route = flaskRoute(file, ref.fn.decorators) ?? classRoute(input.program, file, ref);
       for (const hook of hooks) {
         if (hook.receiver !== 'app' && (route === null || route.receiver !== hook.receiver || !sameBinding(input.program, file, hook.file, hook.receiver))) continue;
@@ -389,6 +395,7 @@ function djangoClassChecks(input: WebCheckInput, file: ProgramFile, ref: Functio
   let attribute: { text: string; where: string } | null = null;
   const decorator = ref.fn.decorators.find((d) => /^permission_classes\(/.test(d));
   if (decorator) attribute = { text: `permission_classes = ${decorator.slice('permission_classes('.length, -1)}`, where: `@${decorator}` };
+  attribute ??= actionPermissions(input.program, ref);
   const cls = ref.fn.className === null ? null : lookupClass(input.program.table, ref.fn.className, ref.path);
   let drf = ref.fn.decorators.some((d) => /^api_view\b/.test(d));
   if (cls) {
@@ -418,33 +425,6 @@ function djangoClassChecks(input: WebCheckInput, file: ProgramFile, ref: Functio
     }
   }
   return { proofs, public: declaredPublic };
-}
-
-/** A class-body assignment `name = [...]` (to its closing bracket), directly in the class, or null. */
-function classAttribute(file: ProgramFile, start: number, end: number, name: string): string | null {
-  const bodyIndent = indentOf(file.lines[start] ?? '');
-  for (let line = start + 1; line <= end; line++) {
-    const text = file.lines[line - 1] ?? '';
-    if (indentOf(text) !== bodyIndent || !new RegExp(String.raw`^\s*${name}\s*=`).test(text)) continue;
-    return bracketed(file, line).trim();
-  }
-  return null;
-}
-
-/** The text from `line` until its brackets close. */
-function bracketed(file: ProgramFile, line: number): string {
-  let depth = 0;
-  const out: string[] = [];
-  for (let l = line; l <= Math.min(file.lines.length, line + 20); l++) {
-    const text = (file.lines[l - 1] ?? '').replace(/#.*$/, '');
-    out.push(text);
-    for (const ch of text) {
-      if ('([{'.includes(ch)) depth++;
-      if (')]}'.includes(ch)) depth--;
-    }
-    if (depth <= 0) break;
-  }
-  return out.join(' ');
 }
 
 /** DRF's `DEFAULT_PERMISSION_CLASSES`, read as a `permission_classes = ...` assignment, or null (DRF's default is AllowAny). */

@@ -127,6 +127,10 @@ export interface OperationSite {
   cwe: string;
   /** Entry handler names behind which this is an obligation (a configuration read a list box discloses); absent: every entry. */
   onlyFrom?: readonly RegExp[];
+  /** A privilege grant: only a check whose text or conditions test the caller's own privilege discharges it (privilege-grants.ts). */
+  heldBy?: RegExp;
+  /** A handler-named read that is an obligation only where every other entry of its file declares a permission (sibling-norm.ts). */
+  siblingNorm?: boolean;
 }
 
 /** One hop of a path: a function and the line where it calls the next hop (null on the last hop). */
