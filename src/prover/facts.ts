@@ -79,6 +79,8 @@ const factsFileSchema = z.strictObject({
     login_roles: z.array(pattern).default([]),
     /** Regexes over a check's attribute that is a role (`ROLE_ADMIN`): authority over every object, whatever the path's other checks bind. */
     global_roles: z.array(pattern).default([]),
+    /** Library types (simple names) → their direct supertypes, so a call's argument type picks among same-arity overloads (overloads.ts). */
+    library_supertypes: z.record(nonEmpty, z.array(nonEmpty)).default({}),
   }),
   operation: z
     .array(
@@ -275,6 +277,8 @@ export interface LanguageFacts {
   readAttributes: RegExp[];
   loginRoles: RegExp[];
   globalRoles: RegExp[];
+  /** Library type → its direct supertypes (simple names). */
+  librarySupertypes: ReadonlyMap<string, readonly string[]>;
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -381,6 +385,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     readAttributes: patterns(['header', 'read_attributes'], input.header.read_attributes),
     loginRoles: patterns(['header', 'login_roles'], input.header.login_roles),
     globalRoles: patterns(['header', 'global_roles'], input.header.global_roles),
+    librarySupertypes: new Map(Object.entries(input.header.library_supertypes)),
     authFlows,
     operations,
     dischargers,

@@ -1,0 +1,109 @@
+/**
+ * Jenkins plugin semantics of the prover met on real fixes, as small fixtures written here: the overload
+ * a call's argument types pick, a handler-named operation discharged by the checks in its body, and the
+ * cache administration web methods of a descriptor.
+ */
+import { describe, expect, it } from 'vitest';
+import { chooseOverloads, argumentType } from '../../src/prover/overloads.js';
+import { proveChange } from '../../src/prover/prove.js';
+import { nodeAt, resolveCall } from '../../src/prover/resolution.js';
+import { programOf } from './recogniser-tester.js';
+
+function prove(files: Record<string, string>) {
+  return proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
+}
+
+/** Two same-arity overloads: the Item one checks before listing, the ItemGroup one lists for the root. */
+const credentialsUtils = `package org.example.util;
+import hudson.model.Item;
+import hudson.model.ItemGroup;
+public class CredentialsUtils {
+    public static ListBoxModel listCredentials(Item context, String serverUrl, String credentialsId) {
+        StandardListBoxModel result = new StandardListBoxModel();
+        if (!context.hasPermission(CredentialsProvider.VIEW)) {
+            return result;
+        }
+        result.includeMatchingAs(ACL.SYSTEM2, context, StandardCredentials.class, serverUrl, CredentialsMatchers.always());
+        return result;
+    }
+    public static ListBoxModel listCredentials(ItemGroup<?> context, String serverUrl, String credentialsId) {
+        StandardListBoxModel result = new StandardListBoxModel();
+        result.includeMatchingAs(ACL.SYSTEM2, context, StandardCredentials.class, serverUrl, CredentialsMatchers.always());
+        return result;
+    }
+}
+`;
+
+const descriptor = (contextType: string) => `package org.example;
+import jenkins.scm.api.SCMSourceOwner;
+import org.example.util.CredentialsUtils;
+public class ExampleSource extends SCMSource {
+    public static class DescriptorImpl extends SCMSourceDescriptor {
+        @RequirePOST
+        public ListBoxModel doFillCredentialsIdItems(@AncestorInPath ${contextType} context, @QueryParameter String serverUrl) {
+            return CredentialsUtils.listCredentials(context, serverUrl, null);
+        }
+    }
+}
+`;
+
+describe('overloads chosen by argument types', () => {
+  it('follows the overload a library subtype fits (an SCMSourceOwner is an Item), not the same-arity sibling', async () => {
+    const result = await prove({ 'src/main/java/org/example/util/CredentialsUtils.java': credentialsUtils, 'src/main/java/org/example/ExampleSource.java': descriptor('SCMSourceOwner') });
+    expect(result.findings).toEqual([]);
+  });
+
+  it('still reports the unchecked overload when the argument is the item group, and its call (a wrapper that does not check)', async () => {
+    const result = await prove({ 'src/main/java/org/example/util/CredentialsUtils.java': credentialsUtils, 'src/main/java/org/example/ExampleSource.java': descriptor('ItemGroup<?>') });
+    expect(result.findings.map((f) => `${f.function}:${f.line}`)).toEqual(['DescriptorImpl.doFillCredentialsIdItems:8', 'CredentialsUtils.listCredentials:15']);
+  });
+
+  it('keeps every same-arity overload when no argument type tells them apart', async () => {
+    const program = await programOf({
+      'src/Store.java': 'public class Store {\n  static void put(Item a) { }\n  static void put(ItemGroup a) { }\n}\n',
+      'src/Use.java': 'public class Use {\n  void run(Object unknown) {\n    Store.put(mystery());\n    Store.put((Item) unknown);\n  }\n}\n',
+    });
+    const file = program.byPath.get('src/Use.java')!;
+    const fn = nodeAt(program, file.ir, 3)!.fn;
+    const [unknown, cast] = file.ir.calls.filter((c) => c.callee === 'put').map((c) => resolveCall(program, file, fn, c).targets.map((t) => t.fn.startLine));
+    expect(unknown).toEqual([2, 3]);
+    expect(cast).toEqual([2]);
+  });
+
+  it('reads argument types from literals, casts, constructions and declarations', () => {
+    const typeOf = (name: string) => (name === 'owner' ? 'jenkins.scm.api.SCMSourceOwner' : null);
+    expect(['"x"', '(Item) ctx', 'new Folder("a")', 'owner', 'other', 'null', 'a.b()'].map((a) => argumentType(a, typeOf))).toEqual(['String', 'Item', 'Folder', 'SCMSourceOwner', null, null, null]);
+    expect(chooseOverloads([], { callee: 'f', receiver: null, arity: 0, line: 1, enclosingFunction: null, text: 'f()', kind: 'call' }, { typeOf, supertypesOf: () => [] })).toEqual([]);
+  });
+});
+
+/** A descriptor's list box with the root/item case split written as two denials. */
+const caseSplit = (second: string) => `package org.example;
+public class SplitSource extends SCMSource {
+    public static class DescriptorImpl extends SCMSourceDescriptor {
+        public ListBoxModel doFillCredentialsIdItems(@AncestorInPath Item context, @QueryParameter String serverUrl) {
+            StandardListBoxModel result = new StandardListBoxModel();
+            if (context == null && !Jenkins.get().hasPermission(Jenkins.ADMINISTER)) {
+                return result;
+            }
+${second}
+            result.includeMatchingAs(ACL.SYSTEM2, context, StandardCredentials.class, serverUrl, CredentialsMatchers.always());
+            return result;
+        }
+    }
+}
+`;
+
+describe('a case split written as two denials', () => {
+  it('discharges with the root case and the item case each denied', async () => {
+    const result = await prove({ 'src/main/java/org/example/SplitSource.java': caseSplit('            if (context != null && !context.hasPermission(Item.EXTENDED_READ)) {\n                return result;\n            }') });
+    expect(result.findings).toEqual([]);
+  });
+
+  it('still reports when only the root case is denied, or the second denial tests the same case', async () => {
+    for (const second of ['', '            if (context == null && !context.hasPermission(Item.EXTENDED_READ)) {\n                return result;\n            }']) {
+      const result = await prove({ 'src/main/java/org/example/SplitSource.java': caseSplit(second) });
+      expect(result.findings.map((f) => f.operation.id)).toEqual(['jenkins.credentials-lookup']);
+    }
+  });
+});
