@@ -16,6 +16,7 @@ import type { Program } from './resolution.js';
 import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
+import { handlerWorkLines, judgeHandler } from './handler-operations.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
 const PROVER_RULE = 'jscr/prover-unguarded-operation';
@@ -95,11 +96,10 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const uncovered: HopJudgement['uncovered'] = [];
       path.hops.forEach((hop, i) => {
         const isLast = i === path.hops.length - 1;
-        // A handler-named operation is the whole method: any check in its body counts.
-        const bound = isLast ? (op.handlerNamed ? Number.POSITIVE_INFINITY : op.line) : (hop.callLine ?? 0);
         const list = input.witnesses.byFunction.get(hop.functionId) ?? [];
         seen.push(...list);
-        const judged = judgeHop(input.control, hop.functionId, list, bound, isLast, shapeOf);
+        // A handler-named operation is what the method does: its checks must come before each line of work.
+        const judged = isLast && op.handlerNamed ? judgeHandler(input.control, hop.functionId, list, handlerWorkLines(input.program, input.facts?.[input.program.byPath.get(op.path)?.factsLanguage ?? 'java'], hop.functionId, list), shapeOf) : judgeHop(input.control, hop.functionId, list, isLast ? op.line : (hop.callLine ?? 0), isLast, shapeOf);
         dominating.push(...judged.dominating);
         byOrder ??= judged.byOrder;
         uncovered.push(...judged.uncovered);

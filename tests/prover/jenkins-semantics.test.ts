@@ -107,3 +107,47 @@ describe('a case split written as two denials', () => {
     }
   });
 });
+
+/** A notifier descriptor's test-connection button; `checks` is written at the top of the method, `late` after the work. */
+const testConnection = (checks: string, late = '') => `package org.example;
+public class ChatNotifier extends Notifier {
+    public static class DescriptorImpl extends BuildStepDescriptor<Publisher> {
+        @POST
+        public FormValidation doTestConnection(@QueryParameter("baseUrl") final String baseUrl, @AncestorInPath Project project) {
+            if (baseUrl == null) {
+                return FormValidation.error("A URL is needed");
+            }
+${checks}
+            try {
+                ChatClient client = newClient(baseUrl);
+                boolean sent = client.send("test");
+${late}
+                return sent ? FormValidation.ok("Success") : FormValidation.error("Failure");
+            } catch (Exception e) {
+                return FormValidation.error("Client error: " + e.getMessage());
+            }
+        }
+        ChatClient newClient(String url) {
+            return new ChatClient(url);
+        }
+    }
+}
+`;
+
+describe('a handler-named operation is protected by what it does', () => {
+  const proveButton = (checks: string, late = '') => prove({ 'src/main/java/org/example/ChatNotifier.java': testConnection(checks, late) });
+  const split = '            if (project == null) {\n                Jenkins.get().checkPermission(Jenkins.ADMINISTER);\n            } else {\n                project.checkPermission(Item.CONFIGURE);\n            }';
+
+  it('is discharged by a root/item case split before the work, after an early answer', async () => {
+    expect((await proveButton(split)).findings).toEqual([]);
+    expect((await proveButton('            Jenkins.get().checkPermission(Jenkins.ADMINISTER);')).findings).toEqual([]);
+  });
+
+  it('is reported with no check, with a check in one arm only, and with a check after the work', async () => {
+    const oneArm = '            if (project != null) {\n                project.checkPermission(Item.CONFIGURE);\n            }';
+    for (const [checks, late] of [['', ''], [oneArm, ''], ['', '                Jenkins.get().checkPermission(Jenkins.ADMINISTER);']] as const) {
+      const result = await proveButton(checks, late);
+      expect(result.findings.map((f) => f.operation.id)).toEqual(['stapler.connection-test-handler']);
+    }
+  });
+});
