@@ -151,3 +151,49 @@ describe('a handler-named operation is protected by what it does', () => {
     }
   });
 });
+
+/** An endpoint descriptor with cache buttons; `check` is written at the top of each. */
+const cacheButtons = (check: string) => `package org.example;
+public class CloudEndpoint extends AbstractEndpoint {
+    public static class DescriptorImpl extends EndpointDescriptor {
+        public FormValidation doShowStats() {
+${check}
+            List<String> stats = CloudApiClient.stats();
+            return FormValidation.okWithMarkup(String.join("<br>", stats));
+        }
+        @POST
+        public FormValidation doClear() {
+${check}
+            CloudApiClient.clearCaches();
+            return FormValidation.ok("Caches cleared");
+        }
+    }
+}
+`;
+
+const apiClient = `package org.example;
+public class CloudApiClient {
+    private static final Cache<String, Team> cachedTeam = new Cache<>(5);
+    public static List<String> stats() {
+        return List.of("Team: " + cachedTeam.stats());
+    }
+    public static void clearCaches() {
+        cachedTeam.evictAll();
+    }
+    void onConfigChanged() {
+        clearCaches();
+    }
+}
+`;
+
+describe('cache administration web methods', () => {
+  it('reports clearing the caches and showing their statistics with no permission check', async () => {
+    const result = await prove({ 'src/main/java/org/example/CloudEndpoint.java': cacheButtons(''), 'src/main/java/org/example/CloudApiClient.java': apiClient });
+    expect(result.findings.map((f) => `${f.entry.function}:${f.operation.id}`).sort()).toEqual(['DescriptorImpl.doClear:jenkins.cache-administration', 'DescriptorImpl.doShowStats:jenkins.cache-statistics']);
+  });
+
+  it('is quiet once each button checks Overall/Manage', async () => {
+    const result = await prove({ 'src/main/java/org/example/CloudEndpoint.java': cacheButtons('            Jenkins.get().checkPermission(Jenkins.MANAGE);'), 'src/main/java/org/example/CloudApiClient.java': apiClient });
+    expect(result.findings).toEqual([]);
+  });
+});
