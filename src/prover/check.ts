@@ -17,6 +17,7 @@ import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
 import { handlerWorkLines, judgeHandler } from './handler-operations.js';
+import { sufficientChecks } from './permission-strength.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
 const PROVER_RULE = 'jscr/prover-unguarded-operation';
@@ -104,6 +105,9 @@ export function checkObligations(input: CheckInput): CheckOutput {
         byOrder ??= judged.byOrder;
         uncovered.push(...judged.uncovered);
       });
+      // A check on a permission that does not grant the operation (Item/Build for using a secret) discharges nothing.
+      const permissions = input.facts?.[input.program.byPath.get(op.path)?.factsLanguage ?? 'java'].operations.find((o) => o.id === op.operationId)?.insufficientPermissions ?? [];
+      if (permissions.length > 0) dominating.splice(0, dominating.length, ...sufficientChecks(input.program, permissions, dominating));
       // A resource-bound operation on an object the request chose needs a check bound to that object.
       const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
       if (unbound === null) continue;

@@ -105,6 +105,8 @@ const factsFileSchema = z.strictObject({
         resource_bound: z.boolean().default(false),
         /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
         resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
+        /** Regexes over a permission a check names (`Item.BUILD`) that does not grant this operation: such a check, or a disjunction offering it, discharges nothing (permission-strength.ts). */
+        insufficient_permissions: z.array(pattern).default([]),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -204,6 +206,8 @@ interface OperationFact {
   entries: RegExp[];
   resourceBound: boolean;
   resourceArg: number | 'receiver' | null;
+  /** Permissions that do not grant the operation. */
+  insufficientPermissions: RegExp[];
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -319,6 +323,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       entries: patterns([...at, 'entries'], row.entries),
       resourceBound: row.resource_bound,
       resourceArg: row.resource_arg ?? null,
+      insufficientPermissions: patterns([...at, 'insufficient_permissions'], row.insufficient_permissions),
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,

@@ -197,3 +197,44 @@ describe('cache administration web methods', () => {
     expect(result.findings).toEqual([]);
   });
 });
+
+/** A form validation that connects with the chosen credentials; `useCheck` guards the use for an item. */
+const scanCredentials = (useCheck: string) => `package org.example;
+public class Connector {
+    public static FormValidation checkScanCredentials(@AncestorInPath Item context, @QueryParameter String apiUri, @QueryParameter String credentialsId) {
+        if (context == null && !Jenkins.get().hasPermission(Jenkins.ADMINISTER) ||
+                context != null && !context.hasPermission(Item.EXTENDED_READ)) {
+            return FormValidation.ok();
+        }
+${useCheck}
+        StandardUsernamePasswordCredentials credentials = CredentialsMatchers.firstOrNull(CredentialsProvider.lookupCredentials(StandardUsernamePasswordCredentials.class, context), CredentialsMatchers.withId(credentialsId));
+        String token = credentials.getPassword().getPlainText();
+        return FormValidation.ok(token.isEmpty() ? "empty" : "found");
+    }
+}
+`;
+
+const source = `package org.example;
+public class ExampleSource extends SCMSource {
+    public static class DescriptorImpl extends SCMSourceDescriptor {
+        @RequirePOST
+        public FormValidation doCheckScanCredentialsId(@AncestorInPath Item context, @QueryParameter String apiUri, @QueryParameter String value) {
+            return Connector.checkScanCredentials(context, apiUri, value);
+        }
+    }
+}
+`;
+
+describe('a permission that does not grant using a secret', () => {
+  const proveUse = (useCheck: string) => prove({ 'src/main/java/org/example/Connector.java': scanCredentials(useCheck), 'src/main/java/org/example/ExampleSource.java': source });
+  const operations = async (useCheck: string) => (await proveUse(useCheck)).findings.map((f) => f.operation.id);
+
+  it('reports a secret used after Item/ExtendedRead only, or after a disjunction that lets Item/Build through', async () => {
+    expect(await operations('')).toEqual(['jenkins.secret-plaintext']);
+    expect(await operations('        if (context != null && !(context.hasPermission(Item.CONFIGURE)\n                || context.hasPermission(Item.BUILD))) {\n            return FormValidation.ok("found");\n        }')).toEqual(['jenkins.secret-plaintext']);
+  });
+
+  it('is quiet when Credentials/UseItem is required for the item case, the root case being an administrator', async () => {
+    expect(await operations('        if (context != null && !context.hasPermission(CredentialsProvider.USE_ITEM)) {\n            return FormValidation.ok("found");\n        }')).toEqual([]);
+  });
+});
