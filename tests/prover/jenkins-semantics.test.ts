@@ -238,3 +238,26 @@ describe('a permission that does not grant using a secret', () => {
     expect(await operations('        if (context != null && !context.hasPermission(CredentialsProvider.USE_ITEM)) {\n            return FormValidation.ok("found");\n        }')).toEqual([]);
   });
 });
+
+describe('MCP tools are entries judged by what they call', () => {
+  const server = (guard: string) => `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { execSync } from 'child_process';
+import { z } from 'zod';
+const server = new McpServer({ name: 'ops', version: '1.0.0' });
+server.tool('restart_service', 'Restart a service', { name: z.string() }, async ({ name }, extra) => {
+${guard}
+  execSync('systemctl restart ' + name);
+  return { content: [{ type: 'text', text: 'restarted' }] };
+});
+`;
+
+  it('reports a tool that starts a process with no check', async () => {
+    const result = await prove({ 'src/index.ts': server('') });
+    expect(result.findings.map((f) => `${f.entry.framework}:${f.operation.id}`)).toEqual(['mcp:ts.command-execution']);
+  });
+
+  it('is quiet when the tool refuses a caller without the admin scope', async () => {
+    const result = await prove({ 'src/index.ts': server("  if (!extra.authInfo?.scopes.includes('admin')) {\n    throw new Error('admin scope required');\n  }") });
+    expect(result.findings).toEqual([]);
+  });
+});
