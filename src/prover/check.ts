@@ -18,6 +18,8 @@ import type { WitnessSet } from './enforcement.js';
 import { judgeGrant } from './privilege-grants.js';
 import { fileDeclaresPermissions } from './sibling-norm.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
+import { handlerWorkLines, judgeHandler } from './handler-operations.js';
+import { sufficientChecks } from './permission-strength.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
 const PROVER_RULE = 'jscr/prover-unguarded-operation';
@@ -107,16 +109,18 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const uncovered: HopJudgement['uncovered'] = [];
       path.hops.forEach((hop, i) => {
         const isLast = i === path.hops.length - 1;
-        // A handler-named operation is the whole method: any check in its body counts.
-        const bound = isLast ? (op.handlerNamed ? Number.POSITIVE_INFINITY : op.line) : (hop.callLine ?? 0);
         const list = input.witnesses.byFunction.get(hop.functionId) ?? [];
         seen.push(...list);
-        const judged = judgeHop(input.control, hop.functionId, list, bound, isLast, shapeOf);
+        // A handler-named operation is what the method does: its checks must come before each line of work.
+        const judged = isLast && op.handlerNamed ? judgeHandler(input.control, hop.functionId, list, handlerWorkLines(input.program, input.facts?.[input.program.byPath.get(op.path)?.factsLanguage ?? 'java'], hop.functionId, list), shapeOf) : judgeHop(input.control, hop.functionId, list, isLast ? op.line : (hop.callLine ?? 0), isLast, shapeOf);
         dominating.push(...judged.dominating);
         byOrder ??= judged.byOrder;
         uncovered.push(...judged.uncovered);
       });
       dropGuestOpenOwnership(dominating);
+      // A check on a permission that does not grant the operation (Item/Build for using a secret) discharges nothing.
+      const permissions = input.facts?.[input.program.byPath.get(op.path)?.factsLanguage ?? 'java'].operations.find((o) => o.id === op.operationId)?.insufficientPermissions ?? [];
+      if (permissions.length > 0) dominating.splice(0, dominating.length, ...sufficientChecks(input.program, permissions, dominating));
       // A privilege grant is settled only by a check of the caller's own privilege (privilege-grants.ts).
       if (op.heldBy) {
         const grant = judgeGrant(input.program, input.witnesses.byFunction, path, op, dominating);

@@ -21,6 +21,7 @@ import { methodsOf, statementAt } from './recognisers/shared.js';
 import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTestUse, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import { parseWebXml, servletConstraint } from './web-xml.js';
+import { complementedInFunction } from './case-split-checks.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
 import { anonymousCallerTest, GUEST_OPEN_NOTE, loginPredicates } from './guest-users.js';
 import { jsMiddlewareWitnesses } from './js-middleware.js';
@@ -309,7 +310,9 @@ export function witnesses(input: WitnessInput): WitnessSet {
       if (row.effect === 'value_only') {
         const use = actedOn(program, file, call, node.fn);
         if (use.kind === 'leaves' && use.narrowedBy !== undefined) {
-          if (caseLeftOpen(set, node.id, call.line, use, evidence)) continue;
+          const sameKind = (other: CallIR): boolean => matchDischarger(languageFacts, file, other)?.kind === row.kind;
+          const complemented = complementedInFunction({ fn: node.fn, calls: file.ir.calls, call, narrowedBy: use.narrowedBy, isSameKindCheck: sameKind, useOf: (other) => actedOn(program, file, other, node.fn) });
+          if (!complemented && caseLeftOpen(set, node.id, call.line, use, evidence)) continue;
           narrowed = use.narrowedBy;
         }
         if (use.kind === 'returned') addPredicate(predicates, node, row.kind, file, call.line);

@@ -79,6 +79,8 @@ const factsFileSchema = z.strictObject({
     login_roles: z.array(pattern).default([]),
     /** Regexes over a check's attribute that is a role (`ROLE_ADMIN`): authority over every object, whatever the path's other checks bind. */
     global_roles: z.array(pattern).default([]),
+    /** Library types (simple names) → their direct supertypes, so a call's argument type picks among same-arity overloads (overloads.ts). */
+    library_supertypes: z.record(nonEmpty, z.array(nonEmpty)).default({}),
   }),
   operation: z
     .array(
@@ -117,6 +119,8 @@ const factsFileSchema = z.strictObject({
         judged_as: z.enum(['route-entity']).optional(),
         /** Further objects the operation acts on, each needing a check bound to it (a move changes the child and its new parent). */
         also_bound: z.array(z.union([z.number().int().min(0), z.literal('receiver')])).default([]),
+        /** Regexes over a permission a check names (`Item.BUILD`) that does not grant this operation: such a check, or a disjunction offering it, discharges nothing (permission-strength.ts). */
+        insufficient_permissions: z.array(pattern).default([]),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -229,6 +233,8 @@ export interface OperationFact {
   /** `route-entity`: judged by entity-reads.ts, not found by its calls. */
   judgedAs: 'route-entity' | null;
   alsoBound: (number | 'receiver')[];
+  /** Permissions that do not grant the operation. */
+  insufficientPermissions: RegExp[];
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -302,6 +308,8 @@ export interface LanguageFacts {
   readAttributes: RegExp[];
   loginRoles: RegExp[];
   globalRoles: RegExp[];
+  /** Library type → its direct supertypes (simple names). */
+  librarySupertypes: ReadonlyMap<string, readonly string[]>;
   authFlows: AuthFlowFact[];
   operations: OperationFact[];
   dischargers: DischargerFact[];
@@ -349,6 +357,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       resourceArg: row.resource_arg ?? null,
       judgedAs: row.judged_as ?? null,
       alsoBound: row.also_bound,
+      insufficientPermissions: patterns([...at, 'insufficient_permissions'], row.insufficient_permissions),
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,
@@ -415,6 +424,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     readAttributes: patterns(['header', 'read_attributes'], input.header.read_attributes),
     loginRoles: patterns(['header', 'login_roles'], input.header.login_roles),
     globalRoles: patterns(['header', 'global_roles'], input.header.global_roles),
+    librarySupertypes: new Map(Object.entries(input.header.library_supertypes)),
     authFlows,
     operations,
     dischargers,

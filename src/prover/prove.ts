@@ -20,12 +20,13 @@ import { withRemovedChecks } from './removed-checks.js';
 import { privilegeGrantSites } from './privilege-grants.js';
 import { bodyMatches } from './sibling-norm.js';
 import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
+import { guardedOwnWrapper, librarySupertypesOf } from './overloads.js';
 import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
 import { buildProgram, callSignature, nodeAt, type Program } from './resolution.js';
 import type { Degradation } from './degradation.js';
 import { applyPublicDeclarations, NO_DECLARATIONS, staleGuard, type ProverDeclarations } from './declarations.js';
-import type { Coverage, EntryPoint, FunctionRef, OperationSite, ProgramFile, ProveResult, ProverInventory, RecognisedHelper } from './types.js';
+import type { Coverage, EntryPoint, FunctionRef, OperationSite, ProgramFile, ProveResult, ProverInventory, RecognisedHelper, Witness } from './types.js';
 
 /** Input of `proveChange`. */
 export interface ProveInput {
@@ -134,7 +135,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   }
 
   // 3. The program model and the caller index, once.
-  const program = buildProgram(files);
+  const program = buildProgram(files, librarySupertypesOf(facts));
   const index = buildCallerIndex(program);
   for (const [reason, count] of Object.entries(index.unresolved)) bump(reasons, reason, count);
 
@@ -153,7 +154,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const staleGuards = declarations.guards.filter((_, i) => !witnessSet.guardsCalled.has(i)).map(staleGuard);
 
   // 6. Operations.
-  const operations = findOperations(program, facts, entries, reasons, degradations);
+  const operations = findOperations(program, facts, entries, reasons, degradations, witnessSet.byFunction);
 
   // 7. Targets.
   let targets: string[];
@@ -286,16 +287,17 @@ function recogniseEntries(program: Program, facts: Facts, configTexts: ReadonlyM
   return entries;
 }
 
-function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<string, EntryPoint>, reasons: Record<string, number>, degradations: Degradation[]): Map<string, OperationSite[]> {
+function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<string, EntryPoint>, reasons: Record<string, number>, degradations: Degradation[], byFunction: ReadonlyMap<string, readonly Witness[]>): Map<string, OperationSite[]> {
   const operations = new Map<string, OperationSite[]>();
   const add = (site: OperationSite): void => {
     const list = operations.get(site.functionId);
     if (list) list.push(site);
     else operations.set(site.functionId, [site]);
   };
+  const rowsOf = (file: ProgramFile) => facts[file.factsLanguage].operations.filter((o) => o.calls.length > 0 && o.judgedAs === null);
   for (const file of program.files) {
     try {
-      const rows = facts[file.factsLanguage].operations.filter((o) => o.calls.length > 0 && o.judgedAs === null);
+      const rows = rowsOf(file);
       for (const call of file.ir.calls) {
         const signature = callSignature(call);
         const lineText = file.lines[call.line - 1] ?? '';
@@ -305,6 +307,7 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
         const row = rows.find((o) => o.calls.some((re) => re.test(signature)) && (o.line === null || o.line.test(lineText) || o.line.test(call.text)) && (o.argumentsFrom === null || fromRequest(file, nodeOfCall(), call, facts)));
         const site = row ? nodeOfCall() : null;
         if (!row || !site) continue;
+        if (guardedOwnWrapper({ program, file, caller: site, call, requires: row.requires, byFunction, sameKindOperation: (other, c) => rowsOf(other).some((o) => o.kind === row.kind && o.calls.some((re) => re.test(callSignature(c)))) })) continue;
         add({
           operationId: row.id,
           kind: row.kind,

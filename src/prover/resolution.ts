@@ -10,6 +10,7 @@
  */
 import type { CallIR, FileIR, FunctionIR } from '../syntax/ir-types.js';
 import { routeClosureName, routeClosures } from './laravel-route-closures.js';
+import { chooseOverloads, type LibrarySupertypes, type OverloadContext } from './overloads.js';
 import type { FunctionRef, ProgramFile } from './types.js';
 
 /** One class of the repository. */
@@ -38,6 +39,8 @@ export interface Program {
   moduleFunctions: Map<string, Map<string, FunctionRef[]>>;
   /** Every function name declared anywhere (methods and module functions), for cheap pre-filtering. */
   byName: Map<string, FunctionRef[]>;
+  /** Supertypes of library types (facts), for the choice among same-arity overloads. */
+  librarySupertypes: LibrarySupertypes;
 }
 
 const SELF_RECEIVERS = new Set(['this', 'self', '$this', 'static', 'cls']);
@@ -73,8 +76,9 @@ function renamedNode(file: ProgramFile, fn: FunctionIR, name: string): FunctionR
 }
 
 /** Build the program model: function nodes, the class table and the name indexes. */
-export function buildProgram(files: ProgramFile[]): Program {
+export function buildProgram(files: ProgramFile[], librarySupertypes: LibrarySupertypes = new Map()): Program {
   const program: Program = {
+    librarySupertypes,
     files,
     byPath: new Map(files.map((f) => [f.path, f])),
     functions: new Map(),
@@ -436,7 +440,7 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
   if (cls) {
     // A bare call in a Java nested class may name a method of a lexically enclosing class.
     const found = findMethod(program.table, cls, name, call.arity) ?? (receiver === null && file.language === 'java' ? enclosingClassMethod(program, file, cls.name, name, call.arity) : null);
-    return { key: qualify(input), targets: found ? found.methods : [], unresolved: null };
+    return { key: qualify(input), targets: found ? chooseOverloads(found.methods, call, overloadContext(program, file, caller)) : [], unresolved: null };
   }
   // Receiver names no repository class: a framework or library object, or a dynamic value. Repository
   // methods with this name exist, so the call might reach one: count it, and follow it only when exactly
@@ -445,6 +449,18 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
   if (receiverType !== null && !program.table.has(receiverType)) return { key: name, targets: [], unresolved: 'external' };
   if (methods.length === 1) return { key: name, targets: methods, unresolved: 'receiver_unresolved' };
   return { key: name, targets: [], unresolved: methods.length > 0 ? 'receiver_unresolved' : 'external' };
+}
+
+/** Types at a call site: declared variable types, and the supertypes of repository and library classes. */
+function overloadContext(program: Program, file: ProgramFile, caller: FunctionIR | null): OverloadContext {
+  return {
+    typeOf: (name) => declaredType(file, caller, name),
+    supertypesOf: (type) => {
+      const own = lookupClass(program.table, type);
+      const bases = own ? [own.superclass, ...own.interfaces].filter((b): b is string => b !== null) : [];
+      return [...bases, ...(program.librarySupertypes.get(type) ?? [])];
+    },
+  };
 }
 
 /** `name` declared in a class of `file` that lexically encloses class `inner`, innermost first. */

@@ -41,7 +41,7 @@ export interface EntryPoint {
   function: string;
   /** Declaration line of the handler. */
   line: number;
-  /** Recogniser id: `stapler`, `jetty`, `registration`, `symfony`, `laravel`, `livewire`, `remix`, `tornado`, `trpc`, `nextjs`, `express`, `react-router`, `django`, `flask`, `fastapi`, `spring`, `nestjs`, `fastify`. */
+  /** Recogniser id: `stapler`, `jetty`, `registration`, `symfony`, `laravel`, `livewire`, `remix`, `tornado`, `trpc`, `nextjs`, `express`, `react-router`, `django`, `flask`, `fastapi`, `spring`, `nestjs`, `fastify`, `mcp`. */
   framework: string;
   /** `route`, `form_validation`, `component_action`, `server_action`, `websocket`. */
   kind: string;

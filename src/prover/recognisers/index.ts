@@ -10,6 +10,7 @@ import { fastify } from './fastify.js';
 import { jetty } from './jetty.js';
 import { laravel } from './laravel.js';
 import { livewire } from './livewire.js';
+import { mcp } from './mcp.js';
 import { nestjs } from './nestjs.js';
 import { nextjs } from './nextjs.js';
 import { reactRouter } from './react-router.js';
@@ -22,7 +23,7 @@ import { tornado } from './tornado.js';
 import { trpc } from './trpc.js';
 import type { Recogniser } from './types.js';
 
-export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado, django, flask, fastapi, trpc, nextjs, express, reactRouter, spring, nestjs, fastify];
+export const RECOGNISERS: readonly Recogniser[] = [stapler, jetty, registration, symfony, laravel, livewire, remix, tornado, django, flask, fastapi, trpc, nextjs, express, reactRouter, spring, nestjs, fastify, mcp];
 
 /** Modules of this folder that are not recognisers. */
 export const SUPPORT_MODULES = ['index', 'types', 'shared', 'js-handlers', 'python-views'] as const;
