@@ -45,10 +45,10 @@ export function prepareLowering(path: string, language: Language, source: string
   }
   let broken: { error: unknown } | null = null;
   const visitor: TreeVisitor = {
-    visit: (cursor, depth, typeId) => {
+    visit: (cursor, depth, typeId, read) => {
       if (broken !== null) return;
       try {
-        prepared.visitor.visit(cursor, depth, typeId);
+        prepared.visitor.visit(cursor, depth, typeId, read);
       } catch (error) {
         broken = { error };
       }

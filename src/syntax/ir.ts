@@ -9,7 +9,7 @@ import type { Language as TSLanguage, Node, Tree, TreeCursor } from 'web-tree-si
 import type { Language } from './languages.js';
 import { parse, ParseStopped } from './parser.js';
 import type { ClassIR, FileIR, FunctionIR, ImportIR } from './ir-types.js';
-import type { Binding, LanguageRules, ReadContext } from './ir-rules/rules.js';
+import type { Binding, ClassFacts, FunctionFacts, LanguageRules, ReadContext } from './ir-rules/rules.js';
 import { rulesFor } from './ir-rules/index.js';
 
 export type { ClassIR, FileIR, FunctionIR } from './ir-types.js';
@@ -38,9 +38,25 @@ export interface BuildOptions {
   visitor?: TreeVisitor;
 }
 
-/** A reader of the IR walk's nodes: `cursor` is on a node at `depth` of type `typeId`; it must not move the cursor. */
+/**
+ * A reader of the IR walk's nodes: `cursor` is on a node at `depth` of type `typeId`; it must not move
+ * the cursor. `read`, when given, is what the walk itself read at that node, so the visitor need not
+ * cross into wasm again for it; it is overwritten at the next node.
+ */
 export interface TreeVisitor {
-  visit(cursor: TreeCursor, depth: number, typeId: number): void;
+  visit(cursor: TreeCursor, depth: number, typeId: number, read?: WalkRead): void;
+}
+
+/** What the IR walk read at one node with the language's rules; `undefined` where it did not read. */
+export interface WalkRead {
+  /** The node, where the walk materialised it (`cursor.currentNode`). */
+  node: Node | undefined;
+  /** The rules' `readBinding` of a naming node. */
+  binding: Binding | null | undefined;
+  /** The rules' `readFunction` of a function node. */
+  function: FunctionFacts | null | undefined;
+  /** The rules' `readClass` of a class node. */
+  cls: ClassFacts | null | undefined;
 }
 
 /** No file's parse and walk take longer than this (a crafted 2 MB file can take minutes). */
@@ -180,6 +196,8 @@ class Walk {
   private readonly ctx: ReadContext;
   /** Go methods: receiver type → method names, attached to classes after the walk. */
   private readonly ownerMethods: { owner: string; name: string }[] = [];
+  /** What this node's visit read, handed to the visitor (one object, reset at each node). */
+  private readonly read: WalkRead = { node: undefined, binding: undefined, function: undefined, cls: undefined };
 
   constructor(
     private readonly table: TypeTable,
@@ -204,7 +222,7 @@ class Walk {
       // One wasm call per node: everything else about the type comes from the per-grammar table.
       const id = cursor.nodeTypeId;
       this.visit(cursor, depth, id);
-      this.visitor?.visit(cursor, depth, id);
+      this.visitor?.visit(cursor, depth, id, this.read);
       if (depth < this.maxDepth) {
         if (cursor.gotoFirstChild()) {
           depth++;
@@ -258,6 +276,8 @@ class Walk {
   }
 
   private visit(cursor: TreeCursor, depth: number, id: number): void {
+    const read = this.read;
+    read.node = read.binding = read.function = read.cls = undefined;
     const type = this.table.names[id] ?? '';
     this.typePath[depth] = type;
     // Anonymous tokens can share a type name with a node (the `lambda` keyword inside a lambda).
@@ -273,7 +293,7 @@ class Walk {
       }
     }
     if (type === rules.siblingDecoratorType) {
-      const node = cursor.currentNode;
+      const node = (read.node = cursor.currentNode);
       this.pending ??= { depth, texts: [], firstRow: node.startPosition.row };
       this.pending.texts.push(decoratorText(this.ctx.text(node)));
       return; // calls inside decorators are still found when the walk descends
@@ -286,9 +306,9 @@ class Walk {
     const isNaming = rules.namingTypes.has(type);
     if (!isCall && !isClass && !isFunction && !isImport && !isNaming) return;
 
-    const node = cursor.currentNode;
+    const node = (read.node = cursor.currentNode);
     if (isNaming) {
-      const binding = rules.readBinding(node, this.ctx);
+      const binding = (read.binding = rules.readBinding(node, this.ctx));
       if (binding) this.bindings.set(binding.value.id, binding);
     }
     if (isImport) {
@@ -335,7 +355,7 @@ class Walk {
   }
 
   private addClass(node: Node, depth: number, decorators: PendingDecorators | null): void {
-    const facts = this.rules.readClass(node, this.ctx);
+    const facts = (this.read.cls = this.rules.readClass(node, this.ctx));
     if (!facts) return;
     const startRow = Math.min(node.startPosition.row, decorators?.firstRow ?? Infinity);
     const cls: ClassIR = {
@@ -355,7 +375,7 @@ class Walk {
   }
 
   private addFunction(node: Node, depth: number, decorators: PendingDecorators | null): void {
-    const facts = this.rules.readFunction(node, this.ctx);
+    const facts = (this.read.function = this.rules.readFunction(node, this.ctx));
     if (!facts) return;
     const line = node.startPosition.row + 1;
     const name = facts.name ?? this.bindings.get(node.id)?.name ?? `<lambda@L${line}>`;
@@ -375,7 +395,8 @@ class Walk {
       qualifiedName = `${top.fn.qualifiedName}.${name}`;
     }
     const startRow = Math.min(node.startPosition.row, decorators?.firstRow ?? Infinity);
-    const modifiers = facts.modifiers;
+    // A copy: the facts go to the walk's visitor too.
+    const modifiers = [...facts.modifiers];
     if (decorators && this.rules.decoratorModifiers) {
       for (const text of decorators.texts) {
         const implied = this.rules.decoratorModifiers(text);

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,8 +40,41 @@ let loadQueue: Promise<void> = Promise.resolve();
 async function init(): Promise<Runtime> {
   const module = await import('web-tree-sitter');
   const wasmBinary = await wasmBytes('tree-sitter.wasm');
-  await module.Parser.init({ wasmBinary });
+  const binding: Record<string, unknown> = { wasmBinary };
+  await module.Parser.init(binding);
+  fastWordAccess(binding);
   return { module, languages: new Map(), parser: new module.Parser() };
+}
+
+/** The emscripten module's memory accessors, as web-tree-sitter 0.25 calls them (`C.setValue(address, value, 'i32')`). */
+interface MemoryAccess {
+  HEAP32?: unknown;
+  setValue?: unknown;
+  getValue?: unknown;
+}
+
+type SetValue = (address: number, value: number, type?: string) => void;
+type GetValue = (address: number, type?: string) => unknown;
+
+/**
+ * Every node and cursor read of web-tree-sitter passes its handles through the module's generic
+ * `setValue`/`getValue` (a string test and a switch on the type name, then a DataView access), five
+ * to ten times per read. On a little-endian machine a 32-bit word is one typed-array access; the
+ * other types keep the original accessors. `init` passed `binding` to `Parser.init`, which makes it
+ * the emscripten module itself (`var Module = moduleArg`), so the replacement is what web-tree-sitter
+ * calls; `HEAP32` is read at each call because a memory growth replaces it. Without the accessors
+ * this version is expected to have, nothing changes. ADR 0037.
+ */
+function fastWordAccess(binding: MemoryAccess): void {
+  if (endianness() !== 'LE' || typeof binding.setValue !== 'function' || typeof binding.getValue !== 'function' || !(binding.HEAP32 instanceof Int32Array)) return;
+  const setValue = binding.setValue as SetValue;
+  const getValue = binding.getValue as GetValue;
+  const heap = binding as { HEAP32: Int32Array };
+  binding.setValue = (address: number, value: number, type?: string): void => {
+    if (type === 'i32') heap.HEAP32[address >> 2] = value;
+    else setValue(address, value, type);
+  };
+  binding.getValue = (address: number, type?: string): unknown => (type === 'i32' ? heap.HEAP32[address >> 2] : getValue(address, type));
 }
 
 /**

@@ -10,9 +10,9 @@
 import type { Language as TSLanguage, Node, TreeCursor } from 'web-tree-sitter';
 import type { Language } from '../../syntax/languages.js';
 import type { ParameterIR } from '../../syntax/ir-types.js';
-import { DEFAULT_MAX_DEPTH, type TreeVisitor } from '../../syntax/ir.js';
+import { DEFAULT_MAX_DEPTH, type TreeVisitor, type WalkRead } from '../../syntax/ir.js';
 import { rulesFor } from '../../syntax/ir-rules/index.js';
-import type { Binding, LanguageRules, ReadContext } from '../../syntax/ir-rules/rules.js';
+import type { Binding, ClassFacts, FunctionFacts, LanguageRules, ReadContext } from '../../syntax/ir-rules/rules.js';
 import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowParameter, FlowStmt, FlowTarget, Position } from '../ir.js';
 
 /** Expressions and statements nested deeper than this inside one function are not lowered (kept as `unknown`). */
@@ -490,7 +490,8 @@ class FunctionScan implements TreeVisitor {
     };
   }
 
-  visit(cursor: TreeCursor, depth: number, id: number): void {
+  /** `read` is the syntax IR walk's reads at this node (same rules, same context), reused rather than read again through wasm. */
+  visit(cursor: TreeCursor, depth: number, id: number, read?: WalkRead): void {
     const { rules, lowerer, cx, frames } = this;
     // The grammar's table is read once, at the root.
     const table = (this.table ??= scanTable(cursor.currentNode.tree.language, rules, lowerer));
@@ -506,18 +507,18 @@ class FunctionScan implements TreeVisitor {
       this.pending = null;
     }
     if (type === rules.siblingDecoratorType) {
-      const node = cursor.currentNode;
+      const node = read?.node ?? cursor.currentNode;
       this.pending ??= { depth, texts: [], firstRow: node.startPosition.row };
       this.pending.texts.push(cx.text(node).replace(/^@\s*/, '').trim());
     } else if (table.wanted[id] === 1) {
-      const node = cursor.currentNode;
+      const node = read?.node ?? cursor.currentNode;
       if (rules.namingTypes.has(type)) {
-        const binding = rules.readBinding(node, this.ctx);
+        const binding = read?.binding !== undefined ? read.binding : rules.readBinding(node, this.ctx);
         if (binding) this.bindings.set(binding.value.id, binding);
       }
       if (lowerer.importTypes.has(type)) lowerer.readImports(node, cx, this.out.imports);
-      if (rules.classTypes.has(type)) this.addClass(node, depth, decorators?.texts ?? []);
-      if (rules.functionTypes.has(type)) this.addFunction(node, depth, decorators?.texts ?? []);
+      if (rules.classTypes.has(type)) this.addClass(node, depth, decorators?.texts ?? [], read?.cls);
+      if (rules.functionTypes.has(type)) this.addFunction(node, depth, decorators?.texts ?? [], read?.function);
     }
   }
 
@@ -528,9 +529,9 @@ class FunctionScan implements TreeVisitor {
     return this.out;
   }
 
-  private addClass(node: Node, depth: number, decoratorTexts: string[]): void {
+  private addClass(node: Node, depth: number, decoratorTexts: string[], read: ClassFacts | null | undefined): void {
     const { rules, cx, out, frames } = this;
-    const facts = rules.readClass(node, this.ctx);
+    const facts = read !== undefined ? read : rules.readClass(node, this.ctx);
     if (!facts) return;
     const cls: FlowClass = {
       name: facts.name ?? this.bindings.get(node.id)?.name ?? `<anonymous@L${node.startPosition.row + 1}>`,
@@ -547,9 +548,9 @@ class FunctionScan implements TreeVisitor {
     frames.push({ depth, kind: 'class', cls });
   }
 
-  private addFunction(node: Node, depth: number, decoratorTexts: string[]): void {
+  private addFunction(node: Node, depth: number, decoratorTexts: string[], read: FunctionFacts | null | undefined): void {
     const { rules, lowerer, cx, out, frames, bindings, taken } = this;
-    const facts = rules.readFunction(node, this.ctx);
+    const facts = read !== undefined ? read : rules.readFunction(node, this.ctx);
     if (!facts) return;
     const { line, column } = pos(node);
     const name = facts.name ?? bindings.get(node.id)?.name ?? `<lambda@L${line}:${column}>`;

@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import type { CallIR, ClassIR, ImportIR, ParameterIR } from '../ir-types.js';
 
 /** What a language reads from a function node; the walk adds names, scopes and lines. */
-interface FunctionFacts {
+export interface FunctionFacts {
   /** Null for an unnamed lambda (the walk names it from an assignment or synthetically). */
   name: string | null;
   parameters: ParameterIR[];
@@ -19,7 +19,7 @@ interface FunctionFacts {
 }
 
 /** What a language reads from a class node. */
-type ClassFacts = Omit<ClassIR, 'name' | 'startLine' | 'endLine' | 'methods' | 'enclosingClass'> & {
+export type ClassFacts = Omit<ClassIR, 'name' | 'startLine' | 'endLine' | 'methods' | 'enclosingClass'> & {
   name: string | null;
 };
 
