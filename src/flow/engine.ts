@@ -248,7 +248,7 @@ const DECIDED_BY_PREFIX: ReadonlySet<string> = new Set(['redirect']);
  */
 const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
 /** Top-level bindings worth evaluating for the functions that read them: options objects and folded settings. */
-const MODULE_VALUE_KINDS = new Set<FlowExpr['kind']>(['collection', 'conditional', 'binary', 'unary', 'template']);
+const MODULE_VALUE_KINDS = new Set<FlowExpr['kind']>(['collection', 'conditional', 'binary', 'unary', 'template', 'cast']);
 /** The type of a map read from the repository's properties files (a `properties-file` builtin). */
 const PROPERTIES_TYPE = 'Properties';
 /** State keys of access paths a check vetted that have no slot of their own (`$a[$i]`), by their text. */
@@ -499,6 +499,7 @@ function slotLines(call: CallExpr, slot: CallSlot): number[] {
     case 'named':
       return call.named.filter((n) => n.name === slot.name).map((n) => n.value.line);
     case 'return':
+    case 'callee':
       return [];
   }
 }
@@ -1455,6 +1456,8 @@ export class FileAnalyser {
     if (named !== undefined) return constant(named);
     const outer = this.capturedValue(ctx.fn, expr.name);
     if (outer !== null) return outer;
+    const defined = this.definedConstants().get(expr.name);
+    if (defined !== undefined) return constant(defined);
     // Top-level code reads its own names from the state; one bound nowhere in the file comes from elsewhere there too.
     if (ctx.fn.qualifiedName !== '<module>') {
       // A top-level name can be rewritten elsewhere (by another function, through `window.name`) and an
@@ -1561,6 +1564,30 @@ export class FileAnalyser {
         if (allTaints(value).length === 0 && (hasConstant(value) || value.slots !== undefined)) out.set(target.name, value);
       }
     }
+    return out;
+  }
+
+  private definedValues: ReadonlyMap<string, FlowLiteral> | null = null;
+
+  /**
+   * PHP's `define('NAME', literal)` in the file's top-level code, once per name: a named constant like
+   * `const NAME = literal;` (it cannot be redefined, so every function reads that value).
+   */
+  private definedConstants(): ReadonlyMap<string, FlowLiteral> {
+    if (this.definedValues !== null) return this.definedValues;
+    const out = new Map<string, FlowLiteral>();
+    this.definedValues = out;
+    const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
+    if (this.file.language !== 'php' || module === undefined) return out;
+    const seen = new Map<string, number>();
+    for (const stmt of module.body) {
+      if (stmt.kind !== 'expr' || stmt.expr.kind !== 'call' || stmt.expr.callee !== 'define' || stmt.expr.receiver !== null) continue;
+      const [name, value] = stmt.expr.arguments.map((a) => a.value);
+      if (name?.kind !== 'literal' || typeof name.value !== 'string') continue;
+      seen.set(name.value, (seen.get(name.value) ?? 0) + 1);
+      if (value?.kind === 'literal') out.set(name.value, value.value);
+    }
+    for (const [name, times] of seen) if (times > 1) out.delete(name);
     return out;
   }
 
@@ -1687,6 +1714,7 @@ export class FileAnalyser {
         return value ? [this.readPath(value, slot.path)] : [];
       }
       case 'return':
+      case 'callee':
         return [];
     }
   }
@@ -2203,6 +2231,7 @@ export class FileAnalyser {
       if (slot.kind === 'argument') value = slot.index < args.length && !call.arguments.slice(0, slot.index + 1).some((a) => a.spread) ? args[slot.index] : undefined;
       else if (slot.kind === 'named') value = named.get(slot.name);
       else if (slot.kind === 'receiver') value = receiver;
+      else if (slot.kind === 'callee') value = constant(call.calleeText ?? call.callee);
       else return 'unknown';
       if (value === undefined) {
         if (spread) return 'unknown';
