@@ -248,6 +248,8 @@ const DECIDED_BY_PREFIX: ReadonlySet<string> = new Set(['redirect']);
  */
 const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
 /** Top-level bindings worth evaluating for the functions that read them: options objects and folded settings. */
+/** The names a method's own object goes by. */
+const SELF_NAMES = new Set(['this', 'self', '$this']);
 const MODULE_VALUE_KINDS = new Set<FlowExpr['kind']>(['collection', 'conditional', 'binary', 'unary', 'template', 'cast']);
 /** The type of a map read from the repository's properties files (a `properties-file` builtin). */
 const PROPERTIES_TYPE = 'Properties';
@@ -760,9 +762,13 @@ export class FileAnalyser {
     }
     if (ctx.flowClass !== null || ctx.selfName !== null) {
       const slots = new Map<string, Value>();
-      for (const f of ctx.flowClass?.fields ?? []) {
+      const flowClass = ctx.flowClass;
+      for (const f of flowClass?.fields ?? []) {
         if (f.isStatic) continue;
-        slots.set(f.name, { taints: [newTaint(`field:${f.name}`, { role: 'source', line: f.line, text: `this.${f.name}` }, null)], type: simpleType(f.type) });
+        // A field declared with a constant that no method of its class writes holds that constant
+        // (`private readonly algorithm = 'md5'`); any other is known to callers through the receiver.
+        const fixed = flowClass !== null && f.init !== null && !this.fieldsWrittenByMethods(flowClass).has(f.name) ? this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, f.name, ctx) : null;
+        slots.set(f.name, fixed !== null && hasConstant(fixed) ? fixed : { taints: [newTaint(`field:${f.name}`, { role: 'source', line: f.line, text: `this.${f.name}` }, null)], type: simpleType(f.type) });
       }
       state.set('this', { taints: [], type: simpleType(ctx.flowClass?.name ?? fn.className), slots });
     }
@@ -1330,6 +1336,8 @@ export class FileAnalyser {
         const fromSource = this.fieldSource(expr, ctx.fn);
         if (fromSource !== null) return fromSource;
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
+        // PHP's `self::ALGO` and `static::ALGO`: a constant of the class being run.
+        if (expr.object.kind === 'unknown' && (expr.object.text === 'self' || expr.object.text === 'static') && ctx.flowClass !== null) return this.staticField(ctx.flowClass.name.split('.').pop() ?? ctx.flowClass.name, expr.field, ctx);
         const object = this.expr(expr.object, state, ctx);
         const slot = object.slots?.get(slotKey(expr.field));
         if (slot !== undefined) return slot;
@@ -1564,6 +1572,30 @@ export class FileAnalyser {
         if (allTaints(value).length === 0 && (hasConstant(value) || value.slots !== undefined)) out.set(target.name, value);
       }
     }
+    return out;
+  }
+
+  private readonly writtenFields = new Map<string, ReadonlySet<string>>();
+
+  /** The fields of `this` that some method of the class assigns (`this.x = ...`, `$this->x = ...`, `self.x += 1`). */
+  private fieldsWrittenByMethods(flowClass: FlowClass): ReadonlySet<string> {
+    const known = this.writtenFields.get(flowClass.name);
+    if (known !== undefined) return known;
+    const out = new Set<string>();
+    const onSelf = (target: unknown): void => {
+      const t = target as { kind?: unknown; object?: { kind?: unknown; name?: unknown }; field?: unknown };
+      if (t.kind === 'field' && t.object?.kind === 'name' && typeof t.object.name === 'string' && SELF_NAMES.has(t.object.name) && typeof t.field === 'string') out.add(t.field);
+    };
+    const stack: unknown[] = this.file.functions.filter((fn) => fn.className === flowClass.name).map((fn) => fn.body);
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node === null || typeof node !== 'object') continue;
+      const item = node as { kind?: unknown; targets?: unknown; target?: unknown };
+      if (item.kind === 'assign' && Array.isArray(item.targets)) item.targets.forEach(onSelf);
+      if (item.kind === 'assignment') onSelf(item.target);
+      stack.push(...Object.values(node));
+    }
+    this.writtenFields.set(flowClass.name, out);
     return out;
   }
 

@@ -101,3 +101,31 @@ describe('value checks that read the callee', () => {
     expect(await findings('javascript', "const CryptoJS = require('crypto-js');\nmodule.exports = (t, k) => CryptoJS.AES.encrypt(t, k);\n")).toEqual([]);
   });
 });
+
+describe('class constants that reach a value check', () => {
+  it('reads a field declared with a constant that no method writes', async () => {
+    const source = (algorithm: string, rewrite: string) => `
+import { createCipheriv } from 'crypto';
+export class Sealer {
+  private mode = '${algorithm}';
+  reset() { ${rewrite} }
+  seal(key: Buffer, data: Buffer) { return createCipheriv(this.mode, key, null).update(data); }
+}
+`;
+    expect(await findings('typescript', source('bf-ecb', ''))).toEqual(['js-weak-cipher@6']);
+    expect(await findings('typescript', source('aes-256-gcm', ''))).toEqual([]);
+    // a method may put another algorithm there, so the declaration alone is not what seal() reads
+    expect(await findings('typescript', source('bf-ecb', 'this.mode = String(process.env.MODE);'))).toEqual([]);
+  });
+
+  it("reads PHP's self:: and static:: class constants", async () => {
+    const source = (algo: string) => `<?php
+class Signer {
+    const ALGO = '${algo}';
+    public function sign(string $body): string { return hash_hmac(static::ALGO, $body, 'k'); }
+}
+`;
+    expect(await findings('php', source('sha1'))).toEqual(['php-weak-hash-algorithm@4']);
+    expect(await findings('php', source('sha512'))).toEqual([]);
+  });
+});
