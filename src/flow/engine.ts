@@ -1593,7 +1593,7 @@ export class FileAnalyser {
       const item = node as { kind?: unknown; targets?: unknown; target?: unknown };
       if (item.kind === 'assign' && Array.isArray(item.targets)) item.targets.forEach(onSelf);
       if (item.kind === 'assignment') onSelf(item.target);
-      stack.push(...Object.values(node));
+      stack.push(...(Object.values(node) as unknown[]));
     }
     this.writtenFields.set(flowClass.name, out);
     return out;
@@ -1800,7 +1800,9 @@ export class FileAnalyser {
         // On a parameter, which type the caller hands in is the caller's to say (see applySummary).
         const onParameter = excluded === null ? undefined : receiver.taints.find((t) => /^param:\d+$/.test(t.label));
         if (onParameter !== undefined) read = markWith(read, `${RECEIVER_MARK}${onParameter.label}`);
-        const marked = row.mark ? markWith(read, row.mark) : read;
+        let marked = row.mark ? markWith(read, row.mark) : read;
+        // A source that validates what it reads (`filter_input(INPUT_GET, 'n', FILTER_VALIDATE_INT)`) gives it cleared.
+        for (const sanitiser of this.byName.sanitisers.for(call)) if (sanitiser.strip === null && matches(sanitiser.call)) marked = clearFor(marked, sanitiser.clears);
         const filled = row.match.fills == null ? undefined : call.arguments[row.match.fills]?.value;
         if (filled === undefined) return marked;
         // `random.nextBytes(buffer)`: the buffer holds the value from here on; the call returns nothing.
