@@ -248,7 +248,9 @@ const DECIDED_BY_PREFIX: ReadonlySet<string> = new Set(['redirect']);
  */
 const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
 /** Top-level bindings worth evaluating for the functions that read them: options objects and folded settings. */
-const MODULE_VALUE_KINDS = new Set<FlowExpr['kind']>(['collection', 'conditional', 'binary', 'unary', 'template']);
+/** The names a method's own object goes by. */
+const SELF_NAMES = new Set(['this', 'self', '$this']);
+const MODULE_VALUE_KINDS = new Set<FlowExpr['kind']>(['collection', 'conditional', 'binary', 'unary', 'template', 'cast']);
 /** The type of a map read from the repository's properties files (a `properties-file` builtin). */
 const PROPERTIES_TYPE = 'Properties';
 /** State keys of access paths a check vetted that have no slot of their own (`$a[$i]`), by their text. */
@@ -499,6 +501,7 @@ function slotLines(call: CallExpr, slot: CallSlot): number[] {
     case 'named':
       return call.named.filter((n) => n.name === slot.name).map((n) => n.value.line);
     case 'return':
+    case 'callee':
       return [];
   }
 }
@@ -759,9 +762,13 @@ export class FileAnalyser {
     }
     if (ctx.flowClass !== null || ctx.selfName !== null) {
       const slots = new Map<string, Value>();
-      for (const f of ctx.flowClass?.fields ?? []) {
+      const flowClass = ctx.flowClass;
+      for (const f of flowClass?.fields ?? []) {
         if (f.isStatic) continue;
-        slots.set(f.name, { taints: [newTaint(`field:${f.name}`, { role: 'source', line: f.line, text: `this.${f.name}` }, null)], type: simpleType(f.type) });
+        // A field declared with a constant that no method of its class writes holds that constant
+        // (`private readonly algorithm = 'md5'`); any other is known to callers through the receiver.
+        const fixed = flowClass !== null && f.init !== null && !this.fieldsWrittenByMethods(flowClass).has(f.name) ? this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, f.name, ctx) : null;
+        slots.set(f.name, fixed !== null && hasConstant(fixed) ? fixed : { taints: [newTaint(`field:${f.name}`, { role: 'source', line: f.line, text: `this.${f.name}` }, null)], type: simpleType(f.type) });
       }
       state.set('this', { taints: [], type: simpleType(ctx.flowClass?.name ?? fn.className), slots });
     }
@@ -1329,6 +1336,8 @@ export class FileAnalyser {
         const fromSource = this.fieldSource(expr, ctx.fn);
         if (fromSource !== null) return fromSource;
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
+        // PHP's `self::ALGO` and `static::ALGO`: a constant of the class being run.
+        if (expr.object.kind === 'unknown' && (expr.object.text === 'self' || expr.object.text === 'static') && ctx.flowClass !== null) return this.staticField(ctx.flowClass.name.split('.').pop() ?? ctx.flowClass.name, expr.field, ctx);
         const object = this.expr(expr.object, state, ctx);
         const slot = object.slots?.get(slotKey(expr.field));
         if (slot !== undefined) return slot;
@@ -1455,6 +1464,8 @@ export class FileAnalyser {
     if (named !== undefined) return constant(named);
     const outer = this.capturedValue(ctx.fn, expr.name);
     if (outer !== null) return outer;
+    const defined = this.definedConstants().get(expr.name);
+    if (defined !== undefined) return constant(defined);
     // Top-level code reads its own names from the state; one bound nowhere in the file comes from elsewhere there too.
     if (ctx.fn.qualifiedName !== '<module>') {
       // A top-level name can be rewritten elsewhere (by another function, through `window.name`) and an
@@ -1561,6 +1572,54 @@ export class FileAnalyser {
         if (allTaints(value).length === 0 && (hasConstant(value) || value.slots !== undefined)) out.set(target.name, value);
       }
     }
+    return out;
+  }
+
+  private readonly writtenFields = new Map<string, ReadonlySet<string>>();
+
+  /** The fields of `this` that some method of the class assigns (`this.x = ...`, `$this->x = ...`, `self.x += 1`). */
+  private fieldsWrittenByMethods(flowClass: FlowClass): ReadonlySet<string> {
+    const known = this.writtenFields.get(flowClass.name);
+    if (known !== undefined) return known;
+    const out = new Set<string>();
+    const onSelf = (target: unknown): void => {
+      const t = target as { kind?: unknown; object?: { kind?: unknown; name?: unknown }; field?: unknown };
+      if (t.kind === 'field' && t.object?.kind === 'name' && typeof t.object.name === 'string' && SELF_NAMES.has(t.object.name) && typeof t.field === 'string') out.add(t.field);
+    };
+    const stack: unknown[] = this.file.functions.filter((fn) => fn.className === flowClass.name).map((fn) => fn.body);
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node === null || typeof node !== 'object') continue;
+      const item = node as { kind?: unknown; targets?: unknown; target?: unknown };
+      if (item.kind === 'assign' && Array.isArray(item.targets)) item.targets.forEach(onSelf);
+      if (item.kind === 'assignment') onSelf(item.target);
+      stack.push(...(Object.values(node) as unknown[]));
+    }
+    this.writtenFields.set(flowClass.name, out);
+    return out;
+  }
+
+  private definedValues: ReadonlyMap<string, FlowLiteral> | null = null;
+
+  /**
+   * PHP's `define('NAME', literal)` in the file's top-level code, once per name: a named constant like
+   * `const NAME = literal;` (it cannot be redefined, so every function reads that value).
+   */
+  private definedConstants(): ReadonlyMap<string, FlowLiteral> {
+    if (this.definedValues !== null) return this.definedValues;
+    const out = new Map<string, FlowLiteral>();
+    this.definedValues = out;
+    const module = this.file.functions.find((f) => f.qualifiedName === '<module>');
+    if (this.file.language !== 'php' || module === undefined) return out;
+    const seen = new Map<string, number>();
+    for (const stmt of module.body) {
+      if (stmt.kind !== 'expr' || stmt.expr.kind !== 'call' || stmt.expr.callee !== 'define' || stmt.expr.receiver !== null) continue;
+      const [name, value] = stmt.expr.arguments.map((a) => a.value);
+      if (name?.kind !== 'literal' || typeof name.value !== 'string') continue;
+      seen.set(name.value, (seen.get(name.value) ?? 0) + 1);
+      if (value?.kind === 'literal') out.set(name.value, value.value);
+    }
+    for (const [name, times] of seen) if (times > 1) out.delete(name);
     return out;
   }
 
@@ -1687,6 +1746,7 @@ export class FileAnalyser {
         return value ? [this.readPath(value, slot.path)] : [];
       }
       case 'return':
+      case 'callee':
         return [];
     }
   }
@@ -1740,7 +1800,9 @@ export class FileAnalyser {
         // On a parameter, which type the caller hands in is the caller's to say (see applySummary).
         const onParameter = excluded === null ? undefined : receiver.taints.find((t) => /^param:\d+$/.test(t.label));
         if (onParameter !== undefined) read = markWith(read, `${RECEIVER_MARK}${onParameter.label}`);
-        const marked = row.mark ? markWith(read, row.mark) : read;
+        let marked = row.mark ? markWith(read, row.mark) : read;
+        // A source that validates what it reads (`filter_input(INPUT_GET, 'n', FILTER_VALIDATE_INT)`) gives it cleared.
+        for (const sanitiser of this.byName.sanitisers.for(call)) if (sanitiser.strip === null && matches(sanitiser.call)) marked = clearFor(marked, sanitiser.clears);
         const filled = row.match.fills == null ? undefined : call.arguments[row.match.fills]?.value;
         if (filled === undefined) return marked;
         // `random.nextBytes(buffer)`: the buffer holds the value from here on; the call returns nothing.
@@ -2203,6 +2265,7 @@ export class FileAnalyser {
       if (slot.kind === 'argument') value = slot.index < args.length && !call.arguments.slice(0, slot.index + 1).some((a) => a.spread) ? args[slot.index] : undefined;
       else if (slot.kind === 'named') value = named.get(slot.name);
       else if (slot.kind === 'receiver') value = receiver;
+      else if (slot.kind === 'callee') value = constant(call.calleeText ?? call.callee);
       else return 'unknown';
       if (value === undefined) {
         if (spread) return 'unknown';

@@ -46,6 +46,8 @@ export interface CallMatcher {
  */
 export type CallSlot =
   | { kind: 'receiver' }
+  /** The callee as written, as a constant: for a value check whose algorithm is the function (`md5(x)`, `CryptoJS.DES.encrypt`). */
+  | { kind: 'callee' }
   | { kind: 'return' }
   | { kind: 'argument'; index: number; path?: readonly string[] }
   | { kind: 'arguments' }

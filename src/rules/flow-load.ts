@@ -49,7 +49,7 @@ export type RowTable = 'source' | 'sink' | 'sanitiser' | 'guard' | 'propagator' 
 const ID_SHAPE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 export function parseSlot(text: string): CallSlot {
-  if (text === 'receiver' || text === 'return' || text === 'arguments') return { kind: text };
+  if (text === 'receiver' || text === 'return' || text === 'arguments' || text === 'callee') return { kind: text };
   const [base = '', ...path] = text.split('.');
   const into = path.length > 0 ? { path } : {};
   if (base.startsWith('named:')) return { kind: 'named', name: base.slice('named:'.length), ...into };

@@ -14,8 +14,8 @@ const names = z.array(z.string().min(1)).min(1);
  * `receiver`, `return`, `arguments` (every positional argument), `arg0`, `arg1`..., `named:shell`; an
  * argument or named slot may read into an options object: `arg2.secure`, `arg0.cookie.secure`.
  */
-export const SLOT_SHAPE = /^(receiver|return|arguments|(arg(0|[1-9]\d*)|named:[A-Za-z_$][\w$]*)(\.([A-Za-z_$][\w$-]*|\d+))*)$/;
-const slot = z.string().regex(SLOT_SHAPE, 'expected receiver, return, arguments, argN or named:<name> (argN and named:<name> may add .<key> or a position, .0)');
+export const SLOT_SHAPE = /^(receiver|return|arguments|callee|(arg(0|[1-9]\d*)|named:[A-Za-z_$][\w$]*)(\.([A-Za-z_$][\w$-]*|\d+))*)$/;
+const slot = z.string().regex(SLOT_SHAPE, 'expected receiver, return, arguments, callee, argN or named:<name> (argN and named:<name> may add .<key> or a position, .0)');
 /** One slot, or several of which the first the call gives decides. */
 const slotChoice = z.union([slot, z.array(slot).min(1)]);
 

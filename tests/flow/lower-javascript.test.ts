@@ -46,11 +46,12 @@ describe('JavaScript calls, templates and literals', () => {
     expect(raw.arguments.map((a) => [show(a.value), a.spread])).toEqual([['tpl[lit:"select ", name:req.query.id]', false], ['name:args', true]]);
   });
 
-  it('gives `new` its constructed class and a tagged template its tag', async () => {
-    const stmts = await body('function f(x) { const a = new URL(x, base); const b = sql`select ${x}`; }');
+  it('gives `new` its constructed class and calls a tagged template\'s tag with its text', async () => {
+    const stmts = await body('function f(x) { const a = new URL(x, base); const b = sql`select ${x}`; const c = ldap.filter`(uid=${x})`; }');
     expect(show(call(stmts, 'URL'))).toBe('new URL(name:x, name:base)');
     expect(call(stmts, 'URL').constructed).toBe('URL');
-    expect(show(first(stmts, 'template', (t) => t.tag !== null))).toBe('tpl<name:sql>[lit:"select ", name:x]');
+    expect(show(call(stmts, 'sql'))).toBe('sql(tpl[lit:"select ", name:x])');
+    expect(show(call(stmts, 'filter').receiver)).toBe('name:ldap');
   });
 
   it('reads a template without holes as one literal', async () => {

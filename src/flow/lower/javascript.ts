@@ -185,11 +185,9 @@ function call(node: Node, cx: LowerContext): FlowExpr {
   const fn = node.childForFieldName('function');
   const args = node.childForFieldName('arguments');
   if (!fn) return unknownExpr(node, cx, []);
-  if (args?.type === 'template_string') {
-    // A tagged template: the tag is called with the template's strings and values.
-    return template(args, expr(fn, cx), cx);
-  }
-  const positional = argumentList(args, cx);
+  // A tagged template is a call of its tag with the text (the tag sees the strings and the values), so
+  // an escaping tag (ldap-escape's filter`...`) is a sanitiser like any escaping call.
+  const positional = args?.type === 'template_string' ? [{ value: template(args, null, cx), spread: false }] : argumentList(args, cx);
   if (fn.type === 'member_expression') {
     const object = fn.childForFieldName('object');
     const property = fn.childForFieldName('property');
