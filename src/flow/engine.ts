@@ -1329,6 +1329,11 @@ export class FileAnalyser {
         const fromSource = this.fieldSource(expr, ctx.fn);
         if (fromSource !== null) return fromSource;
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
+        // A library's named constant on its class (`XMLInputFactory.SUPPORT_DTD`), from the row file's [constants].
+        if (expr.object.kind === 'name' && !state.has(expr.object.name)) {
+          const named = this.rows.constants.get(`${expr.object.name}.${expr.field}`);
+          if (named !== undefined) return constant(named);
+        }
         const object = this.expr(expr.object, state, ctx);
         const slot = object.slots?.get(slotKey(expr.field));
         if (slot !== undefined) return slot;
@@ -1727,7 +1732,7 @@ export class FileAnalyser {
         if (row.match.call.receiverLabel !== null) {
           const own = this.resolve(call, receiverType, ctx);
           const summary = own === null ? null : this.summaryOf(own);
-          if (own !== null && summary !== null) return this.applySummary(call, own, summary, receiver, args, state, ctx);
+          if (own !== null && summary !== null) return this.applySummary(call, own, summary, receiver, args, state, ctx, null, named);
           const external = this.options.external;
           if (own === null && external !== undefined) {
             const receiverClass = this.receiverClass(call, receiverType, state);
@@ -1741,7 +1746,7 @@ export class FileAnalyser {
         const onParameter = excluded === null ? undefined : receiver.taints.find((t) => /^param:\d+$/.test(t.label));
         if (onParameter !== undefined) read = markWith(read, `${RECEIVER_MARK}${onParameter.label}`);
         const marked = row.mark ? markWith(read, row.mark) : read;
-        const filled = row.match.fills == null ? undefined : call.arguments[row.match.fills]?.value;
+        const filled = row.match.fills == null ? undefined : row.match.fills === 'receiver' ? (call.receiver ?? undefined) : call.arguments[row.match.fills]?.value;
         if (filled === undefined) return marked;
         // `random.nextBytes(buffer)`: the buffer holds the value from here on; the call returns nothing.
         this.mutate(filled, marked, state, ctx);
@@ -1754,6 +1759,8 @@ export class FileAnalyser {
       // a strip that leaves harmful characters (or one pass of `replace('../', '')`) cleans nothing
       if (kinds.size === 0) continue;
       const cleared = clearFor(mix([receiver, ...args]), kinds);
+      // `ois.setObjectInputFilter(filter)`: the object itself is clean for those kinds from here on.
+      if (row.inPlace === true && call.receiver !== null) this.overwrite(call.receiver, clearFor(receiver, kinds), state, ctx);
       // An escaper the file defines itself is only as good as its body: not proof the value is safe.
       return this.resolve(call, receiverType, ctx) === null ? cleared : mix([cleared, { taints: [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null }]);
     }
@@ -1762,7 +1769,7 @@ export class FileAnalyser {
     const callee = this.resolve(call, receiverType, ctx);
     if (callee !== null) {
       const summary = this.summaryOf(callee);
-      if (summary !== null) return this.applySummary(call, callee, summary, receiver, args, state, ctx);
+      if (summary !== null) return this.applySummary(call, callee, summary, receiver, args, state, ctx, null, named);
     }
 
     if (call.receiver !== null && hasConstant(receiver)) {
@@ -2020,9 +2027,13 @@ export class FileAnalyser {
     if (constructed === null && !this.functionsByName.has(call.callee)) return null;
     const names = constructed !== null ? [...CONSTRUCTOR_NAMES] : [call.callee];
     const candidates = names.flatMap((name) => this.functionsByName.get(name) ?? []).filter((f) => {
-      const count = f.parameters.length - selfOffset(f);
-      const rest = f.parameters.some((p) => p.type?.endsWith('...') ?? false);
-      return rest ? call.arguments.length >= count - 1 : count === call.arguments.length;
+      const own = f.parameters.slice(selfOffset(f));
+      if (f.parameters.some((p) => p.type?.endsWith('...') ?? false)) return call.arguments.length >= own.length - 1;
+      // Parameters with defaults may be left out, and given by keyword (`fingerprint(blob, algorithm="sha256")`).
+      if (!call.named.every((n) => own.some((p) => p.name === n.name))) return false;
+      const given = call.arguments.length + call.named.length;
+      const required = own.filter((p) => p.defaultValue === null).length;
+      return given <= own.length && given >= required && call.arguments.length <= own.length;
     });
     if (candidates.length === 0) return null;
     const inClass = (className: string) => candidates.find((f) => f.className !== null && (f.className === className || f.className.split('.').pop() === className)) ?? null;
@@ -2038,7 +2049,7 @@ export class FileAnalyser {
   }
 
   /** The callee's summary in terms of this call's arguments and receiver. */
-  private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext, elsewhere: string | null = null): Value {
+  private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext, elsewhere: string | null = null, named: ReadonlyMap<string, Value> = NO_NAMED): Value {
     // Each of the callee's inner sinks and field writes is carried over to this call: a step each.
     this.spend(ctx, summary.innerSinks.length + summary.thisWrites.size);
     const callStep: PathStep = { role: 'step', line: call.line, text: `${renderExpr(call)}` };
@@ -2052,7 +2063,10 @@ export class FileAnalyser {
         const p = callee.parameters[index + selfOffset(callee)];
         if (index < 0) return receiver;
         if (p?.type?.endsWith('...')) return mix(args.slice(index));
-        return args[index] ?? CLEAN;
+        const given = args[index] ?? (p === undefined ? undefined : named.get(p.name));
+        if (given !== undefined) return given;
+        // A parameter the call leaves out holds its default (`def digest(data, algorithm="md5")`).
+        return p?.defaultValue?.kind === 'literal' ? constant(p.defaultValue.value) : CLEAN;
       }
       return receiver.slots?.get(match[2] ?? '') ?? (this.constructedClass(call) !== null ? CLEAN : { taints: receiver.taints, type: null });
     };
@@ -2088,8 +2102,21 @@ export class FileAnalyser {
       if (replacement === null) continue;
       const callSites = [call.line, ...inner.callSites];
       if (inner.check !== null) {
-        if (inner.check.kind === 'weak-value' && hasConstant(replacement) && typeof replacement.constant === 'string' && inner.check.weak.test(replacement.constant)) {
+        if (inner.check.kind === 'weak-value' && hasConstant(replacement) && replacement.constant !== null && inner.check.weak.test(String(replacement.constant))) {
           this.report({ kind: 'check', rowId: inner.check.id, cwe: inner.check.cwe, function: ctx.fn.qualifiedName, line: inner.line, column: inner.column, path: [{ role: 'source', line: call.line, text: `"${replacement.constant}"` }, callStep, { role: 'sink', line: inner.line, text: inner.symbolic.steps[inner.symbolic.steps.length - 1]?.text ?? '' }], callSites, sourceRow: null, via: [] });
+        }
+        // A parser without its safe settings, handed this call's data: outside data is reported, a caller's parameter passed up.
+        if (inner.check.kind === 'missing-setting') {
+          for (const real of allTaints(replacement)) {
+            const combined: Taint = { ...real, cleared: new Set([...real.cleared, ...inner.symbolic.cleared]) };
+            if (SYMBOLIC.test(real.label)) {
+              if (real.label.startsWith('param:')) ctx.innerSinks.push({ ...inner, symbolic: { ...combined, steps: [...real.steps, callStep, ...inner.symbolic.steps.slice(1)] }, callSites });
+              continue;
+            }
+            if (!taintCounts(combined, 'xxe', new Set(['input']))) continue;
+            this.report({ kind: 'check', rowId: inner.check.id, cwe: inner.check.cwe, function: ctx.fn.qualifiedName, line: inner.line, column: inner.column, path: [...real.steps, callStep, ...inner.symbolic.steps.slice(1)], callSites, sourceRow: real.sourceRow, via: [...real.via, ...inner.symbolic.via] });
+            break;
+          }
         }
         continue;
       }
@@ -2153,8 +2180,10 @@ export class FileAnalyser {
 
   private checkSinks(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, receiverType: string | null, ctx: FunctionContext): void {
     const constants = args.map((a) => a.constant);
+    // A sink may ask what the receiver carries (`parser.feed(x)` on a parser set to resolve entities).
+    const receiverLabels = receiver === CLEAN ? NO_LABELS : new Set(allTaints(receiver).map((t) => t.label));
     for (const row of this.byName.sinks.for(call)) {
-      if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
+      if (!callMatches(row.call, call, receiverType, this.file, constants, receiverLabels)) continue;
       if (row.when !== null && !this.whenHolds(row.when, call, receiver, args, named)) continue;
       if (row.requiresDependency !== null && ![...row.requiresDependency].some((d) => this.options.dependencies?.has(d) === true)) continue;
       if (row.requiresText !== null && !row.requiresText.some((t) => this.options.projectTexts?.has(t) === true)) continue;
@@ -2289,15 +2318,23 @@ export class FileAnalyser {
         });
       }
       if (!callMatches(check.usedBy, call, receiverType, this.file)) continue;
+      // In a helper, the data may be a parameter: the use is the callers' to judge (`parseXml(InputStream in)`).
+      let onParameters: Taint[] = [];
       if (check.tainted.length > 0) {
         const data = check.tainted.flatMap((slot) => this.slotValues(slot, receiver, args, named)).flatMap(allTaints);
-        if (!data.some((t) => taintCounts(t, 'xxe', new Set(['input'])))) continue;
+        onParameters = data.filter((t) => t.label.startsWith('param:') && !t.cleared.has('xxe'));
+        if (!data.some((t) => taintCounts(t, 'xxe', new Set(['input']))) && onParameters.length === 0) continue;
       }
       for (const value of this.slotValues(check.slot, receiver, args, named)) {
         for (const o of value.objects ?? []) {
           if (o.checkId !== check.id) continue;
           const safe = check.need === 'any' ? o.settingsDone.size > 0 : o.settingsDone.size >= check.settings.length;
           if (safe) continue;
+          if (onParameters.length > 0) {
+            const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
+            for (const t of onParameters) ctx.innerSinks.push({ row: null, check, symbolic: withStep(t, step), line: call.line, column: call.column, callSites: [], lines: [call.line] });
+            continue;
+          }
           this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: o.line, text: 'created here' }, { role: 'sink', line: call.line, text: renderExpr(call) }], callSites: [], sourceRow: null, via: [] });
         }
       }

@@ -64,8 +64,11 @@ export interface SourceRow {
   /** A mark its taint carries (`form-input`: what the page's own form holds), or null. */
   mark?: string | null;
   match:
-    /** `fills`: the argument the call writes the value into (`random.nextBytes(buffer)`), or null for its return. */
-    | { kind: 'call'; call: CallMatcher; fills?: number | null }
+    /**
+     * `fills`: the argument the call writes the value into (`random.nextBytes(buffer)`), `receiver` for
+     * the object it is called on (`parser.setFeature(feature_external_ges, True)`), or null for its return.
+     */
+    | { kind: 'call'; call: CallMatcher; fills?: number | 'receiver' | null }
     /** Reading this access path or anything below it (`request.args`, `$_GET`, `process.env`). */
     | {
         kind: 'field';
@@ -149,6 +152,11 @@ export interface SanitiserRow {
    * one class, or not constant, clears nothing.
    */
   strip: { pattern: CallSlot; replacement: CallSlot; syntax: StripSyntax; everyMatch: boolean } | null;
+  /**
+   * The call cleans its receiver where it stands, not only its result: `ois.setObjectInputFilter(filter)`
+   * makes every later `ois.readObject()` safe.
+   */
+  inPlace?: boolean;
   origin: RowOrigin;
 }
 

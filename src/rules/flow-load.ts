@@ -158,7 +158,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
   const sanitisers = (data.sanitiser ?? []).map((row, index) => {
     const path = claim('sanitiser', index, row.id, row.tests);
     const strip = row.strip === undefined ? null : { pattern: parseSlot(row.strip.pattern), replacement: parseSlot(row.strip.replacement), syntax: row.strip.syntax, everyMatch: row.strip.every_match };
-    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), strip, origin: origin(path) };
+    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), strip, inPlace: row.in_place ?? false, origin: origin(path) };
   });
 
   const guards = (data.guard ?? []).map((row, index) => {

@@ -59,7 +59,10 @@ const SourceSchema = z.strictObject({
   label: z.string().min(1).optional().describe('the taint label given; default `input`'),
   mark: z.string().min(1).optional().describe('a mark the taint carries from here (sinks may decline marked taints: `ignores_mark`)'),
   call: CallSchema.optional(),
-  fills: z.number().int().min(0).optional().describe('with `call`: the call writes the value into this argument (0-based), as `random.nextBytes(buffer)` does, rather than returning it'),
+  fills: z
+    .union([z.number().int().min(0), z.literal('receiver')])
+    .optional()
+    .describe('with `call`: the call writes the value into this argument (0-based), as `random.nextBytes(buffer)` does, or into its receiver (`parser.setFeature(feature_external_ges, True)`), rather than returning it'),
   field: names.optional().describe('access paths (`request.args`, `$_GET`); reading them or below them is tainted'),
   fixed_route: z
     .strictObject({
@@ -123,6 +126,7 @@ const SanitiserSchema = z.strictObject({
     })
     .optional()
     .describe('a character-class strip: clears only the kinds whose harmful characters cannot survive'),
+  in_place: z.boolean().optional().describe('the call cleans its receiver where it stands (`ois.setObjectInputFilter(filter)`), not only its result'),
   tests: TestsSchema.optional(),
 });
 
@@ -183,9 +187,9 @@ export const FlowRowFileSchema = z.strictObject({
   check: z.array(CheckSchema).optional(),
   exit: z.array(ExitSchema).optional().describe('calls that never return'),
   constants: z
-    .record(z.string().regex(/^[A-Za-z_][\w]*$/), z.union([z.number(), z.string(), z.boolean()]))
+    .record(z.string().regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$/), z.union([z.number(), z.string(), z.boolean()]))
     .optional()
-    .describe("named constants of the language or its libraries, folded where code reads them by name (PHP's LIBXML_NOENT)"),
+    .describe("named constants of the language or its libraries, folded where code reads them by name (PHP's LIBXML_NOENT) or on their class (`XMLInputFactory.SUPPORT_DTD`)"),
 });
 
 export type FlowRowFile = z.infer<typeof FlowRowFileSchema>;
