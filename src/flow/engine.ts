@@ -246,7 +246,7 @@ const DECIDED_BY_PREFIX: ReadonlySet<string> = new Set(['redirect']);
  * line, the same after the header's name. A bare `/`, a bare scheme or a host with nothing after it
  * (`https://a.example` + `@evil`) does not.
  */
-const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
+const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*|redirect:)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
 /** Top-level bindings worth evaluating for the functions that read them: options objects and folded settings. */
 const MODULE_VALUE_KINDS = new Set<FlowExpr['kind']>(['collection', 'conditional', 'binary', 'unary', 'template']);
 /** The type of a map read from the repository's properties files (a `properties-file` builtin). */
@@ -771,7 +771,7 @@ export class FileAnalyser {
   private parameterSource(fn: FlowFunction, p: FlowFunction['parameters'][number]): { id: string; label: string } | null {
     for (const row of this.rows.sources) {
       const m = row.match;
-      if (m.kind !== 'parameter' || m.exceptNames.has(p.name)) continue;
+      if (m.kind !== 'parameter' || m.exceptNames.has(p.name) || (m.unannotated === true && p.annotations.length > 0)) continue;
       const byAnnotation = m.annotations !== null && p.annotations.some((a) => m.annotations?.test(a));
       const byType = m.types !== null && p.type !== null && m.types.test(p.type);
       const byHandler = m.handlerDecorators !== null && fn.decorators.some((d) => m.handlerDecorators?.test(d));
@@ -1116,7 +1116,8 @@ export class FileAnalyser {
       this.refineByHelper(condition, receiverType, state, ctx);
       for (const guard of this.byName.guards.for(condition)) {
         if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
-        const slot = this.slotExpr(condition, guard.vets);
+        const checked = guard.vetsInReceiver === true ? (condition.receiver?.kind === 'call' ? condition.receiver : null) : condition;
+        const slot = checked === null ? null : this.slotExpr(checked, guard.vets);
         if (slot === null || (guard.vetsKey && slot.kind !== 'index')) continue;
         const vetted = guard.vetsKey && slot.kind === 'index' ? slot.index : textOf(slot);
         const list = guard.vetsKey && slot.kind === 'index' ? slot.object : guard.against === null ? undefined : this.slotExpr(condition, guard.against);
@@ -1714,7 +1715,8 @@ export class FileAnalyser {
     const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants, receiverLabels);
 
     if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
-    this.checkValues(call, receiver, args, named, state, ctx, receiverType);
+    // A setting call returns its object in a builder chain (`ResponseCookie.from(n, v).secure(true).build()`).
+    receiver = this.checkValues(call, receiver, args, named, state, ctx, receiverType);
 
     // Conversions are folded only as static calls (`Integer.parseInt("5")`, `int("5")`): `r.toString(36)` on a value converts r, not 36.
     const staticCall = call.receiver === null || (call.receiver.kind === 'name' && !state.has(call.receiver.name) && allTaints(receiver).length === 0);
@@ -2212,7 +2214,9 @@ export class FileAnalyser {
     if (when.kind === 'named') return named.get(when.named)?.constant === when.equals;
     const setting = this.setting(when.slots, call, receiver, args, named);
     if (setting === 'absent') return when.absent;
-    if (setting === 'unknown' || !hasConstant(setting)) return false;
+    if (setting === 'unknown') return false;
+    // A built string whose known start the condition names (`"redirect:" + target` for `^redirect:`).
+    if (!hasConstant(setting)) return when.matches !== null && when.matches.source.startsWith('^') && !when.matches.source.endsWith('$') && setting.start !== undefined && when.matches.test(setting.start.text);
     if (when.anyBits !== null) return typeof setting.constant === 'number' && Number.isInteger(setting.constant) && (setting.constant & when.anyBits) !== 0;
     return when.matches?.test(String(setting.constant)) ?? false;
   }
@@ -2285,8 +2289,9 @@ export class FileAnalyser {
     return out;
   }
 
-  private checkValues(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext, receiverType: string | null): void {
-    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return;
+  /** The value checks of a call; returns the receiver with the settings the call made on its tracked objects. */
+  private checkValues(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext, receiverType: string | null): Value {
+    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return receiver;
     for (const check of this.rows.checks) {
       if (check.kind === 'weak-value') {
         if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
@@ -2314,7 +2319,8 @@ export class FileAnalyser {
           });
           if (!ok || call.receiver === null) return;
           const objects = (receiver.objects ?? []).map((o) => (o.checkId === check.id ? { ...o, settingsDone: new Set([...o.settingsDone, index]) } : o));
-          this.overwrite(call.receiver, { ...receiver, objects }, state, ctx);
+          receiver = { ...receiver, objects };
+          this.overwrite(call.receiver, receiver, state, ctx);
         });
       }
       if (!callMatches(check.usedBy, call, receiverType, this.file)) continue;
@@ -2339,6 +2345,7 @@ export class FileAnalyser {
         }
       }
     }
+    return receiver;
   }
 }
 

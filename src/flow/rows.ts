@@ -88,6 +88,8 @@ export interface SourceRow {
         /** Every parameter of a function whose decorators match (route handlers), except `exceptNames`. */
         handlerDecorators: RegExp | null;
         exceptNames: ReadonlySet<string>;
+        /** Only parameters without annotations (a JAX-RS resource method's entity). */
+        unannotated?: boolean;
       };
   origin: RowOrigin;
 }
@@ -180,6 +182,8 @@ export interface GuardRow {
   requiresMark: string | null;
   /** The check raises when it fails (Django's `resolve`): called as a statement, what follows it in its block runs only with a vetted value. */
   raises: boolean;
+  /** `vets` is a slot of the call the check is called on: `PATTERN.matcher(x).matches()` vets arg0 of `matcher`. */
+  vetsInReceiver?: boolean;
   origin: RowOrigin;
 }
 

@@ -77,6 +77,7 @@ const SourceSchema = z.strictObject({
       types: regex("tested against the parameter's declared type").optional(),
       handler_decorators: regex("every parameter of a function whose decorator matches").optional(),
       except_names: names.optional(),
+      unannotated: z.boolean().optional().describe('only parameters without annotations (a JAX-RS resource method\'s entity parameter)'),
     })
     .optional(),
   tests: TestsSchema.optional(),
@@ -139,6 +140,7 @@ const GuardSchema = z.strictObject({
   vets_key: z.boolean().optional().describe('the vetted slot holds `list[key]`: the key is vetted, against the list'),
   requires_mark: z.string().min(1).optional(),
   raises: z.boolean().optional().describe('true: the check raises when it fails, so called as a statement it vets the value for the code after it'),
+  vets_in_receiver: z.boolean().optional().describe('`vets` names a slot of the call the check is called on (`PATTERN.matcher(x).matches()` vets arg0 of `matcher`)'),
   tests: TestsSchema.optional(),
 });
 
