@@ -246,7 +246,7 @@ const DECIDED_BY_PREFIX: ReadonlySet<string> = new Set(['redirect']);
  * line, the same after the header's name. A bare `/`, a bare scheme or a host with nothing after it
  * (`https://a.example` + `@evil`) does not.
  */
-const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
+const FIXES_AUTHORITY = /^(?:\s*location\s*:\s*|redirect:)?(\u0001|\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/\\?#]+[/\\?#]|[?#]|[^/\\:?#]+[/\\?#])/i;
 /** Top-level bindings worth evaluating for the functions that read them: options objects and folded settings. */
 /** The names a method's own object goes by. */
 const SELF_NAMES = new Set(['this', 'self', '$this']);
@@ -778,7 +778,7 @@ export class FileAnalyser {
   private parameterSource(fn: FlowFunction, p: FlowFunction['parameters'][number]): { id: string; label: string } | null {
     for (const row of this.rows.sources) {
       const m = row.match;
-      if (m.kind !== 'parameter' || m.exceptNames.has(p.name)) continue;
+      if (m.kind !== 'parameter' || m.exceptNames.has(p.name) || (m.unannotated === true && p.annotations.length > 0)) continue;
       const byAnnotation = m.annotations !== null && p.annotations.some((a) => m.annotations?.test(a));
       const byType = m.types !== null && p.type !== null && m.types.test(p.type);
       const byHandler = m.handlerDecorators !== null && fn.decorators.some((d) => m.handlerDecorators?.test(d));
@@ -1123,7 +1123,8 @@ export class FileAnalyser {
       this.refineByHelper(condition, receiverType, state, ctx);
       for (const guard of this.byName.guards.for(condition)) {
         if (!callMatches(guard.call, condition, receiverType, this.file, constants)) continue;
-        const slot = this.slotExpr(condition, guard.vets);
+        const checked = guard.vetsInReceiver === true ? (condition.receiver?.kind === 'call' ? condition.receiver : null) : condition;
+        const slot = checked === null ? null : this.slotExpr(checked, guard.vets);
         if (slot === null || (guard.vetsKey && slot.kind !== 'index')) continue;
         const vetted = guard.vetsKey && slot.kind === 'index' ? slot.index : textOf(slot);
         const list = guard.vetsKey && slot.kind === 'index' ? slot.object : guard.against === null ? undefined : this.slotExpr(condition, guard.against);
@@ -1338,6 +1339,11 @@ export class FileAnalyser {
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
         // PHP's `self::ALGO` and `static::ALGO`: a constant of the class being run.
         if (expr.object.kind === 'unknown' && (expr.object.text === 'self' || expr.object.text === 'static') && ctx.flowClass !== null) return this.staticField(ctx.flowClass.name.split('.').pop() ?? ctx.flowClass.name, expr.field, ctx);
+        // A library's named constant on its class (`XMLInputFactory.SUPPORT_DTD`), from the row file's [constants].
+        if (expr.object.kind === 'name' && !state.has(expr.object.name)) {
+          const named = this.rows.constants.get(`${expr.object.name}.${expr.field}`);
+          if (named !== undefined) return constant(named);
+        }
         const object = this.expr(expr.object, state, ctx);
         const slot = object.slots?.get(slotKey(expr.field));
         if (slot !== undefined) return slot;
@@ -1769,7 +1775,8 @@ export class FileAnalyser {
     const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants, receiverLabels);
 
     if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
-    this.checkValues(call, receiver, args, named, state, ctx, receiverType);
+    // A setting call returns its object in a builder chain (`ResponseCookie.from(n, v).secure(true).build()`).
+    receiver = this.checkValues(call, receiver, args, named, state, ctx, receiverType);
 
     // Conversions are folded only as static calls (`Integer.parseInt("5")`, `int("5")`): `r.toString(36)` on a value converts r, not 36.
     const staticCall = call.receiver === null || (call.receiver.kind === 'name' && !state.has(call.receiver.name) && allTaints(receiver).length === 0);
@@ -1787,7 +1794,7 @@ export class FileAnalyser {
         if (row.match.call.receiverLabel !== null) {
           const own = this.resolve(call, receiverType, ctx);
           const summary = own === null ? null : this.summaryOf(own);
-          if (own !== null && summary !== null) return this.applySummary(call, own, summary, receiver, args, state, ctx);
+          if (own !== null && summary !== null) return this.applySummary(call, own, summary, receiver, args, state, ctx, null, named);
           const external = this.options.external;
           if (own === null && external !== undefined) {
             const receiverClass = this.receiverClass(call, receiverType, state);
@@ -1803,7 +1810,7 @@ export class FileAnalyser {
         let marked = row.mark ? markWith(read, row.mark) : read;
         // A source that validates what it reads (`filter_input(INPUT_GET, 'n', FILTER_VALIDATE_INT)`) gives it cleared.
         for (const sanitiser of this.byName.sanitisers.for(call)) if (sanitiser.strip === null && matches(sanitiser.call)) marked = clearFor(marked, sanitiser.clears);
-        const filled = row.match.fills == null ? undefined : call.arguments[row.match.fills]?.value;
+        const filled = row.match.fills == null ? undefined : row.match.fills === 'receiver' ? (call.receiver ?? undefined) : call.arguments[row.match.fills]?.value;
         if (filled === undefined) return marked;
         // `random.nextBytes(buffer)`: the buffer holds the value from here on; the call returns nothing.
         this.mutate(filled, marked, state, ctx);
@@ -1816,6 +1823,8 @@ export class FileAnalyser {
       // a strip that leaves harmful characters (or one pass of `replace('../', '')`) cleans nothing
       if (kinds.size === 0) continue;
       const cleared = clearFor(mix([receiver, ...args]), kinds);
+      // `ois.setObjectInputFilter(filter)`: the object itself is clean for those kinds from here on.
+      if (row.inPlace === true && call.receiver !== null) this.overwrite(call.receiver, clearFor(receiver, kinds), state, ctx);
       // An escaper the file defines itself is only as good as its body: not proof the value is safe.
       return this.resolve(call, receiverType, ctx) === null ? cleared : mix([cleared, { taints: [newTaint(UNSEEN, { role: 'source', line: call.line, text: renderExpr(call) }, null)], type: null }]);
     }
@@ -1824,7 +1833,7 @@ export class FileAnalyser {
     const callee = this.resolve(call, receiverType, ctx);
     if (callee !== null) {
       const summary = this.summaryOf(callee);
-      if (summary !== null) return this.applySummary(call, callee, summary, receiver, args, state, ctx);
+      if (summary !== null) return this.applySummary(call, callee, summary, receiver, args, state, ctx, null, named);
     }
 
     if (call.receiver !== null && hasConstant(receiver)) {
@@ -2082,9 +2091,13 @@ export class FileAnalyser {
     if (constructed === null && !this.functionsByName.has(call.callee)) return null;
     const names = constructed !== null ? [...CONSTRUCTOR_NAMES] : [call.callee];
     const candidates = names.flatMap((name) => this.functionsByName.get(name) ?? []).filter((f) => {
-      const count = f.parameters.length - selfOffset(f);
-      const rest = f.parameters.some((p) => p.type?.endsWith('...') ?? false);
-      return rest ? call.arguments.length >= count - 1 : count === call.arguments.length;
+      const own = f.parameters.slice(selfOffset(f));
+      if (f.parameters.some((p) => p.type?.endsWith('...') ?? false)) return call.arguments.length >= own.length - 1;
+      // Parameters with defaults may be left out, and given by keyword (`fingerprint(blob, algorithm="sha256")`).
+      if (!call.named.every((n) => own.some((p) => p.name === n.name))) return false;
+      const given = call.arguments.length + call.named.length;
+      const required = own.filter((p) => p.defaultValue === null).length;
+      return given <= own.length && given >= required && call.arguments.length <= own.length;
     });
     if (candidates.length === 0) return null;
     const inClass = (className: string) => candidates.find((f) => f.className !== null && (f.className === className || f.className.split('.').pop() === className)) ?? null;
@@ -2100,7 +2113,7 @@ export class FileAnalyser {
   }
 
   /** The callee's summary in terms of this call's arguments and receiver. */
-  private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext, elsewhere: string | null = null): Value {
+  private applySummary(call: CallExpr, callee: FlowFunction, summary: Summary, receiver: Value, args: readonly Value[], state: State, ctx: FunctionContext, elsewhere: string | null = null, named: ReadonlyMap<string, Value> = NO_NAMED): Value {
     // Each of the callee's inner sinks and field writes is carried over to this call: a step each.
     this.spend(ctx, summary.innerSinks.length + summary.thisWrites.size);
     const callStep: PathStep = { role: 'step', line: call.line, text: `${renderExpr(call)}` };
@@ -2114,7 +2127,10 @@ export class FileAnalyser {
         const p = callee.parameters[index + selfOffset(callee)];
         if (index < 0) return receiver;
         if (p?.type?.endsWith('...')) return mix(args.slice(index));
-        return args[index] ?? CLEAN;
+        const given = args[index] ?? (p === undefined ? undefined : named.get(p.name));
+        if (given !== undefined) return given;
+        // A parameter the call leaves out holds its default (`def digest(data, algorithm="md5")`).
+        return p?.defaultValue?.kind === 'literal' ? constant(p.defaultValue.value) : CLEAN;
       }
       return receiver.slots?.get(match[2] ?? '') ?? (this.constructedClass(call) !== null ? CLEAN : { taints: receiver.taints, type: null });
     };
@@ -2150,8 +2166,21 @@ export class FileAnalyser {
       if (replacement === null) continue;
       const callSites = [call.line, ...inner.callSites];
       if (inner.check !== null) {
-        if (inner.check.kind === 'weak-value' && hasConstant(replacement) && typeof replacement.constant === 'string' && inner.check.weak.test(replacement.constant)) {
+        if (inner.check.kind === 'weak-value' && hasConstant(replacement) && replacement.constant !== null && inner.check.weak.test(String(replacement.constant))) {
           this.report({ kind: 'check', rowId: inner.check.id, cwe: inner.check.cwe, function: ctx.fn.qualifiedName, line: inner.line, column: inner.column, path: [{ role: 'source', line: call.line, text: `"${replacement.constant}"` }, callStep, { role: 'sink', line: inner.line, text: inner.symbolic.steps[inner.symbolic.steps.length - 1]?.text ?? '' }], callSites, sourceRow: null, via: [] });
+        }
+        // A parser without its safe settings, handed this call's data: outside data is reported, a caller's parameter passed up.
+        if (inner.check.kind === 'missing-setting') {
+          for (const real of allTaints(replacement)) {
+            const combined: Taint = { ...real, cleared: new Set([...real.cleared, ...inner.symbolic.cleared]) };
+            if (SYMBOLIC.test(real.label)) {
+              if (real.label.startsWith('param:')) ctx.innerSinks.push({ ...inner, symbolic: { ...combined, steps: [...real.steps, callStep, ...inner.symbolic.steps.slice(1)] }, callSites });
+              continue;
+            }
+            if (!taintCounts(combined, 'xxe', new Set(['input']))) continue;
+            this.report({ kind: 'check', rowId: inner.check.id, cwe: inner.check.cwe, function: ctx.fn.qualifiedName, line: inner.line, column: inner.column, path: [...real.steps, callStep, ...inner.symbolic.steps.slice(1)], callSites, sourceRow: real.sourceRow, via: [...real.via, ...inner.symbolic.via] });
+            break;
+          }
         }
         continue;
       }
@@ -2215,8 +2244,10 @@ export class FileAnalyser {
 
   private checkSinks(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, receiverType: string | null, ctx: FunctionContext): void {
     const constants = args.map((a) => a.constant);
+    // A sink may ask what the receiver carries (`parser.feed(x)` on a parser set to resolve entities).
+    const receiverLabels = receiver === CLEAN ? NO_LABELS : new Set(allTaints(receiver).map((t) => t.label));
     for (const row of this.byName.sinks.for(call)) {
-      if (!callMatches(row.call, call, receiverType, this.file, constants)) continue;
+      if (!callMatches(row.call, call, receiverType, this.file, constants, receiverLabels)) continue;
       if (row.when !== null && !this.whenHolds(row.when, call, receiver, args, named)) continue;
       if (row.requiresDependency !== null && ![...row.requiresDependency].some((d) => this.options.dependencies?.has(d) === true)) continue;
       if (row.requiresText !== null && !row.requiresText.some((t) => this.options.projectTexts?.has(t) === true)) continue;
@@ -2245,7 +2276,9 @@ export class FileAnalyser {
     if (when.kind === 'named') return named.get(when.named)?.constant === when.equals;
     const setting = this.setting(when.slots, call, receiver, args, named);
     if (setting === 'absent') return when.absent;
-    if (setting === 'unknown' || !hasConstant(setting)) return false;
+    if (setting === 'unknown') return false;
+    // A built string whose known start the condition names (`"redirect:" + target` for `^redirect:`).
+    if (!hasConstant(setting)) return when.matches !== null && when.matches.source.startsWith('^') && !when.matches.source.endsWith('$') && setting.start !== undefined && when.matches.test(setting.start.text);
     if (when.anyBits !== null) return typeof setting.constant === 'number' && Number.isInteger(setting.constant) && (setting.constant & when.anyBits) !== 0;
     return when.matches?.test(String(setting.constant)) ?? false;
   }
@@ -2319,8 +2352,9 @@ export class FileAnalyser {
     return out;
   }
 
-  private checkValues(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext, receiverType: string | null): void {
-    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return;
+  /** The value checks of a call; returns the receiver with the settings the call made on its tracked objects. */
+  private checkValues(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext, receiverType: string | null): Value {
+    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return receiver;
     for (const check of this.rows.checks) {
       if (check.kind === 'weak-value') {
         if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
@@ -2348,23 +2382,33 @@ export class FileAnalyser {
           });
           if (!ok || call.receiver === null) return;
           const objects = (receiver.objects ?? []).map((o) => (o.checkId === check.id ? { ...o, settingsDone: new Set([...o.settingsDone, index]) } : o));
-          this.overwrite(call.receiver, { ...receiver, objects }, state, ctx);
+          receiver = { ...receiver, objects };
+          this.overwrite(call.receiver, receiver, state, ctx);
         });
       }
       if (!callMatches(check.usedBy, call, receiverType, this.file)) continue;
+      // In a helper, the data may be a parameter: the use is the callers' to judge (`parseXml(InputStream in)`).
+      let onParameters: Taint[] = [];
       if (check.tainted.length > 0) {
         const data = check.tainted.flatMap((slot) => this.slotValues(slot, receiver, args, named)).flatMap(allTaints);
-        if (!data.some((t) => taintCounts(t, 'xxe', new Set(['input'])))) continue;
+        onParameters = data.filter((t) => t.label.startsWith('param:') && !t.cleared.has('xxe'));
+        if (!data.some((t) => taintCounts(t, 'xxe', new Set(['input']))) && onParameters.length === 0) continue;
       }
       for (const value of this.slotValues(check.slot, receiver, args, named)) {
         for (const o of value.objects ?? []) {
           if (o.checkId !== check.id) continue;
           const safe = check.need === 'any' ? o.settingsDone.size > 0 : o.settingsDone.size >= check.settings.length;
           if (safe) continue;
+          if (onParameters.length > 0) {
+            const step: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
+            for (const t of onParameters) ctx.innerSinks.push({ row: null, check, symbolic: withStep(t, step), line: call.line, column: call.column, callSites: [], lines: [call.line] });
+            continue;
+          }
           this.report({ kind: 'check', rowId: check.id, cwe: check.cwe, function: ctx.fn.qualifiedName, line: call.line, column: call.column, path: [{ role: 'source', line: o.line, text: 'created here' }, { role: 'sink', line: call.line, text: renderExpr(call) }], callSites: [], sourceRow: null, via: [] });
         }
       }
     }
+    return receiver;
   }
 }
 

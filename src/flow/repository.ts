@@ -55,6 +55,11 @@ export const DEFAULT_LOOKUP_LIMITS: LookupLimits = { names: 96, files: 12, fileB
  */
 interface DefinitionForm {
   needle: (name: string) => string;
+  /**
+   * More texts that find a file defining the name's methods: for Java, a class implementing an interface
+   * (`implements ReportService`), so that a call through the interface type runs its one implementation.
+   */
+  alsoNeedles?: (name: string) => string[];
   pathspecs: string[];
   caseInsensitive: boolean;
   byClass?: true;
@@ -67,7 +72,7 @@ const DEFINITION_FORMS: Partial<Record<Language, DefinitionForm>> = {
   typescript: { needle: (name) => `function ${name}`, pathspecs: ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js'], caseInsensitive: false },
   tsx: { needle: (name) => `function ${name}`, pathspecs: ['*.ts', '*.tsx', '*.js', '*.jsx'], caseInsensitive: false },
   go: { needle: (name) => `func ${name}`, pathspecs: ['*.go'], caseInsensitive: false },
-  java: { needle: (type) => `class ${type}`, pathspecs: ['*.java'], caseInsensitive: false, byClass: true },
+  java: { needle: (type) => `class ${type}`, alsoNeedles: (type) => [`implements ${type}`], pathspecs: ['*.java'], caseInsensitive: false, byClass: true },
 };
 
 /** The simple name of a class as the lowering writes it (`Outer.Inner` gives `Inner`). */
@@ -222,6 +227,41 @@ export class RepositoryFunctions implements ExternalFunctions {
     return analyser;
   }
 
+  /**
+   * A searched name that is an interface with one implementing class among the files read: that class's
+   * methods are known as the interface's (`ReportService.render` runs `ReportServiceImpl.render`). With
+   * two implementations or more, which one runs is the caller's wiring, so none is taken.
+   */
+  private implementedInterfaces(taken: readonly string[]): string[] {
+    const implementers = new Map<string, Array<{ className: string; path: string }>>();
+    for (const [path, lowered] of this.files) {
+      for (const flowClass of lowered.classes) {
+        for (const written of flowClass.interfaces) {
+          const name = simpleClass(written.replace(/<.*$/s, '').trim());
+          if (!taken.includes(name)) continue;
+          const list = implementers.get(name) ?? [];
+          list.push({ className: flowClass.name, path });
+          implementers.set(name, list);
+        }
+      }
+    }
+    const keys: string[] = [];
+    for (const [name, list] of implementers) {
+      const only = list.length === 1 ? list[0] : undefined;
+      const lowered = only === undefined ? undefined : this.files.get(only.path);
+      if (only === undefined || lowered === undefined) continue;
+      for (const fn of lowered.functions) {
+        if (fn.className !== only.className || fn.enclosingFunction !== null || fn.qualifiedName === '<module>') continue;
+        const key = `${name}.${fn.name}`;
+        const defs = this.defined.get(key) ?? [];
+        defs.push({ fn, path: only.path });
+        this.defined.set(key, defs);
+        keys.push(key);
+      }
+    }
+    return keys;
+  }
+
   /** One search for all `names`, then the files that hold their definitions, read and lowered once per run. */
   private async search(names: ReadonlyMap<string, string>, language: Language, form: DefinitionForm): Promise<number> {
     const room = Math.max(0, this.limits.names - this.searched.size);
@@ -233,7 +273,7 @@ export class RepositoryFunctions implements ExternalFunctions {
     if (taken.length === 0) return 0;
     for (const name of taken) this.searched.add(name);
     // Case-insensitive languages are searched as the calls spell the name; a definition spelt otherwise is missed.
-    const needles = new Map(taken.map((key) => [form.needle(names.get(key) ?? key), key] as const));
+    const needles = new Map(taken.flatMap((key) => [form.needle(names.get(key) ?? key), ...(form.alsoNeedles?.(names.get(key) ?? key) ?? [])].map((needle) => [needle, key] as const)));
     const hits = await this.reader.grepEach([...needles.keys()], form.pathspecs);
     const wanted = new Set<string>();
     for (const [needle, paths] of hits) {
@@ -279,6 +319,7 @@ export class RepositoryFunctions implements ExternalFunctions {
         this.defined.set(name, list);
       }
     }
+    if (form.byClass) for (const name of this.implementedInterfaces(taken)) keys.add(name);
     let found = 0;
     for (const name of keys) {
       const defs = this.defined.get(name) ?? [];

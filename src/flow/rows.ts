@@ -66,8 +66,11 @@ export interface SourceRow {
   /** A mark its taint carries (`form-input`: what the page's own form holds), or null. */
   mark?: string | null;
   match:
-    /** `fills`: the argument the call writes the value into (`random.nextBytes(buffer)`), or null for its return. */
-    | { kind: 'call'; call: CallMatcher; fills?: number | null }
+    /**
+     * `fills`: the argument the call writes the value into (`random.nextBytes(buffer)`), `receiver` for
+     * the object it is called on (`parser.setFeature(feature_external_ges, True)`), or null for its return.
+     */
+    | { kind: 'call'; call: CallMatcher; fills?: number | 'receiver' | null }
     /** Reading this access path or anything below it (`request.args`, `$_GET`, `process.env`). */
     | {
         kind: 'field';
@@ -87,6 +90,8 @@ export interface SourceRow {
         /** Every parameter of a function whose decorators match (route handlers), except `exceptNames`. */
         handlerDecorators: RegExp | null;
         exceptNames: ReadonlySet<string>;
+        /** Only parameters without annotations (a JAX-RS resource method's entity). */
+        unannotated?: boolean;
       };
   origin: RowOrigin;
 }
@@ -151,6 +156,11 @@ export interface SanitiserRow {
    * one class, or not constant, clears nothing.
    */
   strip: { pattern: CallSlot; replacement: CallSlot; syntax: StripSyntax; everyMatch: boolean } | null;
+  /**
+   * The call cleans its receiver where it stands, not only its result: `ois.setObjectInputFilter(filter)`
+   * makes every later `ois.readObject()` safe.
+   */
+  inPlace?: boolean;
   origin: RowOrigin;
 }
 
@@ -174,6 +184,8 @@ export interface GuardRow {
   requiresMark: string | null;
   /** The check raises when it fails (Django's `resolve`): called as a statement, what follows it in its block runs only with a vetted value. */
   raises: boolean;
+  /** `vets` is a slot of the call the check is called on: `PATTERN.matcher(x).matches()` vets arg0 of `matcher`. */
+  vetsInReceiver?: boolean;
   origin: RowOrigin;
 }
 

@@ -129,7 +129,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       const text = parameter[key];
       return text === undefined ? null : context.pattern([...path, 'parameter', key], text);
     };
-    const match = { kind: 'parameter' as const, annotations: p('annotations'), types: p('types'), handlerDecorators: p('handler_decorators'), exceptNames: new Set(parameter.except_names ?? []) };
+    const match = { kind: 'parameter' as const, annotations: p('annotations'), types: p('types'), handlerDecorators: p('handler_decorators'), exceptNames: new Set(parameter.except_names ?? []), unannotated: parameter.unannotated ?? false };
     if (match.annotations === null && match.types === null && match.handlerDecorators === null) throw context.problem([...path, 'parameter'], 'a parameter source needs annotations, types or handler_decorators');
     return { id: row.id, label, match, origin: where };
   });
@@ -158,12 +158,12 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
   const sanitisers = (data.sanitiser ?? []).map((row, index) => {
     const path = claim('sanitiser', index, row.id, row.tests);
     const strip = row.strip === undefined ? null : { pattern: parseSlot(row.strip.pattern), replacement: parseSlot(row.strip.replacement), syntax: row.strip.syntax, everyMatch: row.strip.every_match };
-    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), strip, origin: origin(path) };
+    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), strip, inPlace: row.in_place ?? false, origin: origin(path) };
   });
 
   const guards = (data.guard ?? []).map((row, index) => {
     const path = claim('guard', index, row.id, row.tests);
-    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), vets: parseSlot(row.vets), against: row.against === undefined ? null : parseSlot(row.against), vetsKey: row.vets_key ?? false, requiresMark: row.requires_mark ?? null, raises: row.raises ?? false, origin: origin(path) };
+    return { id: row.id, clears: new Set(row.clears), call: callMatcher(row.call, context, [...path, 'call']), vets: parseSlot(row.vets), against: row.against === undefined ? null : parseSlot(row.against), vetsKey: row.vets_key ?? false, requiresMark: row.requires_mark ?? null, raises: row.raises ?? false, vetsInReceiver: row.vets_in_receiver ?? false, origin: origin(path) };
   });
 
   const propagators = (data.propagator ?? []).map((row, index) => {

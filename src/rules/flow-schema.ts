@@ -59,7 +59,10 @@ const SourceSchema = z.strictObject({
   label: z.string().min(1).optional().describe('the taint label given; default `input`'),
   mark: z.string().min(1).optional().describe('a mark the taint carries from here (sinks may decline marked taints: `ignores_mark`)'),
   call: CallSchema.optional(),
-  fills: z.number().int().min(0).optional().describe('with `call`: the call writes the value into this argument (0-based), as `random.nextBytes(buffer)` does, rather than returning it'),
+  fills: z
+    .union([z.number().int().min(0), z.literal('receiver')])
+    .optional()
+    .describe('with `call`: the call writes the value into this argument (0-based), as `random.nextBytes(buffer)` does, or into its receiver (`parser.setFeature(feature_external_ges, True)`), rather than returning it'),
   field: names.optional().describe('access paths (`request.args`, `$_GET`); reading them or below them is tainted'),
   fixed_route: z
     .strictObject({
@@ -74,6 +77,7 @@ const SourceSchema = z.strictObject({
       types: regex("tested against the parameter's declared type").optional(),
       handler_decorators: regex("every parameter of a function whose decorator matches").optional(),
       except_names: names.optional(),
+      unannotated: z.boolean().optional().describe('only parameters without annotations (a JAX-RS resource method\'s entity parameter)'),
     })
     .optional(),
   tests: TestsSchema.optional(),
@@ -123,6 +127,7 @@ const SanitiserSchema = z.strictObject({
     })
     .optional()
     .describe('a character-class strip: clears only the kinds whose harmful characters cannot survive'),
+  in_place: z.boolean().optional().describe('the call cleans its receiver where it stands (`ois.setObjectInputFilter(filter)`), not only its result'),
   tests: TestsSchema.optional(),
 });
 
@@ -135,6 +140,7 @@ const GuardSchema = z.strictObject({
   vets_key: z.boolean().optional().describe('the vetted slot holds `list[key]`: the key is vetted, against the list'),
   requires_mark: z.string().min(1).optional(),
   raises: z.boolean().optional().describe('true: the check raises when it fails, so called as a statement it vets the value for the code after it'),
+  vets_in_receiver: z.boolean().optional().describe('`vets` names a slot of the call the check is called on (`PATTERN.matcher(x).matches()` vets arg0 of `matcher`)'),
   tests: TestsSchema.optional(),
 });
 
@@ -183,9 +189,9 @@ export const FlowRowFileSchema = z.strictObject({
   check: z.array(CheckSchema).optional(),
   exit: z.array(ExitSchema).optional().describe('calls that never return'),
   constants: z
-    .record(z.string().regex(/^[A-Za-z_][\w]*$/), z.union([z.number(), z.string(), z.boolean()]))
+    .record(z.string().regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$/), z.union([z.number(), z.string(), z.boolean()]))
     .optional()
-    .describe("named constants of the language or its libraries, folded where code reads them by name (PHP's LIBXML_NOENT)"),
+    .describe("named constants of the language or its libraries, folded where code reads them by name (PHP's LIBXML_NOENT) or on their class (`XMLInputFactory.SUPPORT_DTD`)"),
 });
 
 export type FlowRowFile = z.infer<typeof FlowRowFileSchema>;

@@ -166,4 +166,41 @@ class Search extends javax.servlet.http.HttpServlet {
     const alone = await review({ 'src/app/web/Search.java': page('getDefaultValue') }, 'src/app/web/Search.java', { language: 'java' });
     expect(alone.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['java-sql-query', 7]]);
   });
+
+  it('runs the one implementation of an interface a Java call goes through', async () => {
+    const contract = `package app.reports;
+public interface ReportStore {
+    java.util.List<String> titlesOf(String owner) throws Exception;
+}
+`;
+    const implementation = (body: string) => `package app.reports.jdbc;
+import app.reports.ReportStore;
+public class JdbcReportStore implements ReportStore {
+    private java.sql.Connection connection;
+    public java.util.List<String> titlesOf(String owner) throws Exception {
+        ${body}
+        return new java.util.ArrayList<>();
+    }
+}
+`;
+    const concatenated = 'connection.createStatement().executeQuery("select title from report where owner = \'" + owner + "\'");';
+    const bound = 'java.sql.PreparedStatement ps = connection.prepareStatement("select title from report where owner = ?"); ps.setString(1, owner); ps.executeQuery();';
+    const page = `package app.web;
+import app.reports.ReportStore;
+class Reports extends javax.servlet.http.HttpServlet {
+  private ReportStore store;
+  public void doGet(javax.servlet.http.HttpServletRequest request, javax.servlet.http.HttpServletResponse response) throws Exception {
+    String owner = request.getParameter("owner");
+    response.setStatus(store.titlesOf(owner).isEmpty() ? 404 : 200);
+  }
+}
+`;
+    const files = (body: string): FileMap => ({ 'src/app/web/Reports.java': page, 'src/app/reports/ReportStore.java': contract, 'src/app/reports/jdbc/JdbcReportStore.java': implementation(body) });
+    const found = await review(files(concatenated), 'src/app/web/Reports.java', { language: 'java' });
+    expect(found.analysis.findings.map((f) => [f.rowId, f.line])).toEqual([['java-sql-query', 7]]);
+    expect((await review(files(bound), 'src/app/web/Reports.java', { language: 'java' })).analysis.findings).toEqual([]);
+    // Two implementations: which one runs is the application's wiring, so neither is taken for the call.
+    const two = { ...files(concatenated), 'src/app/reports/mem/MemoryReportStore.java': implementation('owner.trim();').replace('JdbcReportStore', 'MemoryReportStore').replace('package app.reports.jdbc', 'package app.reports.mem') };
+    expect((await review(two, 'src/app/web/Reports.java', { language: 'java' })).analysis.findings).toEqual([]);
+  });
 });

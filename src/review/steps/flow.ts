@@ -81,6 +81,19 @@ export function parseProperties(text: string): Map<string, string> {
 
 type PropertyLookup = (fromPath: string, text: string) => (key: string) => string | null;
 
+/**
+ * The order a source file's `getProperty("key")` reads the properties files in: the file the code names
+ * (`getResourceAsStream("app.properties")`) first, then the one beside it named like the source file
+ * (`Hasher.java` and `Hasher.properties`, as resource bundles are), then the others beside it, then the rest.
+ */
+export function orderPropertiesFiles<F extends { dir: string; name: string }>(files: readonly F[], fromPath: string, text: string): F[] {
+  const dir = posix.dirname(fromPath);
+  const named = (f: { name: string }) => ['"', "'"].some((q) => text.includes(`${q}${f.name}${q}`) || text.includes(`/${f.name}${q}`));
+  const stem = posix.basename(fromPath).replace(/\.[^.]*$/, '');
+  const rank = (f: F) => (named(f) ? 4 : 0) + (f.dir === dir && f.name === `${stem}.properties` ? 2 : 0) + (f.dir === dir ? 1 : 0);
+  return [...files].sort((a, b) => rank(b) - rank(a));
+}
+
 /** A lookup over the repository's .properties files, nearest folder first. */
 async function propertiesLookup(reader: SourceReader): Promise<PropertyLookup> {
   const paths = (await reader.listFiles()).filter((p) => p.endsWith('.properties')).slice(0, MAX_PROPERTIES_FILES * 4);
@@ -88,11 +101,7 @@ async function propertiesLookup(reader: SourceReader): Promise<PropertyLookup> {
   const files: Array<{ dir: string; name: string; values: Map<string, string> }> = [];
   for (const read of reads.values()) if (read.ok && read.text.length <= MAX_PROPERTIES_BYTES) files.push({ dir: posix.dirname(read.path), name: posix.basename(read.path), values: parseProperties(read.text) });
   return (fromPath, text) => {
-    const dir = posix.dirname(fromPath);
-    // The file the code names (`getResourceAsStream("app.properties")`) first, then those beside it.
-    const named = (f: { name: string }) => ['"', "'"].some((q) => text.includes(`${q}${f.name}${q}`) || text.includes(`/${f.name}${q}`));
-    const rank = (f: { dir: string; name: string }) => (named(f) ? 2 : 0) + (f.dir === dir ? 1 : 0);
-    const ordered = [...files].sort((a, b) => rank(b) - rank(a));
+    const ordered = orderPropertiesFiles(files, fromPath, text);
     return (key) => {
       for (const file of ordered) {
         const value = file.values.get(key);
