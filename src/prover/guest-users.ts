@@ -31,10 +31,55 @@ const fallbackCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
 const predicateCache = new WeakMap<Program, Map<LanguageFacts, FunctionRef[]>>();
 const guestTestCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
 
-/** The expressions a function's `return` statements hand back (a statement may span lines). */
+/** Each `return` statement of a file: the line it starts on and the value it hands back, in order. */
+const returnsByFile = new WeakMap<ProgramFile, { line: number; value: string }[]>();
+/** The values of the returns between two lines of a file, by `start:end`. */
+const returnsBySpan = new WeakMap<ProgramFile, Map<string, string[]>>();
+
+/**
+ * The `return` statements of a file, found in one pass over its text (a statement may span lines, up
+ * to its `;`). Once per file, not once per function: a function's body sliced from the file's text
+ * made a bundled file (thousands of functions on one line) quadratic.
+ */
+function fileReturns(file: ProgramFile): { line: number; value: string }[] {
+  let found = returnsByFile.get(file);
+  if (found) return found;
+  found = [];
+  const text = file.lines.join('\n');
+  let after = 0;
+  let line = 1;
+  let counted = 0;
+  for (const m of text.matchAll(/\breturn\b/g)) {
+    if (m.index < after) continue;
+    const start = m.index + m[0].length;
+    const end = text.indexOf(';', start);
+    if (end === -1) break;
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < m.index; i = text.indexOf('\n', i + 1)) {
+      line++;
+      counted = i + 1;
+    }
+    found.push({ line, value: text.slice(start, end).replace(/\s+/g, ' ').trim() });
+    after = end + 1;
+  }
+  returnsByFile.set(file, found);
+  return found;
+}
+
+/**
+ * The expressions a function's `return` statements hand back, nested functions' included (the lines of
+ * its body). Python has no `;` to end one, and its returns are not read.
+ */
 function returnedValues(file: ProgramFile, fn: FunctionIR): string[] {
-  const body = file.lines.slice(fn.bodyStartLine - 1, fn.endLine).join('\n');
-  return [...body.matchAll(/\breturn\b([^;]*);/g)].map((m) => (m[1] ?? '').replace(/\s+/g, ' ').trim());
+  if (file.factsLanguage === 'python') return [];
+  let bySpan = returnsBySpan.get(file);
+  if (!bySpan) returnsBySpan.set(file, (bySpan = new Map<string, string[]>()));
+  const key = `${String(fn.bodyStartLine)}:${String(fn.endLine)}`;
+  let values = bySpan.get(key);
+  if (!values) {
+    values = fileReturns(file).filter((r) => r.line >= fn.bodyStartLine && r.line <= fn.endLine).map((r) => r.value);
+    bySpan.set(key, values);
+  }
+  return values;
 }
 
 /**
@@ -45,13 +90,19 @@ export function guestFallbackHelpers(program: Program, facts: LanguageFacts): Re
   return cached(fallbackCache, program, facts, () => [...new Set([...fallbackReturns(program, facts)].map((r) => r.name))].map((name) => new RegExp(`(?<![\\w$>:.])${name}\\(\\)`)));
 }
 
+const fallbackReturnCache = new WeakMap<Program, Map<LanguageFacts, { name: string; value: string }[]>>();
+
 /** The `return` values of module functions that hand back the logged-in user or, failing that, another account. */
-function* fallbackReturns(program: Program, facts: LanguageFacts): Generator<{ name: string; value: string }> {
-  for (const { file, name, fn } of moduleFunctionsOf(program, facts)) {
-    for (const value of returnedValues(file, fn)) {
-      if (facts.currentUser.some((re) => re.test(value)) && FALLBACK.test(value) && !NULL_FALLBACK.test(value)) yield { name, value };
+function fallbackReturns(program: Program, facts: LanguageFacts): { name: string; value: string }[] {
+  return cached(fallbackReturnCache, program, facts, () => {
+    const found: { name: string; value: string }[] = [];
+    for (const { file, name, fn } of moduleFunctionsOf(program, facts)) {
+      for (const value of returnedValues(file, fn)) {
+        if (FALLBACK.test(value) && !NULL_FALLBACK.test(value) && facts.currentUser.some((re) => re.test(value))) found.push({ name, value });
+      }
     }
-  }
+    return found;
+  });
 }
 
 /**
@@ -83,6 +134,17 @@ export function mentionsGuestFallback(program: Program, facts: LanguageFacts, te
   return guestFallbackHelpers(program, facts).some((re) => re.test(text));
 }
 
+const wholeUserCache = new WeakMap<Program, Map<LanguageFacts, RegExp[]>>();
+
+/** The logged-in user's expressions (the facts' and the repository's helpers, guest fallbacks left out), each matching a whole term. */
+function wholeUserExpressions(program: Program, facts: LanguageFacts): RegExp[] {
+  return cached(wholeUserCache, program, facts, () => {
+    const fallback = guestFallbackHelpers(program, facts);
+    const users = [...facts.currentUser, ...currentUserHelpers(program, facts).filter((re) => !fallback.some((f) => f.source === re.source))];
+    return users.map((re) => new RegExp(`^(?:${re.source})$`));
+  });
+}
+
 /**
  * A term true only when someone is logged in: the negation of a login test of the facts
  * (`auth()->check()`, `!auth()->guest()`), or the logged-in user itself, or it compared unequal with null
@@ -93,10 +155,8 @@ function positiveLoginTerm(program: Program, facts: LanguageFacts, term: string,
   if (facts.loginTests.some((re) => re.test(`!${t}`) || (t.startsWith('!') && re.test(t.slice(1).trim())))) return true;
   // `return auth()->user();` alone is a getter of the user, not a test.
   if (alone && !/(!==?\s*null|is_null)/.test(t) && !/^\(bool\)|^!!/.test(term.trim())) return false;
-  const fallback = guestFallbackHelpers(program, facts);
-  const users = [...facts.currentUser, ...currentUserHelpers(program, facts).filter((re) => !fallback.some((f) => f.source === re.source))];
   const subject = /^(.+?)\s*!==?\s*null$/.exec(t)?.[1] ?? /^!\s*is_null\((.+)\)$/.exec(t)?.[1] ?? t;
-  return users.some((re) => new RegExp(`^(?:${re.source})$`).test(subject.trim()));
+  return wholeUserExpressions(program, facts).some((re) => re.test(subject.trim()));
 }
 
 /** A conjunction one of whose terms is a login term. */
@@ -114,12 +174,23 @@ export function loginPredicates(program: Program, facts: LanguageFacts): Functio
   return cached(predicateCache, program, facts, () => {
     const found: FunctionRef[] = [];
     if (facts.currentUser.length + facts.loginTests.length === 0) return found;
+    const judged = new Map<string[], boolean>();
+    const byValue = new Map<string, boolean>();
     for (const ref of program.functions.values()) {
       const file = program.byPath.get(ref.path);
       if (file?.factsLanguage !== facts.language || ref.fn.isLambda) continue;
       const values = returnedValues(file, ref.fn);
       if (values.length === 0) continue;
-      const loginOnly = values.every((v) => !FALLBACK.test(v) && splitBoolean(v, '||').length === 1 && loginConjunction(program, facts, v));
+      // Functions on the same lines (a bundle's one line) return the same values: judged once.
+      let loginOnly = judged.get(values);
+      if (loginOnly === undefined) {
+        loginOnly = values.every((v) => {
+          let answer = byValue.get(v);
+          if (answer === undefined) byValue.set(v, (answer = !FALLBACK.test(v) && splitBoolean(v, '||').length === 1 && loginConjunction(program, facts, v)));
+          return answer;
+        });
+        judged.set(values, loginOnly);
+      }
       if (loginOnly) found.push(ref);
     }
     return found;

@@ -279,8 +279,23 @@ export function* moduleFunctionsOf(program: Program, facts: LanguageFacts): Gene
 export function currentUserHelpers(program: Program, facts: LanguageFacts): RegExp[] {
   return cached(helperCache, program, facts, () => {
     const found = new Set<string>();
+    // Per file, how many lines up to each one return the logged-in user: each line is read once, not
+    // once per function around it (a bundled file has thousands of functions over the same lines).
+    const counts = new Map<ProgramFile, number[]>();
+    const userReturnsUpTo = (file: ProgramFile): number[] => {
+      let upTo = counts.get(file);
+      if (!upTo) {
+        upTo = [0];
+        for (const l of file.lines) upTo.push(upTo[upTo.length - 1]! + (/\breturn\b/.test(l) && facts.currentUser.some((re) => re.test(l)) ? 1 : 0));
+        counts.set(file, upTo);
+      }
+      return upTo;
+    };
     for (const { file, name, fn } of moduleFunctionsOf(program, facts)) {
-      if (file.lines.slice(fn.startLine - 1, fn.endLine).some((l) => /\breturn\b/.test(l) && facts.currentUser.some((re) => re.test(l)))) found.add(name);
+      if (found.has(name)) continue;
+      const upTo = userReturnsUpTo(file);
+      const last = Math.min(fn.endLine, file.lines.length);
+      if ((upTo[last] ?? 0) - (upTo[Math.max(fn.startLine - 1, 0)] ?? 0) > 0) found.add(name);
     }
     return [...found].map((name) => new RegExp(`(?<![\\w$>:.])${name}\\(\\)`));
   });
