@@ -161,7 +161,6 @@ describe('the scoring', () => {
 
 describe('the corpus score with data flow', () => {
   // Issue 14, acceptance 1: an average score of at least 0.8 on our corpus and no family below 0.5.
-  // Skipped until FLOW-ENGINE and FLOW-LOWER are merged; the lead turns it on with the engine.
   it('averages at least 0.8 over families, none below 0.5', async () => {
     const { dir, repo, config } = makeCorpusRepository();
     try {
