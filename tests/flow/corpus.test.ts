@@ -7,8 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORPUS_ROOT, makeCorpusRepository, readCorpus, scoreFindings, type CorpusCase, type CorpusReport, type Family } from '../../bench/flow-score.js';
-import { parse } from '../../src/syntax/parser.js';
-import { languageForPath } from '../../src/syntax/languages.js';
+import { casesWithSyntaxErrors } from './cases-parse.js';
 import { renderCorpus } from '../../tools/flow-corpus/generate.js';
 import { runJscr } from '../helpers/cli.js';
 
@@ -99,15 +98,7 @@ describe('the corpus layout', () => {
   });
 
   it('has every case parse without a syntax error in its language', async () => {
-    const broken: string[] = [];
-    for (const c of corpus.cases) {
-      const language = languageForPath(c.path);
-      expect(language, c.path).not.toBeNull();
-      const tree = await parse(language!, readFileSync(join(CORPUS_ROOT, c.path), 'utf8'));
-      if (tree.rootNode.hasError) broken.push(c.path);
-      tree.delete();
-    }
-    expect(broken).toEqual([]);
+    expect(await casesWithSyntaxErrors(CORPUS_ROOT, corpus.cases)).toEqual([]);
   });
 });
 

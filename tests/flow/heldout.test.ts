@@ -4,12 +4,10 @@
  * engine was changed for them, is the honest estimate recorded in docs/flow.md; the floor here only
  * keeps later work from losing what the fixes for them won.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HELDOUT_ROOT, makeCorpusRepository, readCorpus, scoreFindings, type CorpusReport } from '../../bench/flow-score.js';
-import { parse } from '../../src/syntax/parser.js';
-import { languageForPath } from '../../src/syntax/languages.js';
+import { casesWithSyntaxErrors } from './cases-parse.js';
 import { runJscr } from '../helpers/cli.js';
 
 const heldout = readCorpus(HELDOUT_ROOT);
@@ -28,15 +26,7 @@ describe('the held-out cases', () => {
   });
 
   it('parse without a syntax error in their language', async () => {
-    const broken: string[] = [];
-    for (const c of heldout.cases) {
-      const language = languageForPath(c.path);
-      expect(language, c.path).not.toBeNull();
-      const tree = await parse(language!, readFileSync(join(HELDOUT_ROOT, c.path), 'utf8'));
-      if (tree.rootNode.hasError) broken.push(c.path);
-      tree.delete();
-    }
-    expect(broken).toEqual([]);
+    expect(await casesWithSyntaxErrors(HELDOUT_ROOT, heldout.cases)).toEqual([]);
   });
 
   it('score at least 0.8 over families with data flow', async () => {
