@@ -62,19 +62,25 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
     return { result: { findings: [], coverage: emptyCoverage(), degradations: [] }, fileCount: 0, incomplete: false, candidateCount: 0, selection: null, readDetail: '0 file(s) read' };
   }
   const excluded = input.exclude !== undefined && input.exclude.length > 0 ? picomatch([...input.exclude], { dot: true }) : (): boolean => false;
-  const candidates = (await input.reader.listFiles()).filter(
-    (p) => !isLeftOut(p) && !isTestCode(p) && !excluded(p) && (isProverConfig(p) || (languageForPath(p) !== null && (wanted === null || wanted.has(factsLanguageOf(p) ?? '')))),
+  const listed = (await input.reader.listFiles()).filter(
+    (p) => !isLeftOut(p) && !excluded(p) && (isProverConfig(p) || (languageForPath(p) !== null && (wanted === null || wanted.has(factsLanguageOf(p) ?? '')))),
   );
-  const reads = await input.reader.readMany(candidates);
   const files: { path: string; text: string }[] = [];
   const readProblems: Degradation[] = [];
-  for (const path of candidates) {
-    const read = reads.get(path);
-    if (read === undefined) continue;
-    if (read.ok) files.push({ path, text: read.text });
-    else if (read.reason === 'unreadable') readProblems.push({ kind: 'unreadable', path, detail: read.detail });
-    else readProblems.push({ kind: 'not_read', path, reason: read.reason, detail: read.detail });
-  }
+  const readInto = async (paths: string[]): Promise<void> => {
+    const reads = await input.reader.readMany(paths);
+    for (const path of paths) {
+      const read = reads.get(path);
+      if (read === undefined) continue;
+      if (read.ok) files.push({ path, text: read.text });
+      else if (read.reason === 'unreadable') readProblems.push({ kind: 'unreadable', path, detail: read.detail });
+      else readProblems.push({ kind: 'not_read', path, reason: read.reason, detail: read.detail });
+    }
+  };
+  await readInto(listed.filter((p) => !isTestCode(p)));
+  // A file named like a test that the other code names (a `test_hooks.py` the app imports) may be
+  // served: it is read like any other, so naming a file like a test cannot hide a handler.
+  await readInto(namedTestFiles(listed.filter(isTestCode), files));
   const downDepth = input.downDepth ?? 2;
   let selection = input.touched !== null && input.scoped === true ? selectFor(files, input.touched, input, downDepth) : null;
   // Scoping only saves time; it never narrows the proof. A selection stopped by a size bound (a name in
@@ -131,9 +137,28 @@ function emptyCoverage(): ProveResult['coverage'] {
   return { filesByLanguage: {}, frameworksRecognised: {}, entryPoints: 0, reached: 0, unreached: 0, operationsChecked: 0, operationsDischarged: 0, uncheckedByReason: {} };
 }
 
+/** Identifiers and dotted names (`test_hooks`, `admin.test`, `FooTest`) written in the given texts. */
+function namesIn(texts: readonly { text: string }[]): Set<string> {
+  const names = new Set<string>();
+  for (const { text } of texts) {
+    for (const m of text.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+      names.add(m[0]);
+      if (m[0].includes('.')) for (const part of m[0].split('.')) names.add(part);
+    }
+  }
+  return names;
+}
+
+/** The test-named files whose name (the base name without its extension) the other files write. */
+function namedTestFiles(testNamed: readonly string[], others: readonly { text: string }[]): string[] {
+  if (testNamed.length === 0) return [];
+  const names = namesIn(others);
+  return testNamed.filter((path) => names.has((path.split('/').pop() ?? path).replace(/\.[^.]*$/, '')));
+}
+
 /**
  * Test code (`tests/`, `src/test/`, `*.test.ts`, `test_*.py`: the gate's own notion of a test file) is
- * never served, so it holds no entry and lies on no path from one; reading it only costs time (718 of
+ * not served unless the other code names it (`namedTestFiles`), so it holds no entry and lies on no path from one; reading it only costs time (718 of
  * kimai's 1,843 PHP files, about 40% of a run) and lets a test's mock with a project method's name make
  * that name ambiguous.
  */

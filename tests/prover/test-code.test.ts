@@ -42,4 +42,14 @@ describe('jscr prove leaves test code out', () => {
       expect((JSON.parse(proved.stdout) as { findings: unknown[]; coverage: { entry_points: number } }).coverage.entry_points, path).toBe(0);
     }
   });
+
+  it('a file named like a test that the served code names is proved like any other: a test-like name hides no handler', async () => {
+    repo = makeRepo({
+      'tests/Controller/PostController.php': controller,
+      'src/Kernel.php': '<?php\nclass Kernel { public function controllers(): array { return [\\App\\Controller\\PostController::class]; } }\n',
+    });
+    const proved = await jscr(['prove', '--format', 'json'], repo.root);
+    expect(proved.code).toBe(1);
+    expect([...new Set((JSON.parse(proved.stdout) as { findings: { path: string }[] }).findings.map((f) => f.path))]).toEqual(['tests/Controller/PostController.php']);
+  });
 });
