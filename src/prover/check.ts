@@ -107,19 +107,21 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const seen: Witness[] = [];
       let byOrder: string | null = null;
       const uncovered: HopJudgement['uncovered'] = [];
+      // The facts of the operation's language, read once for the handler's work lines and the row's permissions.
+      const opFacts = input.facts?.[input.program.byPath.get(op.path)?.factsLanguage ?? 'java'];
       path.hops.forEach((hop, i) => {
         const isLast = i === path.hops.length - 1;
         const list = input.witnesses.byFunction.get(hop.functionId) ?? [];
         seen.push(...list);
         // A handler-named operation is what the method does: its checks must come before each line of work.
-        const judged = isLast && op.handlerNamed ? judgeHandler(input.control, hop.functionId, list, handlerWorkLines(input.program, input.facts?.[input.program.byPath.get(op.path)?.factsLanguage ?? 'java'], hop.functionId, list), shapeOf) : judgeHop(input.control, hop.functionId, list, isLast ? op.line : (hop.callLine ?? 0), isLast, shapeOf);
+        const judged = isLast && op.handlerNamed ? judgeHandler(input.control, hop.functionId, list, handlerWorkLines(input.program, opFacts, hop.functionId, list), shapeOf) : judgeHop(input.control, hop.functionId, list, isLast ? op.line : (hop.callLine ?? 0), isLast, shapeOf);
         dominating.push(...judged.dominating);
         byOrder ??= judged.byOrder;
         uncovered.push(...judged.uncovered);
       });
       dropGuestOpenOwnership(dominating);
       // A check on a permission that does not grant the operation (Item/Build for using a secret) discharges nothing.
-      const permissions = input.facts?.[input.program.byPath.get(op.path)?.factsLanguage ?? 'java'].operations.find((o) => o.id === op.operationId)?.insufficientPermissions ?? [];
+      const permissions = opFacts?.operations.find((o) => o.id === op.operationId)?.insufficientPermissions ?? [];
       if (permissions.length > 0) dominating.splice(0, dominating.length, ...sufficientChecks(input.program, permissions, dominating));
       // A privilege grant is settled only by a check of the caller's own privilege (privilege-grants.ts).
       if (op.heldBy) {

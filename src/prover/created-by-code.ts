@@ -11,6 +11,7 @@
  */
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { LanguageFacts } from './facts.js';
+import { callsByLine } from './enforcement.js';
 import { resolveCall, type Program } from './resolution.js';
 import type { ProgramFile } from './types.js';
 
@@ -26,7 +27,7 @@ const compact = (text: string): string => text.replace(/\s+/g, '').replace(/;$/,
 /** The call that is the whole right-hand side `rhs` on `line` (`$service->createNew($x)`), or undefined. */
 function outermostCall(file: ProgramFile, line: number, rhs: string): CallIR | undefined {
   const wanted = compact(rhs);
-  const onLine = file.ir.calls.filter((c) => c.line === line && c.kind === 'call');
+  const onLine = (callsByLine(file).get(line) ?? []).filter((c) => c.kind === 'call');
   return onLine.find((c) => compact(c.text) === wanted) ?? onLine.filter((c) => wanted.startsWith(compact(c.text)) && wanted.endsWith(')')).sort((a, b) => b.text.length - a.text.length)[0];
 }
 

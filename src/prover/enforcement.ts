@@ -216,7 +216,7 @@ export function throwsAtLine(program: Program, functionId: string): (line: numbe
 const CALLS_BY_LINE = new WeakMap<ProgramFile, Map<number, CallIR[]>>();
 
 /** A file's calls by line, built once per file. */
-function callsByLine(file: ProgramFile): Map<number, CallIR[]> {
+export function callsByLine(file: ProgramFile): Map<number, CallIR[]> {
   let map = CALLS_BY_LINE.get(file);
   if (map) return map;
   map = new Map();

@@ -56,13 +56,14 @@ export function privilegeGrantSites(program: Program, facts: Facts): OperationSi
  * logged-in user (ownership.ts). A flag an authenticator returns on login is not the caller's choice.
  */
 export function valueFromRequest(lines: readonly string[], startLine: number, line: number, request: RegExp): boolean {
-  const derived = new Set<string>();
-  const mentions = (text: string): boolean => request.test(text) || [...derived].some((name) => new RegExp(`\\b${name}\\b`).test(text));
+  // Each derived local's word pattern, built once when it is found (not once per line it is looked for in).
+  const derived = new Map<string, RegExp>();
+  const mentions = (text: string): boolean => request.test(text) || [...derived.values()].some((re) => re.test(text));
   for (let at = startLine; at < line; at++) {
     const text = lines[at - 1] ?? '';
     const assigned = /^\s*([A-Za-z_][\w, ]*?)\s*=(?!=)(.*)$/.exec(text) ?? /^\s*for\s+([A-Za-z_][\w, ]*?)\s+in\s+(.*):\s*$/.exec(text);
     if (!assigned || !mentions(assigned[2] ?? '')) continue;
-    for (const name of (assigned[1] ?? '').split(',')) if (/^\w+$/.test(name.trim())) derived.add(name.trim());
+    for (const local of (assigned[1] ?? '').split(',').map((name) => name.trim())) if (/^\w+$/.test(local) && !derived.has(local)) derived.set(local, new RegExp(`\\b${local}\\b`));
   }
   const text = lines[line - 1] ?? '';
   const value = /^\s*setattr\((?:[^,]*),(.*)$/.exec(text)?.[1] ?? text.slice(text.indexOf('=') + 1);

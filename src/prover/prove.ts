@@ -19,7 +19,7 @@ import { controlFlowFor } from './dominance.js';
 import { withRemovedChecks } from './removed-checks.js';
 import { privilegeGrantSites } from './privilege-grants.js';
 import { bodyMatches } from './sibling-norm.js';
-import { loadFacts, type Facts, type FactsLanguage } from './facts.js';
+import { loadFacts, type Facts, type FactsLanguage, type OperationFact } from './facts.js';
 import { guardedOwnWrapper, librarySupertypesOf } from './overloads.js';
 import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
@@ -294,7 +294,13 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
     if (list) list.push(site);
     else operations.set(site.functionId, [site]);
   };
-  const rowsOf = (file: ProgramFile) => facts[file.factsLanguage].operations.filter((o) => o.calls.length > 0 && o.judgedAs === null);
+  // The call rows of each language, filtered once (the wrapper test below asks for them per call of a target).
+  const callRows = new Map<FactsLanguage, OperationFact[]>();
+  const rowsOf = (file: ProgramFile): OperationFact[] => {
+    let rows = callRows.get(file.factsLanguage);
+    if (!rows) callRows.set(file.factsLanguage, (rows = facts[file.factsLanguage].operations.filter((o) => o.calls.length > 0 && o.judgedAs === null)));
+    return rows;
+  };
   for (const file of program.files) {
     try {
       const rows = rowsOf(file);

@@ -58,9 +58,10 @@ export function actionPermissions(program: Program, ref: FunctionRef): { text: s
 /** A class-body assignment `name = [...]` (to its closing bracket), directly in the class, or null. */
 export function classAttribute(file: ProgramFile, start: number, end: number, name: string): string | null {
   const bodyIndent = indentOf(file.lines[start] ?? '');
+  const assignment = new RegExp(String.raw`^\s*${name}\s*=`);
   for (let line = start + 1; line <= end; line++) {
     const text = file.lines[line - 1] ?? '';
-    if (indentOf(text) !== bodyIndent || !new RegExp(String.raw`^\s*${name}\s*=`).test(text)) continue;
+    if (indentOf(text) !== bodyIndent || !assignment.test(text)) continue;
     return bracketed(file, line).trim();
   }
   return null;

@@ -17,6 +17,7 @@ import { booleanUse, REQUEST_DATA } from './branches.js';
 import { ASSIGNMENT, createdByCall } from './created-by-code.js';
 import type { LanguageFacts } from './facts.js';
 import { callArguments } from './ownership.js';
+import { callsByLine } from './enforcement.js';
 import { isRecordLookup, prismaCheckNames, prismaRisk } from './prisma-binding.js';
 import { resolveCall, type Program } from './resolution.js';
 import { statementAt } from './recognisers/shared.js';
@@ -315,22 +316,25 @@ export function bindingOf(program: Program, w: Witness): Binding {
   const ref = program.functions.get(w.functionId);
   const file = ref ? program.byPath.get(ref.path) : undefined;
   if (!file) return { attribute: null, names: [], text };
-  // The check on that line with an attribute and a subject (`can('delete', $report)` inside `abort_if(...)`), else the helper the evidence names.
-  const onLine = file.ir.calls.filter((c) => c.line === w.line).map(callBinding);
+  // The calls of the check's line, from the file's index by line (not a scan of every call of the file per witness).
+  const lineCalls = callsByLine(file).get(w.line) ?? [];
   const helper = /^([\w$]+)\(\) /.exec(w.evidence)?.[1];
-  const named = helper === undefined ? undefined : file.ir.calls.find((c) => c.line === w.line && c.callee === helper);
+  const named = helper === undefined ? undefined : lineCalls.find((c) => c.callee === helper);
   // A Prisma lookup or a thrower helper given an object binds the values it names (prisma-binding.ts).
-  const objectCall = file.factsLanguage === 'typescript' ? (w.dischargerId.startsWith('helper:') ? named : file.ir.calls.find((c) => c.line === w.line && c.callee === w.callee && isRecordLookup(c))) : undefined;
+  const objectCall = file.factsLanguage === 'typescript' ? (w.dischargerId.startsWith('helper:') ? named : lineCalls.find((c) => c.callee === w.callee && isRecordLookup(c))) : undefined;
   const objectNames = objectCall && ref ? prismaCheckNames(file, ref.fn, objectCall) : null;
   if (objectCall && objectNames !== null && objectNames.length > 0) return { attribute: null, names: objectNames, text: (objectCall.text.split('\n')[0] ?? '').trim() };
   // In TypeScript the check is its own call (`requireRole('admin')`), not the route registration it sits in.
-  const own = file.factsLanguage === 'typescript' && named === undefined ? file.ir.calls.find((c) => c.line === w.line && c.callee === w.callee) : undefined;
+  const own = file.factsLanguage === 'typescript' && named === undefined ? lineCalls.find((c) => c.callee === w.callee) : undefined;
   if (own) {
     // Only a quoted attribute says what it checks (`ability.can('update', article)`); arguments of a refusal (`new Response(null, ...)`) are no subject.
     const b = callBinding(own);
     return b.attribute !== null ? b : { attribute: null, names: [], text: b.text };
   }
-  return (named ? callBinding(named) : undefined) ?? onLine.find((b) => b.attribute !== null && b.names.length > 0) ?? onLine.find((b) => b.attribute !== null) ?? { attribute: null, names: [], text };
+  if (named) return callBinding(named);
+  // The check on that line with an attribute and a subject (`can('delete', $report)` inside `abort_if(...)`), else the first with an attribute.
+  const onLine = lineCalls.map(callBinding);
+  return onLine.find((b) => b.attribute !== null && b.names.length > 0) ?? onLine.find((b) => b.attribute !== null) ?? { attribute: null, names: [], text };
 }
 
 /**
@@ -344,7 +348,7 @@ function bindingsOf(program: Program, w: Witness): Binding[] {
   const file = ref ? program.byPath.get(ref.path) : undefined;
   const line = file?.lines[w.line - 1] ?? '';
   if (!file || /\|\||\bor\b/.test(line)) return [first];
-  const others = file.ir.calls.filter((c) => c.line === w.line).map(callBinding).filter((b) => b.attribute !== null && b.names.length > 0 && b.text !== first.text);
+  const others = (callsByLine(file).get(w.line) ?? []).map(callBinding).filter((b) => b.attribute !== null && b.names.length > 0 && b.text !== first.text);
   return [first, ...others];
 }
 
