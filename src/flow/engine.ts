@@ -1771,10 +1771,11 @@ export class FileAnalyser {
     const args = call.arguments.map((a) => this.expr(a.value, state, ctx));
     const named: ReadonlyMap<string, Value> = call.named.length === 0 ? NO_NAMED : new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
     const constants = args.map((a) => a.constant);
-    const receiverLabels = receiver === CLEAN ? NO_LABELS : new Set(allTaints(receiver).map((t) => t.label));
+    // A sink or a source may ask what the receiver carries (`parser.feed(x)` on a parser set to resolve entities).
+    const receiverLabels = labelsOf(receiver);
     const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants, receiverLabels);
 
-    if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
+    if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx, receiverLabels);
     // A setting call returns its object in a builder chain (`ResponseCookie.from(n, v).secure(true).build()`).
     receiver = this.checkValues(call, receiver, args, named, state, ctx, receiverType);
 
@@ -2242,10 +2243,9 @@ export class FileAnalyser {
     if (!this.findings.has(key)) this.findings.set(key, { ...finding, path: finding.path.slice(-12) });
   }
 
-  private checkSinks(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, receiverType: string | null, ctx: FunctionContext): void {
+  /** `receiverLabels`: what the receiver carries, where the caller has it already (see `labelsOf`). */
+  private checkSinks(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, receiverType: string | null, ctx: FunctionContext, receiverLabels: ReadonlySet<string> = labelsOf(receiver)): void {
     const constants = args.map((a) => a.constant);
-    // A sink may ask what the receiver carries (`parser.feed(x)` on a parser set to resolve entities).
-    const receiverLabels = receiver === CLEAN ? NO_LABELS : new Set(allTaints(receiver).map((t) => t.label));
     for (const row of this.byName.sinks.for(call)) {
       if (!callMatches(row.call, call, receiverType, this.file, constants, receiverLabels)) continue;
       if (row.when !== null && !this.whenHolds(row.when, call, receiver, args, named)) continue;
@@ -2414,6 +2414,11 @@ export class FileAnalyser {
 
 const NO_NAMED: ReadonlyMap<string, Value> = new Map();
 const NO_LABELS: ReadonlySet<string> = new Set();
+
+/** The taint labels a value carries (a call's receiver, for rows that ask what it holds). */
+function labelsOf(value: Value): ReadonlySet<string> {
+  return value === CLEAN ? NO_LABELS : new Set(allTaints(value).map((t) => t.label));
+}
 
 /**
  * Every name a call of one of the value checks' calls (the checked call, the object's maker, its
