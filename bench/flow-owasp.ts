@@ -217,13 +217,15 @@ function reviewCases(root: string, layout: Layout, cases: TestCase[], batchSize:
     mkdirSync(join(repo, layout.casesDir), { recursive: true });
     git('add', '-A');
     git('commit', '-qm', 'the benchmark without its cases', '--allow-empty');
+    // The case folder is listed once (thousands of files), not once per case.
+    const caseFolder = readdirSync(join(root, layout.casesDir));
     for (let start = 0; start < cases.length; start += batchSize) {
       const batch = cases.slice(start, start + batchSize);
       for (const c of batch) {
         cpSync(join(root, c.file), join(repo, c.file));
         // A Python case's companion files (BenchmarkTest00001.xml) come with it.
         const stem = c.file.slice(0, -layout.extension.length);
-        for (const extra of readdirSync(join(root, layout.casesDir)).filter((n) => `${layout.casesDir}/${n}`.startsWith(`${stem}.`) && `${layout.casesDir}/${n}` !== c.file)) {
+        for (const extra of caseFolder.filter((n) => `${layout.casesDir}/${n}`.startsWith(`${stem}.`) && `${layout.casesDir}/${n}` !== c.file)) {
           cpSync(join(root, layout.casesDir, extra), join(repo, layout.casesDir, extra));
         }
       }

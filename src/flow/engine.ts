@@ -36,6 +36,7 @@ import {
   type TrackedObject,
   type Value,
   REQUEST_OBJECT,
+  simpleClassName,
   UNSEEN,
 } from './value.js';
 
@@ -562,7 +563,7 @@ export class FileAnalyser {
       list.push(fn);
       this.functionsByName.set(fn.name, list);
     }
-    for (const c of file.classes) this.classesBySimpleName.set(c.name.split('.').pop() ?? c.name, c);
+    for (const c of file.classes) this.classesBySimpleName.set(simpleClassName(c.name), c);
   }
 
   /** Source roots (`$_POST`) a write put into a state, with the source value as first written (writePath). */
@@ -767,7 +768,7 @@ export class FileAnalyser {
         if (f.isStatic) continue;
         // A field declared with a constant that no method of its class writes holds that constant
         // (`private readonly algorithm = 'md5'`); any other is known to callers through the receiver.
-        const fixed = flowClass !== null && f.init !== null && !this.fieldsWrittenByMethods(flowClass).has(f.name) ? this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, f.name, ctx) : null;
+        const fixed = flowClass !== null && f.init !== null && !this.fieldsWrittenByMethods(flowClass).has(f.name) ? this.staticField(simpleClassName(flowClass.name), f.name, ctx) : null;
         slots.set(f.name, fixed !== null && hasConstant(fixed) ? fixed : { taints: [newTaint(`field:${f.name}`, { role: 'source', line: f.line, text: `this.${f.name}` }, null)], type: simpleType(f.type) });
       }
       state.set('this', { taints: [], type: simpleType(ctx.flowClass?.name ?? fn.className), slots });
@@ -1338,7 +1339,7 @@ export class FileAnalyser {
         if (fromSource !== null) return fromSource;
         if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
         // PHP's `self::ALGO` and `static::ALGO`: a constant of the class being run.
-        if (expr.object.kind === 'unknown' && (expr.object.text === 'self' || expr.object.text === 'static') && ctx.flowClass !== null) return this.staticField(ctx.flowClass.name.split('.').pop() ?? ctx.flowClass.name, expr.field, ctx);
+        if (expr.object.kind === 'unknown' && (expr.object.text === 'self' || expr.object.text === 'static') && ctx.flowClass !== null) return this.staticField(simpleClassName(ctx.flowClass.name), expr.field, ctx);
         // A library's named constant on its class (`XMLInputFactory.SUPPORT_DTD`), from the row file's [constants].
         if (expr.object.kind === 'name' && !state.has(expr.object.name)) {
           const named = this.rows.constants.get(`${expr.object.name}.${expr.field}`);
@@ -1463,7 +1464,7 @@ export class FileAnalyser {
           const slot = self?.slots?.get(expr.name);
           if (slot !== undefined) return slot;
         }
-        return this.staticField(flowClass.name.split('.').pop() ?? flowClass.name, expr.name, ctx);
+        return this.staticField(simpleClassName(flowClass.name), expr.name, ctx);
       }
     }
     const named = this.rows.constants.get(expr.name);
@@ -1771,10 +1772,11 @@ export class FileAnalyser {
     const args = call.arguments.map((a) => this.expr(a.value, state, ctx));
     const named: ReadonlyMap<string, Value> = call.named.length === 0 ? NO_NAMED : new Map(call.named.map((n) => [n.name, this.expr(n.value, state, ctx)] as const));
     const constants = args.map((a) => a.constant);
-    const receiverLabels = receiver === CLEAN ? NO_LABELS : new Set(allTaints(receiver).map((t) => t.label));
+    // A sink or a source may ask what the receiver carries (`parser.feed(x)` on a parser set to resolve entities).
+    const receiverLabels = labelsOf(receiver);
     const matches = (m: Parameters<typeof callMatches>[0]) => callMatches(m, call, receiverType, this.file, constants, receiverLabels);
 
-    if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx);
+    if (ctx.sinksMuted === 0) this.checkSinks(call, receiver, args, named, receiverType, ctx, receiverLabels);
     // A setting call returns its object in a builder chain (`ResponseCookie.from(n, v).secure(true).build()`).
     receiver = this.checkValues(call, receiver, args, named, state, ctx, receiverType);
 
@@ -2100,7 +2102,7 @@ export class FileAnalyser {
       return given <= own.length && given >= required && call.arguments.length <= own.length;
     });
     if (candidates.length === 0) return null;
-    const inClass = (className: string) => candidates.find((f) => f.className !== null && (f.className === className || f.className.split('.').pop() === className)) ?? null;
+    const inClass = (className: string) => candidates.find((f) => f.className !== null && (f.className === className || simpleClassName(f.className) === className)) ?? null;
     if (constructed !== null) return inClass(constructed);
     const receiver = call.receiver;
     if (receiver === null || (receiver.kind === 'name' && (receiver.name === 'this' || receiver.name === 'self' || receiver.name === '$this'))) {
@@ -2242,10 +2244,9 @@ export class FileAnalyser {
     if (!this.findings.has(key)) this.findings.set(key, { ...finding, path: finding.path.slice(-12) });
   }
 
-  private checkSinks(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, receiverType: string | null, ctx: FunctionContext): void {
+  /** `receiverLabels`: what the receiver carries, where the caller has it already (see `labelsOf`). */
+  private checkSinks(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, receiverType: string | null, ctx: FunctionContext, receiverLabels: ReadonlySet<string> = labelsOf(receiver)): void {
     const constants = args.map((a) => a.constant);
-    // A sink may ask what the receiver carries (`parser.feed(x)` on a parser set to resolve entities).
-    const receiverLabels = receiver === CLEAN ? NO_LABELS : new Set(allTaints(receiver).map((t) => t.label));
     for (const row of this.byName.sinks.for(call)) {
       if (!callMatches(row.call, call, receiverType, this.file, constants, receiverLabels)) continue;
       if (row.when !== null && !this.whenHolds(row.when, call, receiver, args, named)) continue;
@@ -2414,6 +2415,11 @@ export class FileAnalyser {
 
 const NO_NAMED: ReadonlyMap<string, Value> = new Map();
 const NO_LABELS: ReadonlySet<string> = new Set();
+
+/** The taint labels a value carries (a call's receiver, for rows that ask what it holds). */
+function labelsOf(value: Value): ReadonlySet<string> {
+  return value === CLEAN ? NO_LABELS : new Set(allTaints(value).map((t) => t.label));
+}
 
 /**
  * Every name a call of one of the value checks' calls (the checked call, the object's maker, its

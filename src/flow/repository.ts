@@ -15,6 +15,7 @@ import { analyseFile, FileAnalyser, type AnalyseOptions, type ExternalDefinition
 import type { FlowFile, FlowFunction } from './ir.js';
 import type { CallExpr } from './match.js';
 import type { FlowRows } from './rows.js';
+import { simpleClassName } from './value.js';
 
 /** One file as the review's reader gives it (its SourceRead, restated: data flow does not import git). */
 type SourceRead = { ok: true; path: string; text: string } | { ok: false; path: string; reason: string; detail: string };
@@ -74,9 +75,6 @@ const DEFINITION_FORMS: Partial<Record<Language, DefinitionForm>> = {
   go: { needle: (name) => `func ${name}`, pathspecs: ['*.go'], caseInsensitive: false },
   java: { needle: (type) => `class ${type}`, alsoNeedles: (type) => [`implements ${type}`], pathspecs: ['*.java'], caseInsensitive: false, byClass: true },
 };
-
-/** The simple name of a class as the lowering writes it (`Outer.Inner` gives `Inner`). */
-const simpleClass = (className: string): string => className.split('.').pop() ?? className;
 
 /** Names worth a search: identifiers long enough not to be defined everywhere. */
 const SEARCHABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{2,63}$/;
@@ -237,7 +235,7 @@ export class RepositoryFunctions implements ExternalFunctions {
     for (const [path, lowered] of this.files) {
       for (const flowClass of lowered.classes) {
         for (const written of flowClass.interfaces) {
-          const name = simpleClass(written.replace(/<.*$/s, '').trim());
+          const name = simpleClassName(written.replace(/<.*$/s, '').trim());
           if (!taken.includes(name)) continue;
           const list = implementers.get(name) ?? [];
           list.push({ className: flowClass.name, path });
@@ -310,7 +308,7 @@ export class RepositoryFunctions implements ExternalFunctions {
     for (const [path, lowered] of this.files) {
       for (const fn of lowered.functions) {
         if (fn.qualifiedName === '<module>' || fn.enclosingFunction !== null) continue;
-        const searchedFor = form.byClass ? (fn.className === null ? null : simpleClass(fn.className)) : fn.name;
+        const searchedFor = form.byClass ? (fn.className === null ? null : simpleClassName(fn.className)) : fn.name;
         if (searchedFor === null || !taken.includes(this.key(searchedFor, form.caseInsensitive))) continue;
         const name = this.key(form.byClass ? `${searchedFor}.${fn.name}` : fn.name, form.caseInsensitive);
         keys.add(name);

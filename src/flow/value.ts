@@ -253,3 +253,8 @@ export function simpleType(type: string | null): string | null {
   const last = noGenerics.split(/[.\\]/).pop() ?? noGenerics;
   return last.replace(/^\?/, '') || null;
 }
+
+/** The simple name of a class as the lowering writes it (`Outer.Inner` gives `Inner`). */
+export function simpleClassName(className: string): string {
+  return className.split('.').pop() ?? className;
+}

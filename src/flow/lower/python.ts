@@ -152,9 +152,11 @@ function templateParts(value: FlowExpr): FlowExpr[] {
 /** Plain strings are literals; f-strings are templates whose holes are the interpolated expressions. */
 function stringExpr(node: Node, cx: LowerContext): FlowExpr {
   const parts: FlowExpr[] = [];
-  const start = kids(node).find((k) => k.type === 'string_start');
+  // The children are read once: each read crosses into wasm for every child.
+  const children = kids(node);
+  const start = children.find((k) => k.type === 'string_start');
   const raw = start !== undefined && /[rR]/.test(cx.text(start));
-  for (const child of kids(node)) {
+  for (const child of children) {
     if (child.type === 'string_content' || child.type === 'escape_sequence') {
       const text = cx.text(child);
       parts.push(literal(child, raw ? text : text.replace(ESCAPE, unescape), text));
