@@ -16,7 +16,9 @@ export type Degradation =
   /** git could not give the file's content: the run cannot say the file is clean. */
   | { kind: 'unreadable'; path: string; detail: string }
   /** A file left out on purpose (binary, too large, a refused symlink, ...). */
-  | { kind: 'not_read'; path: string; reason: Exclude<SourceRefusal, 'unreadable'>; detail: string };
+  | { kind: 'not_read'; path: string; reason: Exclude<SourceRefusal, 'unreadable'>; detail: string }
+  /** Minified or bundled code no other file names: build output, not the application's handlers. */
+  | { kind: 'minified'; path: string; detail: string };
 
 /** True when the degradation means some code was not proved, so the run is incomplete (exit 3). */
 export function leavesIncomplete(degradation: Degradation): boolean {
@@ -28,6 +30,7 @@ export function leavesIncomplete(degradation: Degradation): boolean {
       return true;
     case 'parse_error':
     case 'not_read':
+    case 'minified':
       return false;
   }
 }
@@ -47,6 +50,8 @@ export function degradationText(degradation: Degradation): string {
       return `unreadable ${degradation.path}: ${degradation.detail}`;
     case 'not_read':
       return `skipped_${degradation.reason} ${degradation.path}: ${degradation.detail}`;
+    case 'minified':
+      return `skipped_minified ${degradation.path}: ${degradation.detail}`;
   }
 }
 

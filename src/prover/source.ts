@@ -8,6 +8,7 @@ import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath } from '../syntax/languages.js';
 import { isLeftOut, isProverConfig, proveChange } from './prove.js';
 import { classifyTarget } from '../gate/classify.js';
+import { minifiedReason } from '../review/file-kinds.js';
 import picomatch from 'picomatch';
 import { leavesIncomplete, type Degradation } from './degradation.js';
 import type { ProveResult } from './types.js';
@@ -78,9 +79,20 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
     }
   };
   await readInto(listed.filter((p) => !isTestCode(p)));
-  // A file named like a test that the other code names (a `test_hooks.py` the app imports) may be
-  // served: it is read like any other, so naming a file like a test cannot hide a handler.
-  await readInto(namedTestFiles(listed.filter(isTestCode), files));
+  // Minified and bundled code (a theme's built assets, a vendored bundle) is build output: its
+  // thousands of functions on one line cost seconds and hold no handler of the application.
+  const minified = new Map<string, string>();
+  for (const file of files) {
+    const reason = minifiedReason(file.text);
+    if (reason !== null) minified.set(file.path, reason);
+  }
+  const names = namesIn(files.filter((f) => !minified.has(f.path)));
+  // A file the other code names is read like any other, so neither naming a file like a test (a
+  // `test_hooks.py` the app imports) nor minifying it (a bundle the server requires) can hide a handler.
+  const keptBundles = new Set(namedFiles([...minified.keys()], names));
+  for (const [path, reason] of minified) if (!keptBundles.has(path)) readProblems.push({ kind: 'minified', path, detail: reason });
+  files.splice(0, files.length, ...files.filter((f) => !minified.has(f.path) || keptBundles.has(f.path)));
+  await readInto(namedFiles(listed.filter(isTestCode), names));
   const downDepth = input.downDepth ?? 2;
   let selection = input.touched !== null && input.scoped === true ? selectFor(files, input.touched, input, downDepth) : null;
   // Scoping only saves time; it never narrows the proof. A selection stopped by a size bound (a name in
@@ -137,28 +149,28 @@ function emptyCoverage(): ProveResult['coverage'] {
   return { filesByLanguage: {}, frameworksRecognised: {}, entryPoints: 0, reached: 0, unreached: 0, operationsChecked: 0, operationsDischarged: 0, uncheckedByReason: {} };
 }
 
-/** Identifiers and dotted names (`test_hooks`, `admin.test`, `FooTest`) written in the given texts. */
+/** Identifiers, dotted and hyphenated names (`test_hooks`, `admin.test`, `FooTest`, `server-bundle`) written in the given texts. */
 function namesIn(texts: readonly { text: string }[]): Set<string> {
   const names = new Set<string>();
   for (const { text } of texts) {
-    for (const m of text.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    // Hyphens join a module's name (`require('./server-bundle')`) and split an expression (`a-b`): both kept.
+    for (const m of text.matchAll(/[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*/g)) {
       names.add(m[0]);
-      if (m[0].includes('.')) for (const part of m[0].split('.')) names.add(part);
+      if (/[.-]/.test(m[0])) for (const part of m[0].split(/[.-]/)) names.add(part);
+      if (m[0].includes('.') && m[0].includes('-')) for (const part of m[0].split('.')) names.add(part);
     }
   }
   return names;
 }
 
-/** The test-named files whose name (the base name without its extension) the other files write. */
-function namedTestFiles(testNamed: readonly string[], others: readonly { text: string }[]): string[] {
-  if (testNamed.length === 0) return [];
-  const names = namesIn(others);
-  return testNamed.filter((path) => names.has((path.split('/').pop() ?? path).replace(/\.[^.]*$/, '')));
+/** The paths whose name (the base name without its extension) is among the names the other files write. */
+function namedFiles(paths: readonly string[], names: ReadonlySet<string>): string[] {
+  return paths.filter((path) => names.has((path.split('/').pop() ?? path).replace(/\.[^.]*$/, '')));
 }
 
 /**
  * Test code (`tests/`, `src/test/`, `*.test.ts`, `test_*.py`: the gate's own notion of a test file) is
- * not served unless the other code names it (`namedTestFiles`), so it holds no entry and lies on no path from one; reading it only costs time (718 of
+ * not served unless the other code names it (`namedFiles`), so it holds no entry and lies on no path from one; reading it only costs time (718 of
  * kimai's 1,843 PHP files, about 40% of a run) and lets a test's mock with a project method's name make
  * that name ambiguous.
  */
