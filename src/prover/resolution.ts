@@ -8,6 +8,7 @@
  * Base-class attachment: a method declared on a class is reached only through that class or an
  * in-repository subclass of it, so an abstract base's method never projects onto unrelated classes.
  */
+import { declaredTypesOf } from './declared-types.js';
 import type { CallIR, FileIR, FunctionIR } from '../syntax/ir-types.js';
 import { routeClosureName, routeClosures } from './laravel-route-closures.js';
 import { chooseOverloads, type LibrarySupertypes, type OverloadContext } from './overloads.js';
@@ -281,7 +282,7 @@ export interface Resolution {
   unresolved: Unresolved | null;
 }
 
-const typeCache = new WeakMap<ProgramFile, Map<string, string | null>>();
+const typeCache = new WeakMap<ProgramFile, ReadonlyMap<string, string>>();
 
 /** The declared type of a variable or field named `name` in a file, by the common declaration shapes. */
 function declaredType(file: ProgramFile, fn: FunctionIR | null, name: string): string | null {
@@ -291,29 +292,9 @@ function declaredType(file: ProgramFile, fn: FunctionIR | null, name: string): s
     const param = fn.parameters.find((p) => p.name.replace(/^\$/, '') === bare);
     if (param?.type) return param.type.replace(/^\?/, '').replace(/^\\/, '');
   }
-  let cache = typeCache.get(file);
-  if (!cache) typeCache.set(file, (cache = new Map<string, string | null>()));
-  if (cache.has(bare)) return cache.get(bare) ?? null;
-  const v = `\\$?${bare}`;
-  const shapes = [
-    new RegExp(`\\b([A-Z]\\w*)(?:<[^<>;=]{0,80}>)?\\s+${v}\\s*[=;,)]`),
-    new RegExp(`${v}\\s*=\\s*new\\s+\\\\?([A-Z][\\w\\\\]*)`),
-    // A docblock type above a PHP property: `/** @var LambdaClient */ private $client;`
-    new RegExp(`@var\\s+\\\\?([A-Z][\\w\\\\]*)[^\\n]*(?:\\n[^\\n$]*){0,2}\\$${bare}\\b`),
-    new RegExp(`(?:self|this)\\.${bare}\\s*=\\s*([A-Z]\\w*)\\(`),
-    new RegExp(`\\b${bare}\\s*=\\s*([A-Z]\\w*)\\(`),
-    new RegExp(`\\b${bare}\\??\\s*:\\s*([A-Z]\\w*)`),
-  ];
-  let found: string | null = null;
-  for (const shape of shapes) {
-    const match = shape.exec(file.text);
-    if (match?.[1]) {
-      found = match[1];
-      break;
-    }
-  }
-  cache.set(bare, found);
-  return found;
+  let types = typeCache.get(file);
+  if (!types) typeCache.set(file, (types = declaredTypesOf(file.text)));
+  return types.get(bare) ?? null;
 }
 
 /** The variable a receiver expression starts from: `$this->sdk->createLambda()` → `sdk`, `client.x` → `client`. */
@@ -361,6 +342,19 @@ function qualifiedClassNames(program: Program): Set<string> {
  */
 function isLibraryName(program: Program, file: ProgramFile, name: string): boolean {
   const bare = name.replace(/^\$/, '');
+  let byFile = libraryNames.get(program);
+  if (!byFile) libraryNames.set(program, (byFile = new WeakMap<ProgramFile, Map<string, boolean>>()));
+  let names = byFile.get(file);
+  if (!names) byFile.set(file, (names = new Map<string, boolean>()));
+  let library = names.get(bare);
+  if (library === undefined) names.set(bare, (library = judgedLibraryName(program, file, bare)));
+  return library;
+}
+
+/** Asked once per receiver name and file: every call on the receiver asks again. */
+const libraryNames = new WeakMap<Program, WeakMap<ProgramFile, Map<string, boolean>>>();
+
+function judgedLibraryName(program: Program, file: ProgramFile, bare: string): boolean {
   if (file.language === 'php' && /\\/.test(bare)) {
     const own = qualifiedClassNames(program);
     return !own.has(bare.replace(/^\\/, '')) && !own.has(`*${bare.split('\\').pop() ?? ''}`);

@@ -118,7 +118,9 @@ const DECLARATION_SHAPES: Record<FactsLanguage, readonly { kind: 'function' | 'c
   java: [
     { kind: 'function', re: BODY_DECLARATION },
     // A body-less declaration (abstract, interface): `Type name(...);`, never `new X(...);` or `return x(...);`.
-    { kind: 'function', re: /^[ \t]*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default)\s+)*(?:<[^>;]*>\s+)?(?!(?:new|return|throw|else|case|yield|await)\b)[\w.$<>[\],? ]+\s+([A-Za-z_$][\w$]*)\s*\([^;{]*\)\s*(?:throws\s[^;{]*)?;/gm },
+    // The type starts with a word character: a type of spaces took the indentation of every call
+    // statement (`    save(x);`) for a declaration, and the backtracking cost seconds per project.
+    { kind: 'function', re: /^[ \t]*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default)\s+)*(?:<[^>;]*>\s+)?(?!(?:new|return|throw|else|case|yield|await)\b)[\w$][\w.$<>[\],? ]*\s+([A-Za-z_$][\w$]*)\s*\([^;{]*\)\s*(?:throws\s[^;{]*)?;/gm },
     { kind: 'class', re: /\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)/g },
   ],
   python: [

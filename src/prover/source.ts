@@ -86,13 +86,13 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
     const reason = minifiedReason(file.text);
     if (reason !== null) minified.set(file.path, reason);
   }
-  const names = namesIn(files.filter((f) => !minified.has(f.path)));
+  const served = files.filter((f) => !minified.has(f.path));
   // A file the other code names is read like any other, so neither naming a file like a test (a
   // `test_hooks.py` the app imports) nor minifying it (a bundle the server requires) can hide a handler.
-  const keptBundles = new Set(namedFiles([...minified.keys()], names));
+  const keptBundles = new Set(namedFiles([...minified.keys()], served));
   for (const [path, reason] of minified) if (!keptBundles.has(path)) readProblems.push({ kind: 'minified', path, detail: reason });
   files.splice(0, files.length, ...files.filter((f) => !minified.has(f.path) || keptBundles.has(f.path)));
-  await readInto(namedFiles(listed.filter(isTestCode), names));
+  await readInto(namedFiles(listed.filter(isTestCode), served));
   const downDepth = input.downDepth ?? 2;
   let selection = input.touched !== null && input.scoped === true ? selectFor(files, input.touched, input, downDepth) : null;
   // Scoping only saves time; it never narrows the proof. A selection stopped by a size bound (a name in
@@ -149,23 +149,37 @@ function emptyCoverage(): ProveResult['coverage'] {
   return { filesByLanguage: {}, frameworksRecognised: {}, entryPoints: 0, reached: 0, unreached: 0, operationsChecked: 0, operationsDischarged: 0, uncheckedByReason: {} };
 }
 
-/** Identifiers, dotted and hyphenated names (`test_hooks`, `admin.test`, `FooTest`, `server-bundle`) written in the given texts. */
-function namesIn(texts: readonly { text: string }[]): Set<string> {
-  const names = new Set<string>();
-  for (const { text } of texts) {
-    // Hyphens join a module's name (`require('./server-bundle')`) and split an expression (`a-b`): both kept.
-    for (const m of text.matchAll(/[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*/g)) {
-      names.add(m[0]);
-      if (/[.-]/.test(m[0])) for (const part of m[0].split(/[.-]/)) names.add(part);
-      if (m[0].includes('.') && m[0].includes('-')) for (const part of m[0].split('.')) names.add(part);
-    }
-  }
-  return names;
+/** The base name of a path without its extension: the name other code uses for the module. */
+function moduleName(path: string): string {
+  return (path.split('/').pop() ?? path).replace(/\.[^.]*$/, '');
 }
 
-/** The paths whose name (the base name without its extension) is among the names the other files write. */
-function namedFiles(paths: readonly string[], names: ReadonlySet<string>): string[] {
-  return paths.filter((path) => names.has((path.split('/').pop() ?? path).replace(/\.[^.]*$/, '')));
+const NAME_TOKEN = /[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*/g;
+
+/**
+ * The paths whose module name the given texts write, as an identifier, a dotted or a hyphenated name
+ * (`test_hooks`, `admin.test`, `FooTest`, `server-bundle`). Only the wanted names are kept: a set of
+ * every name of a large repository cost seconds.
+ */
+function namedFiles(paths: readonly string[], texts: readonly { text: string }[]): string[] {
+  const wanted = new Set(paths.map(moduleName));
+  const found = new Set<string>();
+  const note = (name: string): void => {
+    if (wanted.has(name)) found.add(name);
+  };
+  for (const { text } of texts) {
+    if (found.size === wanted.size) break;
+    for (const m of text.matchAll(NAME_TOKEN)) {
+      const token = m[0];
+      note(token);
+      // Hyphens join a module's name (`require('./server-bundle')`) and split an expression (`a-b`): both kept.
+      const dotted = token.includes('.');
+      const hyphenated = token.includes('-');
+      if (dotted || hyphenated) for (const part of token.split(/[.-]/)) note(part);
+      if (dotted && hyphenated) for (const part of token.split('.')) note(part);
+    }
+  }
+  return paths.filter((path) => found.has(moduleName(path)));
 }
 
 /**
