@@ -82,7 +82,10 @@ function onBehalfNorm(program: Program, row: OperationFact, facts: LanguageFacts
 /** Locals holding what the request chose, line by line up to `untilLine` (exclusive); a reassignment from elsewhere drops one. */
 function requestChosen(file: ProgramFile, fn: FunctionIR, row: OperationFact, facts: LanguageFacts, classes: ReadonlySet<string>, untilLine: number): Set<string> {
   const chosen = new Set<string>();
-  for (const p of fn.parameters) if (routeBound(p, facts, classes) !== null) chosen.add(p.name);
+  for (const p of fn.parameters) {
+    const filled = facts.requestInputs.some((re) => (p.type !== null && re.test(p.type)) || p.annotations.some((a) => re.test(a)));
+    if (filled || routeBound(p, facts, classes) !== null) chosen.add(p.name);
+  }
   const from = row.valueFrom;
   for (let line = fn.bodyStartLine; line < untilLine && line <= fn.endLine; line++) {
     const text = (file.lines[line - 1] ?? '').replace(/\/\/.*$/, '');
