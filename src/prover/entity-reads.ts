@@ -28,7 +28,7 @@ const bare = (name: string): string => name.replace(/^\$/, '');
 const typeName = (type: string | null): string | null => (type === null ? null : (type.replace(/^\?/, '').replace(/^\\/, '').split('\\').pop() ?? null));
 
 /** A parameter the route binds: typed by a project class that is no service, not the logged-in user. */
-function routeBound(parameter: ParameterIR, facts: Facts['php'], classes: ReadonlySet<string>): string | null {
+export function routeBound(parameter: ParameterIR, facts: Facts['php'], classes: ReadonlySet<string>): string | null {
   const type = typeName(parameter.type);
   if (type === null || !/^[A-Z]/.test(type) || NOT_AN_ENTITY.test(type) || !classes.has(type)) return null;
   if (facts.currentUserTypes.some((re) => re.test(type) || parameter.annotations.some((a) => re.test(a)))) return null;

@@ -115,8 +115,10 @@ const factsFileSchema = z.strictObject({
         resource_bound: z.boolean().default(false),
         /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
         resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
-        /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone. */
-        judged_as: z.enum(['route-entity']).optional(),
+        /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone; `on-behalf-write`: the calls create a record for a user, an obligation only when the request chose that user (on-behalf-writes.ts). */
+        judged_as: z.enum(['route-entity', 'on-behalf-write']).optional(),
+        /** For `on-behalf-write`: a regex over a call's argument that says whose record it is (`$user`, `$owner`). */
+        owner_argument: pattern.optional(),
         /** Further objects the operation acts on, each needing a check bound to it (a move changes the child and its new parent). */
         also_bound: z.array(z.union([z.number().int().min(0), z.literal('receiver')])).default([]),
         /** Regexes over a permission a check names (`Item.BUILD`) that does not grant this operation: such a check, or a disjunction offering it, discharges nothing (permission-strength.ts). */
@@ -230,8 +232,10 @@ export interface OperationFact {
   entries: RegExp[];
   resourceBound: boolean;
   resourceArg: number | 'receiver' | null;
-  /** `route-entity`: judged by entity-reads.ts, not found by its calls. */
-  judgedAs: 'route-entity' | null;
+  /** `route-entity` (entity-reads.ts), `on-behalf-write` (on-behalf-writes.ts): judged there, not found by its calls. */
+  judgedAs: 'route-entity' | 'on-behalf-write' | null;
+  /** For `on-behalf-write`: the argument that names whose record is written. */
+  ownerArgument: RegExp | null;
   alsoBound: (number | 'receiver')[];
   /** Permissions that do not grant the operation. */
   insufficientPermissions: RegExp[];
@@ -356,6 +360,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       resourceBound: row.resource_bound,
       resourceArg: row.resource_arg ?? null,
       judgedAs: row.judged_as ?? null,
+      ownerArgument: optionalPattern([...at, 'owner_argument'], row.owner_argument),
       alsoBound: row.also_bound,
       insufficientPermissions: patterns([...at, 'insufficient_permissions'], row.insufficient_permissions),
       requires: [...new Set(row.requires)],
