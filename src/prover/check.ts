@@ -44,7 +44,7 @@ export interface CheckInput {
 }
 
 /** What the graph needs of a statement check: its call, and whether its value must be branched on. */
-function shapeOf(w: Witness): CheckShape {
+export function shapeOf(w: Witness): CheckShape {
   return { callee: w.callee ?? null, value: w.valueChecked === true };
 }
 
@@ -70,7 +70,7 @@ function describe(w: Witness): string {
  * Ownership proved against a current user that is the guest account when nobody is logged in
  * (guest-users.ts) holds only where a login check dominates too: an anonymous visitor is that guest.
  */
-function dropGuestOpenOwnership(dominating: Witness[]): void {
+export function dropGuestOpenOwnership(dominating: Witness[]): void {
   if (dominating.some((w) => w.kind === 'authn')) return;
   for (let i = dominating.length - 1; i >= 0; i--) if (dominating[i]!.guestOpen === true) dominating.splice(i, 1);
 }

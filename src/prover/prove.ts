@@ -11,6 +11,7 @@ import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syn
 import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { entityReadFindings } from './entity-reads.js';
+import { routeRecordFindings, routeRecordPaths, routeRecordReads } from './route-record-reads.js';
 import { checkObligations, siteKey } from './check.js';
 import { isSymfonyRoutesFile } from './symfony-routes.js';
 import { argumentsFromRequest } from './request-input.js';
@@ -189,10 +190,12 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   });
   if (composed.fanOutCuts > 0) bump(reasons, 'fan_out_cut', composed.fanOutCuts);
   if (composed.pathLimitCuts > 0) bump(reasons, 'path_limit', composed.pathLimitCuts);
-  const control = await controlFlowFor(program, composed.paths, witnessSet.byFunction, (id) => throwsAtLine(program, id), input.deadline);
+  // Laravel handlers answering with the record their own check binds are judged on their own graphs too.
+  const recordReads = routeRecordReads(program, facts, entries, witnessSet.byFunction, touched?.functions ?? null);
+  const control = await controlFlowFor(program, [...composed.paths, ...routeRecordPaths(recordReads)], witnessSet.byFunction, (id) => throwsAtLine(program, id), input.deadline);
   const checkInput = { program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts, control };
   const checked = checkObligations(checkInput);
-  checked.findings.push(...entityReadFindings(checkInput));
+  checked.findings.push(...entityReadFindings(checkInput), ...routeRecordFindings(checkInput, recordReads));
   const removed = new Map((input.touched ?? []).filter((t) => (t.removed?.length ?? 0) > 0).map((t) => [t.path, t.removed ?? []] as const));
   // Only a change that removed lines can have removed a check: the names are gathered for it alone.
   const findings = removed.size === 0 || checked.findings.length === 0 ? checked.findings : withRemovedChecks(checked.findings, { program, facts, removed, checkNames: checkNamesOf(declarations, witnessSet) });
