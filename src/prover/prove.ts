@@ -19,6 +19,7 @@ import { throwsAtLine, witnesses, type WitnessSet } from './enforcement.js';
 import { controlFlowFor } from './dominance.js';
 import { withRemovedChecks } from './removed-checks.js';
 import { privilegeGrantSites } from './privilege-grants.js';
+import { unscopedRelationReadSites } from './scoped-relations.js';
 import { bodyMatches } from './sibling-norm.js';
 import { loadFacts, type Facts, type FactsLanguage, type OperationFact } from './facts.js';
 import { guardedOwnWrapper, librarySupertypesOf } from './overloads.js';
@@ -336,6 +337,7 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
     }
   }
   for (const site of privilegeGrantSites(program, facts)) add(site);
+  for (const site of unscopedRelationReadSites(program, facts)) add(site);
   for (const entry of entries.values()) {
     const file = program.byPath.get(entry.path);
     const ref = program.functions.get(entry.functionId);
