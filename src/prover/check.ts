@@ -94,7 +94,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       // A handler-named operation is the entry itself; it is reached only when the entry is the target.
       if (op.handlerNamed && (path.hops.length !== 1 || op.functionId !== entry.functionId)) continue;
       if (input.touched && !pathTouches(path, op, input.touched)) continue;
-      if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom)) continue;
+      if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom, op.answerThroughLocals === true)) continue;
       if (op.siblingNorm && !fileDeclaresPermissions(input.program, input.entries, input.witnesses.byFunction, entry)) continue;
       const key = siteKey(op);
       out.checked.add(key);
@@ -169,12 +169,18 @@ export function checkObligations(input: CheckInput): CheckOutput {
  * handler name matches, and each hop returns what the next one gives back (`return helper(context);`).
  * A read a helper uses for itself (looking an endpoint up to build a credentials query) is no answer.
  */
-function answersWith(input: CheckInput, entry: EntryPoint, path: PathRecord, names: readonly RegExp[]): boolean {
+function answersWith(input: CheckInput, entry: EntryPoint, path: PathRecord, names: readonly RegExp[], throughLocals: boolean): boolean {
   const name = input.program.functions.get(entry.functionId)?.fn.name ?? '';
   if (!names.some((re) => re.test(name))) return false;
   return path.hops.slice(0, -1).every((hop) => {
-    const file = input.program.byPath.get(input.program.functions.get(hop.functionId)?.path ?? '');
-    return hop.callLine !== null && /^\s*return\b/.test(file?.lines[hop.callLine - 1] ?? '');
+    const ref = input.program.functions.get(hop.functionId);
+    const file = input.program.byPath.get(ref?.path ?? '');
+    if (hop.callLine === null || !file || !ref) return false;
+    const line = file.lines[hop.callLine - 1] ?? '';
+    if (/^\s*return\b/.test(line)) return true;
+    // `$text = $formatter->toMarkdown($chapter);` then `return download($text);`: a local the hop returns.
+    const local = throughLocals ? /^\s*\$(\w+)\s*=(?!=)/.exec(line)?.[1] : undefined;
+    return local !== undefined && file.lines.slice(hop.callLine, ref.fn.endLine).some((l) => /^\s*return\b/.test(l) && new RegExp(String.raw`\$${local}\b`).test(l));
   });
 }
 

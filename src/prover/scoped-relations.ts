@@ -131,6 +131,7 @@ export function unscopedRelationReadSites(program: Program, facts: Facts): Opera
         severity: row.severity,
         cwe: row.cwe,
         onlyFrom: row.entries.length > 0 ? row.entries : [ANY_ENTRY],
+        answerThroughLocals: true,
         ...(row.heldBy ? { heldBy: row.heldBy } : {}),
       });
     });

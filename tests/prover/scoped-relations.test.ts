@@ -105,8 +105,10 @@ describe('an answer with a relation that skips the visibility scope', () => {
     expect(await reads('        return response()->json($chapter->pages);')).toEqual(['ChapterApiController.read ChapterApiController.read:13 authn_only']);
   });
 
-  it('is a finding when a helper returns what a loop over it accumulates and each hop returns that', async () => {
+  it('is a finding when a helper returns what a loop over it accumulates and each hop hands that on as its answer', async () => {
     expect(await reads('        return $this->formatter->toText($chapter);')).toEqual(['ChapterApiController.read ChapterFormatter.toText:8 authn_only']);
+    // the handler assigns the helper's answer to a local it returns
+    expect(await reads("        $text = $this->formatter->toText($chapter);\n        return response()->json(['text' => $text]);")).toEqual(['ChapterApiController.read ChapterFormatter.toText:8 authn_only']);
   });
 
   it.each([
