@@ -44,7 +44,7 @@ export interface CheckInput {
 }
 
 /** What the graph needs of a statement check: its call, and whether its value must be branched on. */
-function shapeOf(w: Witness): CheckShape {
+export function shapeOf(w: Witness): CheckShape {
   return { callee: w.callee ?? null, value: w.valueChecked === true };
 }
 
@@ -70,7 +70,7 @@ function describe(w: Witness): string {
  * Ownership proved against a current user that is the guest account when nobody is logged in
  * (guest-users.ts) holds only where a login check dominates too: an anonymous visitor is that guest.
  */
-function dropGuestOpenOwnership(dominating: Witness[]): void {
+export function dropGuestOpenOwnership(dominating: Witness[]): void {
   if (dominating.some((w) => w.kind === 'authn')) return;
   for (let i = dominating.length - 1; i >= 0; i--) if (dominating[i]!.guestOpen === true) dominating.splice(i, 1);
 }
@@ -94,7 +94,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       // A handler-named operation is the entry itself; it is reached only when the entry is the target.
       if (op.handlerNamed && (path.hops.length !== 1 || op.functionId !== entry.functionId)) continue;
       if (input.touched && !pathTouches(path, op, input.touched)) continue;
-      if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom)) continue;
+      if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom, op.answerThroughLocals === true)) continue;
       if (op.siblingNorm && !fileDeclaresPermissions(input.program, input.entries, input.witnesses.byFunction, entry)) continue;
       const key = siteKey(op);
       out.checked.add(key);
@@ -169,12 +169,18 @@ export function checkObligations(input: CheckInput): CheckOutput {
  * handler name matches, and each hop returns what the next one gives back (`return helper(context);`).
  * A read a helper uses for itself (looking an endpoint up to build a credentials query) is no answer.
  */
-function answersWith(input: CheckInput, entry: EntryPoint, path: PathRecord, names: readonly RegExp[]): boolean {
+function answersWith(input: CheckInput, entry: EntryPoint, path: PathRecord, names: readonly RegExp[], throughLocals: boolean): boolean {
   const name = input.program.functions.get(entry.functionId)?.fn.name ?? '';
   if (!names.some((re) => re.test(name))) return false;
   return path.hops.slice(0, -1).every((hop) => {
-    const file = input.program.byPath.get(input.program.functions.get(hop.functionId)?.path ?? '');
-    return hop.callLine !== null && /^\s*return\b/.test(file?.lines[hop.callLine - 1] ?? '');
+    const ref = input.program.functions.get(hop.functionId);
+    const file = input.program.byPath.get(ref?.path ?? '');
+    if (hop.callLine === null || !file || !ref) return false;
+    const line = file.lines[hop.callLine - 1] ?? '';
+    if (/^\s*return\b/.test(line)) return true;
+    // `$text = $formatter->toMarkdown($chapter);` then `return download($text);`: a local the hop returns.
+    const local = throughLocals ? /^\s*\$(\w+)\s*=(?!=)/.exec(line)?.[1] : undefined;
+    return local !== undefined && file.lines.slice(hop.callLine, ref.fn.endLine).some((l) => /^\s*return\b/.test(l) && new RegExp(String.raw`\$${local}\b`).test(l));
   });
 }
 

@@ -75,6 +75,8 @@ const factsFileSchema = z.strictObject({
     request_inputs: z.array(pattern).default([]),
     /** Regexes over a check's attribute that only allow viewing (`view`, `show`): no check for a resource-bound write of that object. */
     read_attributes: z.array(pattern).default([]),
+    /** Regexes over a model method that is a visibility scope (`scopeVisible`): relation reads that skip it hand out rows the caller may not see (scoped-relations.ts). */
+    visibility_scopes: z.array(pattern).default([]),
     /** Regexes over a check's attribute that is a login, not a permission (`ROLE_USER`): it binds no object and covers no resource-bound operation. */
     login_roles: z.array(pattern).default([]),
     /** Regexes over a check's attribute that is a role (`ROLE_ADMIN`): authority over every object, whatever the path's other checks bind. */
@@ -115,8 +117,8 @@ const factsFileSchema = z.strictObject({
         resource_bound: z.boolean().default(false),
         /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
         resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
-        /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone; `on-behalf-write`: the calls create a record for a user, an obligation only when the request chose that user (on-behalf-writes.ts). */
-        judged_as: z.enum(['route-entity', 'on-behalf-write']).optional(),
+        /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone; `on-behalf-write`: the calls create a record for a user, an obligation only when the request chose that user (on-behalf-writes.ts); `route-record`: the same for a Laravel record a route key names, judged against the handler's own check of that key (route-record-reads.ts); `scoped-relation`: the calls declare Eloquent relations, and reading one to a model with a visibility scope is the operation (scoped-relations.ts). */
+        judged_as: z.enum(['route-entity', 'on-behalf-write', 'route-record', 'scoped-relation']).optional(),
         /** For `on-behalf-write`: a regex over a call's argument that says whose record it is (`$user`, `$owner`). */
         owner_argument: pattern.optional(),
         /** Further objects the operation acts on, each needing a check bound to it (a move changes the child and its new parent). */
@@ -232,8 +234,8 @@ export interface OperationFact {
   entries: RegExp[];
   resourceBound: boolean;
   resourceArg: number | 'receiver' | null;
-  /** `route-entity` (entity-reads.ts), `on-behalf-write` (on-behalf-writes.ts): judged there, not found by its calls. */
-  judgedAs: 'route-entity' | 'on-behalf-write' | null;
+  /** `route-entity` (entity-reads.ts), `on-behalf-write` (on-behalf-writes.ts), `route-record` (route-record-reads.ts), `scoped-relation` (scoped-relations.ts): judged by their module, not found by their calls. */
+  judgedAs: 'route-entity' | 'on-behalf-write' | 'route-record' | 'scoped-relation' | null;
   /** For `on-behalf-write`: the argument that names whose record is written. */
   ownerArgument: RegExp | null;
   alsoBound: (number | 'receiver')[];
@@ -310,6 +312,8 @@ export interface LanguageFacts {
   /** Parameter types/annotations the framework fills from the request. */
   requestInputs: RegExp[];
   readAttributes: RegExp[];
+  /** Model methods that are visibility scopes. */
+  visibilityScopes: RegExp[];
   loginRoles: RegExp[];
   globalRoles: RegExp[];
   /** Library type → its direct supertypes (simple names). */
@@ -427,6 +431,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     tokenLookups: patterns(['header', 'token_lookups'], input.header.token_lookups),
     requestInputs: patterns(['header', 'request_inputs'], input.header.request_inputs),
     readAttributes: patterns(['header', 'read_attributes'], input.header.read_attributes),
+    visibilityScopes: patterns(['header', 'visibility_scopes'], input.header.visibility_scopes),
     loginRoles: patterns(['header', 'login_roles'], input.header.login_roles),
     globalRoles: patterns(['header', 'global_roles'], input.header.global_roles),
     librarySupertypes: new Map(Object.entries(input.header.library_supertypes)),

@@ -12,6 +12,7 @@ import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { entityReadFindings } from './entity-reads.js';
 import { onBehalfWriteFindings } from './on-behalf-writes.js';
+import { routeRecordFindings, routeRecordPaths, routeRecordReads } from './route-record-reads.js';
 import { checkObligations, siteKey } from './check.js';
 import { isSymfonyRoutesFile } from './symfony-routes.js';
 import { argumentsFromRequest } from './request-input.js';
@@ -19,6 +20,7 @@ import { throwsAtLine, witnesses, type WitnessSet } from './enforcement.js';
 import { controlFlowFor } from './dominance.js';
 import { withRemovedChecks } from './removed-checks.js';
 import { privilegeGrantSites } from './privilege-grants.js';
+import { unscopedRelationReadSites } from './scoped-relations.js';
 import { bodyMatches } from './sibling-norm.js';
 import { loadFacts, type Facts, type FactsLanguage, type OperationFact } from './facts.js';
 import { guardedOwnWrapper, librarySupertypesOf } from './overloads.js';
@@ -190,10 +192,12 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   });
   if (composed.fanOutCuts > 0) bump(reasons, 'fan_out_cut', composed.fanOutCuts);
   if (composed.pathLimitCuts > 0) bump(reasons, 'path_limit', composed.pathLimitCuts);
-  const control = await controlFlowFor(program, composed.paths, witnessSet.byFunction, (id) => throwsAtLine(program, id), input.deadline);
+  // Laravel handlers answering with the record their own check binds are judged on their own graphs too.
+  const recordReads = routeRecordReads(program, facts, entries, witnessSet.byFunction, touched?.functions ?? null);
+  const control = await controlFlowFor(program, [...composed.paths, ...routeRecordPaths(recordReads)], witnessSet.byFunction, (id) => throwsAtLine(program, id), input.deadline);
   const checkInput = { program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts, control };
   const checked = checkObligations(checkInput);
-  checked.findings.push(...entityReadFindings(checkInput), ...onBehalfWriteFindings(checkInput));
+  checked.findings.push(...entityReadFindings(checkInput), ...onBehalfWriteFindings(checkInput), ...routeRecordFindings(checkInput, recordReads));
   const removed = new Map((input.touched ?? []).filter((t) => (t.removed?.length ?? 0) > 0).map((t) => [t.path, t.removed ?? []] as const));
   // Only a change that removed lines can have removed a check: the names are gathered for it alone.
   const findings = removed.size === 0 || checked.findings.length === 0 ? checked.findings : withRemovedChecks(checked.findings, { program, facts, removed, checkNames: checkNamesOf(declarations, witnessSet) });
@@ -334,6 +338,7 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
     }
   }
   for (const site of privilegeGrantSites(program, facts)) add(site);
+  for (const site of unscopedRelationReadSites(program, facts)) add(site);
   for (const entry of entries.values()) {
     const file = program.byPath.get(entry.path);
     const ref = program.functions.get(entry.functionId);

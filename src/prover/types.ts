@@ -127,6 +127,8 @@ export interface OperationSite {
   cwe: string;
   /** Entry handler names behind which this is an obligation (a configuration read a list box discloses); absent: every entry. */
   onlyFrom?: readonly RegExp[];
+  /** With `onlyFrom`: a hop also hands the read on when it assigns the next hop's answer to a local it returns (scoped-relations.ts). */
+  answerThroughLocals?: boolean;
   /** A privilege grant: only a check whose text or conditions test the caller's own privilege discharges it (privilege-grants.ts). */
   heldBy?: RegExp;
   /** A handler-named read that is an obligation only where every other entry of its file declares a permission (sibling-norm.ts). */

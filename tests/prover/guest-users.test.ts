@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
+import { GUEST_BASE_CONTROLLER as base } from './guest-fixtures.js';
 
 /** The application's helpers: `user()` answers `currentUser` (the guest fallback or not). */
 const helpers = (currentUser: string, signedIn = 'auth()->user() && !auth()->user()->isGuest()') => `<?php
@@ -21,44 +22,6 @@ function signedInUser(): bool
 }
 `;
 
-const base = `<?php
-namespace App\\Http;
-abstract class Controller
-{
-    protected function refuse()
-    {
-        throw new HttpException(403, 'Forbidden');
-    }
-
-    protected function checkPermission(string $permission): void
-    {
-        if (!user()->can($permission)) {
-            $this->refuse();
-        }
-    }
-
-    protected function checkPermissionOr(string $permission, callable $callback): void
-    {
-        if ($callback() !== true) {
-            $this->checkPermission($permission);
-        }
-    }
-
-    protected function checkPermissionOrCurrentUser(string $permission, int $userId): void
-    {
-        $this->checkPermissionOr($permission, function () use ($userId) {
-            return $userId === user()->id;
-        });
-    }
-
-    protected function preventGuestAccess(): void
-    {
-        if (!signedInUser()) {
-            $this->refuse();
-        }
-    }
-}
-`;
 
 /** A profile controller: `destroy` deletes the account after `guard`. */
 const users = (guard: string) => `<?php
