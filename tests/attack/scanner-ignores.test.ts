@@ -1,0 +1,53 @@
+/**
+ * A change that carries a scanner's own ignore file, or puts its secret where a scanner skips paths
+ * of its own accord, must not get "ran, nothing found" from that scanner. Real repositories, the real
+ * secretlint from jscr's node_modules, reviewed as CI would review the pull request.
+ */
+import { describe, expect } from 'vitest';
+import { testsNeeding } from '../helpers/programs.js';
+import { reposRemovedAfterEach, runJscr, type FileMap } from '../helpers/repo.js';
+
+const repo = reposRemovedAfterEach();
+const needs = testsNeeding(['secretlint']);
+
+interface Report {
+  findings: { rule: string; path: string; merged?: { rule: string }[] }[];
+  scanners: { name: string; status: string; detail: string; not_analysed?: { path: string }[] }[];
+}
+
+const TOKEN_LINE = `const token = "ghp_${'A1b2C3d4E5'.repeat(3)}abcdef";\n`;
+
+async function reviewWithSecretlint(change: FileMap): Promise<{ code: number; report: Report }> {
+  const r = repo({ '.jscr.toml': '[scanners]\nenabled = ["secretlint"]\n', 'README.md': '# app\n' });
+  r.commit(change);
+  const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--no-model', '--format', 'json'], { cwd: r.root });
+  if (run.code === 2) throw new Error(`review could not run: ${run.stderr}`);
+  return { code: run.code, report: JSON.parse(run.stdout) as Report };
+}
+
+const secretlintOf = (report: Report): Report['scanners'][number] | undefined => report.scanners.find((s) => s.name === 'secretlint');
+
+describe('secretlint on a hostile change', () => {
+  needs.secretlint('a .secretlintignore the change adds does not hide the change\'s secret from secretlint', async () => {
+    const { code, report } = await reviewWithSecretlint({ '.secretlintignore': '*\n**/*\n', 'src/client.js': TOKEN_LINE });
+    expect(code).toBe(1);
+    expect(secretlintOf(report)).toMatchObject({ status: 'ran' });
+    // secretlint's finding is folded into jscr's own at the same line, and named there.
+    const bySecretlint = report.findings.filter((f) => f.path === 'src/client.js' && [f, ...(f.merged ?? [])].some((m) => m.rule.startsWith('secretlint/')));
+    expect(bySecretlint).toHaveLength(1);
+  });
+
+  needs.secretlint('a file under node_modules/ that secretlint skips by itself is not analysed by it: partial, exit 3', async () => {
+    const { code, report } = await reviewWithSecretlint({ 'lib/node_modules/pad/index.js': TOKEN_LINE, 'src/ok.js': 'export const a = 1;\n' });
+    expect(code).toBe(3);
+    expect(secretlintOf(report)).toMatchObject({ status: 'partial', not_analysed: [{ path: 'lib/node_modules/pad/index.js' }] });
+    // jscr's own detector still reads it.
+    expect(report.findings.some((f) => f.path === 'lib/node_modules/pad/index.js')).toBe(true);
+  });
+
+  needs.secretlint('a change secretlint reads whole is still "ran" (exit 0 when clean)', async () => {
+    const { code, report } = await reviewWithSecretlint({ 'src/ok.js': 'export const a = process.env.TOKEN;\n' });
+    expect(code).toBe(0);
+    expect(secretlintOf(report)).toMatchObject({ status: 'ran' });
+  });
+});
