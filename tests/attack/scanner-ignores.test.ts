@@ -37,6 +37,14 @@ describe('secretlint on a hostile change', () => {
     expect(bySecretlint).toHaveLength(1);
   });
 
+  needs.secretlint('secretlint-disable comments the change writes do not hide its secret from secretlint', async () => {
+    const hidden = `// secretlint-disable\n${TOKEN_LINE.replace('\n', ' // secretlint-disable-line\n')}/* secretlint-enable */\n`;
+    const { code, report } = await reviewWith('secretlint', { 'src/client.js': hidden });
+    expect(code).toBe(1);
+    const bySecretlint = report.findings.filter((f) => f.path === 'src/client.js' && [f, ...(f.merged ?? [])].some((m) => m.rule.startsWith('secretlint/')));
+    expect(bySecretlint).toHaveLength(1);
+  });
+
   needs.secretlint('a file under node_modules/ that secretlint skips by itself is not analysed by it: partial, exit 3', async () => {
     const { code, report } = await reviewWith('secretlint', { 'lib/node_modules/pad/index.js': TOKEN_LINE, 'src/ok.js': 'export const a = 1;\n' });
     expect(code).toBe(3);

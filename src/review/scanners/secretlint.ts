@@ -10,8 +10,8 @@ import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
 import type { KnownSecret } from '../../redact/mask.js';
 import { z } from 'zod';
-import { asArgument, jscrBinDirs, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned } from './common.js';
-import type { ScannerAdapter, ScannerInput, ScannerOutcome, UnanalysedFile } from './types.js';
+import { asArgument, jscrBinDirs, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scanWithoutDirectives } from './common.js';
+import type { ScannerAdapter, ScannerInput, UnanalysedFile } from './types.js';
 import { temporaryDirectory } from '../../policy/environment.js';
 
 /** The fields of secretlint's `--format json` that jscr reads: per file, each message's rule and where it is. */
@@ -111,7 +111,8 @@ export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): Scan
     name: 'secretlint',
     // Secrets hide in any text file; the engine passes only admitted text, never binaries.
     filesFor: (paths) => [...paths],
-    async run(input: ScannerInput): Promise<ScannerOutcome> {
+    // `secretlint-disable`, `-disable-line`, `-disable-next-line` and `-enable` comments, which it honours with any config.
+    run: (input: ScannerInput) => scanWithoutDirectives(input, /\bsecretlint(?=-(?:disable|enable))/gi, async (input) => {
       const configDir = await mkdtemp(join(temporaryDirectory(), 'jscr-secretlint-'));
       try {
         const configFile = join(configDir, 'secretlintrc.json');
@@ -139,7 +140,7 @@ export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): Scan
       } finally {
         await rm(configDir, { recursive: true, force: true });
       }
-    },
+    }),
   };
 }
 

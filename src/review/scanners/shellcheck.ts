@@ -8,17 +8,11 @@ import type { Severity } from '../../report/finding.js';
 import { makeFinding } from '../../report/fingerprint.js';
 import { z } from 'zod';
 import { pathsForScanner } from '../../languages/registry.js';
-import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scannerCwe } from './common.js';
+import { asArgument, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scanWithoutDirectives, scannerCwe } from './common.js';
 import type { ScannerAdapter, ScannerInput, ScannerOutcome, UnanalysedFile } from './types.js';
-import { createWorkCopy } from '../work-copy.js';
 
-/** A comment naming shellcheck, as its directives are written (`# shellcheck disable=SC2086`). */
-const DIRECTIVE = /(#[ \t]*)shellcheck\b/gi;
-
-/** The text with every directive's keyword replaced by a word of the same length, so lines and columns stay. */
-export function withoutDirectives(text: string): string {
-  return text.replace(DIRECTIVE, '$1jscr-noted');
-}
+/** The keyword of a comment naming shellcheck, as its directives are written (`# shellcheck disable=SC2086`). */
+const DIRECTIVE = /(?<=#[ \t]*)shellcheck\b/gi;
 
 /** The fields of `shellcheck -f json1` that jscr reads (column and fix data are ignored). */
 const shellcheckReportSchema = z.object({
@@ -39,12 +33,7 @@ const SEVERITY: Record<string, Severity> = { error: 'medium', warning: 'medium',
 const CONFIDENCE: Record<string, number> = { error: 0.8, warning: 0.7, info: 0.5, style: 0.3 };
 
 async function run(input: ScannerInput): Promise<ScannerOutcome> {
-  const copy = await createWorkCopy(input.files.map((path) => ({ path, text: withoutDirectives(input.contents.get(path) ?? '') })));
-  try {
-    return await runIn({ ...input, root: copy.dir });
-  } finally {
-    await copy.remove();
-  }
+  return scanWithoutDirectives(input, DIRECTIVE, runIn);
 }
 
 async function runIn(input: ScannerInput): Promise<ScannerOutcome> {
