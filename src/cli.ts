@@ -113,7 +113,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .description('show (and with --write, write) a starter .jscr.toml and, when asked, CI, gate and pre-push setup')
     .option('--repo <dir>', 'the repository (default: the current directory)')
     .option('--github', 'also a GitHub Actions workflow (.github/workflows/jscr.yml)')
-    .option('--claude', 'also the jscr gate hook in .claude/settings.json')
+    .option('--claude', 'also the jscr gate hook in .claude/settings.local.json (merged)')
     .option('--pre-push', 'also a git pre-push hook that reviews what is pushed')
     .option('--write', 'write the files (without it, only show them)')
     .option('--force', 'replace files jscr init would otherwise keep or refuse to overwrite')

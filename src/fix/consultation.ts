@@ -97,10 +97,11 @@ export async function prepareConsultation(input: ConsultationInput): Promise<Pre
   };
 }
 
-/** The evidence's first line is the disk line (the rules trim trailing space and cut long lines with `…`). */
+/** The evidence's first line is the disk line, blanks around it aside (the rules cut long lines with `…`). */
 function evidenceMatches(evidence: string, diskLine: string): boolean {
-  const first = (evidence.split(/\r?\n/)[0] ?? '').trimEnd();
-  const disk = diskLine.trimEnd();
+  // Some sources quote the line without its indentation (the prover's evidence is trimmed).
+  const first = (evidence.split(/\r?\n/)[0] ?? '').trim();
+  const disk = diskLine.trim();
   if (first.endsWith('…')) return disk.startsWith(first.slice(0, -1));
   return first === disk;
 }

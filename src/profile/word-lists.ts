@@ -76,6 +76,8 @@ export const DIRECTIVE_WORDS: readonly string[] = [
   'v8 ignore', 'isort:', 'yapf:', 'lgtm', 'deepcode', 'coverity', 'nopmd', 'checkstyle', 'skipcq', '$flow',
   'cython:', 'distutils:', 'pytype:', 'vi:', 'checkov', 'tfsec', 'kics', 'cspell', 'spotless', 'cpd-', 'trunk-ignore',
   'bandit', 'sourcery', 'nocov',
+  // jscr's own inline suppression: the review reads it, so adding one is not comment-only
+  'jscr-ignore',
   // zsh reads the first line of a completion function: `#compdef`, `#autoload` (the `#` is the comment marker)
   'compdef', 'autoload',
 ];

@@ -27,6 +27,7 @@ import { anonymousCallerTest, GUEST_OPEN_NOTE, loginPredicates } from './guest-u
 import { jsMiddlewareWitnesses } from './js-middleware.js';
 import { capabilityLookups, pythonWebWitnesses, refusalWitnesses } from './python-web-checks.js';
 import { nestGuardWitnesses } from './nest-guards.js';
+import { fakeCheckReason, pythonDecoratorChecksNothing } from './fake-checks.js';
 import { methodSecurityReader, springChainWitnesses } from './spring-security.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
@@ -300,6 +301,11 @@ export function witnesses(input: WitnessInput): WitnessSet {
         else add(set, { kind, scope: 'statement', functionId: node.id, line: call.line, dischargerId: `config:prover.guards.${index}`, evidence: `${evidence} (declared in [prover] guards)`, callee: call.callee, ...(use.kind === 'other' ? {} : { valueChecked: true }), ...reach(use.kind === 'branch' ? use.until : undefined, file, node.fn, call.line, call.callee), ...(guard.resource === undefined ? {} : { resource: guard.resource }) });
       }
       if (!row || row.kind === 'public' || guards.length > 0) continue;
+      const fake = fakeCheckReason({ program, file, caller: node.fn, call, row, condition: conditionAbove(file, call.line) });
+      if (fake !== null) {
+        noteInert(set, node.id, `${evidence} at line ${call.line} (${fake})`);
+        continue;
+      }
       // `abort_unless($request->has('admin'), 403)` names a role and checks nothing: the assertion must refuse on the check's failure.
       if (row.effect === 'throws' && !assertionDecides(file.lines[call.line - 1] ?? '')) {
         noteInert(set, node.id, `${evidence} at line ${call.line} (an assertion that passes without the check)`);
@@ -431,6 +437,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
         if (!row) continue;
         const inert = methodSecurityInert(file, text);
         if (inert !== null) noteInert(set, ref.id, inert);
+        else if (row.kind !== 'public' && pythonDecoratorChecksNothing(program, file, text)) noteInert(set, ref.id, `@${text} (defined in the repository as a wrapper that checks nothing)`);
         else if (row.kind === 'public') set.publicEntries.add(ref.id);
         else add(set, { kind: row.kind, scope: 'decorator', functionId: ref.id, line: null, dischargerId: row.id, evidence: `@${text}` });
       }

@@ -305,7 +305,7 @@ function rowsFor(facts: LanguageFacts, field: (d: DischargerFact) => RegExp[], t
 }
 
 /** A module-level function of the repository named `name` as `file` sees it: its own, an imported one, or the only one. */
-function repositoryFunction(program: Program, file: ProgramFile, name: string): FunctionRef | null {
+export function repositoryFunction(program: Program, file: ProgramFile, name: string): FunctionRef | null {
   if (name === '') return null;
   const own = program.moduleFunctions.get(file.path)?.get(name)?.find((f) => f.fn.qualifiedName === name);
   if (own) return own;

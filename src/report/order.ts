@@ -152,8 +152,13 @@ function dedupeByFingerprint(findings: readonly Finding[]): Finding[] {
 function mergeAcrossSources(findings: readonly Finding[]): Finding[] {
   const out: Finding[] = [];
   for (const group of groupBy(findings, (f) => (f.cwe === null ? `\0${f.fingerprint}` : `${f.path}\0${f.line}\0${f.cwe.trim().toUpperCase()}`))) {
-    // jscr's own finding is kept over an external scanner's, which is named as agreeing with it
+    // jscr's own finding is kept over an external scanner's, which is named as agreeing with it; but a
+    // model's finding, which the reviewed text can steer, is never kept over a more severe deterministic
+    // one (it would lower the severity, and so the exit code, of a problem a rule or scanner proved)
     const sorted = [...group].sort((a, b) => scannerLast(a) - scannerLast(b) || preference(a, b));
+    const mostSevereProved = Math.min(...group.filter((f) => f.source !== 'model').map((f) => severityRank(f.severity)));
+    const outranked = (f: Finding): boolean => f.source === 'model' && severityRank(f.severity) > mostSevereProved;
+    sorted.sort((a, b) => Number(outranked(a)) - Number(outranked(b)));
     const winner = sorted[0] as Finding; // groups are never empty
     const sameSource = sorted.filter((f) => f !== winner && f.source === winner.source);
     const otherSources = sorted.filter((f) => f.source !== winner.source);

@@ -29,6 +29,7 @@ const VULNERABLE = `    cursor.execute("SELECT id, name FROM users WHERE name = 
 const FIXED = '    cursor.execute("SELECT id, name FROM users WHERE name = ?", (name,))';
 
 interface Row {
+  finding: { rule: string };
   outcome: string;
   stage: string;
   detail: string;
@@ -262,6 +263,18 @@ describe('jscr fix', () => {
     const rows = readRows(out);
     expect(rows.map((r) => [r.outcome, r.stage])).toEqual([['model_failed', 'model']]);
     expect(server.connections).toBe(0);
+  });
+
+  it('a prover finding, whose evidence is the line without its indentation, is matched on disk and goes to the model', async () => {
+    const repo = makeRepo({ '.jscr.toml': configToml({ model: false }) });
+    cleanups.push(() => repo.cleanup());
+    const view = 'from flask import Flask\nfrom app.models import User\napp = Flask(__name__)\n\n@app.route("/users/<int:uid>", methods=["DELETE"])\ndef delete_user(uid):\n    User.query.get(uid).delete()\n    return "ok"\n';
+    repo.commit({ 'app/web.py': view }, 'an unguarded deletion');
+    const out = join(scratch('jscr-fix-out-'), 'run');
+    const run = await jscr(['fix', '--commit', 'HEAD', '--out', out], repo.root);
+    expect(run.code).toBe(3);
+    const prover = readRows(out).filter((r) => r.finding.rule === 'jscr/prover-unguarded-operation');
+    expect(prover.map((r) => [r.outcome, r.stage])).toEqual([['model_failed', 'model']]);
   });
 
   it('egress not allowing the model host: model_failed and exit 3, zero connections', async () => {

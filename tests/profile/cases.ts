@@ -295,6 +295,7 @@ notTrivial('code line ending in a continuation', 'a.c', '#define A 1 \\\n// c\n'
 notTrivial('python explicit continuation', 'a.py', 'x = 1 + \\\n    2\n', '    2', '    2 # two');
 notTrivial('directive changed: eslint-disable', 'a.js', 'eval(x); // eslint-disable-line\n', '// eslint-disable-line', '// fine');
 notTrivial('directive removed: nosec', 'a.py', 'run(x)  # nosec\n', '  # nosec', '');
+notTrivial('directive added: jscr-ignore', 'a.py', 'os.system(cmd)  # ok\n', '  # ok', '  # jscr-ignore: jscr/python-os-system-non-literal fine');
 notTrivial('directive added: noqa', 'a.py', 'import os\n', 'import os', 'import os  # noqa');
 notTrivial('directive: gitleaks:allow', 'a.go', 'var k = "x" // gitleaks:allow\n', '// gitleaks:allow', '// ok');
 notTrivial('directive: pragma allowlist secret', 'a.py', 'k = "x"  # pragma: allowlist secret\n', '# pragma: allowlist secret', '# fine');

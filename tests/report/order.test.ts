@@ -197,6 +197,16 @@ describe('orderFindings: merged findings are named', () => {
     expect(result.duplicates).toBe(1);
   });
 
+  it('never keeps a model finding over a more severe scanner finding at the same line and CWE (the reviewed text can steer the model)', () => {
+    const lowModel = finding({ rule: 'model/command-injection', source: 'model', path: 'app.py', line: 7, severity: 'low', confidence: 0.9, cwe: 'CWE-78', evidence: 'shell=True' });
+    const result = orderFindings([lowModel, bandit], ALL);
+    expect(result.findings.map(brief)).toEqual(['critical bandit/B602 app.py:7 scanner:bandit']);
+    expect(result.findings[0]?.merged).toEqual([{ rule: 'model/command-injection', source: 'model', line: 7, fingerprint: lowModel.fingerprint }]);
+    // a more severe model finding is still kept, with the scanner named as agreeing
+    const criticalModel = { ...lowModel, severity: 'critical' as const };
+    expect(orderFindings([bandit, criticalModel], ALL).findings.map(brief)).toEqual(['critical model/command-injection app.py:7 model']);
+  });
+
   it('keeps a scanner finding of another CWE at the same line as its own finding', () => {
     const result = orderFindings([{ ...bandit, cwe: 'CWE-94' }, rule], ALL);
     expect(result.findings.map((f) => f.rule).sort()).toEqual(['bandit/B602', 'jscr/python-subprocess-shell-true']);

@@ -11,6 +11,8 @@ import type { ScannerOutcome, UnanalysedFile } from './types.js';
 import type { Finding } from '../../report/finding.js';
 import { jscrPackageRoot, packageFileText } from '../../package-root.js';
 import { loadDataFile } from '../../data-file/load.js';
+import { createWorkCopy } from '../work-copy.js';
+import type { ScannerInput } from './types.js';
 
 export { jscrPackageRoot };
 
@@ -194,4 +196,29 @@ export function scannerCwe(scanner: ScannerWithTable, rule: string, given: strin
   if (given !== null) return given;
   cached ??= parseScannerCwes(packageFileText('rules', 'scanners', 'cwe.toml'));
   return Object.hasOwn(cached[scanner], rule) ? (cached[scanner][rule] ?? null) : null;
+}
+
+/** A scanner's inline-suppression keyword, renamed in place (`shellcheck` and `secretlint` are both 10 letters). */
+const NOTED = 'jscr-noted';
+
+/**
+ * `text` with every match of `directive` (the keyword of a scanner's inline suppression comment)
+ * replaced by a word of the same length, so lines, columns and offsets stay where the scanner reports them.
+ */
+export function withoutDirectives(text: string, directive: RegExp): string {
+  return text.replace(directive, (keyword) => NOTED.padEnd(keyword.length, '-').slice(0, keyword.length));
+}
+
+/**
+ * Run a scanner that has no switch to ignore its own suppression comments on a private copy of its
+ * files with those comments' keyword renamed: a change cannot silence the scan of itself. The copy
+ * is removed whatever happens.
+ */
+export async function scanWithoutDirectives(input: ScannerInput, directive: RegExp, scan: (input: ScannerInput) => Promise<ScannerOutcome>): Promise<ScannerOutcome> {
+  const copy = await createWorkCopy(input.files.map((path) => ({ path, text: withoutDirectives(input.contents.get(path) ?? '', directive) })));
+  try {
+    return await scan({ ...input, root: copy.dir });
+  } finally {
+    await copy.remove();
+  }
 }

@@ -10,8 +10,8 @@ import { makeFinding } from '../../report/fingerprint.js';
 import type { Finding } from '../../report/finding.js';
 import type { KnownSecret } from '../../redact/mask.js';
 import { z } from 'zod';
-import { asArgument, jscrBinDirs, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned } from './common.js';
-import type { ScannerAdapter, ScannerInput, ScannerOutcome } from './types.js';
+import { asArgument, jscrBinDirs, quoteLines, readReport, reportedLine, rootRelative, runScanner, scanned, scanWithoutDirectives } from './common.js';
+import type { ScannerAdapter, ScannerInput, UnanalysedFile } from './types.js';
 import { temporaryDirectory } from '../../policy/environment.js';
 
 /** The fields of secretlint's `--format json` that jscr reads: per file, each message's rule and where it is. */
@@ -95,22 +95,37 @@ function toFindings(root: string, fileResults: SecretlintFileResult[], contents:
   return findings;
 }
 
+/**
+ * The files secretlint was given but left out of its report. It skips, without a word, any path under
+ * `node_modules/` or `.git/` and its own config and ignore files, whatever it is told; a change can put
+ * its secret there, so such a file is one secretlint did not analyse, never one it found clean.
+ */
+function filesNotListed(root: string, files: readonly string[], fileResults: readonly SecretlintFileResult[]): UnanalysedFile[] {
+  const listed = new Set(fileResults.map((r) => rootRelative(root, r.filePath)));
+  return files.filter((path) => !listed.has(path)).map((path) => ({ path, reason: 'secretlint skips this path by its built-in ignore list' }));
+}
+
 /** A secretlint adapter looking for the program in `binDirs` (jscr's node_modules/.bin by default). */
 export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): ScannerAdapter {
   return {
     name: 'secretlint',
     // Secrets hide in any text file; the engine passes only admitted text, never binaries.
     filesFor: (paths) => [...paths],
-    async run(input: ScannerInput): Promise<ScannerOutcome> {
+    // `secretlint-disable`, `-disable-line`, `-disable-next-line` and `-enable` comments, which it honours with any config.
+    run: (input: ScannerInput) => scanWithoutDirectives(input, /\bsecretlint(?=-(?:disable|enable))/gi, async (input) => {
       const configDir = await mkdtemp(join(temporaryDirectory(), 'jscr-secretlint-'));
       try {
         const configFile = join(configDir, 'secretlintrc.json');
         await writeFile(configFile, JSON.stringify(CONFIG));
+        // secretlint reads `.secretlintignore` from its working folder, the copy of the change: a
+        // change could add one that ignores its own secret. An empty one of jscr's takes its place.
+        const ignoreFile = join(configDir, 'secretlintignore');
+        await writeFile(ignoreFile, '');
         const scan = await runScanner({
           name: 'secretlint',
           program: 'secretlint',
           // --no-glob: paths are literal file names, never patterns a file name could smuggle in.
-          args: ['--format', 'json', '--no-color', '--no-glob', '--secretlintrc', configFile, ...input.files.map(asArgument)],
+          args: ['--format', 'json', '--no-color', '--no-glob', '--secretlintrc', configFile, '--secretlintignore', ignoreFile, ...input.files.map(asArgument)],
           root: input.root,
           timeoutMs: input.timeoutMs,
           env: input.env,
@@ -121,11 +136,11 @@ export function createSecretlintAdapter(binDirs: string[] = jscrBinDirs()): Scan
         const read = readReport(scan, 'secretlint', 'JSON report', secretlintReportSchema);
         if (!read.ok) return read.outcome;
         const findings = toFindings(input.root, read.report, input.contents, input.learnSecret ?? (() => {}));
-        return scanned(findings, input.files.length, []);
+        return scanned(findings, input.files.length, filesNotListed(input.root, input.files, read.report));
       } finally {
         await rm(configDir, { recursive: true, force: true });
       }
-    },
+    }),
   };
 }
 
