@@ -34,7 +34,7 @@ export interface TenantAccessJudgement {
 }
 
 /** The Prisma model a call acts on (`prisma.teamGroup.delete(...)` → `teamGroup`), or null. */
-function modelOf(call: string): string | null {
+export function modelOf(call: string): string | null {
   return /(?:^|[\s.(])(\w+)\.\w+\s*\(/.exec(call.replace(/^\s*(await\s+)?(this\.)?/, ' '))?.[1] ?? null;
 }
 
@@ -64,14 +64,19 @@ function isMembership(program: Program, written: string | null, w: Witness): boo
   return modelOf(`${call.receiver ?? ''}.${call.callee}(`) !== written || THROUGH_RELATION.test(where);
 }
 
+/** True when the write's own where names the caller (`where: { userId: user.id, teamId }`): the row is theirs. */
+export function writesOwnRow(program: Program, op: OperationSite): boolean {
+  const file = program.byPath.get(op.path);
+  const call = file ? (callsByLine(file).get(op.line) ?? []).find((c) => op.call.includes(c.callee) && whereOf(c) !== null) : undefined;
+  const where = call ? whereOf(call) : null;
+  return where !== null && scopedByCaller(where);
+}
+
 /** For a write to a tenant's access model: the dominating checks without those that prove membership only. */
 export function withoutMemberships(program: Program, op: OperationSite, dominating: readonly Witness[]): TenantAccessJudgement {
   const written = modelOf(op.call);
   // A write whose own where names the caller acts on their own row (leaving a team): nothing to drop.
-  const file = program.byPath.get(op.path);
-  const call = file ? (callsByLine(file).get(op.line) ?? []).find((c) => op.call.includes(c.callee) && whereOf(c) !== null) : undefined;
-  const where = call ? whereOf(call) : null;
-  if (where !== null && scopedByCaller(where)) return { remaining: [...dominating], memberships: [] };
+  if (writesOwnRow(program, op)) return { remaining: [...dominating], memberships: [] };
   const remaining: Witness[] = [];
   const memberships: string[] = [];
   for (const w of dominating) {

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
+import { comparesRoles } from '../../src/prover/role-hierarchy.js';
 import { PRISMA_TEAM_MEMBERSHIP as membershipHelper, TRPC_AUTHENTICATED as trpc } from './ts-fixtures.js';
 
 const helpers = `${membershipHelper}export const assertTeamAdmin = async ({ userId, teamId }: { userId: number; teamId: number }) => {
@@ -88,4 +89,88 @@ describe('writes to a tenant\'s access model need a role there, not a membership
     expect(finding?.operation.id).toBe('ts.tenant-access-write');
     expect(finding?.weakerChecks.some((w) => w.includes('proves a membership of the tenant, not a role'))).toBe(true);
   });
+});
+
+/** Two mutations on organisation groups behind a role lookup of the organisation; `compare` adds the role comparison to each. */
+const groupRoute = (name: string, write: string, compare: boolean) => `import { authenticatedProcedure } from './trpc';
+import { prisma } from './prisma';
+import { TRPCError } from '@trpc/server';
+import { getMemberRole, isRoleWithinUserHierarchy } from './roles';
+export const ${name} = authenticatedProcedure.mutation(async ({ input, ctx }) => {
+  const { groupId, organisationId } = input;
+  const organisation = await prisma.organisation.findFirst({
+    where: { id: organisationId, members: { some: { userId: ctx.user.id, role: { in: ['ADMIN', 'MANAGER'] } } } },
+  });
+  if (!organisation) {
+    throw new TRPCError({ code: 'NOT_FOUND' });
+  }
+  const group = await prisma.organisationGroup.findFirst({ where: { id: groupId, organisationId } });
+  if (!group) {
+    throw new TRPCError({ code: 'NOT_FOUND' });
+  }
+${compare ? `  const currentUserRole = await getMemberRole({ organisationId, userId: ctx.user.id });
+  if (!isRoleWithinUserHierarchy(currentUserRole, group.organisationRole)) {
+    throw new TRPCError({ code: 'FORBIDDEN' });
+  }
+` : ''}  await prisma.organisationGroup.${write};
+});
+`;
+const roles = `export const getMemberRole = async ({ organisationId, userId }: { organisationId: number; userId: number }) => 'ADMIN';
+export const isRoleWithinUserHierarchy = (current: string, target: string) => current === 'ADMIN' || current === target;
+`;
+
+const updateGroup = (compare: boolean) => groupRoute('updateGroupRoute', 'update({ where: { id: groupId, organisationId }, data: { name: input.name } })', compare);
+
+/** The proof of the group routes beside the tRPC setup and the role helpers. */
+async function proveGroups(routes: Record<string, string>) {
+  const files = { 'src/trpc.ts': trpc, 'src/roles.ts': roles, ...routes };
+  return proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
+}
+
+async function groupLabels(update: boolean, remove: boolean): Promise<Record<string, string[]>> {
+  const result = await proveGroups({ 'src/update-group.ts': updateGroup(update), 'src/delete-group.ts': groupRoute('deleteGroupRoute', 'delete({ where: { id: groupId, organisationId } })', remove) });
+  const out: Record<string, string[]> = {};
+  for (const f of result.findings) out[f.path] = [...(out[f.path] ?? []), f.label];
+  return out;
+}
+
+describe("the project's role-hierarchy norm on access rows", () => {
+  it('a group deleted under a managing role, where the project compares roles before updating groups, breaks the norm', async () => {
+    expect(await groupLabels(true, false)).toEqual({ 'src/delete-group.ts': ['sibling_norm'] });
+  });
+
+  it('every writer comparing the caller\'s role with the group\'s keeps the norm', async () => {
+    expect(await groupLabels(true, true)).toEqual({});
+  });
+
+  it('no writer comparing roles sets no norm: a managing role is enough', async () => {
+    expect(await groupLabels(false, false)).toEqual({});
+  });
+
+  it("the caller's own row is not judged by the norm: leaving needs no role", async () => {
+    const result = await proveGroups({ 'src/update-group.ts': updateGroup(true), 'src/leave.ts': groupRoute('leaveGroupRoute', 'deleteMany({ where: { id: groupId, userId: ctx.user.id } })', false) });
+    expect(result.findings).toEqual([]);
+  });
+
+  it('the finding names the function that sets the norm', async () => {
+    const result = await proveGroups({ 'src/update-group.ts': updateGroup(true), 'src/delete-group.ts': groupRoute('deleteGroupRoute', 'delete({ where: { id: groupId, organisationId } })', false) });
+    expect(result.findings[0]?.weakerChecks.some((w) => w.includes('updateGroupRoute') && w.includes('no role comparison before organisationGroup'))).toBe(true);
+  });
+});
+
+describe('a comparison of two roles', () => {
+  const CASES: [string, boolean][] = [
+    ['!isTeamRoleWithinUserHierarchy(currentUserTeamRole, group.teamRole)', true],
+    ['member?.role !== target.role', true],
+    ['!membersToCreate.every((member) => isTeamRoleWithinUserHierarchy(currentUserTeamRole, member.teamRole))', true],
+    ['group.organisationGroup.organisationRole !== OrganisationMemberRole.MEMBER', false],
+    ["teamMember?.role !== TeamMemberRole.ADMIN && role !== 'OWNER'", false],
+    ['!member || !canManage(member.role, invite.organisationRole)', true],
+    ["teamMember?.role !== 'ADMIN'", false],
+  ];
+  for (const [condition, expected] of CASES) {
+    it(`${condition}: ${expected ? 'compares' : 'does not compare'}`, () => {
+      expect(comparesRoles(condition)).toBe(expected);
+    });
+  }
 });
