@@ -20,6 +20,8 @@ import { fileDeclaresPermissions } from './sibling-norm.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
 import { handlerWorkLines, judgeHandler } from './handler-operations.js';
 import { sufficientChecks } from './permission-strength.js';
+import { missingHierarchy } from './role-hierarchy.js';
+import { withoutMemberships } from './tenant-access.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
 const PROVER_RULE = 'jscr/prover-unguarded-operation';
@@ -121,8 +123,12 @@ export function checkObligations(input: CheckInput): CheckOutput {
       });
       dropGuestOpenOwnership(dominating);
       // A check on a permission that does not grant the operation (Item/Build for using a secret) discharges nothing.
-      const permissions = opFacts?.operations.find((o) => o.id === op.operationId)?.insufficientPermissions ?? [];
+      const row = opFacts?.operations.find((o) => o.id === op.operationId);
+      const permissions = row?.insufficientPermissions ?? [];
       if (permissions.length > 0) dominating.splice(0, dominating.length, ...sufficientChecks(input.program, permissions, dominating));
+      // Writing a tenant's groups, members or tokens needs a role there, not a membership (tenant-access.ts).
+      const tenant = row?.administersTenant === true ? withoutMemberships(input.program, op, dominating) : null;
+      if (tenant) dominating.splice(0, dominating.length, ...tenant.remaining);
       // A privilege grant is settled only by a check of the caller's own privilege (privilege-grants.ts).
       if (op.heldBy) {
         const grant = judgeGrant(input.program, input.witnesses.byFunction, path, op, dominating);
@@ -131,17 +137,21 @@ export function checkObligations(input: CheckInput): CheckOutput {
       }
       // A resource-bound operation on an object the request chose needs a check bound to that object.
       const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
-      if (unbound === null) continue;
+      // A role-guarded write to access rows the project ranks by role needs the ranks compared too (role-hierarchy.ts).
+      const hierarchy = unbound === null && tenant && dominating.some((w) => w.kind === 'path_guard') ? missingHierarchy(input.program, path, op) : null;
+      if (unbound === null && hierarchy === null) continue;
       // Acting on one's own object is ownership: the logged-in user's records (provided someone must be
       // logged in), a row this request created, the caller's session, a record whose secret was verified.
       // Unless the class's other actions declare a permission this one lacks: then acting on one's own
       // data does not settle it (the report the siblings guard is exported here without its permission).
-      if (required.includes('ownership_check') && ownsObject(input, path, op, dominating) && !declaredPermissionNorm(input, entry, dominating)) continue;
+      if (required.includes('ownership_check') && (tenant?.memberships.length ?? 0) === 0 && hierarchy === null && ownsObject(input, path, op, dominating) && !declaredPermissionNorm(input, entry, dominating)) continue;
       undischarged.add(key);
       const reportKey = `${entry.functionId}\0${key}`;
       if (reported.has(reportKey)) continue;
       reported.add(reportKey);
-      const finding = makeProverFinding(input, entry, path, op, required, dominating, seen, unbound);
+      const finding = makeProverFinding(input, entry, path, op, required, dominating, seen, unbound ?? undefined);
+      finding.weakerChecks.push(...(tenant?.memberships ?? []), ...(hierarchy === null ? [] : [hierarchy]));
+      if (hierarchy !== null) finding.label = 'sibling_norm';
       if (input.control !== undefined) {
         // A check of a required kind the graph saw, and why it does not cover the operation.
         finding.weakerChecks.push(...uncovered.filter((u) => required.includes(u.witness.kind)).map((u) => u.why));

@@ -125,6 +125,8 @@ const factsFileSchema = z.strictObject({
         also_bound: z.array(z.union([z.number().int().min(0), z.literal('receiver')])).default([]),
         /** Regexes over a permission a check names (`Item.BUILD`) that does not grant this operation: such a check, or a disjunction offering it, discharges nothing (permission-strength.ts). */
         insufficient_permissions: z.array(pattern).default([]),
+        /** The rows are a tenant's access model (groups, memberships, invitations, API tokens): a check that the caller is a member of the tenant discharges nothing, only a role does (tenant-access.ts). */
+        administers_tenant: z.boolean().default(false),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
@@ -241,6 +243,8 @@ export interface OperationFact {
   alsoBound: (number | 'receiver')[];
   /** Permissions that do not grant the operation. */
   insufficientPermissions: RegExp[];
+  /** A membership of the tenant does not discharge it (tenant-access.ts). */
+  administersTenant: boolean;
   requires: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
@@ -367,6 +371,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       ownerArgument: optionalPattern([...at, 'owner_argument'], row.owner_argument),
       alsoBound: row.also_bound,
       insufficientPermissions: patterns([...at, 'insufficient_permissions'], row.insufficient_permissions),
+      administersTenant: row.administers_tenant,
       requires: [...new Set(row.requires)],
       severity: row.severity,
       cwe: row.cwe,

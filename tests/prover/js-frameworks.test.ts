@@ -46,7 +46,7 @@ import { ${builder} } from '../trpc';
 export const deleteGroupRoute = ${builder}
   .input(z.object({ groupId: z.string() }))
   .mutation(async ({ input, ctx }) => {
-${extra}    await prisma.teamGroup.delete({ where: { id: input.groupId } });
+${extra}    await prisma.project.delete({ where: { id: input.groupId } });
   });
 `;
 
@@ -83,7 +83,7 @@ describe('tRPC procedures', () => {
   });
 
   it('a lookup scoped by the acting user that leaves on a miss discharges it, also under a comment that says "if"', async () => {
-    const extra = "    // Check if the group exists and the user may manage it\n    const group = await prisma.teamGroup.findFirst({\n      where: { id: input.groupId, team: { members: { some: { userId: ctx.user.id } } } },\n    });\n    if (!group) {\n      throw new TRPCError({ code: 'NOT_FOUND' });\n    }\n";
+    const extra = "    // Check if the group exists and the user may manage it\n    const group = await prisma.project.findFirst({\n      where: { id: input.groupId, team: { members: { some: { userId: ctx.user.id } } } },\n    });\n    if (!group) {\n      throw new TRPCError({ code: 'NOT_FOUND' });\n    }\n";
     expect(await groupFindings('protectedProcedure', extra)).toEqual([]);
     // The same lookup whose result nobody tests proves nothing.
     const untested = extra.replace(/    if \(!group\) \{\n.*\n    \}\n/, '');

@@ -55,3 +55,17 @@ export const authenticatedProcedure = t.procedure.use(({ ctx, next }) => {
   return next();
 });
 `;
+
+/** A Prisma helper module that opens with `getTeamById`, which throws unless the caller is a member of the team. */
+export const PRISMA_TEAM_MEMBERSHIP = `import { prisma } from './prisma';
+import { TRPCError } from '@trpc/server';
+export const getTeamById = async ({ userId, teamId }: { userId: number; teamId: number }) => {
+  const team = await prisma.team.findFirst({
+    where: { id: teamId, members: { some: { userId } } },
+  });
+  if (!team) {
+    throw new TRPCError({ code: 'NOT_FOUND' });
+  }
+  return team;
+};
+`;
