@@ -23,6 +23,7 @@ import { conditionalReach, indentOf } from './branches.js';
 import { ancestorNames, lookupClass, moduleFiles, superChain, type Program } from './resolution.js';
 import { urlConfViews } from './recognisers/django.js';
 import { fastapiRoute } from './recognisers/fastapi.js';
+import { aliasDependencyTexts } from './fastapi-annotated-aliases.js';
 import { classDependencyFunctions } from './fastapi-class-dependencies.js';
 import { REDIRECT_REFUSAL, redirectRefusalKind } from './python-redirect-refusals.js';
 import { flaskRoute } from './recognisers/flask.js';
@@ -530,11 +531,13 @@ function dependencyProofs(input: WebCheckInput, file: ProgramFile, ref: Function
     if (at >= 0) text += `\n${bracketed(file, at + 1)}`;
   }
   const proofs: Proof[] = [];
-  for (const match of text.matchAll(/\b(Depends|Security)\(\s*([A-Za-z_][\w.]*)/g)) {
+  // Parameter types that are `Annotated[...]` aliases carry their dependencies (written in the alias's file).
+  const declarations = [{ file, text }, ...aliasDependencyTexts(input.program, ref.fn)];
+  for (const declaration of declarations) for (const match of declaration.text.matchAll(/\b(Depends|Security)\(\s*([A-Za-z_][\w.]*)/g)) {
     const name = (match[2] ?? '').split('.').pop() ?? '';
-    const own = repositoryFunction(input.program, file, name);
+    const own = repositoryFunction(input.program, declaration.file, name);
     // `Depends(RoleChecker([...]))`: the instance's `__call__` and the classes handed to it.
-    const dependencies = own ? [own] : classDependencyFunctions(input.program, file, text, name, (match.index ?? 0) + match[0].length);
+    const dependencies = own ? [own] : classDependencyFunctions(input.program, declaration.file, declaration.text, name, (match.index ?? 0) + match[0].length);
     for (const dependency of dependencies) {
       const home = input.program.byPath.get(dependency.path);
       if (!home) continue;

@@ -198,3 +198,55 @@ def delete_invoice(request, pk):
     expect(await labels({ 'app/views.py': view('not settings.INVOICES_ENABLED'), 'app/urls.py': urls })).toEqual(['unguarded_path']);
   });
 });
+
+describe('FastAPI dependencies declared by an Annotated type alias', () => {
+  const deps = `from typing import Annotated
+from fastapi import Depends, HTTPException, Security
+from fastapi.security import SecurityScopes
+
+
+def get_current_user(security_scopes: SecurityScopes, token: str = ""):
+    user = decode(token)
+    for scope in security_scopes.scopes:
+        if scope not in user.scopes:
+            raise HTTPException(status_code=403, detail="Not enough permissions")
+    return user
+
+
+def get_db():
+    return None
+
+
+def require_scopes(*required_scopes: str):
+    return Annotated[
+        User,
+        Security(get_current_user, scopes=list(required_scopes))
+    ]
+
+
+DeleteToken: type[User] = require_scopes("token.delete")
+ScopedUser = Annotated[User, Security(get_current_user, scopes=["token.delete"])]
+DbSession = Annotated[Session, Depends(get_db)]
+`;
+  const route = (type: string) => `from fastapi import APIRouter
+from app import deps
+from app.models import Token
+
+router = APIRouter()
+
+
+@router.delete("/tokens/{token_id}")
+async def delete_token(token_id: int, user: ${type}, db_session: deps.DbSession):
+    token = db_session.get(Token, token_id)
+    db_session.delete(token)
+`;
+  it('an alias written as Annotated[..., Security(dep)] or built by a factory returning one carries the dependency', async () => {
+    expect(await labels({ 'app/deps.py': deps, 'app/router.py': route('deps.ScopedUser') })).toEqual([]);
+    expect(await labels({ 'app/deps.py': deps, 'app/router.py': route('deps.DeleteToken') })).toEqual([]);
+  });
+
+  it('an alias whose dependency checks nothing, or a plain model type, proves nothing', async () => {
+    expect(await labels({ 'app/deps.py': deps, 'app/router.py': route('deps.DbSession') })).toEqual(['unguarded_path']);
+    expect(await labels({ 'app/deps.py': deps, 'app/router.py': route('User') })).toEqual(['unguarded_path']);
+  });
+});
