@@ -7,6 +7,7 @@
  */
 import type { FunctionIR } from '../syntax/ir-types.js';
 import type { ProgramFile } from './types.js';
+import { bodyTop } from './function-body.js';
 
 /**
  * Request data in a check's text (PHP, JavaScript, Python): what it names is the caller's choice, so an
@@ -341,7 +342,7 @@ export function booleanUse(file: ProgramFile, fn: FunctionIR, line: number, name
 export function guardClauseHead(file: ProgramFile, fn: FunctionIR, line: number): number {
   const own = file.lines[line - 1] ?? '';
   if (!/^\s*(throw|raise|abort\w*\s*\()/.test(own)) return line;
-  for (let l = line - 1; l > fn.bodyStartLine && l >= line - 3; l--) {
+  for (let l = line - 1; l > bodyTop(file, fn) && l >= line - 3; l--) {
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '') continue;
     if (indentOf(text) < indentOf(own)) return CONDITION.test(text) && !/\belse\b/.test(text) ? l : line;
@@ -371,7 +372,9 @@ export function conditionalReach(file: ProgramFile, fn: FunctionIR, line: number
   }
   const own = file.lines[line - 1] ?? '';
   const at = own.indexOf(name);
-  if (/\b(throw|return|raise|abort\w*)\b/.test(own.slice(0, at < 0 ? own.length : at)) || SELF_THROWING.test(name)) {
+  // Flask's `abort(403)` raises by itself, as Next.js's `forbidden()` throws.
+  const selfThrowing = SELF_THROWING.test(name) || (file.factsLanguage === 'python' && name === 'abort');
+  if (/\b(throw|return|raise|abort\w*)\b/.test(own.slice(0, at < 0 ? own.length : at)) || selfThrowing) {
     // A refusal (`if (!ok) throw forbidden`): the guard clause around it is the check, so what counts
     // is where that clause sits.
     return nestedReach(file, fn, ONE_LINE_HEAD.test(own) ? line : clauseHead(file, fn, line));
@@ -388,7 +391,7 @@ export function conditionalReach(file: ProgramFile, fn: FunctionIR, line: number
 /** The `if` line a refusal on `line` is the failing arm of (the nearest line above at a shallower indent), or `line`. */
 function clauseHead(file: ProgramFile, fn: FunctionIR, line: number): number {
   const indent = indentOf(file.lines[line - 1] ?? '');
-  for (let l = line - 1; l > fn.bodyStartLine; l--) {
+  for (let l = line - 1; l > bodyTop(file, fn); l--) {
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '' || indentOf(text) >= indent) continue;
     return /^\s*(?:\}\s*)?(if|elif|unless)\b/.test(text) ? l : line;
@@ -399,7 +402,7 @@ function clauseHead(file: ProgramFile, fn: FunctionIR, line: number): number {
 /** The last line covered by a statement on `line`, when a branch, loop, handler or closure head above it nests it. */
 function nestedReach(file: ProgramFile, fn: FunctionIR, line: number): number | undefined {
   let indent = indentOf(file.lines[line - 1] ?? '');
-  for (let l = line - 1; l > fn.bodyStartLine; l--) {
+  for (let l = line - 1; l > bodyTop(file, fn); l--) {
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '' || indentOf(text) >= indent) continue;
     indent = indentOf(text);

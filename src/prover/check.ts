@@ -17,6 +17,7 @@ import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
 import { judgeGrant } from './privilege-grants.js';
 import { fileDeclaresPermissions } from './sibling-norm.js';
+import { otherVerbChecks } from './verb-norm.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
 import { handlerWorkLines, judgeHandler } from './handler-operations.js';
 import { sufficientChecks } from './permission-strength.js';
@@ -98,6 +99,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       if (input.touched && !pathTouches(path, op, input.touched)) continue;
       if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom, op.answerThroughLocals === true)) continue;
       if (op.siblingNorm && !fileDeclaresPermissions(input.program, input.entries, input.witnesses.byFunction, entry)) continue;
+      if (op.verbNorm && !otherVerbChecks(input.program, input.witnesses.byFunction, entry)) continue;
       const key = siteKey(op);
       out.checked.add(key);
       const isPublic = entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId);

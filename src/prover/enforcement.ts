@@ -30,6 +30,7 @@ import { nestGuardWitnesses } from './nest-guards.js';
 import { fakeCheckReason, pythonDecoratorChecksNothing } from './fake-checks.js';
 import { methodSecurityReader, springChainWitnesses } from './spring-security.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
+import { statementRange } from './function-body.js';
 
 /** Witnesses per function, and what they say about entries. */
 export interface WitnessSet {
@@ -129,7 +130,8 @@ function indentOf(text: string): number {
 /** Body lines of a function between its opening and closing lines, with their line numbers. */
 function bodyLines(file: ProgramFile, fn: FunctionIR): { line: number; text: string }[] {
   const out: { line: number; text: string }[] = [];
-  for (let line = fn.bodyStartLine + 1; line < fn.endLine; line++) {
+  const { first, last } = statementRange(file, fn);
+  for (let line = first; line <= last; line++) {
     const text = file.lines[line - 1] ?? '';
     if (/^\s*[{}]?\s*$/.test(text)) continue;
     out.push({ line, text });

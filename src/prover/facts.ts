@@ -106,6 +106,8 @@ const factsFileSchema = z.strictObject({
         body: pattern.optional(),
         /** For a handler-named row: an obligation only where every other entry of the file declares a permission (sibling-norm.ts). */
         sibling_norm: z.boolean().default(false),
+        /** For a handler-named row: an obligation only where another verb of the handler's class checks (verb-norm.ts). */
+        verb_norm: z.boolean().default(false),
         framework: nonEmpty.optional(),
         /** Call-signature regexes of calls whose first argument this operation writes later (Doctrine `persist`/`remove` before `flush`). */
         queued_by: z.array(pattern).default([]),
@@ -228,6 +230,8 @@ export interface OperationFact {
   body: RegExp | null;
   /** For a handler-named row: an obligation only under the file's declared-permission norm. */
   siblingNorm: boolean;
+  /** For a handler-named row: an obligation only where another verb of the handler's class checks. */
+  verbNorm: boolean;
   framework: string | null;
   queuedBy: RegExp[];
   /** `request` when the call counts only with an argument taken from the request. */
@@ -361,6 +365,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       valueFrom: optionalPattern([...at, 'value_from'], row.value_from),
       body: optionalPattern([...at, 'body'], row.body),
       siblingNorm: row.sibling_norm,
+      verbNorm: row.verb_norm,
       framework: row.framework ?? null,
       queuedBy: patterns([...at, 'queued_by'], row.queued_by),
       argumentsFrom: row.arguments_from ?? null,

@@ -343,21 +343,26 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
     const file = program.byPath.get(entry.path);
     const ref = program.functions.get(entry.functionId);
     if (!file || !ref) continue;
-    const row = facts[file.factsLanguage].operations.find((o) => o.framework === entry.framework && o.handlers.some((re) => re.test(ref.fn.name)));
-    if (!row || (row.body && !bodyMatches(file, ref, row.body))) continue;
-    add({
-      operationId: row.id,
-      kind: row.kind,
-      functionId: entry.functionId,
-      path: entry.path,
-      line: entry.line,
-      call: `${ref.fn.name}(...)`,
-      handlerNamed: true,
-      requires: row.requires,
-      severity: row.severity,
-      cwe: row.cwe,
-      ...(row.siblingNorm ? { siblingNorm: true } : {}),
-    });
+    const named = facts[file.factsLanguage].operations.filter((o) => o.framework === entry.framework && o.handlers.some((re) => re.test(ref.fn.name)));
+    // A verb-norm row stands beside the first other row that names the handler (verb-norm.ts).
+    const rows = [named.find((o) => !o.verbNorm), named.find((o) => o.verbNorm)];
+    for (const row of rows) {
+      if (!row || (row.body && !bodyMatches(file, ref, row.body))) continue;
+      add({
+        operationId: row.id,
+        kind: row.kind,
+        functionId: entry.functionId,
+        path: entry.path,
+        line: entry.line,
+        call: `${ref.fn.name}(...)`,
+        handlerNamed: true,
+        requires: row.requires,
+        severity: row.severity,
+        cwe: row.cwe,
+        ...(row.siblingNorm ? { siblingNorm: true } : {}),
+        ...(row.verbNorm ? { verbNorm: true } : {}),
+      });
+    }
   }
   return operations;
 }

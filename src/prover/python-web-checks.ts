@@ -23,6 +23,9 @@ import { conditionalReach, indentOf } from './branches.js';
 import { ancestorNames, lookupClass, moduleFiles, superChain, type Program } from './resolution.js';
 import { urlConfViews } from './recognisers/django.js';
 import { fastapiRoute } from './recognisers/fastapi.js';
+import { aliasDependencyTexts } from './fastapi-annotated-aliases.js';
+import { classDependencyFunctions } from './fastapi-class-dependencies.js';
+import { REDIRECT_REFUSAL, redirectRefusalKind } from './python-redirect-refusals.js';
 import { flaskRoute } from './recognisers/flask.js';
 import { actionPermissions, bracketed, classAttribute, classMethodDecorators } from './python-class-policies.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
@@ -108,7 +111,7 @@ export function refusalWitnesses(program: Program): Witness[] {
   const out: Witness[] = [];
   for (const file of program.files) {
     if (file.factsLanguage !== 'python') continue;
-    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]/.test(file.text);
+    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]|\breturn\s+(redirect|HttpResponseRedirect)\(/.test(file.text);
     for (const fn of file.ir.functions) {
       const ref = program.nodeOf.get(fn);
       if (!ref || ref.fn !== fn) continue;
@@ -128,6 +131,12 @@ export function refusalWitnesses(program: Program): Witness[] {
           const head = branchHead(file, fn, at);
           const kind = head ? testKind(head.text, status) : null;
           if (head && kind !== null) out.push({ kind, scope: 'statement', functionId: ref.id, line: at, dischargerId: 'python.refusal', evidence: `${(file.lines[head.line - 1] ?? '').trim()} return ..., ${status ?? ''}` });
+          continue;
+        }
+        if (REDIRECT_REFUSAL.test(text)) {
+          const head = branchHead(file, fn, line);
+          const kind = head ? redirectRefusalKind(head.text, (condition) => testKind(condition, null)) : null;
+          if (head && kind !== null) out.push({ kind, scope: 'statement', functionId: ref.id, line, dischargerId: 'python.redirect-refusal', evidence: `${(file.lines[head.line - 1] ?? '').trim()} ${text.trim()}` });
           continue;
         }
         const raised = RAISED_NAME.exec(text)?.[1];
@@ -522,17 +531,22 @@ function dependencyProofs(input: WebCheckInput, file: ProgramFile, ref: Function
     if (at >= 0) text += `\n${bracketed(file, at + 1)}`;
   }
   const proofs: Proof[] = [];
-  for (const match of text.matchAll(/\b(Depends|Security)\(\s*([A-Za-z_][\w.]*)/g)) {
+  // Parameter types that are `Annotated[...]` aliases carry their dependencies (written in the alias's file).
+  const declarations = [{ file, text }, ...aliasDependencyTexts(input.program, ref.fn)];
+  for (const declaration of declarations) for (const match of declaration.text.matchAll(/\b(Depends|Security)\(\s*([A-Za-z_][\w.]*)/g)) {
     const name = (match[2] ?? '').split('.').pop() ?? '';
-    const dependency = repositoryFunction(input.program, file, name);
-    if (!dependency) continue;
-    const home = input.program.byPath.get(dependency.path);
-    if (!home) continue;
-    for (const w of input.byFunction.get(dependency.id) ?? []) {
-      if (w.scope !== 'statement' || w.kind === 'csrf_guard' || w.kind === 'public' || w.until !== undefined) continue;
-      proofs.push({ kind: w.kind, dischargerId: w.dischargerId, evidence: `${match[1] ?? 'Depends'}(${name}) (${dependency.path}:${dependency.fn.startLine}): ${w.evidence}` });
+    const own = repositoryFunction(input.program, declaration.file, name);
+    // `Depends(RoleChecker([...]))`: the instance's `__call__` and the classes handed to it.
+    const dependencies = own ? [own] : classDependencyFunctions(input.program, declaration.file, declaration.text, name, (match.index ?? 0) + match[0].length);
+    for (const dependency of dependencies) {
+      const home = input.program.byPath.get(dependency.path);
+      if (!home) continue;
+      for (const w of input.byFunction.get(dependency.id) ?? []) {
+        if (w.scope !== 'statement' || w.kind === 'csrf_guard' || w.kind === 'public' || w.until !== undefined) continue;
+        proofs.push({ kind: w.kind, dischargerId: w.dischargerId, evidence: `${match[1] ?? 'Depends'}(${name}) (${dependency.path}:${dependency.fn.startLine}): ${w.evidence}` });
+      }
+      for (const inner of dependencyProofs(input, home, dependency, depth + 1, visited)) proofs.push({ ...inner, evidence: `${match[1] ?? 'Depends'}(${name}) → ${inner.evidence}` });
     }
-    for (const inner of dependencyProofs(input, home, dependency, depth + 1, visited)) proofs.push({ ...inner, evidence: `${match[1] ?? 'Depends'}(${name}) → ${inner.evidence}` });
   }
   return proofs;
 }

@@ -133,6 +133,8 @@ export interface OperationSite {
   heldBy?: RegExp;
   /** A handler-named read that is an obligation only where every other entry of its file declares a permission (sibling-norm.ts). */
   siblingNorm?: boolean;
+  /** A handler-named submission that is an obligation only where another verb of its class checks (verb-norm.ts). */
+  verbNorm?: boolean;
 }
 
 /** One hop of a path: a function and the line where it calls the next hop (null on the last hop). */
