@@ -139,3 +139,56 @@ describe('public methods of an abstract Symfony controller', () => {
     expect(where(result.findings)).toEqual(['BaseImportController.indexAction:9']);
   });
 });
+
+const roleMiddleware = (condition: string) => `<?php
+namespace App\\Http\\Middleware;
+use Auth;
+use Closure;
+class Admin
+{
+    public function handle($request, Closure $next)
+    {
+        if (${condition}) {
+            return redirect(config('app.url'));
+        }
+        return $next($request);
+    }
+}
+`;
+const adminController = `<?php
+namespace App\\Http\\Controllers;
+use App\\Http\\Middleware\\Admin;
+class AdminController extends Controller
+{
+    public function __construct()
+    {
+        $this->middleware(Admin::class);
+    }
+    public function purge()
+    {
+        Artisan::call('cache:clear');
+        return back();
+    }
+}
+`;
+const adminRoutes = "<?php\nuse App\\Http\\Controllers\\AdminController;\nRoute::post('admin/purge', [AdminController::class, 'purge']);\n";
+
+describe('a Laravel middleware that refuses users without a role flag', () => {
+  const labelOf = async (condition: string) => {
+    const result = await prove({ 'app/Http/Middleware/Admin.php': roleMiddleware(condition), 'app/Http/Controllers/AdminController.php': adminController, 'routes/web.php': adminRoutes });
+    expect(result.coverage.operationsChecked).toBeGreaterThan(0);
+    return result.findings.map((f) => f.label);
+  };
+
+  it('is a permission check when a disjunct tests that the current user lacks the admin flag or role', async () => {
+    for (const condition of ['Auth::check() == false || Auth::user()->is_admin == false', '! $request->user()->isAdmin()', 'auth()->user()->is_superuser !== true', "!Auth::user()->hasRole('admin')"]) {
+      expect(await labelOf(condition), condition).toEqual([]);
+    }
+  });
+
+  it('is no permission check when the flag says nothing about permissions, holds in the allowed case, or is joined by &&', async () => {
+    for (const condition of ['Auth::check() == false || Auth::user()->is_active == false', 'Auth::check() == false || Auth::user()->is_admin == true', "Auth::user()->is_admin == false && config('x')"]) {
+      expect(await labelOf(condition), condition).toHaveLength(1);
+    }
+  });
+});
