@@ -65,11 +65,11 @@ Route::middleware('auth')->group(function () {
       ],
     },
     {
-      name: "a package's Http/routes.php (Laravel 5.0-5.2's route file, loaded with loadRoutesFrom) and a module's Routes/web.php",
+      name: "a package's Http/routes.php (Laravel 5.0-5.2's route file, loaded with loadRoutesFrom) and a module's Routes/Admin/gallery-routes.php",
       files: {
         'app/Http/Controllers/PhotoController.php': controller,
         'packages/Acme/Admin/src/Http/routes.php': "<?php\nRoute::put('admin/account/update', 'PhotoController@update');\n",
-        'Modules/Gallery/Routes/web.php': "<?php\nRoute::get('gallery/{photo}', [PhotoController::class, 'show']);\n",
+        'Modules/Gallery/Routes/Admin/gallery-routes.php': "<?php\nRoute::get('gallery/{photo}', [PhotoController::class, 'show']);\n",
       },
       entries: [
         { function: 'PhotoController.show', line: 7 },
