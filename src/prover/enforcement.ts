@@ -22,6 +22,7 @@ import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTe
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import { parseWebXml, servletConstraint } from './web-xml.js';
 import { complementedInFunction } from './case-split-checks.js';
+import { ifElseKinds } from './split-helpers.js';
 import { alternativeShape, callbackCheckKind, strongest, weaker } from './alternative-checks.js';
 import { anonymousCallerTest, GUEST_OPEN_NOTE, loginPredicates } from './guest-users.js';
 import { jsMiddlewareWitnesses } from './js-middleware.js';
@@ -403,7 +404,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
       const candidates = list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null && w.until === undefined && !/^\s*return\b/.test(helperFile.lines[w.line - 1] ?? ''));
       // A check in a block that may not run is on no path of its own; a switch's cases are judged together.
       const unconditional = candidates.filter((w) => w.blockEnd === undefined && onEveryPath(helperFile, helper.fn, guardClauseHead(helperFile, helper.fn, w.line ?? 0)));
-      const kinds = new Set([...unconditional.map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates)]);
+      const kinds = new Set([...unconditional.map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates), ...ifElseKinds(helperFile, helper.fn, candidates)]);
       if (kinds.size === 0) {
         additions.push(...alternativeCallSites({ input, set, predicates, judged }, helper, helperFile, candidates));
         continue;

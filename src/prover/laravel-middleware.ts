@@ -10,6 +10,7 @@
  */
 import type { DischargerFact, LanguageFacts } from './facts.js';
 import { guestFallbackHelpers } from './guest-users.js';
+import { roleTestDenial } from './middleware-role-tests.js';
 import { callArguments, currentUserHelpers } from './ownership.js';
 import { findMethod, lookupClass, namespaceOf, superChain, type ClassRecord, type Program } from './resolution.js';
 import type { DischargeKind, FunctionRef, ProgramFile } from './types.js';
@@ -297,7 +298,15 @@ function judgeHandle(handle: FunctionRef, ctx: JudgeContext): MiddlewareCheck[] 
   const checks: MiddlewareCheck[] = ctx.checksBefore(handle, nextLine).map((c) => ({ ...c, evidence: `${where} checks: ${c.evidence}` }));
   const login = loginBranch(ctx, file, handle, nextLine);
   if (login) checks.push({ kind: 'authn', dischargerId: 'laravel.middleware-login-test', evidence: `${where} ends the request when nobody is logged in: ${login}` });
+  const role = loginBranch(ctx, file, handle, nextLine, roleTestDenial(currentUsers(ctx)));
+  if (role && !checks.some((c) => c.kind === 'path_guard')) checks.push({ kind: 'path_guard', dischargerId: 'laravel.middleware-role-test', evidence: `${where} ends the request for a user without the role: ${role}` });
   return checks;
+}
+
+/** The current-user expressions of the application. A helper that answers a guest account when nobody is logged in is never empty: `!user()` tests nothing. */
+function currentUsers(ctx: JudgeContext): RegExp[] {
+  const guest = guestFallbackHelpers(ctx.program, ctx.facts).map((re) => re.source);
+  return [...ctx.facts.currentUser, ...currentUserHelpers(ctx.program, ctx.facts).filter((re) => !guest.includes(re.source))];
 }
 
 /** Leading whitespace width. */
@@ -306,20 +315,20 @@ function indent(text: string): number {
 }
 
 /**
- * An `if` at the top level of `handle()`, before `$next`, whose condition tests the logged-in user and
- * whose block ends the request (returns a response, redirects, aborts or throws): the condition's text.
+ * An `if` at the top level of `handle()`, before `$next`, whose condition tests the logged-in user (or,
+ * given `firesFor`, has a disjunct that predicate takes) and whose block ends the request (returns a
+ * response, redirects, aborts or throws): the condition's text.
  */
-function loginBranch(ctx: JudgeContext, file: ProgramFile, handle: FunctionRef, nextLine: number): string | null {
+function loginBranch(ctx: JudgeContext, file: ProgramFile, handle: FunctionRef, nextLine: number, firesFor?: (disjunct: string) => boolean): string | null {
   // A test true when nobody is logged in: the facts' login tests, or a negated or null-compared user.
-  // A helper that answers a guest account when nobody is logged in is never empty: `!user()` tests nothing.
-  const guest = guestFallbackHelpers(ctx.program, ctx.facts).map((re) => re.source);
-  const users = [...ctx.facts.currentUser, ...currentUserHelpers(ctx.program, ctx.facts).filter((re) => !guest.includes(re.source))];
+  const users = currentUsers(ctx);
   const tests = [...ctx.facts.loginTests, ...users.map((re) => new RegExp(`^!\\s*(?:${re.source})`)), ...users.map((re) => new RegExp(`^(?:${re.source})\\s*===?\\s*null\\b`))];
+  const fires = firesFor ?? ((part: string): boolean => tests.some((re) => re.test(part)));
   // Every disjunct of the condition is tried alone; one joined by && may not fire for an anonymous caller.
   const firesForNobody = (line: string): boolean => {
     const open = line.indexOf('(');
     const condition = bracketed(line, open) ?? '';
-    return condition.split('||').some((part) => !part.includes('&&') && tests.some((re) => re.test(part.trim())));
+    return condition.split('||').some((part) => !part.includes('&&') && fires(part.trim()));
   };
   const body: { line: number; text: string }[] = [];
   for (let line = handle.fn.bodyStartLine + 1; line < handle.fn.endLine; line++) {

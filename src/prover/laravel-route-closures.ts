@@ -11,8 +11,16 @@ import type { ProgramFile } from './types.js';
 
 /** True for files Laravel loads routes from. */
 export function isRouteFile(path: string): boolean {
-  return /(^|\/)routes\/[^/]+\.php$/.test(path);
+  return ROUTE_FILES.some((re) => re.test(path));
 }
+
+/**
+ * Where Laravel applications write routes: `routes/*.php` and its folders, module and package folders
+ * (`Modules/Blog/Routes/web.php`, `packages/Webkul/Admin/src/Routes/Admin/leads-routes.php`),
+ * and `Http/routes.php`, the route file of Laravel 5.0-5.2 that packages still load with
+ * `loadRoutesFrom(__DIR__.'/../Http/routes.php')` (krayin's `packages/Webkul/Admin/src/Http/routes.php`).
+ */
+export const ROUTE_FILES: readonly RegExp[] = [/(^|\/)[Rr]outes\/([\w.-]+\/)*[^/]+\.php$/, /(^|\/)Http\/routes\.php$/];
 
 export const ROUTE_VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'any', 'match', 'options']);
 

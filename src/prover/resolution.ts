@@ -19,6 +19,8 @@ export interface ClassRecord {
   path: string;
   name: string;
   superclass: string | null;
+  /** The class the superclass is nested in, when written qualified (`BaseCloud.DescriptorImpl` → `BaseCloud`). */
+  superclassOwner?: string;
   interfaces: string[];
   abstract: boolean;
   /** Methods declared directly in the class, overloads included. */
@@ -142,6 +144,7 @@ export function buildProgram(files: ProgramFile[], librarySupertypes: LibrarySup
         path: file.path,
         name: cls.name,
         superclass: cls.superclass === null ? null : simpleName(cls.superclass),
+        ...ownerPart(cls.superclass),
         interfaces: cls.interfaces.map(simpleName),
         abstract: cls.isAbstract,
         methods,
@@ -171,6 +174,31 @@ export function lookupClass(table: ClassTable, name: string, nearPath?: string):
   return records.find((r) => r.path === nearPath) ?? records[0] ?? null;
 }
 
+/**
+ * The repository class a class extends. A nested superclass written qualified (Jenkins'
+ * `class DescriptorImpl extends BaseCloud.DescriptorImpl`) is the one in the file of its outer class;
+ * a class never extends itself, so a same-name base is looked for among the other records first.
+ */
+export function superclassOf(table: ClassTable, cls: ClassRecord): ClassRecord | null {
+  if (cls.superclass === null) return null;
+  const others = (table.get(cls.superclass) ?? []).filter((r) => r !== cls);
+  if (cls.superclassOwner !== undefined) {
+    const owner = lookupClass(table, cls.superclassOwner, cls.path);
+    const nested = owner ? others.find((r) => r.path === owner.path) : undefined;
+    if (nested) return nested;
+  }
+  return others.find((r) => r.path === cls.path) ?? others[0] ?? null;
+}
+
+/** `a.b.Outer.Inner<T>` → `{ superclassOwner: 'Outer' }`; nothing for an unqualified name or a package path. */
+function ownerPart(written: string | null): { superclassOwner?: string } {
+  // PHP namespaces are capitalised too (`\App\Http\Controller`): only a dotted name nests classes.
+  if (written === null || written.includes('\\')) return {};
+  const parts = written.replace(/<[\s\S]*$/, '').split('.').filter((p) => p !== '');
+  const owner = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  return owner !== undefined && /^[A-Z]/.test(owner) ? { superclassOwner: owner } : {};
+}
+
 /** The class and its in-repository ancestors, nearest first (cycles cut). */
 export function superChain(table: ClassTable, cls: ClassRecord): ClassRecord[] {
   const chain: ClassRecord[] = [];
@@ -179,7 +207,7 @@ export function superChain(table: ClassTable, cls: ClassRecord): ClassRecord[] {
   while (current && !seen.has(current)) {
     chain.push(current);
     seen.add(current);
-    current = current.superclass === null ? null : lookupClass(table, current.superclass, current.path);
+    current = superclassOf(table, current);
   }
   return chain;
 }
@@ -196,7 +224,7 @@ export function ancestorNames(table: ClassTable, cls: ClassRecord): Set<string> 
     for (const base of [current.superclass, ...current.interfaces]) {
       if (base === null) continue;
       names.add(base);
-      const record = lookupClass(table, base, current.path);
+      const record = base === current.superclass ? superclassOf(table, current) : lookupClass(table, base, current.path);
       if (record) queue.push(record);
     }
   }
@@ -238,7 +266,7 @@ function receiverClass(input: QualifyInput): ClassRecord | null {
   }
   if (PARENT_RECEIVERS.has(receiver)) {
     const own = enclosingClass === null ? null : lookupClass(table, enclosingClass, input.path);
-    return own?.superclass ? lookupClass(table, own.superclass, own.path) : null;
+    return own ? superclassOf(table, own) : null;
   }
   if (input.receiverType) return lookupClass(table, input.receiverType);
   if (/^[A-Z][\w.\\]*$/.test(receiver)) return lookupClass(table, receiver);

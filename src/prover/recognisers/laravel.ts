@@ -8,7 +8,7 @@
 import type { CallIR } from '../../syntax/ir-types.js';
 import { findMethod, lookupClass, normaliseReceiver, type Program } from '../resolution.js';
 import type { ProgramFile } from '../types.js';
-import { isRouteFile, ROUTE_VERBS, routeClosures } from '../laravel-route-closures.js';
+import { isRouteFile, ROUTE_FILES, ROUTE_VERBS, routeClosures } from '../laravel-route-closures.js';
 import { statementAt } from './shared.js';
 import { nothing, type Recogniser } from './types.js';
 
@@ -84,7 +84,7 @@ export const laravel: Recogniser = {
   languages: ['php'],
   // Route files, and the providers and kernels that load them or give them middleware.
   registrationFiles: {
-    paths: [/(^|\/)routes\/[^/]+\.php$/, /(^|\/)bootstrap\/app\.php$/, /(^|\/)app\/Http\/Kernel\.php$/, /(^|\/)app\/Providers\/RouteServiceProvider\.php$/],
+    paths: [...ROUTE_FILES, /(^|\/)bootstrap\/app\.php$/, /(^|\/)app\/Http\/Kernel\.php$/, /(^|\/)app\/Providers\/RouteServiceProvider\.php$/],
     markers: [/->group\(\s*base_path\(/],
   },
   recognise(file, { program }) {

@@ -1,10 +1,12 @@
 /**
  * Symfony: controller methods carrying `#[Route(...)]` (or a docblock `@Route(...)`), methods a
  * `config/routes*.yaml` route names (`controller: App\Controller\X::method`), and public methods of
- * classes extending `AbstractController`. The route path (class prefix + method path) is
+ * classes extending `AbstractController` (not those of an abstract controller every concrete subclass
+ * overrides: abstract-entries.ts). The route path (class prefix + method path) is
  * kept so `security.yaml` `access_control` can be matched against it (enforcement.ts).
  */
-import { namespaceOf } from '../resolution.js';
+import { overriddenByEveryConcreteSubclass } from '../abstract-entries.js';
+import { lookupClass, namespaceOf } from '../resolution.js';
 import { yamlRoutes, type YamlRoute } from '../symfony-routes.js';
 import { docCommentAbove, lineage, methodsOf } from './shared.js';
 import { nothing, type Recogniser } from './types.js';
@@ -39,6 +41,8 @@ export const symfony: Recogniser = {
       const qualified = space === '' ? cls.name : `${space}\\${cls.name}`;
       const classRoutes = routes.filter((r) => r.controller === qualified);
       const isController = lineage(program, cls.name, file.path).has('AbstractController');
+      const record = cls.isAbstract ? lookupClass(program.table, cls.name, file.path) : null;
+      const overridden = (method: string): boolean => record !== null && overriddenByEveryConcreteSubclass(program, record, method);
       const classRoute = cls.decorators.find((d) => /^Route\(/.test(d)) ?? (/@Route\(/.test(docCommentAbove(file, cls.startLine)) ? docCommentAbove(file, cls.startLine) : undefined);
       const prefix = classRoute === undefined ? '' : (routePath(classRoute) ?? '');
       for (const ref of methodsOf(program, file, cls.name)) {
@@ -54,6 +58,7 @@ export const symfony: Recogniser = {
           continue;
         }
         if (declared === undefined && !(isController && fn.modifiers.includes('public') && !fn.modifiers.includes('static'))) continue;
+        if (declared === undefined && cls.isAbstract && overridden(fn.name)) continue;
         const path = declared === undefined ? null : routePath(declared);
         result.entries.push({
           functionId: ref.id,

@@ -64,6 +64,18 @@ Route::middleware('auth')->group(function () {
         { function: "Route::match('/ping')", line: 7 },
       ],
     },
+    {
+      name: "a package's Http/routes.php (Laravel 5.0-5.2's route file, loaded with loadRoutesFrom) and a module's Routes/Admin/gallery-routes.php",
+      files: {
+        'app/Http/Controllers/PhotoController.php': controller,
+        'packages/Acme/Admin/src/Http/routes.php': "<?php\nRoute::put('admin/account/update', 'PhotoController@update');\n",
+        'Modules/Gallery/Routes/Admin/gallery-routes.php': "<?php\nRoute::get('gallery/{photo}', [PhotoController::class, 'show']);\n",
+      },
+      entries: [
+        { function: 'PhotoController.show', line: 7 },
+        { function: 'PhotoController.update', line: 8 },
+      ],
+    },
   ],
   negative: [
     {
@@ -87,6 +99,7 @@ Route::fallback(function () { return response('missing', 404); });
       files: {
         'app/Http/Controllers/PhotoController.php': controller,
         'app/Providers/Thing.php': "<?php\nRoute::get('/x', [PhotoController::class, 'show']);\nRoute::get('/health', function () { return 'ok'; });\n",
+        'app/Http/helpers.php': "<?php\nRoute::get('/y', [PhotoController::class, 'index']);\n",
       },
       unresolved: {},
     },

@@ -74,6 +74,25 @@ class PurgeReports
         { function: 'PurgeReports.__invoke', line: 5 },
       ],
     },
+    {
+      name: 'the override of an abstract controller method every concrete subclass overrides, not the base method',
+      files: {
+        'src/Controller/Import/BaseImport.php': `<?php
+abstract class BaseImport extends AbstractController
+{
+    public function indexAction(Request $request) { return null; }
+}
+`,
+        'src/Controller/Import/V2Import.php': `<?php
+class V2Import extends BaseImport
+{
+    #[Route('/import/v2')]
+    public function indexAction(Request $request) { return parent::indexAction($request); }
+}
+`,
+      },
+      entries: [{ function: 'V2Import.indexAction', line: 4 }],
+    },
   ],
   negative: [
     {
