@@ -16,13 +16,14 @@ import type { Program } from './resolution.js';
 import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
 import { judgeGrant } from './privilege-grants.js';
+import { staffOnOwnedRecord } from './owned-records.js';
 import { fileDeclaresPermissions } from './sibling-norm.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
 import { handlerWorkLines, judgeHandler } from './handler-operations.js';
 import { sufficientChecks } from './permission-strength.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
-const PROVER_RULE = 'jscr/prover-unguarded-operation';
+export const PROVER_RULE = 'jscr/prover-unguarded-operation';
 
 /** Input of `checkObligations`. */
 export interface CheckInput {
@@ -129,6 +130,9 @@ export function checkObligations(input: CheckInput): CheckOutput {
         if (grant.discharged) continue;
         dominating = grant.remaining;
       }
+      // A user's own record the request picked is not settled by staff status (owned-records.ts).
+      const staffOnly = staffOnOwnedRecord(input.program, opFacts, path, op, dominating);
+      if (staffOnly) dominating = staffOnly.remaining;
       // A resource-bound operation on an object the request chose needs a check bound to that object.
       const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
       if (unbound === null) continue;
@@ -141,7 +145,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const reportKey = `${entry.functionId}\0${key}`;
       if (reported.has(reportKey)) continue;
       reported.add(reportKey);
-      const finding = makeProverFinding(input, entry, path, op, required, dominating, seen, unbound);
+      const finding = makeProverFinding(input, entry, path, op, required, dominating, seen, unbound ?? staffOnly?.unbound);
       if (input.control !== undefined) {
         // A check of a required kind the graph saw, and why it does not cover the operation.
         finding.weakerChecks.push(...uncovered.filter((u) => required.includes(u.witness.kind)).map((u) => u.why));

@@ -116,7 +116,7 @@ const factsFileSchema = z.strictObject({
         /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
         resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
         /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone. */
-        judged_as: z.enum(['route-entity']).optional(),
+        judged_as: z.enum(['route-entity', 'django-generic-write']).optional(),
         /** Further objects the operation acts on, each needing a check bound to it (a move changes the child and its new parent). */
         also_bound: z.array(z.union([z.number().int().min(0), z.literal('receiver')])).default([]),
         /** Regexes over a permission a check names (`Item.BUILD`) that does not grant this operation: such a check, or a disjunction offering it, discharges nothing (permission-strength.ts). */
@@ -230,8 +230,8 @@ export interface OperationFact {
   entries: RegExp[];
   resourceBound: boolean;
   resourceArg: number | 'receiver' | null;
-  /** `route-entity`: judged by entity-reads.ts, not found by its calls. */
-  judgedAs: 'route-entity' | null;
+  /** `route-entity`: judged by entity-reads.ts; `django-generic-write`: by django-generic-writes.ts (its calls name the library views). Neither is found by its calls. */
+  judgedAs: 'route-entity' | 'django-generic-write' | null;
   alsoBound: (number | 'receiver')[];
   /** Permissions that do not grant the operation. */
   insufficientPermissions: RegExp[];
