@@ -89,7 +89,9 @@ export function unscopedOwnedLookup(program: Program, facts: LanguageFacts, ref:
 
 /** True for a check whose words let staff members in and name no superuser or permission. */
 export function staffOnly(w: Witness): boolean {
-  return STAFF_CHECK.test(w.evidence) && !STRONGER_CHECK.test(w.evidence);
+  // The refusal's own words (`raise PermissionDenied`) name no permission.
+  const words = w.evidence.replace(/\bPermissionDenied\b/g, '');
+  return STAFF_CHECK.test(words) && !STRONGER_CHECK.test(words);
 }
 
 /** What is left of the checks once the staff checks are set aside, and why they do not cover the row. */

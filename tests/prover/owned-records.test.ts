@@ -52,6 +52,8 @@ ${between}    if request.method == "POST":
 const cases: { name: string; models: string; view: string; expected: string[] }[] = [
   { name: 'staff only, looked up by the id alone', models: OWNED, view: view('@staff_member_required', 'get_object_or_404(Bookmark, id=id)'), expected: ['remove_bookmark:resource_unbound:CWE-639'] },
   { name: 'staff through user_passes_test, looked up through the manager', models: OWNED, view: view('@user_passes_test(lambda u: u.is_staff)', 'Bookmark.objects.get(pk=id)'), expected: ['remove_bookmark:resource_unbound:CWE-639'] },
+  { name: 'a queryset by the id, deleted whole', models: OWNED, view: view('@staff_member_required', 'Bookmark.objects.filter(pk=id)'), expected: ['remove_bookmark:resource_unbound:CWE-639'] },
+  { name: 'a staff test written in the view', models: OWNED, view: view('', 'get_object_or_404(Bookmark, id=id)', '    if not request.user.is_staff:\n        raise PermissionDenied\n'), expected: ['remove_bookmark:resource_unbound:CWE-639'] },
   { name: 'the lookup filtered by the logged-in user', models: OWNED, view: view('@staff_member_required', 'get_object_or_404(Bookmark, id=id, user=request.user)'), expected: [] },
   { name: 'an owner test before the deletion', models: OWNED, view: view('@staff_member_required', 'get_object_or_404(Bookmark, id=id)', '    if bookmark.user != request.user:\n        raise PermissionDenied\n'), expected: [] },
   { name: 'a Django permission on the model', models: OWNED, view: view('@permission_required("menu.delete_bookmark")', 'get_object_or_404(Bookmark, id=id)'), expected: [] },
