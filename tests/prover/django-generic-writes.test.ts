@@ -10,7 +10,7 @@ import type { ProverFinding } from '../../src/prover/types.js';
 
 async function inherited(files: Record<string, string>, touched: { path: string; lines: Set<number> }[] | null = null): Promise<ProverFinding[]> {
   const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched, maxDepth: 3, fanOut: 25 });
-  return result.findings.filter((f) => f.operation.id.startsWith('python.django-inherited-'));
+  return result.findings.filter((f) => /^python\.(django|drf)-inherited-/.test(f.operation.id));
 }
 
 const OWNED = `from django.conf import settings
@@ -78,6 +78,40 @@ const negative: Case[] = [
   { name: 'a DetailView reads, it writes nothing', files: { 'app/models.py': OWNED, 'app/views.py': view('LoginRequiredMixin, GENERIC', '', 'DetailView').replace('DeleteView, UpdateView', 'DeleteView, UpdateView, DetailView') } },
 ];
 
+/** A DRF viewset over Simulation: its `permission` line and `body`. */
+const drfView = (permission: string, body = ''): string => `from rest_framework import viewsets
+from rest_framework.permissions import IsAuthenticated
+from .models import Simulation
+from .permissions import IsOwner
+
+class SimulationViewSet(viewsets.ModelViewSet):
+    queryset = Simulation.objects.all()
+${permission}
+${body}
+`;
+
+describe('DRF model viewsets\' inherited destroy()', () => {
+  it('finds a viewset behind IsAuthenticated only, and one with no permission_classes (AllowAny)', async () => {
+    for (const permission of ['    permission_classes = [IsAuthenticated]', '']) {
+      const found = await inherited({ 'app/models.py': OWNED, 'app/views.py': drfView(permission) });
+      expect(found.map((f) => [f.function, f.label, f.operation.id])).toEqual([['SimulationViewSet.destroy', 'resource_unbound', 'python.drf-inherited-deletion']]);
+    }
+  });
+
+  it('is quiet with an object permission class, a user-filtered get_queryset, get_permissions, a perform_destroy of its own, no owner, or another library\'s viewset', async () => {
+    const quiet = [
+      { 'app/models.py': OWNED, 'app/views.py': drfView('    permission_classes = [IsAuthenticated, IsOwner]') },
+      { 'app/models.py': OWNED, 'app/views.py': drfView('    permission_classes = [IsAuthenticated]', '    def get_queryset(self):\n        return Simulation.objects.filter(user=self.request.user)\n') },
+      { 'app/models.py': OWNED, 'app/views.py': drfView('', '    def get_permissions(self):\n        return [IsOwner()]\n') },
+      { 'app/models.py': OWNED, 'app/views.py': drfView('    permission_classes = [IsAuthenticated]', '    def perform_destroy(self, instance):\n        instance.archived = True\n        instance.save()\n    def perform_update(self, serializer):\n        serializer.save(user=self.request.user)\n') },
+      { 'app/models.py': SHARED, 'app/views.py': drfView('    permission_classes = [IsAuthenticated]') },
+      // Another library's ModelViewSet (wagtail's admin viewsets) is not DRF's.
+      { 'app/models.py': OWNED, 'app/views.py': drfView('').replace('from rest_framework import viewsets', 'from wagtail.admin import viewsets') },
+    ];
+    for (const [i, files] of quiet.entries()) expect([i, await inherited(files)]).toEqual([i, []]);
+  });
+});
+
 describe("Django generic edit views' inherited writes", () => {
   for (const c of positive) {
     it(`finds ${c.name}`, async () => {
@@ -95,7 +129,7 @@ describe("Django generic edit views' inherited writes", () => {
 
   it('the hop through get() is no call: its relation says so in the trace', async () => {
     const [finding] = await inherited({ 'app/models.py': SHARED, 'app/views.py': view('LoginRequiredMixin, GENERIC', OWN_GET) });
-    expect(finding?.hops[0]?.relation).toMatch(/for GET only; POST runs the inherited post\(\)/);
+    expect(finding?.hops[0]?.relation).toMatch(/for get only; the write runs the inherited post\(\)/);
     expect(finding?.unboundResource?.sentence).toMatch(/covers that handler only/);
   });
 

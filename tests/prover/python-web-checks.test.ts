@@ -17,7 +17,7 @@ async function labels(files: Record<string, string>): Promise<string[]> {
 /** The labels of the findings on the repository's own handlers: a generic view's inherited write is django-generic-writes.test.ts's. */
 async function ownHandlerLabels(files: Record<string, string>): Promise<string[]> {
   const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
-  return result.findings.filter((f) => !f.operation.id.startsWith('python.django-inherited-')).map((f) => f.label).sort();
+  return result.findings.filter((f) => !/^python\.(django|drf)-inherited-/.test(f.operation.id)).map((f) => f.label).sort();
 }
 
 
