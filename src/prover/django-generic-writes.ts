@@ -224,7 +224,7 @@ function judgeView(input: CheckInput & { facts: Facts }, facts: LanguageFacts, r
     line: view.line,
     function: functionName,
     entry: { path: view.file.path, function: functionName, line: view.line, framework: 'django', evidence: `${handler}() inherited from ${base}, the handler ${drf ? 'DRF' : 'Django'} runs for a ${drf ? (deletion ? 'DELETE' : 'PUT or PATCH') : 'POST'} to ${view.cls.name}` },
-    hops: test ? [{ function: test.ref.fn.qualifiedName, path: view.file.path, callLine: test.witness.line ?? test.ref.fn.startLine, relation: `${test.ref.fn.qualifiedName} tests \`${testText}\` for ${test.ref.fn.name} only; the write runs the inherited ${handler}()` }] : [],
+    hops: test ? [{ function: test.ref.fn.qualifiedName, path: view.file.path, callLine: test.witness.line ?? test.ref.fn.startLine, relation: `${test.ref.fn.qualifiedName} tests \`${testText}\` for ${test.ref.fn.name.toUpperCase()} requests only; the write runs the inherited ${handler}()` }] : [],
     operation: { id: row.id, kind: row.kind, line: view.line, call },
     missing: row.requires.join('|'),
     weakerChecks: weaker,

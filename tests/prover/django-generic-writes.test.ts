@@ -129,7 +129,7 @@ describe("Django generic edit views' inherited writes", () => {
 
   it('the hop through get() is no call: its relation says so in the trace', async () => {
     const [finding] = await inherited({ 'app/models.py': SHARED, 'app/views.py': view('LoginRequiredMixin, GENERIC', OWN_GET) });
-    expect(finding?.hops[0]?.relation).toMatch(/for get only; the write runs the inherited post\(\)/);
+    expect(finding?.hops[0]?.relation).toMatch(/for GET requests only; the write runs the inherited post\(\)/);
     expect(finding?.unboundResource?.sentence).toMatch(/covers that handler only/);
   });
 
