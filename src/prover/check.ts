@@ -16,6 +16,7 @@ import type { Program } from './resolution.js';
 import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
 import { judgeGrant } from './privilege-grants.js';
+import { staffOnOwnedRecord } from './owned-records.js';
 import { fileDeclaresPermissions } from './sibling-norm.js';
 import { otherVerbChecks } from './verb-norm.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
@@ -25,7 +26,7 @@ import { missingHierarchy } from './role-hierarchy.js';
 import { withoutMemberships } from './tenant-access.js';
 import type { DischargeKind, EntryPoint, FindingLabel, OperationSite, PathRecord, ProverFinding, Witness } from './types.js';
 
-const PROVER_RULE = 'jscr/prover-unguarded-operation';
+export const PROVER_RULE = 'jscr/prover-unguarded-operation';
 
 /** Input of `checkObligations`. */
 export interface CheckInput {
@@ -137,6 +138,9 @@ export function checkObligations(input: CheckInput): CheckOutput {
         if (grant.discharged) continue;
         dominating = grant.remaining;
       }
+      // A user's own record the request picked is not settled by staff status (owned-records.ts).
+      const staffOnly = staffOnOwnedRecord(input.program, opFacts, path, op, dominating);
+      if (staffOnly) dominating = staffOnly.remaining;
       // A resource-bound operation on an object the request chose needs a check bound to that object.
       const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
       // A role-guarded write to access rows the project ranks by role needs the ranks compared too (role-hierarchy.ts).
@@ -151,7 +155,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const reportKey = `${entry.functionId}\0${key}`;
       if (reported.has(reportKey)) continue;
       reported.add(reportKey);
-      const finding = makeProverFinding(input, entry, path, op, required, dominating, seen, unbound ?? undefined);
+      const finding = makeProverFinding(input, entry, path, op, required, dominating, seen, unbound ?? staffOnly?.unbound);
       finding.weakerChecks.push(...(tenant?.memberships ?? []), ...(hierarchy === null ? [] : [hierarchy]));
       if (hierarchy !== null) finding.label = 'sibling_norm';
       if (input.control !== undefined) {

@@ -12,8 +12,13 @@ import type { FunctionRef } from './types.js';
 
 /** Why the handler's `self.get_object()` is the logged-in user's, or null. */
 export function userScopedQueryset(program: Program, facts: LanguageFacts, ref: FunctionRef): string | null {
-  if (ref.fn.className === null || !ref.path.endsWith('.py')) return null;
-  const cls = lookupClass(program.table, ref.fn.className, ref.path);
+  return ref.fn.className === null ? null : userScopedQuerysetOf(program, facts, ref.fn.className, ref.path);
+}
+
+/** Why the objects `self.get_object()` of class `className` (declared in `path`) returns are the logged-in user's, or null. */
+export function userScopedQuerysetOf(program: Program, facts: LanguageFacts, className: string, path: string): string | null {
+  if (!path.endsWith('.py')) return null;
+  const cls = lookupClass(program.table, className, path);
   if (!cls) return null;
   for (const record of pythonBases(program, cls)) {
     const override = (program.byName.get('get_queryset') ?? []).find((f) => f.path === record.path && f.fn.qualifiedName === `${record.name}.get_queryset`);

@@ -119,8 +119,8 @@ const factsFileSchema = z.strictObject({
         resource_bound: z.boolean().default(false),
         /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
         resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
-        /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone; `on-behalf-write`: the calls create a record for a user, an obligation only when the request chose that user (on-behalf-writes.ts); `route-record`: the same for a Laravel record a route key names, judged against the handler's own check of that key (route-record-reads.ts); `scoped-relation`: the calls declare Eloquent relations, and reading one to a model with a visibility scope is the operation (scoped-relations.ts). */
-        judged_as: z.enum(['route-entity', 'on-behalf-write', 'route-record', 'scoped-relation']).optional(),
+        /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone; `on-behalf-write`: the calls create a record for a user, an obligation only when the request chose that user (on-behalf-writes.ts); `route-record`: the same for a Laravel record a route key names, judged against the handler's own check of that key (route-record-reads.ts); `scoped-relation`: the calls declare Eloquent relations, and reading one to a model with a visibility scope is the operation (scoped-relations.ts); `django-generic-write`: the calls name Django's and DRF's generic views, whose inherited handlers write (django-generic-writes.ts). */
+        judged_as: z.enum(['route-entity', 'on-behalf-write', 'route-record', 'scoped-relation', 'django-generic-write']).optional(),
         /** For `on-behalf-write`: a regex over a call's argument that says whose record it is (`$user`, `$owner`). */
         owner_argument: pattern.optional(),
         /** Further objects the operation acts on, each needing a check bound to it (a move changes the child and its new parent). */
@@ -240,8 +240,8 @@ export interface OperationFact {
   entries: RegExp[];
   resourceBound: boolean;
   resourceArg: number | 'receiver' | null;
-  /** `route-entity` (entity-reads.ts), `on-behalf-write` (on-behalf-writes.ts), `route-record` (route-record-reads.ts), `scoped-relation` (scoped-relations.ts): judged by their module, not found by their calls. */
-  judgedAs: 'route-entity' | 'on-behalf-write' | 'route-record' | 'scoped-relation' | null;
+  /** `route-entity` (entity-reads.ts), `on-behalf-write` (on-behalf-writes.ts), `route-record` (route-record-reads.ts), `scoped-relation` (scoped-relations.ts), `django-generic-write` (django-generic-writes.ts): judged by their module, not found by their calls. */
+  judgedAs: 'route-entity' | 'on-behalf-write' | 'route-record' | 'scoped-relation' | 'django-generic-write' | null;
   /** For `on-behalf-write`: the argument that names whose record is written. */
   ownerArgument: RegExp | null;
   alsoBound: (number | 'receiver')[];

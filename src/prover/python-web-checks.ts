@@ -437,7 +437,7 @@ function djangoClassChecks(input: WebCheckInput, file: ProgramFile, ref: Functio
 }
 
 /** DRF's `DEFAULT_PERMISSION_CLASSES`, read as a `permission_classes = ...` assignment, or null (DRF's default is AllowAny). */
-function drfDefault(input: WebCheckInput): string | null {
+export function drfDefault(input: { program: Program }): string | null {
   for (const file of input.program.files) {
     if (file.factsLanguage !== 'python' || !file.text.includes('DEFAULT_PERMISSION_CLASSES')) continue;
     const line = file.lines.findIndex((t) => /['"]DEFAULT_PERMISSION_CLASSES['"]\s*:/.test(t));

@@ -55,7 +55,7 @@ function coverageJson(c: Coverage): Record<string, unknown> {
 function proverDetail(f: ProverFinding): ProverDetail {
   return {
     entry: f.entry,
-    hops: f.hops.map((h) => ({ function: h.function, path: h.path, call_line: h.callLine })),
+    hops: f.hops.map((h) => ({ function: h.function, path: h.path, call_line: h.callLine, ...(h.relation !== undefined ? { relation: h.relation } : {}) })),
     operation: f.operation,
     label: f.label,
     missing: f.missing,
@@ -123,8 +123,10 @@ const LABEL_WORDS: Record<ProverFinding['label'], string> = {
 
 /** One sentence: entry, hops, operation, the missing check. */
 export function findingSentence(f: ProverFinding): string {
-  const via = f.hops.length > 1 ? ` through ${f.hops.slice(1).map((h) => `${h.function} (${h.path}:${h.callLine})`).join(', then ')}` : '';
-  const where = f.hops.length > 0 ? `, which calls it at ${f.hops[f.hops.length - 1]?.path ?? f.path}:${f.hops[f.hops.length - 1]?.callLine ?? f.line}` : '';
+  // A hop with a relation is no call on the way (an inherited handler's sibling): its sentence says what it is.
+  const calls = f.hops.filter((h) => h.relation === undefined);
+  const via = calls.length > 1 ? ` through ${calls.slice(1).map((h) => `${h.function} (${h.path}:${h.callLine})`).join(', then ')}` : '';
+  const where = calls.length > 0 ? `, which calls it at ${calls[calls.length - 1]?.path ?? f.path}:${calls[calls.length - 1]?.callLine ?? f.line}` : '';
   const removed = (f.removedChecks ?? []).length > 0 ? ` The change removed ${(f.removedChecks ?? []).map((r) => `\`${r.text}\` (${r.path}, where line ${r.line} now is)`).join(' and ')}, a check on this path before it.` : '';
   const weaker = f.weakerChecks.length > 0 ? ` The only checks on the path are ${f.weakerChecks.join('; ')}, which do not cover it.` : '';
   const operation = f.operation.call.endsWith('(...)') ? `is itself a ${f.operation.kind.replace(/_/g, ' ')} operation (${f.operation.id})` : `reaches ${f.operation.kind.replace(/_/g, ' ')} (${f.operation.id}: ${f.operation.call}) at ${f.path}:${f.line}`;

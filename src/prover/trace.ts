@@ -27,7 +27,7 @@ export function traceOf(f: ProverFinding): TraceStep[] {
   // the first hop is the entry itself; each hop's call line is where it calls the next function
   for (const [i, hop] of f.hops.entries()) {
     const next = f.hops[i + 1]?.function ?? f.function;
-    if (hop.function !== next) steps.push({ step: 'call', path: hop.path, line: hop.callLine, text: `${hop.function} calls ${next}` });
+    if (hop.function !== next) steps.push({ step: 'call', path: hop.path, line: hop.callLine, text: hop.relation ?? `${hop.function} calls ${next}` });
   }
   for (const removed of f.removedChecks ?? []) steps.push({ step: 'removed_check', path: removed.path, line: removed.line, text: `the change removed ${removed.text}` });
   steps.push({ step: 'operation', path: f.path, line: f.line, text: `${f.operation.kind.replace(/_/g, ' ')} ${f.operation.id}: ${f.operation.call}` });

@@ -167,7 +167,8 @@ export interface ProverFinding {
   /** Qualified name of the function holding the operation. */
   function: string;
   entry: { path: string; function: string; line: number; framework: string; evidence: string };
-  hops: { function: string; path: string; callLine: number }[];
+  /** `relation`: a function on the way that is no call (the handler whose own check does not cover an inherited one), in words. */
+  hops: { function: string; path: string; callLine: number; relation?: string }[];
   operation: { id: string; kind: string; line: number; call: string };
   /** The discharger kinds that would have discharged the operation, joined by `|` when several do. */
   missing: string;

@@ -56,7 +56,7 @@ export interface Finding {
 /** What a prover finding rests on, in the JSON report as `prover` (the same fields `jscr prove` prints). */
 export interface ProverDetail {
   entry: { path: string; function: string; line: number; framework: string; evidence: string };
-  hops: { function: string; path: string; call_line: number }[];
+  hops: { function: string; path: string; call_line: number; relation?: string }[];
   operation: { id: string; kind: string; line: number; call: string };
   /** `unguarded_path`, `authn_only`, `sibling_norm` or `resource_unbound`. */
   label: string;
