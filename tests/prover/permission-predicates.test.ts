@@ -50,6 +50,13 @@ describe('authorization predicates', () => {
     expect(await labels('  await canUpdateReport(auth, report);')).not.toEqual([]);
   });
 
+  it("a row keyed by the request's own user (auth.user.id) needs no predicate", async () => {
+    const files = { 'src/app/api/board/route.ts': "import { prisma } from '@/lib/prisma';\nexport async function POST(request: Request) {\n  const auth = await getAuth(request);\n  if (!auth.user) {\n    return new Response(null, { status: 401 });\n  }\n  const body = await request.json();\n  await prisma.board.update({ where: { id: auth.user.id }, data: { name: body.name } });\n  return Response.json({ ok: true });\n}\n" };
+    const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
+    expect(result.coverage.operationsChecked).toBe(1);
+    expect(result.findings.map((f) => f.label)).toEqual([]);
+  });
+
   it('the predicate given the website the body names, not the updated report', async () => {
     expect(await labels("  if (!(await canUpdateWebsite(auth, body.websiteId))) {\n    return Response.json({ error: 'denied' });\n  }")).toEqual(['resource_unbound']);
   });
