@@ -46,6 +46,10 @@ describe('authorization predicates', () => {
     expect(await labels("  if (!(await canUpdateReport(auth, report))) {\n    return Response.json({ error: 'denied' });\n  }")).toEqual([]);
   });
 
+  it('an access-check method of the service, answered by leaving', async () => {
+    expect(await labels("  if (!(await this.checkReportAccess(report, auth.user.id, ['OWNER']))) {\n    return Response.json({ error: 'denied' });\n  }")).toEqual([]);
+  });
+
   it('the predicate called and its answer ignored', async () => {
     expect(await labels('  await canUpdateReport(auth, report);')).not.toEqual([]);
   });
