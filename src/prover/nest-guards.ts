@@ -40,7 +40,7 @@ interface GuardUse {
 
 type HookMethod = 'canActivate' | 'intercept';
 
-const ROLE_TEST = /admin|[Rr]ole|[Pp]ermission|[Pp]rivilege|[Ss]cope|[Oo]wner|\bcan[A-Z(]|[Aa]bilit|[Pp]olic/;
+const ROLE_TEST = /[Aa]dmin|[Ss]uperuser|[Rr]ole|[Pp]ermission|[Pp]rivilege|[Ss]cope|[Oo]wner|\bcan[A-Z(]|[Aa]bilit|[Pp]olic/;
 const NOT_A_CHECK = /Throttl|RateLimit|Quota|Cache|Metric|Logging/;
 const METADATA_READ = /(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(?:await\s+)?this\.\w+\.(?:get|getAllAndOverride|getAllAndMerge)\s*(?:<[^>]*>)?\s*\(\s*([\w'"`.-]+)/g;
 

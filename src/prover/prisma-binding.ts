@@ -30,6 +30,12 @@ const NOT_A_RESOURCE = /^(prisma|db|tx|trx|undefined|null|true|false|this|[A-Z][
 const REQUEST_ROOT = /^(input|params|searchParams|body|query|formData|args|data)$/;
 const REQUEST_EXPRESSION = /\b(req|request)\.(body|params|query)\b|\b(request|req)\.(json|formData)\s*\(|^\s*(await\s+)?(input|params|searchParams|body|query|formData)\b/;
 const MAX_STEPS = 40;
+/**
+ * A Prisma client expression: the client itself (`prisma`, `db`, a transaction `tx`, an injected
+ * `this.prisma`), reached through the request context a tRPC or GraphQL resolver gets (`ctx.prisma`,
+ * `ctx.db`), or wrapped in a module object that holds it (`prisma.client`).
+ */
+export const PRISMA_CLIENT = String.raw`(?:this\.|ctx\.|context\.)?(?:prisma|db|tx|trx|prismaService)(?:\.client)?`;
 
 /** The `where` object of a Prisma call's first argument, or null when the call has none written in place. */
 export function whereOf(call: CallIR): string | null {
@@ -110,7 +116,7 @@ export function prismaRisk(program: Program, facts: LanguageFacts, path: PathRec
   return { expression: `where ${where.replace(/\s+/g, ' ').slice(0, 80)}`, chain, origin };
 }
 
-const LOOKUP = /^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:await\s+)?(?:this\.)?(?:prisma|db|tx|trx|prismaService)\.\w+\.(?:findFirst|findUnique|findFirstOrThrow|findUniqueOrThrow)\s*\(/;
+const LOOKUP = new RegExp(String.raw`^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:await\s+)?${PRISMA_CLIENT}\.\w+\.(?:findFirst|findUnique|findFirstOrThrow|findUniqueOrThrow)\s*\(`);
 
 /**
  * A record looked up by a value the rows derive from is that record (`attachment = findFirst({ where: {
@@ -176,9 +182,11 @@ function originOf(program: Program, facts: LanguageFacts, path: PathRecord, inde
   return origin;
 }
 
+const RECORD_LOOKUP_RECEIVER = new RegExp(String.raw`^${PRISMA_CLIENT}\.\w+$`);
+
 /** A Prisma lookup (`prisma.team.findFirst(...)`, `tx.member.findUniqueOrThrow(...)`), the one kind of statement check whose where binds rows. */
 export function isRecordLookup(call: CallIR): boolean {
-  return /^find(First|Unique|Many)(OrThrow)?$/.test(call.callee) && /^(this\.)?(prisma|db|tx|trx|prismaService)\.\w+$/.test(call.receiver ?? '');
+  return /^find(First|Unique|Many)(OrThrow)?$/.test(call.callee) && RECORD_LOOKUP_RECEIVER.test(call.receiver ?? '');
 }
 
 /**

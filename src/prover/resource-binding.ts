@@ -329,6 +329,9 @@ export function bindingOf(program: Program, w: Witness): Binding {
   if (own) {
     // Only a quoted attribute says what it checks (`ability.can('update', article)`); arguments of a refusal (`new Response(null, ...)`) are no subject.
     const b = callBinding(own);
+    // A predicate named for its ability (`canUpdateReport(auth, report)`): the name says what, the arguments on what.
+    const ability = /^(?:can|cannot)([A-Z]\w*)$/.exec(own.callee.split('.').pop() ?? '')?.[1];
+    if (b.attribute === null && ability !== undefined) return { ...b, attribute: ability };
     return b.attribute !== null ? b : { attribute: null, names: [], text: b.text };
   }
   if (named) return callBinding(named);
