@@ -8,7 +8,7 @@ import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath } from '../syntax/languages.js';
 import { isLeftOut, isProverConfig, proveChange } from './prove.js';
 import { classifyTarget } from '../gate/classify.js';
-import { minifiedReason } from '../review/file-kinds.js';
+import { minifiedReason } from '../languages/minified.js';
 import picomatch from 'picomatch';
 import { leavesIncomplete, type Degradation } from './degradation.js';
 import type { ProveResult } from './types.js';
