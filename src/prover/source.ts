@@ -35,6 +35,8 @@ export interface ProveFromReaderInput {
   exclude?: readonly string[];
   /** In change mode, prove only the files the change needs (scope.ts); only the review asks for this. */
   scoped?: boolean;
+  /** With `scoped`, read every file anyway when the candidates' text is smaller than this (bytes; default 0). */
+  scopeFromBytes?: number;
   /** How far below a touched function operations are looked for (default 2). */
   downDepth?: number;
   /** Also return what the engine recognised (`jscr facts init`). */
@@ -94,7 +96,11 @@ export async function proveFromReader(input: ProveFromReaderInput): Promise<Prov
   files.splice(0, files.length, ...files.filter((f) => !minified.has(f.path) || keptBundles.has(f.path)));
   await readInto(namedFiles(listed.filter(isTestCode), served));
   const downDepth = input.downDepth ?? 2;
-  let selection = input.touched !== null && input.scoped === true ? selectFor(files, input.touched, input, downDepth) : null;
+  // Scoping only saves time, and reading every file is what `jscr prove` does: a small repository is
+  // proved whole, as the selection is not yet equivalent to a whole read on every change (docs/prover.md).
+  const candidateBytes = files.reduce((sum, f) => sum + f.text.length, 0);
+  const scoping = input.touched !== null && input.scoped === true && candidateBytes >= (input.scopeFromBytes ?? 0);
+  let selection = scoping && input.touched !== null ? selectFor(files, input.touched, input, downDepth) : null;
   // Scoping only saves time; it never narrows the proof. A selection stopped by a size bound (a name in
   // more files than fan_out, the byte bound) falls back to every file, so the review stays complete.
   // Only the deadline, which would stop the whole-repository proof too, is left as a bound.

@@ -18,7 +18,7 @@ import { reposRemovedAfterEach, type FileMap, type TestRepo } from '../helpers/r
 const makeRepo = reposRemovedAfterEach();
 
 /** Prove the change `commit` (against its parent) of `repo`, scoped or reading every file. */
-async function proveCommit(repo: TestRepo, commit: string, scoped: boolean, fanOut = 25): Promise<ProveFromReaderOutcome> {
+async function proveCommit(repo: TestRepo, commit: string, scoped: boolean, fanOut = 25, scopeFromBytes?: number): Promise<ProveFromReaderOutcome> {
   const diff = parseUnifiedDiff(repo.git('diff', '-U0', '--no-color', '--no-renames', `${commit}~1`, commit));
   const boundary = await openBoundary(repo.root, { followSymlinks: false });
   const reader = createSourceReader({ root: repo.root, boundary, source: { kind: 'revision', rev: commit }, maxFileBytes: 1 << 20, followSymlinks: false });
@@ -28,7 +28,7 @@ async function proveCommit(repo: TestRepo, commit: string, scoped: boolean, fanO
     const language = languageForPath(path);
     if (language !== null) irs.set(path, await buildIR(path, language, repo.git('show', `${commit}:${path}`)));
   }
-  return proveFromReader({ root: repo.root, reader, touched, maxDepth: 3, fanOut, irs, scoped });
+  return proveFromReader({ root: repo.root, reader, touched, maxDepth: 3, fanOut, irs, scoped, ...(scopeFromBytes === undefined ? {} : { scopeFromBytes }) });
 }
 
 /** Unrelated files that name common words (delete, update, handle), so text search has noise to skip. */
@@ -488,6 +488,18 @@ describe('the scoped prover reports what the whole-repository prover reports on 
 });
 
 describe('what the scoped selection reads and says', () => {
+  it('below the size the review scopes from, every file is read, as jscr prove reads them', async () => {
+    const repo = makeRepo(laravel.initial);
+    const commit = repo.commit({ 'app/Services/TeamService.php': teamService('firstOrFail') }, 'service');
+    const small = await proveCommit(repo, commit, true, 25, 64 * 1024 * 1024);
+    expect(small.selection).toBeNull();
+    expect(small.readDetail).toBe('44 file(s) read');
+    const large = await proveCommit(repo, commit, true, 25, 1);
+    expect(large.selection).not.toBeNull();
+    expect(large.fileCount).toBeLessThan(small.fileCount / 2);
+    expect(large.result.findings).toEqual(small.result.findings);
+  });
+
   it('names its reasons and the candidate count, and leaves the padding out', async () => {
     const repo = makeRepo(laravel.initial);
     const commit = repo.commit({ 'app/Services/TeamService.php': teamService('firstOrFail') }, 'service');
