@@ -5,6 +5,7 @@
  * can(x);` and nothing branches on `$ok`, or a failing arm that does not leave). Textual, per function;
  * prover part 2 replaces it with the control-flow graph.
  */
+import { blankStrings } from './string-literals.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
 import type { ProgramFile } from './types.js';
 import { bodyTop } from './function-body.js';
@@ -275,7 +276,7 @@ export function failedTestUse(file: ProgramFile, fn: FunctionIR, line: number, l
 /** A line whose brackets all close and that does not continue on the next line (`if (x) return y`). */
 function closedStatement(text: string): boolean {
   let depth = 0;
-  for (const ch of text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '')) {
+  for (const ch of blankStrings(text, '')) {
     if ('([{'.includes(ch)) depth++;
     if (')]}'.includes(ch)) depth--;
   }

@@ -9,6 +9,7 @@
  * `PermissionRequiredMixin`), a test against the logged-in user, or a lookup filtered by the user
  * still discharges it. Textual, like resource-binding.ts.
  */
+import { blankStrings } from './string-literals.js';
 import type { LanguageFacts } from './facts.js';
 import { lookupClass, type Program } from './resolution.js';
 import type { UnboundResource } from './resource-binding.js';
@@ -59,7 +60,7 @@ export function ownerField(program: Program, model: string, nearPath: string): s
 /** True when the text names a parameter of the function other than the request or `self`, or reads the request's data. */
 function requestKeyed(written: string, fn: FunctionRef['fn']): boolean {
   // A quoted name (`order_by("id")`) is no parameter.
-  const text = written.replace(/(['"])(?:\\.|(?!\1).)*\1/g, '""');
+  const text = blankStrings(written, '""', false);
   if (/\brequest\.(GET|POST|data|query_params|json|form|args)\b|\bself\.kwargs\b/.test(text)) return true;
   return fn.parameters.some((p) => !/^(self|cls|request|\*.*)$/.test(p.name) && new RegExp(String.raw`\b${p.name}\b`).test(text));
 }

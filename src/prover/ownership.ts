@@ -7,6 +7,7 @@
  * argument (`$this->userService->updateUser($this->user, ...)`). Textual and intra-path only: a value is
  * "derived" when its right-hand side mentions the user at all.
  */
+import { blankStrings } from './string-literals.js';
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { LanguageFacts } from './facts.js';
 import { callSignature, lookupClass, superChain, type Program } from './resolution.js';
@@ -80,7 +81,7 @@ class Bindings {
       if (match) return owner(match[0]);
     }
     // A bound name inside a string literal (`form.get('tokenId')`) is text, not the value.
-    const code = text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, "''");
+    const code = blankStrings(text, "''");
     for (const { re, owner } of this.patterns) if (re.test(code)) return owner;
     return null;
   }
@@ -138,7 +139,7 @@ function bare(expression: string): string {
 
 function balanced(text: string): boolean {
   let depth = 0;
-  for (const ch of text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, "''")) {
+  for (const ch of blankStrings(text, "''")) {
     if ('([{'.includes(ch)) depth++;
     if (')]}'.includes(ch) && --depth < 0) return false;
   }
@@ -312,7 +313,7 @@ interface Helpers {
 
 /** A return that hands back no value of anyone's: `null`, `[]`, `['user_id' => null]`. */
 function constantValue(text: string): boolean {
-  const code = text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, "''");
+  const code = blankStrings(text, "''");
   return !/(?<![\w$])(?!(null|undefined|true|false)\b)[A-Za-z_$][\w$]*(?!\s*:(?!:))(?!\s*=>)/.test(code);
 }
 
@@ -576,7 +577,7 @@ function balancedStatement(file: ProgramFile, line: number): { text: string; end
   for (let l = line; l < line + 12 && l <= file.lines.length; l++) {
     const text = file.lines[l - 1] ?? '';
     out.push(text);
-    for (const ch of text.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '')) {
+    for (const ch of blankStrings(text, '')) {
       if ('([{'.includes(ch)) depth++;
       if (')]}'.includes(ch)) depth--;
     }

@@ -14,6 +14,7 @@
  * A write whose own `where` names the caller (`userId`, `user.id`) is scoped by itself and left to the
  * ownership reading. Textual, like the rest of resource-binding.ts.
  */
+import { blankStrings } from './string-literals.js';
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { LanguageFacts } from './facts.js';
 import { callArguments, destructured, objectProperties } from './ownership.js';
@@ -76,7 +77,7 @@ export function objectValueNames(literal: string): string[] {
 
 /** The variables an expression reads as values: the root of each member chain, not properties or callees. */
 function valueRoots(expression: string): string[] {
-  const text = expression.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '""');
+  const text = blankStrings(expression, '""');
   const out: string[] = [];
   for (const m of text.matchAll(/(?<![\w$.?])([A-Za-z_$][\w$]*)\b(?!\s*[(:])/g)) {
     const name = m[1] ?? '';

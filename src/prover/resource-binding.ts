@@ -12,6 +12,7 @@
  * judged apart, by the checker. Textual, like ownership.ts: a right-hand side derives from every
  * variable it names.
  */
+import { blankStrings } from './string-literals.js';
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import { booleanUse, REQUEST_DATA } from './branches.js';
 import { ASSIGNMENT, createdByCall } from './created-by-code.js';
@@ -73,7 +74,7 @@ export function rootVariable(expression: string): string | null {
 function mentionedVariables(expression: string, php: boolean): string[] {
   const out = new Set<string>();
   const re = php ? /\$([A-Za-z_]\w*)/g : /(?<![\w$.])([A-Za-z_]\w*)\b(?!\s*\()/g;
-  for (const m of expression.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '""').matchAll(re)) if (m[1] && (php ? m[1] !== 'this' : !THIS.test(m[1]))) out.add(m[1]);
+  for (const m of blankStrings(expression, '""').matchAll(re)) if (m[1] && (php ? m[1] !== 'this' : !THIS.test(m[1]))) out.add(m[1]);
   return [...out];
 }
 

@@ -15,6 +15,7 @@
  * (`currentUserTeamRole`, `group.teamRole`, `member.role`); enum constants (`TeamMemberRole.ADMIN`)
  * are no values, and two tests of one role each against constants compare nothing.
  */
+import { blankStrings } from './string-literals.js';
 import { modelOf, writesOwnRow } from './tenant-access.js';
 import type { Program } from './resolution.js';
 import type { FunctionRef, OperationSite, PathRecord, ProgramFile } from './types.js';
@@ -59,7 +60,7 @@ function leavingConditions(file: ProgramFile, from: number, to: number): string[
 
 /** True when one term of a condition (split at `&&` and `||`) names two different role values: a comparison of the two. */
 export function comparesRoles(condition: string): boolean {
-  const text = condition.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '""');
+  const text = blankStrings(condition, '""');
   return text.split(/&&|\|\|/).some((term) => {
     const roles = new Set<string>();
     for (const m of term.matchAll(ROLE_VALUE)) {

@@ -10,6 +10,7 @@
  * answer is given: ownership against a current user that is the shared guest account with no login
  * check beside it (guest-users.ts), a boolean nothing acts on, a check in a branch that may not run.
  */
+import { blankStrings } from './string-literals.js';
 import { dropGuestOpenOwnership, makeProverFinding, shapeOf, type CheckInput } from './check.js';
 import { judgeHop } from './dominance.js';
 import type { Facts, OperationFact } from './facts.js';
@@ -70,7 +71,7 @@ function derivedRecords(file: ProgramFile, fn: FunctionIR, key: string): Map<str
 function blockStart(file: ProgramFile, fn: FunctionIR, line: number): number | null {
   let depth = 0;
   for (let l = line - 1; l > fn.bodyStartLine; l--) {
-    const text = (file.lines[l - 1] ?? '').replace(/(['"])(?:\\.|(?!\1).)*\1/g, '""');
+    const text = blankStrings((file.lines[l - 1] ?? ''), '""', false);
     for (let i = text.length - 1; i >= 0; i--) {
       if (text[i] === '}') depth++;
       else if (text[i] === '{' && depth-- === 0) return l;
