@@ -11,6 +11,7 @@ import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { DischargerFact } from './facts.js';
 import { resolveCall, type Program } from './resolution.js';
 import { repositoryFunction } from './python-web-checks.js';
+import { callsByLine } from './enforcement.js';
 import type { FunctionRef, ProgramFile } from './types.js';
 
 /** A statement that decides nothing: no statement, a constant answer, a docstring or a comment. */
@@ -46,9 +47,15 @@ function repositoryTargets(program: Program, file: ProgramFile, caller: Function
   return resolveCall(program, file, caller, call).targets;
 }
 
+/** Each helper is judged once: every call site of a check helper asks about the same definition. */
+const inertDefinitions = new WeakMap<FunctionIR, boolean>();
+
 function inertTarget(program: Program, target: FunctionRef): boolean {
   const home = program.byPath.get(target.path);
-  return home !== undefined && checksNothing(home, target.fn);
+  if (home === undefined) return false;
+  let inert = inertDefinitions.get(target.fn);
+  if (inert === undefined) inertDefinitions.set(target.fn, (inert = checksNothing(home, target.fn)));
+  return inert;
 }
 
 /** The test of an `if` line: inside its parentheses (JavaScript, PHP, Java) or before its colon (Python). */
@@ -93,7 +100,10 @@ export function fakeCheckReason(input: FakeCheckInput): string | null {
   // The test that guards the refusal, without the calls to repository functions that check nothing.
   let remainder = input.condition;
   let removed = false;
-  for (const inner of file.ir.calls.filter((c) => c.line <= call.line && c.line >= call.line - 3 && c !== call)) {
+  const byLine = callsByLine(file);
+  const nearby: CallIR[] = [];
+  for (let line = call.line - 3; line <= call.line; line++) for (const c of byLine.get(line) ?? []) if (c !== call) nearby.push(c);
+  for (const inner of nearby) {
     const text = inner.text.split('\n')[0] ?? '';
     if (!remainder.includes(text)) continue;
     const innerTargets = repositoryTargets(program, file, caller, inner);
