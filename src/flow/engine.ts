@@ -2256,7 +2256,8 @@ export class FileAnalyser {
       if (unless !== null && unless.named.some((name) => { const v = named.get(name); return v !== undefined && hasConstant(v) && unless.matches.test(String(v.constant)); })) continue;
       ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
-      const values = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
+      const written = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
+      const values = row.collectionsAreJson ? written.filter((v) => !isBuiltCollection(v)) : written;
       const lines = [call.line, ...row.slots.flatMap((slot) => slotLines(call, slot))];
       const counted = row.argv ? this.commandParts(values) : values;
       this.observe(counted, row, lines, ctx);
@@ -2417,6 +2418,11 @@ const NO_NAMED: ReadonlyMap<string, Value> = new Map();
 const NO_LABELS: ReadonlySet<string> = new Set();
 
 /** The taint labels a value carries (a call's receiver, for rows that ask what it holds). */
+/** An object or array the code wrote out (`{ data }`, `[a, b]`): its entries are known, so it is not a string. */
+function isBuiltCollection(value: Value): boolean {
+  return value.slots !== undefined || value.elements !== undefined;
+}
+
 function labelsOf(value: Value): ReadonlySet<string> {
   return value === CLEAN ? NO_LABELS : new Set(allTaints(value).map((t) => t.label));
 }

@@ -136,6 +136,8 @@ export interface SinkRow {
   requiresText: readonly string[] | null;
   /** Taints carrying this mark do not count here (`through-call`: handed to a call the engine does not know). */
   ignoresMark: string | null;
+  /** An object or array the code built is sent as JSON by the framework (`ctx.body = {...}`, `res.send([...])`): it does not count. */
+  collectionsAreJson: boolean;
   /**
    * A value a check (a guard row) vetted for any use does not count: what is stored in the session was
    * validated (`url_has_allowed_host_and_scheme(next)`). An encoder is no validation: an HTML-escaped

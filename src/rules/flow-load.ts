@@ -150,6 +150,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       requiresText: row.requires_text ?? null,
       unless: row.unless === undefined ? null : { named: row.unless.named, matches: context.pattern([...path, 'unless', 'matches'], row.unless.matches, 'i') },
       ignoresMark: row.ignores_mark ?? null,
+      collectionsAreJson: row.collections_are_json ?? false,
       vettedForAny: row.vetted_for_any ?? false,
       origin: origin(path),
     };

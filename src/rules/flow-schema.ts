@@ -111,6 +111,7 @@ const SinkSchema = z.strictObject({
   requires_text: z.array(z.string().min(4)).min(1).optional().describe('the sink holds only when a file of the repository contains one of these texts'),
   vetted_for_any: z.boolean().optional().describe('a value a check vetted for any sink kind does not count (trust boundaries)'),
   ignores_mark: z.string().min(1).optional().describe('taints with this mark do not count (`through-call`: passed as an argument to a call flow does not know)'),
+  collections_are_json: z.boolean().optional().describe('an object or array the code built in the slot is sent as JSON by the framework, so it does not count (Koa `ctx.body = {...}`, Express `res.send({...})`)'),
   tests: TestsSchema.optional(),
 });
 

@@ -294,6 +294,11 @@ const javascriptCases: RuleCases[] = [
       // Markup read back from the page, and an application's own escaper plugin.
       { path: 'resources/js/plugin-codeeditor.js', code: src("tempEl.innerHTML = code.innerHTML.replace(/\\ufeff/g, '');") },
       { path: 'assets/js/forms/TeamForm.js', code: src("const ESCAPER = this.getPlugin('escape');", 'temp.innerHTML = ESCAPER.sanitize(widget);') },
+      // The <style> tags styled-components collected while rendering on the server.
+      {
+        path: 'server/helpers/export.tsx',
+        code: src('const sheet = new ServerStyleSheet();', 'if (includeStyles) {', '  const styleTags = sheet.getStyleTags();', '  if (styleTags) {', '    doc.head.insertAdjacentHTML("beforeend", styleTags);', '  }', '}'),
+      },
     ],
     invalid: [
       { path: 'src/view.js', code: src('el.innerHTML = message;'), lines: [1] },
@@ -316,6 +321,8 @@ const javascriptCases: RuleCases[] = [
       { path: 'src/view.js', code: src('el.innerHTML = el.innerHTML.replace(/{{NAME}}/g, () => readCookie());'), lines: [1] },
       // An import from a module that is code, not an asset; a name from destructuring.
       { path: 'src/view.ts', code: src("import { banner } from './remote-config';", 'el.innerHTML = banner;', 'const { html } = await res.json();', 'box.innerHTML = html;'), lines: [2, 4] },
+      // Style tags beside the document's own markup.
+      { path: 'server/helpers/export.tsx', code: src('const styleTags = sheet.getStyleTags();', 'doc.head.insertAdjacentHTML("beforeend", styleTags + document.text);'), lines: [2] },
     ],
   },
   {
