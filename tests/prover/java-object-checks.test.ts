@@ -252,3 +252,110 @@ public class ManagementServer implements Describable<ManagementServer> {
     expect(material.findings.map((f) => f.operation.id)).toEqual(['jenkins.secret-plaintext']);
   });
 });
+
+describe('an item permission asked of the root', () => {
+  const connection = (receiver: string, permission: string) => `package org.example;
+public class Connection extends AbstractDescribableImpl<Connection> {
+    @Extension
+    public static class DescriptorImpl extends Descriptor<Connection> {
+        public ListBoxModel doFillApiTokenIdItems(@AncestorInPath Item item, @QueryParameter String url, @QueryParameter String apiTokenId) {
+            if (${receiver}.hasPermission(${permission})) {
+                return new StandardListBoxModel().includeEmptyValue().includeMatchingAs(ACL.SYSTEM, Jenkins.get(), StandardCredentials.class, URIRequirementBuilder.fromUri(url).build(), CredentialsMatchers.always());
+            }
+            return new StandardListBoxModel().includeCurrentValue(apiTokenId);
+        }
+    }
+}
+`;
+  const file = 'src/main/java/org/example/Connection.java';
+
+  it('does not grant listing the root credentials (Item.CONFIGURE on Jenkins.get())', async () => {
+    const { findings } = await prove({ [file]: connection('Jenkins.get()', 'Item.CONFIGURE') });
+    expect(findings.map((f) => f.operation.id)).toEqual(['jenkins.credentials-lookup']);
+  });
+
+  it('leaves an administrator on the root, and the item permission on the item, their authority', async () => {
+    expect((await prove({ [file]: connection('Jenkins.get()', 'Jenkins.ADMINISTER') })).findings).toEqual([]);
+    expect((await prove({ [file]: connection('item', 'Item.CONFIGURE') })).findings).toEqual([]);
+  });
+});
+
+describe('a registration app behind Spring Security', () => {
+  const config = () => `package com.example.spring;
+@Configuration
+@EnableWebSecurity
+public class SecurityConfig extends WebSecurityConfigurerAdapter {
+    @Override
+    protected void configure(final HttpSecurity http) throws Exception {
+        http.authorizeRequests()
+            .antMatchers("/login*", "/user/registration*", "/registrationConfirm*").permitAll()
+            .anyRequest().hasAuthority("READ_PRIVILEGE");
+    }
+}
+`;
+  const h2 = (profile: string) => `package com.example.spring;
+@Configuration
+@Order(1)
+${profile}
+public class H2Config extends WebSecurityConfigurerAdapter {
+    @Override
+    protected void configure(final HttpSecurity http) throws Exception {
+        http.authorizeRequests().antMatchers("/h2/**").permitAll();
+    }
+}
+`;
+  const controller = (name: string, register = 'registerUserAccount', confirm = 'confirmRegistration') => `package com.example.web;
+@Controller
+public class ${name} {
+    @Autowired
+    private UserRepository userRepository;
+
+    @PostMapping("/user/registration")
+    @ResponseBody
+    public String ${register}(@Valid final UserDto accountDto) {
+        userRepository.save(new User(accountDto.getEmail()));
+        return "success";
+    }
+
+    @GetMapping("/registrationConfirm")
+    public String ${confirm}(@RequestParam("token") final String token) {
+        final User user = tokens.findByToken(token).getUser();
+        user.setEnabled(true);
+        userRepository.save(user);
+        return "redirect:/login";
+    }
+
+    @PostMapping("/user/update")
+    public String update(@RequestBody User user) {
+        userRepository.save(user);
+        return "ok";
+    }
+}
+`;
+  const files = (profile: string, name: string, methods: [string, string] = ['registerUserAccount', 'confirmRegistration']) => ({
+    'src/main/java/com/example/spring/SecurityConfig.java': config(),
+    'src/main/java/com/example/spring/H2Config.java': h2(profile),
+    [`src/main/java/com/example/web/${name}.java`]: controller(name, ...methods),
+  });
+
+  it('reads the deployed chain, not a development profile\'s, and takes the registration flow for what it is', async () => {
+    const { findings } = await prove(files('@Profile("dev")', 'RegistrationController'));
+    expect(findings).toEqual([]);
+  });
+
+  it('applies the first chain when it is not limited to a development profile', async () => {
+    // The H2 chain (order 1, no securityMatcher) serves every path and decides nothing for these routes:
+    // the update is open, the registration and its confirmation are the login flow's own writes.
+    const { findings } = await prove(files('', 'AccountController'));
+    expect(findings.map((f) => f.entry.function)).toEqual(['AccountController.update']);
+  });
+
+  it('takes handlers whose names and routes say nothing of the flow, outside a flow controller, for ordinary writes', async () => {
+    const plain = files('', 'AccountController', ['create', 'enable']);
+    const path = 'src/main/java/com/example/web/AccountController.java';
+    plain[path] = (plain[path] ?? '').replace('"/user/registration"', '"/user/create"').replace('"/registrationConfirm"', '"/user/enable"');
+    const { findings } = await prove(plain);
+    // `create` saves the user it builds (`new User(...)`): the request's own creation.
+    expect(findings.map((f) => f.entry.function).sort()).toEqual(['AccountController.enable', 'AccountController.update']);
+  });
+});
