@@ -359,3 +359,38 @@ public class ${name} {
     expect(findings.map((f) => f.entry.function).sort()).toEqual(['AccountController.enable', 'AccountController.update']);
   });
 });
+
+describe('permission annotations and helpers named for a permission', () => {
+  const jobs = (annotation: string, check: string) => `package com.example.controller;
+@Controller
+@RequestMapping("/jobgroup")
+public class JobGroupController {
+    @Resource
+    private JobGroupMapper jobGroupMapper;
+
+    @RequestMapping("/remove")
+    @ResponseBody
+    ${annotation}
+    public String remove(HttpServletRequest request, @RequestParam("id") int id) {
+        ${check}
+        jobGroupMapper.remove(id);
+        return "ok";
+    }
+}
+`;
+  const file = `${J}controller/JobGroupController.java`;
+
+  it('takes an annotation naming the role it requires, and Shiro\'s and Sa-Token\'s, for a permission', async () => {
+    for (const annotation of ['@XxlSso(role = Consts.ADMIN_ROLE)', '@RequiresPermissions("jobgroup:remove")', '@SaCheckRole("admin")']) {
+      expect((await prove({ [file]: jobs(annotation, '') })).findings).toEqual([]);
+    }
+  });
+
+  it('takes a thrower or a predicate named for a permission for a check, and nothing else', async () => {
+    expect((await prove({ [file]: jobs('', 'JobGroupPermissionUtil.validJobGroupPermission(request, id);') })).findings).toEqual([]);
+    expect((await prove({ [file]: jobs('', 'if (!PermissionUtil.hasJobGroupPermission(request, id)) {\n            return "denied";\n        }') })).findings).toEqual([]);
+    for (const [annotation, check] of [['@XxlSso(login = false)', ''], ['', 'LOGGER.info("removing {}", id);'], ['', 'PermissionUtil.hasJobGroupPermission(request, id);']]) {
+      expect((await prove({ [file]: jobs(annotation ?? '', check ?? '') })).findings.map((f) => f.operation.id)).toEqual(['mybatis.mapper-write']);
+    }
+  });
+});
