@@ -18,6 +18,7 @@ import type { WitnessSet } from './enforcement.js';
 import { judgeGrant } from './privilege-grants.js';
 import { staffOnOwnedRecord } from './owned-records.js';
 import { fileDeclaresPermissions } from './sibling-norm.js';
+import { objectCheckNorm } from './object-check-norm.js';
 import { otherVerbChecks } from './verb-norm.js';
 import { judgeHop, type CheckShape, type ControlFlow, type HopJudgement } from './dominance.js';
 import { handlerWorkLines, judgeHandler } from './handler-operations.js';
@@ -142,7 +143,8 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const staffOnly = staffOnOwnedRecord(input.program, opFacts, path, op, dominating);
       if (staffOnly) dominating = staffOnly.remaining;
       // A resource-bound operation on an object the request chose needs a check bound to that object.
-      const unbound = dominating.some((w) => required.includes(w.kind)) ? resourceUnbound(input, entry, path, op, dominating, required) : undefined;
+      // A class whose other handlers check objects one by one leaves no object to a permission naming none (object-check-norm.ts).
+      const unbound = dominating.some((w) => required.includes(w.kind)) ? (resourceUnbound(input, entry, path, op, dominating, required) ?? objectCheckNorm(input.program, opFacts, input.entries, entry, path, op)) : undefined;
       // A role-guarded write to access rows the project ranks by role needs the ranks compared too (role-hierarchy.ts).
       const hierarchy = unbound === null && tenant && dominating.some((w) => w.kind === 'path_guard') ? missingHierarchy(input.program, path, op) : null;
       if (unbound === null && hierarchy === null) continue;

@@ -66,8 +66,15 @@ function negatedDisjunction(condition: string, call: string): string[] | null {
   return null;
 }
 
+/**
+ * An item's permission asked of the root (`Jenkins.get().hasPermission(Item.CONFIGURE)`): granted to
+ * whoever holds it on every item, a role far below an administrator's; rows name it `Item.X@root`.
+ */
+const ROOT_ITEM_PERMISSION = /\b(?:Jenkins|Hudson)\.(?:get|getInstance|getActiveInstance|getInstanceOrNull)\(\)\s*\.\s*(?:has|check)(?:Any)?Permission2?\(\s*(Item\.[A-Z][A-Z0-9_]*)\s*\)/g;
+
 function permissionsIn(text: string): string[] {
-  return [...text.matchAll(PERMISSION)].map((m) => m[1] ?? '').filter((p) => p !== '');
+  const named = [...text.matchAll(PERMISSION)].map((m) => m[1] ?? '').filter((p) => p !== '');
+  return [...named, ...[...text.matchAll(ROOT_ITEM_PERMISSION)].map((m) => `${m[1] ?? ''}@root`)];
 }
 
 /** The permissions a statement check tests and the case it covers, or null when its text names none. */

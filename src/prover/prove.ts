@@ -23,6 +23,7 @@ import { withRemovedChecks } from './removed-checks.js';
 import { privilegeGrantSites } from './privilege-grants.js';
 import { unscopedRelationReadSites } from './scoped-relations.js';
 import { bodyMatches } from './sibling-norm.js';
+import { withProjectCurrentUser } from './object-check-norm.js';
 import { loadFacts, type Facts, type FactsLanguage, type OperationFact } from './facts.js';
 import { guardedOwnWrapper, librarySupertypesOf } from './overloads.js';
 import { buildCallerIndex, composePaths } from './paths.js';
@@ -79,7 +80,7 @@ function errorName(error: unknown): string {
 
 /** Prove a change (or the whole repository when `touched` is null). */
 export async function proveChange(input: ProveInput): Promise<ProveResult> {
-  const facts = await loadFacts();
+  let facts = await loadFacts();
   const degradations: Degradation[] = [];
   const coverage: Coverage = {
     filesByLanguage: {},
@@ -140,6 +141,8 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
 
   // 3. The program model and the caller index, once.
   const program = buildProgram(files, librarySupertypesOf(facts));
+  // The project's own accessors of the logged-in user are the current user too (object-check-norm.ts).
+  facts = withProjectCurrentUser(program, facts);
   const index = buildCallerIndex(program);
   for (const [reason, count] of Object.entries(index.unresolved)) bump(reasons, reason, count);
 

@@ -11,6 +11,7 @@
 import { declaredTypesOf } from './declared-types.js';
 import type { CallIR, FileIR, FunctionIR } from '../syntax/ir-types.js';
 import { routeClosureName, routeClosures } from './laravel-route-closures.js';
+import { withImplementations } from './implementations.js';
 import { chooseOverloads, type LibrarySupertypes, type OverloadContext } from './overloads.js';
 import type { FunctionRef, ProgramFile } from './types.js';
 
@@ -462,7 +463,9 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
   if (cls) {
     // A bare call in a Java nested class may name a method of a lexically enclosing class.
     const found = findMethod(program.table, cls, name, call.arity) ?? (receiver === null && file.language === 'java' ? enclosingClassMethod(program, file, cls.name, name, call.arity) : null);
-    return { key: qualify(input), targets: found ? chooseOverloads(found.methods, call, overloadContext(program, file, caller)) : [], unresolved: null };
+    const chosen = found ? chooseOverloads(found.methods, call, overloadContext(program, file, caller)) : [];
+    // A Java interface or abstract method runs as its repository implementation (implementations.ts).
+    return { key: qualify(input), targets: found ? withImplementations(program.table, program.byPath, found.owner, chosen, name, call.arity) : [], unresolved: null };
   }
   // Receiver names no repository class: a framework or library object, or a dynamic value. Repository
   // methods with this name exist, so the call might reach one: count it, and follow it only when exactly

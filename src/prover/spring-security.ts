@@ -46,7 +46,7 @@ export function springChainWitnesses(program: Program, entries: readonly EntryPo
   for (const file of program.files) {
     if (file.factsLanguage !== 'java' || !(AUTHORIZE.test(file.text) || IGNORING.test(file.text))) continue;
     for (const fn of file.ir.functions) {
-      if (fn.isLambda) continue;
+      if (fn.isLambda || developmentProfile(file, fn.startLine)) continue;
       const text = withoutComments(file.lines.slice(fn.bodyStartLine - 1, fn.endLine).join('\n'));
       const where = `${file.path}:${fn.startLine}`;
       if (AUTHORIZE.test(text)) chains.push(parseChain(text, fn.decorators, where));
@@ -75,6 +75,14 @@ export function springChainWitnesses(program: Program, entries: readonly EntryPo
     else out.witnesses.push({ kind: rule.decision, scope: 'router', functionId: entry.functionId, line: null, dischargerId: 'spring.filter-chain', evidence: `Spring Security rule ${rule.text} in ${chain.where} (route ${entry.route})` });
   }
   return out;
+}
+
+/** A profile only developers run (`@Profile("dev")` on H2's console chain): not the chain deployed servers apply. */
+const DEVELOPMENT_PROFILE = /^Profile\s*\(\s*(?:value\s*=\s*)?\{?\s*"(dev|development|local|test|h2|debug|demo)"\s*\}?\s*\)/;
+
+/** True when the class declaring the method at `line` (or the method's own configuration class) is limited to a development profile. */
+function developmentProfile(file: ProgramFile, line: number): boolean {
+  return file.ir.classes.some((cls) => cls.startLine <= line && cls.endLine >= line && cls.decorators.some((d) => DEVELOPMENT_PROFILE.test(d)));
 }
 
 /** The rules of one chain method, in the order written. */
