@@ -8,6 +8,7 @@
  * Base-class attachment: a method declared on a class is reached only through that class or an
  * in-repository subclass of it, so an abstract base's method never projects onto unrelated classes.
  */
+import { aliasedModuleFiles } from './module-aliases.js';
 import { declaredTypesOf } from './declared-types.js';
 import type { CallIR, FileIR, FunctionIR } from '../syntax/ir-types.js';
 import { routeClosureName, routeClosures } from './laravel-route-closures.js';
@@ -517,7 +518,15 @@ export function moduleFiles(program: Program, fromPath: string, module: string):
     files = resolveModuleFiles(program, fromPath, module);
     cache.set(module, files);
   }
-  return files;
+  if (files.length > 0) return files;
+  // A project alias (`@/lib/auth`, `@acme/lib/users`) names the file nearest the importer: cached per folder.
+  const key = `${module}\0${fromPath.slice(0, fromPath.lastIndexOf('/') + 1)}`;
+  let aliased = cache.get(key);
+  if (!aliased) {
+    aliased = aliasedModuleFiles(program.files, fromPath, module);
+    cache.set(key, aliased);
+  }
+  return aliased;
 }
 
 function resolveModuleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {

@@ -2,6 +2,7 @@
  * What the JavaScript recognisers (tRPC, Next.js, Express) share: finding the function a registration
  * hands over (a lambda written in place, or a name), and the text of a module-level statement.
  */
+import { reExportSources } from '../module-aliases.js';
 import { moduleFiles, type Program } from '../resolution.js';
 import type { FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
 
@@ -36,10 +37,10 @@ export function definingFile(program: Program, file: ProgramFile, name: string):
     if (!imp.names.includes(name)) continue;
     for (const target of moduleFiles(program, file.path, imp.module)) {
       if (moduleConstantLine(target, name) !== null) return target;
-      // A barrel (`export * from './trpc'`, `export { x } from './x'`) passes the name on.
-      for (const next of target.ir.imports) {
-        if (!next.names.includes(name) && !next.names.includes('*')) continue;
-        for (const deeper of moduleFiles(program, target.path, next.module)) if (moduleConstantLine(deeper, name) !== null) return deeper;
+      // A barrel (`export * from './trpc'`, `export { x } from './x'`, or an import it passes on) hands the name over.
+      const passedOn = [...target.ir.imports.filter((next) => next.names.includes(name) || next.names.includes('*')).map((next) => next.module), ...reExportSources(target, name)];
+      for (const module of passedOn) {
+        for (const deeper of moduleFiles(program, target.path, module)) if (moduleConstantLine(deeper, name) !== null) return deeper;
       }
     }
   }
