@@ -1,0 +1,176 @@
+/**
+ * Python check forms the heads of the held-out repositories showed the prover did not read (part PYHO),
+ * proved end to end on fixtures written for them: a Django middleware whose `process_view` checks the
+ * views a map of URL names lists, and a permission class whose check is an abstract method its
+ * subclasses override.
+ */
+import { describe, expect, it } from 'vitest';
+import { proveChange } from '../../src/prover/prove.js';
+
+async function labels(files: Record<string, string>): Promise<string[]> {
+  const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
+  expect(result.coverage.operationsChecked).toBeGreaterThan(0);
+  return result.findings.map((f) => f.label).sort();
+}
+
+const settings = (middleware: string) => `SECRET_KEY = "x"
+BASE_MIDDLEWARE = [
+    "django.middleware.common.CommonMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+${middleware}
+]
+
+MIDDLEWARE = BASE_MIDDLEWARE
+`;
+
+const permissionsMap = `URL_PERMISSIONS = {
+    "delete_product": [("object", "delete", "pid")],
+    "edit_product": [("object", "edit", "pid")],
+}
+
+EXEMPT = [
+    "delete_product",
+]
+`;
+
+const middleware = (body: string) => `from django.core.exceptions import PermissionDenied
+from app.url_permissions import EXEMPT, URL_PERMISSIONS
+
+
+class AuthorizationMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.path.startswith("/api/"):
+            return
+        resolver_match = request.resolver_match
+        if resolver_match is None:
+            return
+${body}
+`;
+
+const mapGate = `        checks = URL_PERMISSIONS.get(resolver_match.url_name)
+        if not checks:
+            return
+        for check in checks:
+            if check[0] == "object":
+                if not request.user.has_perm(check[1]):
+                    raise PermissionDenied
+            elif check[0] == "global":
+                if not request.user.is_superuser:
+                    raise PermissionDenied
+        return`;
+
+const exemptGate = `        if resolver_match.url_name in EXEMPT:
+            return
+        if not request.user.has_perm("app.change"):
+            raise PermissionDenied`;
+
+const views = `from django.shortcuts import get_object_or_404
+from app.models import Product
+
+
+def delete_product(request, pid):
+    product = get_object_or_404(Product, id=pid)
+    product.delete()
+
+
+def archive_product(request, pid):
+    product = get_object_or_404(Product, id=pid)
+    product.delete()
+`;
+
+const urls = (name: string) => `from django.urls import re_path
+from app import views
+
+urlpatterns = [
+    re_path(r"^product/(?P<pid>\\d+)/delete$", views.delete_product, name="${name}"),
+]
+`;
+
+const repo = (mw: string, name: string, installed = '    "app.middleware.AuthorizationMiddleware",') => ({
+  'app/settings.py': settings(installed),
+  'app/url_permissions.py': permissionsMap,
+  'app/middleware.py': middleware(mw),
+  'app/views.py': views,
+  'app/urls.py': urls(name),
+});
+
+describe("Django middleware that checks in process_view", () => {
+  it('checks a view whose URL name is a key of the map it looks the URL name up in', async () => {
+    expect(await labels(repo(mapGate, 'delete_product'))).toEqual([]);
+  });
+
+  it('checks nothing for a view whose URL name the map does not list, or for a middleware not in MIDDLEWARE', async () => {
+    expect(await labels(repo(mapGate, 'remove_product'))).toEqual(['unguarded_path']);
+    expect(await labels(repo(mapGate, 'delete_product', '    "django.middleware.csrf.CsrfViewMiddleware",'))).toEqual(['unguarded_path']);
+  });
+
+  it('checks every view but those an exemption list names', async () => {
+    expect(await labels(repo(exemptGate, 'remove_product'))).toEqual([]);
+    expect(await labels(repo(exemptGate, 'delete_product'))).toEqual(['unguarded_path']);
+  });
+
+  it('a process_view that leaves early on another test, or refuses only under a condition of its own, proves nothing', async () => {
+    const other = `        if request.user.is_staff:\n            return\n        if not request.user.has_perm("app.change"):\n            raise PermissionDenied`;
+    expect(await labels(repo(other, 'delete_product'))).toEqual(['unguarded_path']);
+    const conditional = `        if request.method == "POST":\n            if not request.user.has_perm("app.change"):\n                raise PermissionDenied`;
+    expect(await labels(repo(conditional, 'delete_product'))).toEqual(['unguarded_path']);
+  });
+});
+
+const permissions = (base: string) => `from abc import ABC, abstractmethod
+from fastapi import HTTPException, Request
+
+
+class BasePermission(ABC):
+${base}
+
+    def __init__(self, request: Request):
+        if not self.has_required_permissions(request):
+            raise HTTPException(status_code=403, detail="forbidden")
+
+
+class EditPermission(BasePermission):
+    def has_required_permissions(self, request: Request) -> bool:
+        return request.state.role == "admin"
+
+
+class PermissionsDependency(object):
+    def __init__(self, permissions_classes: list):
+        self.permissions_classes = permissions_classes
+
+    def __call__(self, request: Request):
+        for permission_class in self.permissions_classes:
+            permission_class(request=request)
+`;
+
+const taskRoute = `from fastapi import APIRouter, Depends
+from app.permissions import EditPermission, PermissionsDependency
+from app.models import Task
+
+router = APIRouter()
+
+
+@router.delete("/tasks/{task_id}", dependencies=[Depends(PermissionsDependency([EditPermission]))])
+def delete_task(db_session, task_id: int):
+    task = db_session.query(Task).get(task_id)
+    db_session.delete(task)
+`;
+
+describe('a check written as an abstract method the subclasses override', () => {
+  it('an @abstractmethod with an empty body is no fake check: the call reaches the override', async () => {
+    const abstract = '    @abstractmethod\n    def has_required_permissions(self, request: Request) -> bool: ...';
+    expect(await labels({ 'app/permissions.py': permissions(abstract), 'app/tasks.py': taskRoute })).toEqual([]);
+  });
+
+  it('the same empty method without @abstractmethod, overridden nowhere it is called, still checks nothing', async () => {
+    const inert = '    def has_required_permissions(self, request: Request) -> bool:\n        return True';
+    const route = taskRoute.replace(/EditPermission/g, 'BasePermission');
+    expect(await labels({ 'app/permissions.py': permissions(inert), 'app/tasks.py': route })).toEqual(['unguarded_path']);
+  });
+});
