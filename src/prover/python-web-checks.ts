@@ -27,6 +27,7 @@ import { aliasDependencyTexts } from './fastapi-annotated-aliases.js';
 import { classDependencyFunctions } from './fastapi-class-dependencies.js';
 import { REDIRECT_REFUSAL, redirectRefusalKind } from './python-redirect-refusals.js';
 import { flaskRoute } from './recognisers/flask.js';
+import { raisedRefusal } from './python-refusal-exceptions.js';
 import { actionPermissions, bracketed, classAttribute, classMethodDecorators } from './python-class-policies.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
@@ -140,10 +141,11 @@ export function refusalWitnesses(program: Program): Witness[] {
           continue;
         }
         const raised = RAISED_NAME.exec(text)?.[1];
-        if (!TUPLE_REFUSAL.test(text) && !BARE_REFUSAL.test(text) && !(raised !== undefined && exceptionVariables.has(raised))) continue;
+        const subclass = raisedRefusal(program, file.path, text);
+        if (!TUPLE_REFUSAL.test(text) && !BARE_REFUSAL.test(text) && !(raised !== undefined && exceptionVariables.has(raised)) && subclass === undefined) continue;
         const head = branchHead(file, fn, line);
         if (!head) continue;
-        const kind = testKind(head.text, status ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null));
+        const kind = testKind(head.text, status ?? subclass ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null));
         if (kind === null) continue;
         const blockEnd = conditionalReach(file, fn, line, text.trim().split(/\s+/)[1] ?? 'return');
         out.push({ kind, scope: 'statement', functionId: ref.id, line, dischargerId: 'python.refusal', evidence: `${(file.lines[head.line - 1] ?? '').trim()} ${text.trim()}`, ...(blockEnd === undefined ? {} : { blockEnd }) });

@@ -174,3 +174,61 @@ describe('a check written as an abstract method the subclasses override', () => 
     expect(await labels({ 'app/permissions.py': permissions(inert), 'app/tasks.py': route })).toEqual(['unguarded_path']);
   });
 });
+
+const exceptions = `from fastapi import HTTPException
+
+
+class HTTP403Forbidden(HTTPException):
+    def __init__(self, detail: str = "Access Forbidden"):
+        super().__init__(status_code=403, detail=detail)
+
+
+class HTTP404NotFound(HTTPException):
+    def __init__(self, detail: str = "Not Found"):
+        super().__init__(status_code=404, detail=detail)
+
+
+class NotOwner(Exception):
+    pass
+`;
+
+const itemRoute = (raised: string, body = '    db_session.delete(item)') => `from fastapi import APIRouter, Depends
+from app import exc
+from app.models import Item
+
+router = APIRouter()
+
+
+def require_admin(request):
+    if not request.state.user.is_admin:
+        raise exc.${raised}()
+
+
+@router.delete(
+    "/items/{item_id}",
+    dependencies=[Depends(require_admin)],
+)
+def delete_item(db_session, item_id: int):
+    item = db_session.query(Item).get(item_id)
+${body}
+`;
+
+describe("a repository's own subclass of a framework's refusal", () => {
+  it('raising a subclass of HTTPException that answers 403 under a role test refuses', async () => {
+    expect(await labels({ 'app/exc.py': exceptions, 'app/items.py': itemRoute('HTTP403Forbidden') })).toEqual([]);
+  });
+
+  it('a subclass answering 404, or an exception no framework class is an ancestor of, refuses nothing', async () => {
+    expect(await labels({ 'app/exc.py': exceptions, 'app/items.py': itemRoute('HTTP404NotFound') })).toEqual(['unguarded_path']);
+    expect(await labels({ 'app/exc.py': exceptions, 'app/items.py': itemRoute('NotOwner') })).toEqual(['unguarded_path']);
+  });
+});
+
+describe('a route decorator is no operation', () => {
+  it('`@router.delete(...)` deletes nothing: the operation is the deletion in the body, reported at its line', async () => {
+    const result = await proveChange({ root: '/repo', files: [{ path: 'app/exc.py', text: exceptions }, { path: 'app/items.py', text: itemRoute('NotOwner') }], touched: null, maxDepth: 3, fanOut: 25 });
+    expect(result.findings.map((f) => [f.function, f.operation.call])).toEqual([['delete_item', 'db_session.delete(item)']]);
+    const nothing = await proveChange({ root: '/repo', files: [{ path: 'app/exc.py', text: exceptions }, { path: 'app/items.py', text: itemRoute('NotOwner', '    return item') }], touched: null, maxDepth: 3, fanOut: 25 });
+    expect(nothing.findings).toEqual([]);
+  });
+});
