@@ -59,13 +59,26 @@ export function testKind(condition: string, status: string | null): DischargeKin
   return null;
 }
 
+/** An `if` test written over several lines (`if not a and \\` or an open parenthesis), joined up to the line before `until`. */
+function continuedHead(file: ProgramFile, line: number, until: number): string {
+  let text = file.lines[line - 1] ?? '';
+  for (let l = line + 1; l < until && /^\s*(if|elif)\b/.test(text) && !/:\s*(#.*)?$/.test(text); l++) text = `${text.replace(/\\\s*$/, '')} ${(file.lines[l - 1] ?? '').trim()}`;
+  return text;
+}
+
 /** The `if`/`elif` line a statement on `line` is the branch of (the nearest shallower line above), with its text. */
 function branchHead(file: ProgramFile, fn: FunctionIR, line: number): { line: number; text: string; positive: boolean } | null {
   const indent = indentOf(file.lines[line - 1] ?? '');
   for (let l = line - 1; l > fn.startLine - 1 && l >= fn.bodyStartLine - 1; l--) {
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '' || indentOf(text) >= indent) continue;
-    const head = /^\s*(if|elif)\b(.*):\s*(#.*)?$/.exec(text);
+    // `if (\n    a\n    and b\n):` closes at the `if`'s own indent: the test starts at that `if`.
+    if (/^\s*\)\s*:\s*(#.*)?$/.test(text)) {
+      let open = l - 1;
+      while (open > fn.bodyStartLine && indentOf(file.lines[open - 1] ?? '') > indentOf(text)) open--;
+      if (/^\s*(if|elif)\s*\(\s*$/.test(file.lines[open - 1] ?? '')) l = open;
+    }
+    const head = /^\s*(if|elif)\b(.*):\s*(#.*)?$/.exec(continuedHead(file, l, line));
     if (head) return { line: l, text: head[2] ?? '', positive: true };
     // An `else:` arm refuses what its `if` allowed: the test is the `if` above at the same indent.
     if (/^\s*else\s*:/.test(text)) {

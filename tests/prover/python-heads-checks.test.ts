@@ -232,3 +232,34 @@ describe('a route decorator is no operation', () => {
     expect(nothing.findings).toEqual([]);
   });
 });
+
+const surveyView = (test: string) => `from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from app.models import Survey
+
+
+def has_config_permission(user, permission):
+    return user.is_superuser or user.has_perm(permission)
+
+
+def edit_survey(request, sid):
+    survey = get_object_or_404(Survey, id=sid)
+${test}
+        raise PermissionDenied
+    survey.delete()
+`;
+
+describe('a refusal whose `if` test runs over several lines', () => {
+  it('a test continued with a backslash or inside parentheses is read whole', async () => {
+    const backslash = '    if not has_config_permission(request.user, "app.add") and \\\n            not has_config_permission(request.user, "app.change"):';
+    const parenthesised = '    if (\n        not has_config_permission(request.user, "app.add")\n        and not has_config_permission(request.user, "app.change")\n    ):';
+    const urls = 'from django.urls import path\nfrom app import views\n\nurlpatterns = [path("s/<int:sid>/", views.edit_survey)]\n';
+    expect(await labels({ 'app/views.py': surveyView(backslash), 'app/urls.py': urls })).toEqual([]);
+    expect(await labels({ 'app/views.py': surveyView(parenthesised), 'app/urls.py': urls })).toEqual([]);
+  });
+
+  it('a continued test that names no check refuses nothing', async () => {
+    const urls = 'from django.urls import path\nfrom app import views\n\nurlpatterns = [path("s/<int:sid>/", views.edit_survey)]\n';
+    expect(await labels({ 'app/views.py': surveyView('    if survey.closed and \\\n            survey.archived:'), 'app/urls.py': urls })).toEqual(['unguarded_path']);
+  });
+});
