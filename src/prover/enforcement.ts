@@ -29,6 +29,7 @@ import { jsMiddlewareWitnesses } from './js-middleware.js';
 import { capabilityLookups, pythonWebWitnesses, refusalWitnesses } from './python-web-checks.js';
 import { nestGuardWitnesses } from './nest-guards.js';
 import { djangoViewMiddlewareWitnesses } from './django-view-middleware.js';
+import { djangoDispatchWitnesses } from './django-dispatch-checks.js';
 import { fakeCheckReason, pythonDecoratorChecksNothing } from './fake-checks.js';
 import { methodSecurityReader, springChainWitnesses } from './spring-security.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
@@ -498,6 +499,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
   }
   for (const id of web.publicEntries) set.publicEntries.add(id);
   for (const w of djangoViewMiddlewareWitnesses(program, input.entries, set.byFunction)) add(set, w);
+  for (const w of djangoDispatchWitnesses(program, input.entries, set.byFunction)) add(set, w);
   laravelRouterWitnesses(input, set);
   for (const w of jsMiddlewareWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);
   const chains = springChainWitnesses(program, input.entries);

@@ -44,7 +44,7 @@ const STATUS_LINE = /^\s*(401|403)\s*,?\s*\)?\s*$/;
 const KEYED_LOOKUP = /\bget_object_or_404\(\s*([A-Z]\w*)\s*,\s*(?:pk|id)\s*=\s*([a-z_]\w*)\s*\)/;
 /** A primary key nobody can guess: a random string or UUID the record was given. */
 const RANDOM_KEY = /^\s*(id|pk|uuid)\s*=\s*models\.(CharField|UUIDField)\([^)]*primary_key\s*=\s*True/;
-const BARE_REFUSAL = /^\s*raise\s+(PermissionDenied|Forbidden|Unauthorized|NotAuthenticated|PermissionError)\s*$/;
+const BARE_REFUSAL = /^\s*raise\s+(PermissionDenied|Forbidden|Unauthorized|NotAuthenticated|PermissionError)\s*$|^\s*return\s+self\.handle_no_permission\(\)\s*$/;
 const RAISED_NAME = /^\s*raise\s+([a-z_]\w*)\s*$/;
 const EXIT = /^\s*(return|raise|abort\b|redirect\b)|\babort\(|\bredirect\(/;
 const DJANGO_VIEW_BASE = /^(View|\w+View|\w*APIView|\w*ViewSet)$/;
@@ -72,11 +72,11 @@ function branchHead(file: ProgramFile, fn: FunctionIR, line: number): { line: nu
   for (let l = line - 1; l > fn.startLine - 1 && l >= fn.bodyStartLine - 1; l--) {
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '' || indentOf(text) >= indent) continue;
-    // `if (\n    a\n    and b\n):` closes at the `if`'s own indent: the test starts at that `if`.
+    // `if (\n    a\n    and b\n):` or `if not allowed(\n    user\n):` closes at the `if`'s own indent: the test starts at that `if`.
     if (/^\s*\)\s*:\s*(#.*)?$/.test(text)) {
       let open = l - 1;
       while (open > fn.bodyStartLine && indentOf(file.lines[open - 1] ?? '') > indentOf(text)) open--;
-      if (/^\s*(if|elif)\s*\(\s*$/.test(file.lines[open - 1] ?? '')) l = open;
+      if (/^\s*(if|elif)\b.*[([{]\s*$/.test(file.lines[open - 1] ?? '')) l = open;
     }
     const head = /^\s*(if|elif)\b(.*):\s*(#.*)?$/.exec(continuedHead(file, l, line));
     if (head) return { line: l, text: head[2] ?? '', positive: true };
@@ -125,7 +125,7 @@ export function refusalWitnesses(program: Program): Witness[] {
   const out: Witness[] = [];
   for (const file of program.files) {
     if (file.factsLanguage !== 'python') continue;
-    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]|\breturn\s+(redirect|HttpResponseRedirect)\(/.test(file.text);
+    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]|\breturn\s+(redirect|HttpResponseRedirect)\(|\bhandle_no_permission\(/.test(file.text);
     for (const fn of file.ir.functions) {
       const ref = program.nodeOf.get(fn);
       if (!ref || ref.fn !== fn) continue;

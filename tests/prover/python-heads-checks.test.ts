@@ -256,10 +256,55 @@ describe('a refusal whose `if` test runs over several lines', () => {
     const urls = 'from django.urls import path\nfrom app import views\n\nurlpatterns = [path("s/<int:sid>/", views.edit_survey)]\n';
     expect(await labels({ 'app/views.py': surveyView(backslash), 'app/urls.py': urls })).toEqual([]);
     expect(await labels({ 'app/views.py': surveyView(parenthesised), 'app/urls.py': urls })).toEqual([]);
+    const openCall = '    if not has_config_permission(\n        request.user, "app.change"\n    ):';
+    expect(await labels({ 'app/views.py': surveyView(openCall), 'app/urls.py': urls })).toEqual([]);
   });
 
   it('a continued test that names no check refuses nothing', async () => {
     const urls = 'from django.urls import path\nfrom app import views\n\nurlpatterns = [path("s/<int:sid>/", views.edit_survey)]\n';
     expect(await labels({ 'app/views.py': surveyView('    if survey.closed and \\\n            survey.archived:'), 'app/urls.py': urls })).toEqual(['unguarded_path']);
+    expect(await labels({ 'app/views.py': surveyView('    if survey.closed_at(\n        survey.deadline\n    ):'), 'app/urls.py': urls })).toEqual(['unguarded_path']);
+  });
+});
+
+const mixins = (dispatch: string) => `from django.core.exceptions import PermissionDenied
+from django.contrib.auth.mixins import AccessMixin
+
+
+class ObjectPermissionRequiredMixin(AccessMixin):
+    def has_permission(self):
+        return self.request.user.has_perms(("app.delete_device",))
+
+    def dispatch(self, request, *args, **kwargs):
+${dispatch}
+`;
+
+const refusesFirst = '        if not self.has_permission():\n            return self.handle_no_permission()\n        return super().dispatch(request, *args, **kwargs)';
+
+const deviceViews = (bases: string, own = '') => `from django.shortcuts import get_object_or_404
+from django.views.generic import View
+from app.mixins import ObjectPermissionRequiredMixin
+from app.models import Device
+
+
+class DeviceDeleteView(${bases}):
+${own}    def post(self, request, pk):
+        device = get_object_or_404(Device, pk=pk)
+        device.delete()
+`;
+
+const deviceUrls = 'from django.urls import path\nfrom app import views\n\nurlpatterns = [path("d/<int:pk>/delete/", views.DeviceDeleteView.as_view())]\n';
+
+describe("a Django mixin's dispatch() that refuses before handing on", () => {
+  it('checks every handler of a view written with the mixin before View', async () => {
+    expect(await labels({ 'app/mixins.py': mixins(refusesFirst), 'app/views.py': deviceViews('ObjectPermissionRequiredMixin, View'), 'app/urls.py': deviceUrls })).toEqual([]);
+  });
+
+  it('checks nothing when the mixin comes after View, refuses only after super().dispatch, or an override never hands on', async () => {
+    expect(await labels({ 'app/mixins.py': mixins(refusesFirst), 'app/views.py': deviceViews('View, ObjectPermissionRequiredMixin'), 'app/urls.py': deviceUrls })).toEqual(['unguarded_path']);
+    const late = '        response = super().dispatch(request, *args, **kwargs)\n        if not self.has_permission():\n            return self.handle_no_permission()\n        return response';
+    expect(await labels({ 'app/mixins.py': mixins(late), 'app/views.py': deviceViews('ObjectPermissionRequiredMixin, View'), 'app/urls.py': deviceUrls })).toEqual(['unguarded_path']);
+    const override = '    def dispatch(self, request, *args, **kwargs):\n        return View.dispatch(self, request, *args, **kwargs)\n\n';
+    expect(await labels({ 'app/mixins.py': mixins(refusesFirst), 'app/views.py': deviceViews('ObjectPermissionRequiredMixin, View', override), 'app/urls.py': deviceUrls })).toEqual(['unguarded_path']);
   });
 });
