@@ -6,12 +6,17 @@
  * PermissionDenied`) checks every handler of every view that derives from it, the mixin written before
  * the view class in the bases (Django's method order).
  *
+ * A refusal behind a class attribute (`if self.permission_required is not None:`, the mixin's own
+ * default being None) counts for the views whose lineage sets that attribute to something else.
+ *
  * It counts only when every `dispatch` the view's repository lineage defines either refuses before its
  * `super().dispatch(...)` or hands on: an override that never calls `super().dispatch` skips the
  * mixins behind it. The refusal must be unconditional in `dispatch` (not in a branch of its own).
  */
 import { ancestorNames, lookupClass, type ClassRecord, type Program } from './resolution.js';
-import type { EntryPoint, FunctionRef, Witness } from './types.js';
+import { indentOf } from './branches.js';
+import { classAttribute } from './python-class-policies.js';
+import type { EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 
 const SUPER_DISPATCH = /\bsuper\([^)]*\)\.dispatch\(/;
 /** Django's view classes: a mixin written after one of them in the bases is never reached before it. */
@@ -72,10 +77,38 @@ function dispatchProofs(program: Program, cls: ClassRecord, byFunction: Readonly
     if (afterViewBase(program, records, record)) continue;
     const before = dispatch.fn.bodyStartLine + handsOn;
     for (const w of byFunction.get(dispatch.id) ?? []) {
-      if (w.scope !== 'statement' || w.line === null || w.line >= before || w.until !== undefined || w.blockEnd !== undefined) continue;
+      if (w.scope !== 'statement' || w.line === null || w.line >= before || w.until !== undefined) continue;
       if (w.kind === 'csrf_guard' || w.kind === 'public') continue;
+      // A refusal in a branch counts only behind `if self.permission_required is not None:` that the view sets.
+      if (w.blockEnd !== undefined && !attributeGateSet(program, home, dispatch, w.line, records)) continue;
       proofs.push({ kind: w.kind, scope: 'class', functionId: '', line: null, dischargerId: 'python.django-dispatch-refusal', evidence: `${record.name}.dispatch() (${dispatch.path}:${dispatch.fn.startLine}) refuses before super().dispatch(): ${w.evidence}` });
     }
   }
   return proofs;
+}
+
+/** The gate `if self.ATTR is not None:` (or `if self.ATTR:`) at the body level of `dispatch` above `line`. */
+const ATTRIBUTE_GATE = /^\s*if\s+self\.([A-Za-z_]\w*)(?:\s+is\s+not\s+None)?\s*:\s*(#.*)?$/;
+
+/** True when the refusal on `line` is in a block gated by a class attribute some class of the view's lineage sets (not to None). */
+function attributeGateSet(program: Program, file: ProgramFile, dispatch: FunctionRef, line: number, records: readonly ClassRecord[]): boolean {
+  const bodyIndent = indentOf(file.lines[dispatch.fn.bodyStartLine - 1] ?? '');
+  let indent = indentOf(file.lines[line - 1] ?? '');
+  for (let l = line - 1; l >= dispatch.fn.bodyStartLine; l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '' || indentOf(text) >= indent) continue;
+    indent = indentOf(text);
+    if (indent !== bodyIndent) continue;
+    const attribute = ATTRIBUTE_GATE.exec(text)?.[1];
+    if (attribute === undefined) return false;
+    // The nearest class of the lineage (the view first) that assigns it decides, as Python looks it up.
+    for (const r of records) {
+      const home = program.byPath.get(r.path);
+      const own = home?.ir.classes.find((c) => c.name === r.name);
+      const value = home && own ? classAttribute(home, own.startLine, own.endLine, attribute) : null;
+      if (value !== null) return !/=\s*(None|\(\)|\[\]|""|'')\s*$/.test(value);
+    }
+    return false;
+  }
+  return false;
 }

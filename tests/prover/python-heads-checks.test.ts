@@ -308,3 +308,46 @@ describe("a Django mixin's dispatch() that refuses before handing on", () => {
     expect(await labels({ 'app/mixins.py': mixins(refusesFirst), 'app/views.py': deviceViews('ObjectPermissionRequiredMixin, View', override), 'app/urls.py': deviceUrls })).toEqual(['unguarded_path']);
   });
 });
+
+const policyMixin = `from django.core.exceptions import PermissionDenied
+
+
+class PermissionCheckedMixin:
+    permission_required = None
+
+    def user_has_permission(self, permission):
+        return self.request.user.has_perm(permission)
+
+    def dispatch(self, request, *args, **kwargs):
+        if self.permission_required is not None:
+            if not self.user_has_permission(self.permission_required):
+                raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+`;
+
+const reorderViews = (attribute: string) => `from django.shortcuts import get_object_or_404
+from django.views.generic import View
+from app.mixins import PermissionCheckedMixin
+from app.models import Item
+
+
+class ReorderView(PermissionCheckedMixin, View):
+${attribute}
+    def post(self, request, pk):
+        item = get_object_or_404(Item, pk=pk)
+        item.sort_order = int(request.POST["position"])
+        item.save()
+`;
+
+const reorderUrls = 'from django.urls import path\nfrom app import views\n\nurlpatterns = [path("i/<int:pk>/move/", views.ReorderView.as_view())]\n';
+
+describe("a mixin's dispatch() refusal behind a class attribute", () => {
+  it('checks the views that set the attribute the refusal is gated by', async () => {
+    expect(await labels({ 'app/mixins.py': policyMixin, 'app/views.py': reorderViews('    permission_required = "change"\n'), 'app/urls.py': reorderUrls })).toEqual([]);
+  });
+
+  it('checks nothing for a view that leaves it unset or sets it to None (the check is switched off)', async () => {
+    expect(await labels({ 'app/mixins.py': policyMixin, 'app/views.py': reorderViews('    template_name = "move.html"\n'), 'app/urls.py': reorderUrls })).toEqual(['unguarded_path']);
+    expect(await labels({ 'app/mixins.py': policyMixin, 'app/views.py': reorderViews('    permission_required = None\n'), 'app/urls.py': reorderUrls })).toEqual(['unguarded_path']);
+  });
+});
