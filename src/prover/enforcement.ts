@@ -28,6 +28,8 @@ import { anonymousCallerTest, GUEST_OPEN_NOTE, loginPredicates } from './guest-u
 import { jsMiddlewareWitnesses } from './js-middleware.js';
 import { capabilityLookups, pythonWebWitnesses, refusalWitnesses } from './python-web-checks.js';
 import { nestGuardWitnesses } from './nest-guards.js';
+import { djangoViewMiddlewareWitnesses } from './django-view-middleware.js';
+import { djangoDispatchWitnesses } from './django-dispatch-checks.js';
 import { fakeCheckReason, pythonDecoratorChecksNothing } from './fake-checks.js';
 import { methodSecurityReader, springChainWitnesses } from './spring-security.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
@@ -496,6 +498,8 @@ export function witnesses(input: WitnessInput): WitnessSet {
     set.byFunction.set(functionId, list.filter((w) => w.scope !== 'decorator' || !outside.has(w.evidence)));
   }
   for (const id of web.publicEntries) set.publicEntries.add(id);
+  for (const w of djangoViewMiddlewareWitnesses(program, input.entries, set.byFunction)) add(set, w);
+  for (const w of djangoDispatchWitnesses(program, input.entries, set.byFunction)) add(set, w);
   laravelRouterWitnesses(input, set);
   for (const w of jsMiddlewareWitnesses(program, facts.typescript, input.entries, set.byFunction)) add(set, w);
   const chains = springChainWitnesses(program, input.entries);

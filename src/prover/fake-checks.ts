@@ -32,8 +32,15 @@ function bodyText(file: ProgramFile, fn: FunctionIR): string | null {
   return open < 0 || close <= open ? null : source.slice(open + 1, close);
 }
 
+/** A method declared to be overridden: `@abstractmethod` (Python), the `abstract` keyword (TypeScript, PHP, Java). */
+function isAbstract(fn: FunctionIR): boolean {
+  return fn.modifiers.includes('abstract') || fn.decorators.some((d) => /^(?:abc\.)?abstract(?:method|property)\b/.test(d.replace(/^@/, '')));
+}
+
 /** A function whose body cannot refuse anything: every statement is inert (and there is at least a body). */
 export function checksNothing(file: ProgramFile, fn: FunctionIR): boolean {
+  // An abstract method's empty body is never what runs: the call reaches a subclass's override.
+  if (isAbstract(fn)) return false;
   const body = bodyText(file, fn);
   if (body === null) return false;
   const statements = body

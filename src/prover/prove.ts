@@ -322,6 +322,9 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
         const row = rows.find((o) => o.calls.some((re) => re.test(signature)) && (o.line === null || o.line.test(lineText) || o.line.test(call.text)) && (o.argumentsFrom === null || fromRequest(file, nodeOfCall(), call, facts)));
         const site = row ? nodeOfCall() : null;
         if (!row || !site) continue;
+        // A decorator runs once, when the function is defined: `@router.delete("/{id}")` registers a
+        // route and deletes nothing.
+        if (call.line < site.fn.bodyStartLine && /^\s*@/.test(lineText)) continue;
         if (guardedOwnWrapper({ program, file, caller: site, call, requires: row.requires, byFunction, sameKindOperation: (other, c) => rowsOf(other).some((o) => o.kind === row.kind && o.calls.some((re) => re.test(callSignature(c)))) })) continue;
         add({
           operationId: row.id,

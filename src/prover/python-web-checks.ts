@@ -27,6 +27,7 @@ import { aliasDependencyTexts } from './fastapi-annotated-aliases.js';
 import { classDependencyFunctions } from './fastapi-class-dependencies.js';
 import { REDIRECT_REFUSAL, redirectRefusalKind } from './python-redirect-refusals.js';
 import { flaskRoute } from './recognisers/flask.js';
+import { raisedRefusal } from './python-refusal-exceptions.js';
 import { actionPermissions, bracketed, classAttribute, classMethodDecorators } from './python-class-policies.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
@@ -43,7 +44,7 @@ const STATUS_LINE = /^\s*(401|403)\s*,?\s*\)?\s*$/;
 const KEYED_LOOKUP = /\bget_object_or_404\(\s*([A-Z]\w*)\s*,\s*(?:pk|id)\s*=\s*([a-z_]\w*)\s*\)/;
 /** A primary key nobody can guess: a random string or UUID the record was given. */
 const RANDOM_KEY = /^\s*(id|pk|uuid)\s*=\s*models\.(CharField|UUIDField)\([^)]*primary_key\s*=\s*True/;
-const BARE_REFUSAL = /^\s*raise\s+(PermissionDenied|Forbidden|Unauthorized|NotAuthenticated|PermissionError)\s*$/;
+const BARE_REFUSAL = /^\s*raise\s+(PermissionDenied|Forbidden|Unauthorized|NotAuthenticated|PermissionError)\s*$|^\s*return\s+self\.handle_no_permission\(\)\s*$/;
 const RAISED_NAME = /^\s*raise\s+([a-z_]\w*)\s*$/;
 const EXIT = /^\s*(return|raise|abort\b|redirect\b)|\babort\(|\bredirect\(/;
 const DJANGO_VIEW_BASE = /^(View|\w+View|\w*APIView|\w*ViewSet)$/;
@@ -58,13 +59,26 @@ export function testKind(condition: string, status: string | null): DischargeKin
   return null;
 }
 
+/** An `if` test written over several lines (`if not a and \\` or an open parenthesis), joined up to the line before `until`. */
+function continuedHead(file: ProgramFile, line: number, until: number): string {
+  let text = file.lines[line - 1] ?? '';
+  for (let l = line + 1; l < until && /^\s*(if|elif)\b/.test(text) && !/:\s*(#.*)?$/.test(text); l++) text = `${text.replace(/\\\s*$/, '')} ${(file.lines[l - 1] ?? '').trim()}`;
+  return text;
+}
+
 /** The `if`/`elif` line a statement on `line` is the branch of (the nearest shallower line above), with its text. */
 function branchHead(file: ProgramFile, fn: FunctionIR, line: number): { line: number; text: string; positive: boolean } | null {
   const indent = indentOf(file.lines[line - 1] ?? '');
   for (let l = line - 1; l > fn.startLine - 1 && l >= fn.bodyStartLine - 1; l--) {
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '' || indentOf(text) >= indent) continue;
-    const head = /^\s*(if|elif)\b(.*):\s*(#.*)?$/.exec(text);
+    // `if (\n    a\n    and b\n):` or `if not allowed(\n    user\n):` closes at the `if`'s own indent: the test starts at that `if`.
+    if (/^\s*\)\s*:\s*(#.*)?$/.test(text)) {
+      let open = l - 1;
+      while (open > fn.bodyStartLine && indentOf(file.lines[open - 1] ?? '') > indentOf(text)) open--;
+      if (/^\s*(if|elif)\b.*[([{]\s*$/.test(file.lines[open - 1] ?? '')) l = open;
+    }
+    const head = /^\s*(if|elif)\b(.*):\s*(#.*)?$/.exec(continuedHead(file, l, line));
     if (head) return { line: l, text: head[2] ?? '', positive: true };
     // An `else:` arm refuses what its `if` allowed: the test is the `if` above at the same indent.
     if (/^\s*else\s*:/.test(text)) {
@@ -111,7 +125,7 @@ export function refusalWitnesses(program: Program): Witness[] {
   const out: Witness[] = [];
   for (const file of program.files) {
     if (file.factsLanguage !== 'python') continue;
-    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]|\breturn\s+(redirect|HttpResponseRedirect)\(/.test(file.text);
+    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]|\breturn\s+(redirect|HttpResponseRedirect)\(|\bhandle_no_permission\(/.test(file.text);
     for (const fn of file.ir.functions) {
       const ref = program.nodeOf.get(fn);
       if (!ref || ref.fn !== fn) continue;
@@ -140,10 +154,11 @@ export function refusalWitnesses(program: Program): Witness[] {
           continue;
         }
         const raised = RAISED_NAME.exec(text)?.[1];
-        if (!TUPLE_REFUSAL.test(text) && !BARE_REFUSAL.test(text) && !(raised !== undefined && exceptionVariables.has(raised))) continue;
+        const subclass = raisedRefusal(program, file.path, text);
+        if (!TUPLE_REFUSAL.test(text) && !BARE_REFUSAL.test(text) && !(raised !== undefined && exceptionVariables.has(raised)) && subclass === undefined) continue;
         const head = branchHead(file, fn, line);
         if (!head) continue;
-        const kind = testKind(head.text, status ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null));
+        const kind = testKind(head.text, status ?? subclass ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null));
         if (kind === null) continue;
         const blockEnd = conditionalReach(file, fn, line, text.trim().split(/\s+/)[1] ?? 'return');
         out.push({ kind, scope: 'statement', functionId: ref.id, line, dischargerId: 'python.refusal', evidence: `${(file.lines[head.line - 1] ?? '').trim()} ${text.trim()}`, ...(blockEnd === undefined ? {} : { blockEnd }) });
