@@ -100,6 +100,10 @@ export async function resolveRepository(dir: string): Promise<string> {
     top = (await git(absolute, ['rev-parse', '--show-toplevel'])).replace(/\n$/, '');
   } catch (error) {
     if (error instanceof GitError && /not a git repository/i.test(error.message)) throw new GitError(`not a git repository: ${absolute}`, error.gitSaid);
+    // git names this in what it said, not in its message line ("git rev-parse failed").
+    if (error instanceof GitError && /must be run in a work tree/i.test(`${error.message}\n${error.gitSaid ?? ''}`)) {
+      throw new GitError(`${absolute} is a git directory without a work tree (a bare repository or a .git folder): give jscr the folder of a checkout (git clone it first)`);
+    }
     throw error;
   }
   if (top === '') throw new GitError(`not inside a work tree: ${absolute}`);
@@ -202,6 +206,11 @@ export async function readChange(root: string, spec: ChangeSpec): Promise<RawCha
       const { base, head, mergeBase } = splitRange(spec.range);
       const baseSha = await resolveCommit(root, base);
       const headSha = await resolveCommit(root, head);
+      // `..HEAD` and `HEAD..` compare HEAD with itself: always empty, and what `"$BASE..HEAD"` becomes
+      // when CI leaves the variable unset. Reviewing nothing there would pass as a clean review.
+      if (baseSha === headSha && /^\.\.|\.\.\.?$/.test(spec.range)) {
+        throw new GitError(`--range '${spec.range}' compares ${headSha.slice(0, 12)} with itself (a side left out means HEAD); name both sides, e.g. --range origin/main...HEAD (is a variable in it empty?)`);
+      }
       let from = baseSha;
       if (mergeBase) {
         from = (await gitText(root, ['merge-base', baseSha, headSha], {}, [0, 1])).trim();
