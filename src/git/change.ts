@@ -148,7 +148,9 @@ const FETCH_MORE = 'fetch more history (git fetch --deepen=N or --unshallow; act
 /** A hint to add to "not found" messages in a shallow clone, where the missing commit may exist upstream. */
 async function shallowHint(root: string): Promise<string> {
   const shallow = (await gitText(root, ['rev-parse', '--is-shallow-repository'], {}, [0, 128])).trim();
-  return shallow === 'true' ? `; this is a shallow clone: ${FETCH_MORE}` : '';
+  if (shallow === 'true') return `; this is a shallow clone: ${FETCH_MORE}`;
+  // A fresh `git init` has no HEAD commit, and no revision names anything yet.
+  return (await headOrNull(root)) === null ? '; this repository has no commits yet (commit first, or review what is staged with --staged)' : '';
 }
 
 /**

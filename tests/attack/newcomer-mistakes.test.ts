@@ -53,4 +53,10 @@ describe('newcomer mistakes: one line, exit 2', () => {
     await oneLineExit2(['prove', '--repo', bare], r.root, /a git directory without a work tree/);
     await oneLineExit2(['review', '--repo', join(r.root, '.git'), '--no-model'], r.root, /a git directory without a work tree/);
   });
+
+  it('a repository with no commits yet says so for a range and for prove', async () => {
+    const r = repo();
+    await oneLineExit2(['review', '--range', 'HEAD~1..HEAD', '--no-model'], r.root, /no commits yet/);
+    await oneLineExit2(['prove'], r.root, /no commits yet/);
+  });
 });
