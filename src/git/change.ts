@@ -6,9 +6,10 @@
  * or a path, and a bad one fails with one line naming it.
  */
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { GitError, UsageError } from '../errors.js';
 import { GIT_MISSING, gitMessage, gitText, runGit } from '../policy/git.js';
+import { untrustFolder } from '../policy/environment.js';
 import { isWithin } from '../policy/paths.js';
 import { hasNonUtf8Bytes, pathKeyFromBytes, pathKeyToBytes, splitNulRecords, unsafePathReason } from '../repo-path.js';
 import type { ChangeSummary } from '../report/finding.js';
@@ -95,6 +96,9 @@ export async function resolveRepository(dir: string): Promise<string> {
     if (error instanceof GitError) throw error;
     throw new GitError(`${absolute} does not exist`);
   }
+  // The repository's files are the change's: no program comes from a PATH entry inside it, from
+  // the first git call on (before git has said where its top is, the nearest folder with a .git).
+  await untrustEnclosingTree(absolute);
   let top: string;
   try {
     top = (await git(absolute, ['rev-parse', '--show-toplevel'])).replace(/\n$/, '');
@@ -108,9 +112,19 @@ export async function resolveRepository(dir: string): Promise<string> {
   }
   if (top === '') throw new GitError(`not inside a work tree: ${absolute}`);
   const root = await realpath(top);
+  untrustFolder(root);
   // core.worktree (or a .git file) can point the work tree anywhere; jscr reads only below the folder it was given.
   if (!isWithin(root, await realpath(absolute))) throw new GitError(`the work tree git names for ${absolute} is elsewhere (${root}); jscr reviews only the repository it is given`);
   return root;
+}
+
+/** Mark the nearest folder at or above `dir` that holds `.git` (or `dir` itself) as the repository's. */
+async function untrustEnclosingTree(dir: string): Promise<void> {
+  const real = await realpath(dir);
+  for (let at = real; ; at = dirname(at)) {
+    if (await lstat(join(at, '.git')).then(() => true, () => false)) return untrustFolder(at);
+    if (dirname(at) === at) return untrustFolder(real);
+  }
 }
 
 /** Resolve a revision to a commit id, or fail naming it. Revisions that look like options are refused. */
