@@ -14,7 +14,7 @@ import { decodeSource, type BytesRead, type SourceReader } from '../git/sources.
 import { isBinaryContent } from '../policy/paths.js';
 import type { LinguistMarks } from '../git/attributes.js';
 import { binaryStrings } from './binary-strings.js';
-import { binaryKind, hiddenLineBreakReason, isCodePath, mayBeDataByName, minifiedReason, textDataKind, type DataKind } from './file-kinds.js';
+import { binaryKind, declaredEncodingReason, hiddenLineBreakReason, isCodePath, mayBeDataByName, minifiedReason, textDataKind, type DataKind } from './file-kinds.js';
 
 /** The state of one changed file in the report. */
 type CoverageClass = 'reviewed' | 'no_content' | 'data' | 'excluded' | 'not_reviewed';
@@ -196,8 +196,8 @@ function fromContent(diff: DiffFile, read: BytesRead | undefined, maxFileBytes: 
   if (read.bytes.length > maxFileBytes) return covered(diff, 'not_reviewed', `too_large: ${read.bytes.length} bytes, over review.max_file_bytes (${maxFileBytes}); ${excludeHint(diff.path)}`);
   const minified = code ? minifiedReason(text) : null;
   if (minified !== null) return covered(diff, 'not_reviewed', `${minified}: tool-written code is not reviewed line by line; ${excludeHint(diff.path)}`);
-  const lineBreaks = hiddenLineBreakReason(diff.path, text);
-  if (lineBreaks !== null) return covered(diff, 'not_reviewed', `${lineBreaks}; ${excludeHint(diff.path)}`);
+  const readOtherwise = hiddenLineBreakReason(diff.path, text) ?? declaredEncodingReason(diff.path, text);
+  if (readOtherwise !== null) return covered(diff, 'not_reviewed', `${readOtherwise}; ${excludeHint(diff.path)}`);
   return covered(diff, 'reviewed', null, null, text);
 }
 

@@ -44,18 +44,20 @@ describe('attack: code and secrets hidden by name or encoding', () => {
     expect(result.where).toContain(`${SECRET_RULE} public/app.js.map:1`);
   });
 
-  it('code after a line break git does not see (a lone CR, U+2028) is never passed as a comment: exit 3', async () => {
+  it('code after a line break git does not see (a lone CR, U+2028, a UTF-7 declaration) is never passed as a comment: exit 3', async () => {
     const hidden: [string, string][] = [
       ['wipe.py', 'import os\n\ndef wipe(y):\n    # tidy up\r    os.system("rm -rf " + y)\n'],
       ['wipe.js', 'const cp = require("child_process");\nfunction wipe(y) {\n  // tidy up\r  cp.exec("rm -rf " + y);\n}\nmodule.exports = wipe;\n'],
       ['wipe2.js', 'const cp = require("child_process");\nfunction wipe(y) {\n  // tidy up\u2028  cp.exec("rm -rf " + y);\n}\nmodule.exports = wipe;\n'],
+      // Python decodes UTF-7 before it tokenises: `+AAo-` is a line feed, so the call is code to it.
+      ['utf7.py', '# -*- coding: utf-7 -*-\nimport os\n\ndef wipe(y):\n    # tidy up +AAo-    os.system("rm -rf %s" % y)\n'],
     ];
     for (const [path, text] of hidden) {
       const result = await review({ [path]: text });
       expect(result.code, path).toBe(3);
     }
-    // CRLF line endings are ordinary and reviewed as usual.
-    const crlf = await review({ 'wipe.py': 'import os\r\n\r\ndef wipe(y):\r\n    os.system("rm -rf " + y)\r\n' });
-    expect(crlf.where).toContain('jscr/python-os-system-non-literal wipe.py:4');
+    // CRLF line endings and a Latin-1 declaration are ordinary and reviewed as usual.
+    const crlf = await review({ 'wipe.py': '# -*- coding: latin-1 -*-\r\nimport os\r\n\r\ndef wipe(y):\r\n    os.system("rm -rf " + y)\r\n' });
+    expect(crlf.where).toContain('jscr/python-os-system-non-literal wipe.py:5');
   });
 });
