@@ -7,6 +7,7 @@
 import { parse as parseToml } from '@iarna/toml';
 import { posix } from 'node:path';
 import { fileTypeOfFile, type Grammar } from '../languages/registry.js';
+import { pythonEncodingReadingOtherCode } from '../languages/source-encoding.js';
 
 /** Kinds of data a review has nothing to read in line by line. */
 export type DataKind = 'lock file' | 'source map' | 'image' | 'font' | 'archive' | 'binary';
@@ -148,24 +149,9 @@ export function hiddenLineBreakReason(path: string, text: string): string | null
   return null;
 }
 
-/** PEP 263's declaration, looked for on a Python file's first two lines. */
-const PYTHON_CODING = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/;
-/**
- * Encodings that read every ASCII byte as that character and never make one part of another character,
- * so Python sees the same code jscr reads as UTF-8. Anything else (utf-7, utf-16, EBCDIC, shift_jis
- * with its 0x5C trail bytes) can turn `+AAo-` inside a comment into a line break, or end a string early.
- */
-const SAME_CODE_ENCODINGS = /^(utf-?8(-sig)?|(us-)?ascii|latin-?1|iso-?8859-([1-9]|1[0-5])|cp125[0-8]|windows-125[0-8]|l[1-9])$/;
-
 /** Why a Python file's declared source encoding makes Python read other code than jscr does, or null. */
 export function declaredEncodingReason(path: string, text: string): string | null {
   if (fileTypeOfFile(path, text)?.grammar !== 'python') return null;
-  const [first = '', second = ''] = text.split('\n', 2);
-  for (const line of /^[ \t\f]*(#.*)?\r?$/.test(first) ? [first, second] : [first]) {
-    const name = PYTHON_CODING.exec(line)?.[1];
-    if (name === undefined) continue;
-    const normalised = name.toLowerCase().replace(/_/g, '-');
-    return SAME_CODE_ENCODINGS.test(normalised) ? null : `encoding: the file declares the source encoding ${JSON.stringify(name)}, in which Python reads other code than the UTF-8 text jscr reviews`;
-  }
-  return null;
+  const name = pythonEncodingReadingOtherCode(text);
+  return name === null ? null : `encoding: the file declares the source encoding ${JSON.stringify(name)}, in which Python reads other code than the UTF-8 text jscr reviews`;
 }
