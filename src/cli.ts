@@ -26,8 +26,17 @@ function wholeNumber(value: string): number {
   return n;
 }
 
+/**
+ * A path or revision option's value. An empty one is refused rather than read as "not given": in CI,
+ * `--repo "$DIR"` or `--config "$FILE"` with the variable unset would otherwise review something else.
+ */
+function given(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('It is empty (is a variable in the command unset?)');
+  return value;
+}
+
 function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+  return [...previous, given(value)];
 }
 
 /** Build the program; `run` receives each command's exit code. */
@@ -46,15 +55,15 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
 
   const changeFlags = (cmd: Command): Command =>
     cmd
-      .option('--range <A..B>', 'review the change A..B (or A...B from the merge base)')
+      .option('--range <A..B>', 'review the change A..B (or A...B from the merge base)', given)
       .option('--staged', 'review the staged change')
-      .option('--commit <sha>', 'review one commit')
-      .option('--repo <dir>', 'the repository (default: the current directory)')
-      .option('--config <file>', 'a .jscr.toml to use instead of the repository one');
+      .option('--commit <sha>', 'review one commit', given)
+      .option('--repo <dir>', 'the repository (default: the current directory)', given)
+      .option('--config <file>', 'a .jscr.toml to use instead of the repository one', given);
 
   changeFlags(program.command('review').description('review a change (default: the working tree against HEAD)'))
     .addOption(new Option('--format <format>', 'report format').choices(REPORT_FORMATS).default('text'))
-    .option('--output <file>', 'write the report to a file instead of stdout')
+    .option('--output <file>', 'write the report to a file instead of stdout', given)
     .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1').choices(FAIL_ON_LEVELS))
     .option('--no-model', 'do not call a model even if one is configured')
     .option('--quiet', 'no progress on stderr')
@@ -63,36 +72,36 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
   program
     .command('prove')
     .description('find protected operations reachable from a web entry point with no permission check')
-    .option('--repo <dir>', 'the repository (default: the current directory)')
-    .option('--base <rev>', 'prove only the change base..head')
-    .option('--head <rev>', 'the head revision (default: HEAD)')
+    .option('--repo <dir>', 'the repository (default: the current directory)', given)
+    .option('--base <rev>', 'prove only the change base..head', given)
+    .option('--head <rev>', 'the head revision (default: HEAD)', given)
     .addOption(new Option('--format <format>', 'report format').choices(FORMATS_PROVE).default('text'))
     .option('--max-depth <n>', 'how many calls deep a path may be (0 to 10)', wholeNumber)
-    .option('--config <file>', 'a .jscr.toml to use instead of the one in the base (or head) revision')
-    .option('--pool <file>', 'score the prover on a pool of fixes and ordinary commits (a JSON file)')
-    .option('--out <dir>', 'with --pool: the folder for records.jsonl (resumable) and summary.json')
-    .option('--repos <dir>', "with --pool: the folder the pool's repository paths are relative to")
+    .option('--config <file>', 'a .jscr.toml to use instead of the one in the base (or head) revision', given)
+    .option('--pool <file>', 'score the prover on a pool of fixes and ordinary commits (a JSON file)', given)
+    .option('--out <dir>', 'with --pool: the folder for records.jsonl (resumable) and summary.json', given)
+    .option('--repos <dir>', "with --pool: the folder the pool's repository paths are relative to", given)
     .action((opts: ProveOptions) => run(async () => (await import('./commands/prove.js')).proveCommand(opts, io)));
 
   changeFlags(program.command('fix').description('ask the model for fixes and write the ones the guard accepts'))
     .option('--finding <fingerprint>', 'fix only this finding (repeatable)', collect, [])
     .option('--accept-model', 'write accepted proposals (without it, print them as diffs)')
-    .option('--verify <cmd>', 'a command to run after each write; a failure restores the file')
-    .option('--out <dir>', 'the run folder (default: under $XDG_STATE_HOME/jscr/runs)')
+    .option('--verify <cmd>', 'a command to run after each write; a failure restores the file', given)
+    .option('--out <dir>', 'the run folder (default: under $XDG_STATE_HOME/jscr/runs)', given)
     .action((opts: FixOptions) => run(async () => (await import('./commands/fix.js')).fixCommand(opts, io)));
 
   program
     .command('guard')
     .description('check one edit proposal against its consultation (prints a Checked as JSON)')
-    .requiredOption('--repo <dir>', 'the repository root')
-    .requiredOption('--consultation <file>', 'the consultation JSON')
-    .requiredOption('--proposal <file>', 'the proposal JSON')
+    .requiredOption('--repo <dir>', 'the repository root', given)
+    .requiredOption('--consultation <file>', 'the consultation JSON', given)
+    .requiredOption('--proposal <file>', 'the proposal JSON', given)
     .action((opts: GuardOptions) => run(async () => (await import('./commands/guard.js')).guardCommand(opts, io)));
 
   program
     .command('profile')
     .description('print the change profile of a PreToolUse payload read from stdin')
-    .option('--file-text <file>', 'the current text of the target file')
+    .option('--file-text <file>', 'the current text of the target file', given)
     .action((opts: ProfileOptions) => run(async () => (await import('./commands/profile.js')).profileCommand(opts, io)));
 
   program
@@ -111,7 +120,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
   program
     .command('init')
     .description('show (and with --write, write) a starter .jscr.toml and, when asked, CI, gate and pre-push setup')
-    .option('--repo <dir>', 'the repository (default: the current directory)')
+    .option('--repo <dir>', 'the repository (default: the current directory)', given)
     .option('--github', 'also a GitHub Actions workflow (.github/workflows/jscr.yml)')
     .option('--claude', 'also the jscr gate hook in .claude/settings.local.json (merged)')
     .option('--pre-push', 'also a git pre-push hook that reviews what is pushed')
@@ -124,11 +133,11 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .description("the prover's facts for this repository: its own check helpers, verified against the code")
     .command('init')
     .description('read what the engine recognises, gate proposed check helpers, and with --write add them to .jscr.toml')
-    .option('--repo <dir>', 'the repository (default: the current directory)')
-    .option('--head <rev>', 'the revision to read (default: HEAD)')
+    .option('--repo <dir>', 'the repository (default: the current directory)', given)
+    .option('--head <rev>', 'the revision to read (default: HEAD)', given)
     .option('--propose', 'also ask the configured model which functions are authorization checks (every row is verified)')
     .option('--from <file>', "a maintainer's proposal file ([[guards]] rows with name, checks, source = \"path:line\", reason)")
-    .option('--config <file>', 'a .jscr.toml to use instead of the one at the revision')
+    .option('--config <file>', 'a .jscr.toml to use instead of the one at the revision', given)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--write', 'append the promoted rows to .jscr.toml (without it, only show them)')
     .action((opts: FactsInitOptions) => run(async () => (await import('./commands/facts.js')).factsInitCommand(opts, io)));

@@ -6,9 +6,10 @@
  * or a path, and a bad one fails with one line naming it.
  */
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { GitError, UsageError } from '../errors.js';
 import { GIT_MISSING, gitMessage, gitText, runGit } from '../policy/git.js';
+import { untrustFolder } from '../policy/environment.js';
 import { isWithin } from '../policy/paths.js';
 import { hasNonUtf8Bytes, pathKeyFromBytes, pathKeyToBytes, splitNulRecords, unsafePathReason } from '../repo-path.js';
 import type { ChangeSummary } from '../report/finding.js';
@@ -95,18 +96,35 @@ export async function resolveRepository(dir: string): Promise<string> {
     if (error instanceof GitError) throw error;
     throw new GitError(`${absolute} does not exist`);
   }
+  // The repository's files are the change's: no program comes from a PATH entry inside it, from
+  // the first git call on (before git has said where its top is, the nearest folder with a .git).
+  await untrustEnclosingTree(absolute);
   let top: string;
   try {
     top = (await git(absolute, ['rev-parse', '--show-toplevel'])).replace(/\n$/, '');
   } catch (error) {
     if (error instanceof GitError && /not a git repository/i.test(error.message)) throw new GitError(`not a git repository: ${absolute}`, error.gitSaid);
+    // git names this in what it said, not in its message line ("git rev-parse failed").
+    if (error instanceof GitError && /must be run in a work tree/i.test(`${error.message}\n${error.gitSaid ?? ''}`)) {
+      throw new GitError(`${absolute} is a git directory without a work tree (a bare repository or a .git folder): give jscr the folder of a checkout (git clone it first)`);
+    }
     throw error;
   }
   if (top === '') throw new GitError(`not inside a work tree: ${absolute}`);
   const root = await realpath(top);
+  untrustFolder(root);
   // core.worktree (or a .git file) can point the work tree anywhere; jscr reads only below the folder it was given.
   if (!isWithin(root, await realpath(absolute))) throw new GitError(`the work tree git names for ${absolute} is elsewhere (${root}); jscr reviews only the repository it is given`);
   return root;
+}
+
+/** Mark the nearest folder at or above `dir` that holds `.git` (or `dir` itself) as the repository's. */
+async function untrustEnclosingTree(dir: string): Promise<void> {
+  const real = await realpath(dir);
+  for (let at = real; ; at = dirname(at)) {
+    if (await lstat(join(at, '.git')).then(() => true, () => false)) return untrustFolder(at);
+    if (dirname(at) === at) return untrustFolder(real);
+  }
 }
 
 /** Resolve a revision to a commit id, or fail naming it. Revisions that look like options are refused. */
@@ -144,7 +162,9 @@ const FETCH_MORE = 'fetch more history (git fetch --deepen=N or --unshallow; act
 /** A hint to add to "not found" messages in a shallow clone, where the missing commit may exist upstream. */
 async function shallowHint(root: string): Promise<string> {
   const shallow = (await gitText(root, ['rev-parse', '--is-shallow-repository'], {}, [0, 128])).trim();
-  return shallow === 'true' ? `; this is a shallow clone: ${FETCH_MORE}` : '';
+  if (shallow === 'true') return `; this is a shallow clone: ${FETCH_MORE}`;
+  // A fresh `git init` has no HEAD commit, and no revision names anything yet.
+  return (await headOrNull(root)) === null ? '; this repository has no commits yet (commit first, or review what is staged with --staged)' : '';
 }
 
 /**
@@ -202,6 +222,11 @@ export async function readChange(root: string, spec: ChangeSpec): Promise<RawCha
       const { base, head, mergeBase } = splitRange(spec.range);
       const baseSha = await resolveCommit(root, base);
       const headSha = await resolveCommit(root, head);
+      // `..HEAD` and `HEAD..` compare HEAD with itself: always empty, and what `"$BASE..HEAD"` becomes
+      // when CI leaves the variable unset. Reviewing nothing there would pass as a clean review.
+      if (baseSha === headSha && /^\.\.|\.\.\.?$/.test(spec.range)) {
+        throw new GitError(`--range '${spec.range}' compares ${headSha.slice(0, 12)} with itself (a side left out means HEAD); name both sides, e.g. --range origin/main...HEAD (is a variable in it empty?)`);
+      }
       let from = baseSha;
       if (mergeBase) {
         from = (await gitText(root, ['merge-base', baseSha, headSha], {}, [0, 1])).trim();

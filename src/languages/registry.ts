@@ -195,11 +195,51 @@ export function isCFamily(family: LexerFamily): boolean {
   return isCFamilyLanguage(family);
 }
 
-const SHELL_SHEBANG = /^#!\s*\S*?(\/|\s)(env\s+)?(sh|bash|zsh|dash|ksh)(\s|$)/;
 const DOCKERFILE_NAME = /(^|\/)((Dockerfile|Containerfile)(\.[^/]*)?|[^/]+\.(dockerfile|containerfile))$/i;
 const WORKFLOW_PATH = /^\.github\/workflows\/[^/]+\.ya?ml$/;
 /** A shebang is looked for in this much of the first line. */
 const SHEBANG_MAX_CHARS = 200;
+
+/**
+ * Interpreters a `#!` line may name, and the extension whose row of the table their scripts get. A
+ * script without an extension (`bin/deploy`) is as much code as `deploy.py`: a change cannot keep it
+ * from being parsed and checked by leaving the extension off.
+ */
+const INTERPRETER_EXTENSIONS: readonly (readonly [RegExp, string])[] = [
+  [/^(python|pypy)[0-9.]*$/, '.py'],
+  [/^(node|nodejs|bun)$/, '.js'],
+  [/^(ts-node|tsx)$/, '.ts'],
+  [/^php[0-9.]*$/, '.php'],
+  [/^ruby[0-9.]*$/, '.rb'],
+  [/^(sh|bash|dash|ksh)$/, '.sh'],
+  [/^zsh$/, '.zsh'],
+];
+
+/** The program a `#!` first line runs (`env`'s first operand when it runs env), or null. */
+function shebangInterpreter(text: string): string | null {
+  if (!text.startsWith('#!')) return null;
+  const newline = text.indexOf('\n');
+  const words = text.slice(2, Math.min(newline === -1 ? text.length : newline, SHEBANG_MAX_CHARS)).trim().split(/\s+/);
+  let program = baseNameOf(words[0] ?? '');
+  if (program === 'env') {
+    // `env -S python3 -u`, `env PYTHONPATH=. python3`: the first word that is neither an option nor an assignment.
+    program = baseNameOf(words.slice(1).find((word) => !word.startsWith('-') && !word.includes('=')) ?? '');
+  }
+  return program === '' ? null : program;
+}
+
+/**
+ * What jscr does with a file, by its extension or, for a name the table does not know, by the
+ * interpreter its `#!` line names. Every step that reads a changed file's content asks this.
+ */
+export function fileTypeOfFile(path: string, text: string): FileType | null {
+  const byName = fileTypeOf(path);
+  if (byName !== null) return byName;
+  const interpreter = shebangInterpreter(text);
+  if (interpreter === null) return null;
+  const extension = INTERPRETER_EXTENSIONS.find(([pattern]) => pattern.test(interpreter))?.[1];
+  return extension === undefined ? null : (BY_EXTENSION.get(extension) ?? null);
+}
 
 /**
  * The rule kind of a file that is not a grammar's: a GitHub Actions workflow or a Dockerfile by its
@@ -208,9 +248,5 @@ const SHEBANG_MAX_CHARS = 200;
 export function fileKindOf(path: string, text: string): FileKind | null {
   if (WORKFLOW_PATH.test(path)) return 'github-actions';
   if (DOCKERFILE_NAME.test(path)) return 'dockerfile';
-  const byExtension = fileTypeOf(path)?.kind ?? null;
-  if (byExtension !== null) return byExtension;
-  const newline = text.indexOf('\n');
-  const firstLine = text.slice(0, Math.min(newline === -1 ? text.length : newline, SHEBANG_MAX_CHARS));
-  return SHELL_SHEBANG.test(firstLine) ? 'shell' : null;
+  return fileTypeOfFile(path, text)?.kind ?? null;
 }

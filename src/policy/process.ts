@@ -3,12 +3,12 @@
  * array and no shell is ever involved, so nothing in a repository can smuggle in a command.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, sep } from 'node:path';
 import { JscrError } from '../errors.js';
 import { timerDelay } from '../io.js';
 import { killOnExit } from './cleanup.js';
-import { runEnvironment } from './environment.js';
+import { runEnvironment, untrustedFolders } from './environment.js';
 
 /** Programs jscr may start: git, python3 (the guard's compile check) and the external scanners. */
 export const ALLOWED_PROGRAMS = ['git', 'python3', 'bandit', 'shellcheck', 'secretlint', 'eslint', 'semgrep', 'gitleaks'] as const;
@@ -57,7 +57,7 @@ export interface RunResult {
 
 /** The absolute path of an allowed program on PATH (plus `searchPath` first), or null if not installed. */
 export function locateProgram(program: AllowedProgram, env: NodeJS.ProcessEnv = runEnvironment(), searchPath: string[] = []): string | null {
-  const dirs = [...searchPath, ...(env.PATH ?? '').split(delimiter)].filter((d) => d.length > 0);
+  const dirs = [...searchPath, ...(env.PATH ?? '').split(delimiter).filter(trustedPathEntry)].filter((d) => d.length > 0);
   for (const dir of dirs) {
     const candidate = join(dir, program);
     try {
@@ -69,6 +69,24 @@ export function locateProgram(program: AllowedProgram, env: NodeJS.ProcessEnv = 
   return null;
 }
 
+/**
+ * A PATH entry a program may come from: absolute (a relative one, `.` or `node_modules/.bin`, means the
+ * current folder, usually the reviewed repository) and not inside a folder the reviewed repository
+ * controls: a change that commits `node_modules/.bin/git` must not be what jscr runs as git.
+ */
+function trustedPathEntry(dir: string): boolean {
+  if (!isAbsolute(dir)) return false;
+  const untrusted = untrustedFolders();
+  if (untrusted.length === 0) return true;
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return false; // a missing folder holds no program
+  }
+  return !untrusted.some((folder) => real === folder || real.startsWith(folder.endsWith(sep) ? folder : folder + sep));
+}
+
 /** Start an allowed program with an argument vector, never a shell; collect its output. */
 export function runProgram(program: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   assertProgramAllowed(program);
@@ -76,7 +94,9 @@ export function runProgram(program: string, args: readonly string[], options: Ru
   // through the hardened runner in src/policy/git.ts, which neutralises them.
   if (program === 'git') throw new ProcessNotAllowedError('git (outside src/policy/git.ts, the hardened git runner)');
   const env = options.env ?? runEnvironment();
-  const executable = locateProgram(program, env, options.searchPath) ?? program;
+  const executable = locateProgram(program, env, options.searchPath);
+  // Never the bare name: spawn would search PATH itself, relative and repository entries included.
+  if (executable === null) return Promise.resolve(notStarted(`${program} is not installed or not on PATH (outside the reviewed repository)`));
   return spawnCollected(executable, args, env, options);
 }
 
@@ -98,6 +118,11 @@ export function runUserCommand(argv: readonly string[], options: RunOptions): Pr
   const [program, ...args] = argv;
   if (program === undefined || program === '') throw new ProcessNotAllowedError('(an empty command)');
   return spawnCollected(program, args, options.env ?? runEnvironment(), options);
+}
+
+/** The result of a program that was never started, as a spawn that could not find it reports it. */
+function notStarted(why: string): RunResult {
+  return { code: null, signal: null, stdout: '', stdoutBytes: Buffer.alloc(0), stderr: why, timedOut: false, stdoutCut: false, spawnError: 'ENOENT' };
 }
 
 function spawnCollected(executable: string, args: readonly string[], env: NodeJS.ProcessEnv, options: RunOptions): Promise<RunResult> {

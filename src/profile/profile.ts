@@ -8,6 +8,7 @@ import { touchesData } from './data.js';
 import { profileLanguageFor, type ProfileLanguage } from './languages.js';
 import { enclosingOpenerMakesSurface, isAllSurfaceFile, MAX_OPENER_SCAN, snippetTouchesSurface, type ScanBudget } from './surface.js';
 import { utf8Length } from './text.js';
+import { pythonEncodingReadingOtherCode } from '../languages/source-encoding.js';
 
 export type { EditEntry } from './edit-window.js';
 
@@ -137,7 +138,9 @@ function profileOrThrow(input: ChangeInput): ChangeProfile {
     language,
     touchesPublicSurface: editTouchesSurface(checked, language),
     touchesData: touchesData(sides, language),
-    trivial: fileText !== null && editsAreTrivial(fileText, input.edits, language, input.path),
+    // In a Python file declaring utf-7 (or another encoding that reads other code), a comment to the
+    // lexer can be code to Python: no edit there is trivial.
+    trivial: fileText !== null && !(language === 'python' && pythonEncodingReadingOtherCode(fileText) !== null) && editsAreTrivial(fileText, input.edits, language, input.path),
   };
 }
 

@@ -13,7 +13,8 @@ import { diffAgainAsText } from '../git/text-diff.js';
 import { decodeSource, type BytesRead, type SourceReader } from '../git/sources.js';
 import { isBinaryContent } from '../policy/paths.js';
 import type { LinguistMarks } from '../git/attributes.js';
-import { binaryKind, isCodePath, mayBeDataByName, minifiedReason, textDataKind, type DataKind } from './file-kinds.js';
+import { binaryStrings } from './binary-strings.js';
+import { binaryKind, declaredEncodingReason, hiddenLineBreakReason, isCodePath, mayBeDataByName, minifiedReason, textDataKind, type DataKind } from './file-kinds.js';
 
 /** The state of one changed file in the report. */
 type CoverageClass = 'reviewed' | 'no_content' | 'data' | 'excluded' | 'not_reviewed';
@@ -27,6 +28,11 @@ export interface CoveredFile {
   kind: DataKind | null;
   /** Why the file is not reviewed in full (null for a reviewed file): starts with a short code such as `too_large`. */
   reason: string | null;
+  /**
+   * What the secret detector reads of a data file, which nothing else reads: a lock file's or source
+   * map's text, or the printable strings of binary content (binary-strings.ts). Null for other classes.
+   */
+  secretText?: { text: string; binary: boolean } | null;
 }
 
 export interface CoverageInput {
@@ -177,16 +183,21 @@ function fromContent(diff: DiffFile, read: BytesRead | undefined, maxFileBytes: 
   if (!read.ok && head.length === 0) return covered(diff, 'not_reviewed', `unreadable: the start of a ${read.size}-byte file could not be read`);
   if (isBinaryContent(head)) {
     if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes in a code file (a source-code name, the executable mode or a #! line; git's rule: a NUL in the first 8,000 bytes); ${excludeHint(diff.path)}`);
+    // Its strings are searched for secrets, which needs all of it: a larger one is a file not searched.
+    if (!read.ok) return covered(diff, 'not_reviewed', `too_large: binary content of ${read.size} bytes, over review.max_file_bytes (${maxFileBytes}), not searched for secrets; ${excludeHint(diff.path)}`);
     const { kind, format } = binaryKind(head);
-    return covered(diff, 'data', format === null ? 'binary content: nothing to review line by line' : `${kind} (${format}): nothing to review line by line`, kind);
+    const reason = format === null ? 'binary content: nothing to review line by line' : `${kind} (${format}): nothing to review line by line`;
+    return { ...covered(diff, 'data', reason, kind), secretText: { text: binaryStrings(read.bytes), binary: true } };
   }
   if (!read.ok) return covered(diff, 'not_reviewed', `too_large: ${read.size} bytes, over review.max_file_bytes (${maxFileBytes}); ${excludeHint(diff.path)}`);
   const text = decodeSource(read.bytes) as string;
   const dataKind = textDataKind(diff.path, text);
-  if (dataKind !== null) return covered(diff, 'data', `${dataKind}: nothing to review line by line`, dataKind);
+  if (dataKind !== null) return { ...covered(diff, 'data', `${dataKind}: nothing to review line by line`, dataKind), secretText: { text, binary: false } };
   if (read.bytes.length > maxFileBytes) return covered(diff, 'not_reviewed', `too_large: ${read.bytes.length} bytes, over review.max_file_bytes (${maxFileBytes}); ${excludeHint(diff.path)}`);
   const minified = code ? minifiedReason(text) : null;
   if (minified !== null) return covered(diff, 'not_reviewed', `${minified}: tool-written code is not reviewed line by line; ${excludeHint(diff.path)}`);
+  const readOtherwise = hiddenLineBreakReason(diff.path, text) ?? declaredEncodingReason(diff.path, text);
+  if (readOtherwise !== null) return covered(diff, 'not_reviewed', `${readOtherwise}; ${excludeHint(diff.path)}`);
   return covered(diff, 'reviewed', null, null, text);
 }
 

@@ -6,6 +6,8 @@
  */
 import { parse as parseToml } from '@iarna/toml';
 import { posix } from 'node:path';
+import { fileTypeOfFile, type Grammar } from '../languages/registry.js';
+import { pythonEncodingReadingOtherCode } from '../languages/source-encoding.js';
 
 /** Kinds of data a review has nothing to read in line by line. */
 export type DataKind = 'lock file' | 'source map' | 'image' | 'font' | 'archive' | 'binary';
@@ -122,3 +124,34 @@ const YAML_LOCK_LINE = new RegExp(`^$|^\\s*#.*$|^ *(?:- )?(?:'[^']*'|"[^"]*"|(?:
 const LOCK_LINE_MAX_CHARS = 4096;
 
 export { minifiedReason } from '../languages/minified.js';
+
+/** Grammars whose languages end a line (and a `#` or `//` comment) at a carriage return alone. */
+const CR_ENDS_LINES: ReadonlySet<Grammar> = new Set(['python', 'javascript', 'typescript', 'tsx', 'java', 'php', 'ruby']);
+const JS_GRAMMARS: ReadonlySet<Grammar> = new Set(['javascript', 'typescript', 'tsx']);
+
+/**
+ * Why a code file's lines are not the lines its language reads, or null. git, the diff and the parser
+ * jscr uses split lines at `\n` only, but Python, JavaScript, Java, PHP and Ruby also end a line at a lone
+ * `\r`, and JavaScript at U+2028 and U+2029: `# tidy up\r os.system(cmd)` is a comment to jscr and a
+ * call to Python. Such a file cannot be reviewed line by line as the interpreter reads it.
+ */
+export function hiddenLineBreakReason(path: string, text: string): string | null {
+  const grammar = fileTypeOfFile(path, text)?.grammar ?? null;
+  if (grammar === null) return null;
+  if (CR_ENDS_LINES.has(grammar) && /\r(?!\n)/.test(text)) {
+    const line = text.slice(0, text.search(/\r(?!\n)/)).split('\n').length;
+    return `line_breaks: a carriage return without a line feed on line ${line} ends the line for the language but not for git's diff, so code after it could pass as part of a comment`;
+  }
+  if (JS_GRAMMARS.has(grammar)) {
+    const at = text.search(/[\u2028\u2029]/);
+    if (at >= 0) return `line_breaks: U+${text.charCodeAt(at).toString(16).toUpperCase()} on line ${text.slice(0, at).split('\n').length} ends the line for JavaScript but not for git's diff, so code after it could pass as part of a comment`;
+  }
+  return null;
+}
+
+/** Why a Python file's declared source encoding makes Python read other code than jscr does, or null. */
+export function declaredEncodingReason(path: string, text: string): string | null {
+  if (fileTypeOfFile(path, text)?.grammar !== 'python') return null;
+  const name = pythonEncodingReadingOtherCode(text);
+  return name === null ? null : `encoding: the file declares the source encoding ${JSON.stringify(name)}, in which Python reads other code than the UTF-8 text jscr reviews`;
+}

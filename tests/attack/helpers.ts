@@ -2,7 +2,7 @@
  * What every attack test does: commit a hostile change on top of a one-file repository, review that
  * commit as CI would, and read back the findings.
  */
-import { reposRemovedAfterEach, runJscr } from '../helpers/repo.js';
+import { reposRemovedAfterEach, runJscr, type FileMap } from '../helpers/repo.js';
 
 export interface AttackFinding {
   rule: string;
@@ -18,7 +18,7 @@ export interface AttackReview {
 }
 
 /** A reviewer of one hostile commit each call; its repositories are removed after each test of the calling file. */
-export function hostileChangeReviewer(): (files: Record<string, string>) => Promise<AttackReview> {
+export function hostileChangeReviewer(): (files: FileMap) => Promise<AttackReview> {
   const repo = reposRemovedAfterEach();
   return async (files) => {
     const r = repo({ 'README.md': '# app\n' });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyTarget } from '../../src/gate/classify.js';
 import { guardLanguageForPath, GUARD_EXTENSIONS } from '../../src/guard/languages.js';
-import { buildFileTypes, extensionOf, FILE_TYPES, fileTypeOf, isCodePath, OTHER_CODE_EXTENSIONS } from '../../src/languages/registry.js';
+import { buildFileTypes, extensionOf, FILE_TYPES, fileTypeOf, fileTypeOfFile, isCodePath, OTHER_CODE_EXTENSIONS } from '../../src/languages/registry.js';
 import { allowsJsx, isCFamily, profileLanguageFor } from '../../src/profile/languages.js';
 import { bandit } from '../../src/review/scanners/bandit.js';
 import { eslint } from '../../src/review/scanners/eslint.js';
@@ -141,6 +141,19 @@ describe('the language registry', () => {
     for (const extension of Object.keys(TABLE)) expect(isCodePath(`x/y${extension.toUpperCase()}`), extension).toBe(true);
     expect(['a.vue', 'b.SQL', 'c.tf', 'd.html'].every(isCodePath)).toBe(true);
     expect(['a.png', 'b.json', 'README', '.sh', 'x.lock'].some(isCodePath)).toBe(false);
+  });
+
+  it('reads a script without a known extension in the language its #! line names, env and its options included', () => {
+    const languageOf = (path: string, text: string) => fileTypeOfFile(path, text)?.language ?? null;
+    expect(languageOf('bin/run', '#!/usr/bin/env python3\n')).toBe('python');
+    expect(languageOf('bin/run', '#! /usr/bin/python3.12 -u\n')).toBe('python');
+    expect(languageOf('bin/run', '#!/usr/bin/env -S PYTHONPATH=. python3 -u\n')).toBe('python');
+    expect(languageOf('bin/run', '#!/usr/bin/env node\n')).toBe('javascript');
+    expect(languageOf('bin/run.cgi', '#!/usr/bin/php\n')).toBe('php');
+    expect(languageOf('bin/run', '#!/usr/bin/env perl\n')).toBe(null);
+    expect(languageOf('bin/run', 'python3 x.py\n')).toBe(null);
+    // The extension wins: a `.js` file with a python shebang is still JavaScript.
+    expect(languageOf('a.js', '#!/usr/bin/env python3\n')).toBe('javascript');
   });
 
   it('still finds shell scripts without an extension by their shebang, and Dockerfiles and workflows by name', () => {

@@ -471,5 +471,7 @@ trivial('core: a / after return and a string above is a division', 'a.js', "func
 trivial('core: a keyword right before a quote is no string prefix', 'a.py', 'if"{a}" == x: pass  # c\n', '# c', '# d');
 notTrivial('core: an f-string prefix in capitals is still an f-string', 'a.py', 'x = F"{a}" # c\n', '# c', '# d');
 notTrivial('core: a t-string is a template string', 'a.py', 'x = t"{a}" # c\n', '# c', '# d');
+notTrivial('core: a comment in a Python file declaring utf-7 (+AAo- is a line feed to Python)', 'a.py', '# -*- coding: utf-7 -*-\nimport os\n# note\n', '# note', '# note +AAo-os.system(x)');
+trivial('core: a comment in a Python file declaring latin-1', 'a.py', '# -*- coding: latin-1 -*-\nimport os\n# note\n', '# note', '# later');
 
 export const PROFILE_CASES: readonly ProfileCase[] = cases;

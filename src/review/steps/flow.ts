@@ -170,7 +170,12 @@ interface FileFlow {
   limits: string[];
   ranges: SupersededRange[];
   evidence: readonly SinkEvidence[];
+  /** The file, with why, when the front end left code of it out of the analysis. */
+  notAnalysed?: string[];
 }
+
+/** Degradations of the front ends (src/flow/lower/) that mean code was left out, not merely approximated. */
+const CODE_LEFT_OUT = /^(depth_limit|nesting deeper than|lower_failed)/;
 
 /** What the repository tells the engine beyond the file: properties values and declared packages. */
 interface ProjectFacts {
@@ -235,15 +240,20 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
       else unchanged.push(f);
     }
   }
-  // What the front end could not lower is named too: a flow through it may have been missed.
-  const limits = [...analysis.limits.map((l) => `flow: ${file.diff.path}: ${l} not fully analysed`), ...flowFile.degradations.slice(0, 3).map((d) => `flow: ${file.diff.path}: ${d}`)];
-  if (unchanged.length === 0 || baseReader === null || file.diff.status === 'added' || touched === 'all') return { findings, limits, ranges, evidence: analysis.evidence };
+  // What the front end could not lower is named too: a flow through it may have been missed. Code it
+  // left out altogether (nesting past its depth bound, a lowering that failed) makes the review
+  // incomplete: a change could otherwise nest its flow 200 levels deep and be reported clean.
+  const leftOut = flowFile.degradations.filter((d) => CODE_LEFT_OUT.test(d));
+  const limits = [...analysis.limits.map((l) => `flow: ${file.diff.path}: ${l} not fully analysed`), ...flowFile.degradations.filter((d) => !CODE_LEFT_OUT.test(d)).slice(0, 3).map((d) => `flow: ${file.diff.path}: ${d}`)];
+  const notAnalysed = leftOut.length === 0 ? [] : [`${file.diff.path} (${leftOut.slice(0, 2).join('; ')}${leftOut.length > 2 ? '; ...' : ''}: code there was not analysed)`];
+  const fileFlow: FileFlow = { findings, limits, ranges, evidence: analysis.evidence, notAnalysed };
+  if (unchanged.length === 0 || baseReader === null || file.diff.status === 'added' || touched === 'all') return fileFlow;
 
   const basePath = file.diff.oldPath ?? file.diff.path;
   const read = (await baseReader.readMany([basePath])).get(basePath);
-  if (read?.ok !== true) return { findings, limits, ranges, evidence: analysis.evidence };
+  if (read?.ok !== true) return fileFlow;
   const lowered = await lowerText(basePath, flowFile.language, read.text, stopAt);
-  if (lowered?.ok !== true) return { findings, limits, ranges, evidence: analysis.evidence };
+  if (lowered?.ok !== true) return fileFlow;
   const before = new Set(analyseFile(lowered.file, { rows, ...project, external: repository }, only).findings.map(flowKey));
   for (const f of unchanged) {
     if (before.has(flowKey(f))) continue;
@@ -252,7 +262,7 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
     const at = inFunction.filter((line) => line <= f.line).pop() ?? inFunction[0] ?? f.line;
     emit(f, at, `The change removed what kept this flow clean (a sanitiser or a check), here; the use at line ${f.line} is unchanged.`);
   }
-  return { findings, limits, ranges, evidence: analysis.evidence };
+  return fileFlow;
 }
 
 export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Syntax }, FlowRun> = {
@@ -272,6 +282,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     const limits: string[] = [];
     const unfinished: string[] = [];
     const failed: string[] = [];
+    const notAnalysed: string[] = [];
     const supersedes = new Map<string, SupersededRange[]>();
     const evidence = new Map<string, readonly SinkEvidence[]>();
     const stopAt = () => Date.now() + deadline.remainingMs();
@@ -296,6 +307,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
       }
       findings.push(...out.findings);
       limits.push(...out.limits);
+      notAnalysed.push(...(out.notAnalysed ?? []));
       if (out.ranges.length > 0) supersedes.set(file.diff.path, out.ranges);
       if (out.evidence.length > 0) evidence.set(file.diff.path, out.evidence);
     }
@@ -310,7 +322,7 @@ export const flowStep: ReviewStep<'flow', { read_files: ReadFiles; syntax: Synta
     });
     const failures = syntax.flowFailures;
     const detail = `${targets.length} file(s) analysed${pastBudget > 0 ? `, ${pastBudget} function(s) past their budget` : ''}${failures.length > 0 ? `, ${failures.length} not lowered` : ''}`;
-    const problems = [...(unfinished.length > 0 ? [unfinishedDetail('data flow', unfinished)] : []), ...(failed.length > 0 ? [`data flow failed on ${failed.slice(0, 3).join('; ')}`] : []), ...failures.slice(0, 3)];
+    const problems = [...(unfinished.length > 0 ? [unfinishedDetail('data flow', unfinished)] : []), ...(failed.length > 0 ? [`data flow failed on ${failed.slice(0, 3).join('; ')}`] : []), ...(notAnalysed.length > 0 ? [`data flow left code out of ${notAnalysed.slice(0, 3).join('; ')}${notAnalysed.length > 3 ? '; ...' : ''}`] : []), ...failures.slice(0, 3)];
     return result(ranUnless(problems.length > 0 ? problems.join('; ') : null, detail), { limits, supersedes, evidence }, unique);
   },
   notRun: () => ({ limits: [], supersedes: new Map(), evidence: new Map() }),

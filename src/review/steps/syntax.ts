@@ -7,7 +7,7 @@ import type { FlowFile } from '../../flow/ir.js';
 import { prepareLowering } from '../../flow/index.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../../syntax/ir.js';
 import { loadGrammars } from '../../syntax/parser.js';
-import { languageForPath } from '../../syntax/languages.js';
+import { languageForFile } from '../../syntax/languages.js';
 import { unfinishedDetail } from '../deadline.js';
 import { flowSwitchedOff } from '../flow-switch.js';
 import { ranUnless, result, type ReviewStep } from './step.js';
@@ -28,13 +28,13 @@ export const syntaxStep: ReviewStep<'syntax', { read_files: ReadFiles }, Syntax>
     const irs = new Map<string, FileIR>();
     const flowFiles = new Map<string, FlowFile>();
     const flowFailures: string[] = [];
-    const langs = new Set(read_files.readable.map((f) => languageForPath(f.diff.path)).filter((l) => l !== null));
+    const langs = new Set(read_files.readable.map((f) => languageForFile(f.diff.path, f.text)).filter((l) => l !== null));
     await loadGrammars(langs);
     let degraded = 0;
     const lowering = !flowSwitchedOff(env);
     const unfinished: string[] = [];
     for (const file of read_files.readable) {
-      const language = languageForPath(file.diff.path);
+      const language = languageForFile(file.diff.path, file.text);
       if (!language) continue;
       if (deadline.expired()) {
         unfinished.push(file.diff.path);
