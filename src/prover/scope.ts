@@ -107,8 +107,13 @@ interface IndexedFile {
 
 const CONTROL_WORDS = new Set(['async', 'await', 'typeof', 'super', 'this', 'self', 'yield', 'throw', 'void', 'in', 'of', 'instanceof', 'print', 'echo', 'require', 'include', 'import', 'export', 'if', 'for', 'foreach', 'while', 'switch', 'catch', 'synchronized', 'return', 'new', 'else', 'elseif', 'try', 'do', 'function', 'with', 'elif', 'using', 'when', 'match', 'fn', 'array', 'list', 'isset', 'empty', 'unset']);
 
-/** A name followed by a parameter list and a body: a method or function declaration (any C-like language). */
-const BODY_DECLARATION = /(?:^|[\s;{}])([A-Za-z_$][\w$]*)\s*\((?:[^;{}()]|\([^;{}()]*\))*\)\s*(?::\s*[^;{}=()]+(?:\([^;{}()]*\))?)?\s*(?:throws\s[^;{]*)?\{/g;
+/**
+ * A name followed by a parameter list and a body: a method or function declaration (any C-like language).
+ * A parameter list may hold one level of parentheses and of braces: a default `context = {}`, an inline
+ * object type or a destructured parameter (a service method declared so was no declaration, and the
+ * callee holding the operation was left out).
+ */
+const BODY_DECLARATION = /(?:^|[\s;{}])([A-Za-z_$][\w$]*)\s*\((?:[^;{}()]|\([^;{}()]*\)|\{[^{}()]*\})*\)\s*(?::\s*[^;{}=()]+(?:\([^;{}()]*\))?)?\s*(?:throws\s[^;{]*)?\{/g;
 
 const DECLARATION_SHAPES: Record<FactsLanguage, readonly { kind: 'function' | 'class'; re: RegExp }[]> = {
   php: [
@@ -368,6 +373,9 @@ export function selectScope(input: ScopeInput): ScopeSelection {
 
   const walkedDown = new Map<string, number>();
   const typesDone = new Set<string>();
+  /** Every name a walked function calls on a receiver: resolution follows an untyped receiver's call only when one method carries the name. */
+  const calledNames = new Set<string>();
+  const declaredClassesIn = (text: string): string[] => [...new Set([...text.matchAll(CAPITALISED)].map((m) => m[0]))].filter((word) => (declarers.get(word)?.class.size ?? 0) > 0);
   // A class name: every file declaring it, and its ancestors' declarers, transitively.
   const selectTypes = (names: Iterable<string>): void => {
     const queue = [...names];
@@ -412,10 +420,14 @@ export function selectScope(input: ScopeInput): ScopeSelection {
         if ((walkedDown.get(key) ?? 0) >= left) continue;
         walkedDown.set(key, left);
         const body = bodyOf(file, declaration);
+        // The classes its decorators, parameters and body name: an entity a parameter converts to, a
+        // decorator's definition, a DTO; recognisers and the checker read them.
+        selectTypes(declaredClassesIn(decoratorsOf(file, declaration) + body));
         for (const match of body.matchAll(CONSTRUCTED)) for (const path of declarers.get(match[1] ?? '')?.class ?? []) select(path, 'types');
         for (const match of body.matchAll(CALLED)) {
           const name = match[1] ?? '';
           const received = onReceiver(body, match.index);
+          if (received) calledNames.add(name);
           // A call of the function's own name is its declaration or a recursion, unless another object receives it
           // (a NestJS controller's `rename` calling `this.teams.rename`).
           if ((name === declaration.name && !onOtherReceiver(body, match.index, received)) || CONTROL_WORDS.has(name)) continue;
@@ -433,9 +445,13 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     }
   };
 
-  // Every file of the changed files' own classes' lineage.
+  // Every file of the changed files' own classes' lineage, and every class a changed file names (its
+  // imports, class decorators, the types of its parameters and properties).
   for (const { path } of input.touched) {
-    for (const declaration of byPath.get(path)?.declarations ?? []) if (declaration.kind === 'class') selectTypes([declaration.name]);
+    const file = byPath.get(path);
+    if (file === undefined) continue;
+    for (const declaration of file.declarations) if (declaration.kind === 'class') selectTypes([declaration.name]);
+    selectTypes(declaredClassesIn(file.text));
   }
   // Operations sit up to `downDepth` below a touched function; a helper's check counts one more down.
   walkDown([...touchedFunctions.values()], input.downDepth + 1);
@@ -479,9 +495,67 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     names = nextNames;
   }
 
+  keepAmbiguity(calledNames, index, selected);
+
   const byReason: Record<SelectionReason, number> = { changed: 0, callers: 0, callees: 0, types: 0, routes: 0, config: 0 };
   for (const reason of selected.values()) byReason[reason]++;
   return { paths: [...selected.keys()].sort(), byReason, bounds, cuts };
+}
+
+/**
+ * Resolution follows a call whose receiver it cannot type to the one repository function carrying the
+ * name, and leaves it unresolved when two do. A name two files of the repository declare must stay
+ * ambiguous in the selection too, or the scoped proof follows `this.prisma.user.update(` into the one
+ * `update` it happened to select. For each name called on a receiver, up to two files declaring it in
+ * a class are kept (the resolver counts methods only there).
+ */
+function keepAmbiguity(calledNames: ReadonlySet<string>, index: DeclarationIndex, selected: Map<string, SelectionReason>): void {
+  for (const name of [...calledNames].sort()) {
+    const inClasses = [...(index.declarers.get(name)?.function ?? [])].filter((path) => (index.byPath.get(path)?.classNames.length ?? 0) > 0).sort();
+    if (inClasses.length < 2) continue;
+    let kept = inClasses.filter((path) => selected.has(path)).length;
+    for (const path of inClasses) {
+      if (kept >= 2) break;
+      if (selected.has(path)) continue;
+      selected.set(path, 'callees');
+      kept++;
+    }
+  }
+}
+
+/**
+ * The decorator, annotation and attribute lines right above a declaration (`@Roles('admin')`,
+ * `#[IsGranted(...)]`, `@login_required`), a multi-line one whole, and the declaration's own line
+ * before its name (`public function`).
+ */
+function decoratorsOf(file: IndexedFile, declaration: Declaration): string {
+  const line = lineIndexAt(file.lineStarts, declaration.offset);
+  let start = file.lineStarts[line] ?? 0;
+  let depth = 0;
+  for (let n = line - 1; n >= 0 && line - n <= 40; n--) {
+    const text = file.text.slice(file.lineStarts[n] ?? 0, file.lineStarts[n + 1] ?? file.text.length);
+    for (const c of text) {
+      if (c === ')' || c === ']') depth++;
+      else if (c === '(' || c === '[') depth--;
+    }
+    const decorator = /^\s*(?:@|#\[)/.test(text);
+    if (!decorator && depth <= 0) break;
+    start = file.lineStarts[n] ?? 0;
+    if (decorator && depth <= 0) depth = 0;
+  }
+  return file.text.slice(start, declaration.offset);
+}
+
+/** The 0-based index of the line holding `offset`. */
+function lineIndexAt(lineStarts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((lineStarts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
 
 function addOrigin(names: Map<string, Set<string>>, name: string, path: string): void {

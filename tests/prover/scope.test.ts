@@ -466,8 +466,96 @@ export class RolesGuard implements CanActivate {
   atLeastFindings: 1,
 };
 
+const nestPadding = padding(40, (i) => [
+  `src/util/format${i}.ts`,
+  `export function format${i}(items: string[]): string[] {
+  return items.filter((item) => item !== 'delete');
+}
+`,
+]);
+
+/** The NestJS fixture's controller, guards and module, with its own service. */
+const nestWith = (service: string, more: FileMap): FileMap => ({ ...nestjs.initial, 'src/teams/teams.service.ts': service, ...more, ...nestPadding });
+
+const nestBracedParameters: Case = {
+  name: 'NestJS: a service method whose parameter list holds braces (a default `{}`) calls a helper class two hops below the change',
+  initial: nestWith(
+    `import { Injectable } from '@nestjs/common';
+import { Purger } from '../jobs/purger';
+@Injectable()
+export class TeamsService {
+  constructor(private readonly purger: Purger) {}
+  async remove(id: string) {
+    await this.purger.purge(id);
+  }
+  async rename(id: string, options: { force?: boolean } = {}) {
+    await this.purger.purge(id);
+  }
+}
+`,
+    {
+      'src/jobs/purger.ts': `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class Purger {
+  constructor(private readonly teamRepository: Repository<Team>) {}
+  async purge(id: string) {
+    await this.teamRepository.delete(id);
+  }
+}
+`,
+    },
+  ),
+  changes: [{ message: 'controller: trim', files: { 'src/teams/teams.controller.ts': nestController('    return this.teams.rename(id.trim());') } }],
+  atLeastFindings: 1,
+};
+
+const nestAmbiguousMethod: Case = {
+  name: 'NestJS: a method name two classes declare stays ambiguous in the selection (an untyped receiver is not followed into the one selected)',
+  initial: nestWith(
+    `import { Injectable } from '@nestjs/common';
+import { SettingsService } from '../settings/settings.service';
+@Injectable()
+export class TeamsService {
+  constructor(private readonly settings: SettingsService, private readonly teamRepository: Repository<Team>) {}
+  async remove(id: string) {
+    await this.teamRepository.delete(id);
+  }
+  async rename(id: string) {
+    this.settings.read('teams');
+    await this.prisma.team.update(id);
+  }
+}
+`,
+    {
+      'src/settings/settings.service.ts': `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class SettingsService {
+  constructor(private readonly settingRepository: Repository<Setting>) {}
+  read(key: string) {
+    return key;
+  }
+  async update(key: string) {
+    await this.settingRepository.delete(key);
+  }
+}
+`,
+      'src/audit/audit.service.ts': `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class AuditService {
+  constructor(private readonly auditRepository: Repository<Audit>) {}
+  async update(key: string) {
+    await this.auditRepository.delete(key);
+  }
+}
+`,
+    },
+  ),
+  changes: [{ message: 'controller: trim', files: { 'src/teams/teams.controller.ts': nestController('    return this.teams.rename(id.trim());') } }],
+  atLeastFindings: 1,
+};
+
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs]) {
+  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;
@@ -540,6 +628,32 @@ describe('what the scoped selection reads and says', () => {
     const selection = selectScope({ files, touched: [{ path: 'a.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
     expect(selection.paths).toEqual(['a.ts', 'b.ts']);
     expect(selectionDetail(selection, 1806)).toBe('2 of 1,806 files: 1 changed, 1 callers');
+  });
+
+  it('the classes a changed function names in its decorators, parameters and body are selected, with their ancestors: an entity a parameter converts to, a decorator class', () => {
+    const php = (path: string, text: string) => ({ path, text, factsLanguage: 'php' as const });
+    const unrelated = Array.from({ length: 20 }, (_, i) => php(`src/Entity/Other${i}.php`, `<?php\nclass Other${i}\n{\n    public function label() { return ${i}; }\n}\n`));
+    const files = [
+      php('src/API/InvoiceController.php', `<?php\nclass InvoiceController\n{\n    #[IsGranted('view_invoice')]\n    #[Audit(new AuditScope('invoice'))]\n    public function getAction(Invoice $invoice): Response\n    {\n        return new Response($invoice->getId());\n    }\n}\n`),
+      php('src/Entity/Invoice.php', `<?php\n#[ORM\\Entity]\nclass Invoice extends AbstractDocument\n{\n}\n`),
+      php('src/Entity/AbstractDocument.php', '<?php\nabstract class AbstractDocument\n{\n}\n'),
+      php('src/Attribute/AuditScope.php', '<?php\nclass AuditScope\n{\n}\n'),
+      ...unrelated,
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'src/API/InvoiceController.php', lines: new Set([8]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['src/API/InvoiceController.php', 'src/Attribute/AuditScope.php', 'src/Entity/AbstractDocument.php', 'src/Entity/Invoice.php']);
+  });
+
+  it('a caller\'s decorators are read as far as a decorator spans lines, and no further', () => {
+    const ts = (path: string, text: string) => ({ path, text, factsLanguage: 'typescript' as const });
+    const files = [
+      ts('src/store.ts', 'export class Store {\n  wipe(id: string) {\n    return id;\n  }\n}\n'),
+      ts('src/admin.ts', "import { Store } from './store';\nexport class Admin {\n  constructor(private store: Store) {}\n  other() {\n    return new Unrelated();\n  }\n  @Guarded(\n    AdminPolicy,\n  )\n  purge() {\n    return this.store.wipe('x');\n  }\n}\n"),
+      ts('src/policy.ts', 'export class AdminPolicy {}\n'),
+      ts('src/unrelated.ts', 'export class Unrelated {}\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'src/store.ts', lines: new Set([3]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['src/admin.ts', 'src/policy.ts', 'src/store.ts']);
   });
 
   it('a module function is looked for in the files that import its module, not every file naming it', () => {
