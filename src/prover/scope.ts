@@ -11,9 +11,10 @@
  */
 import type { FactsLanguage } from './facts.js';
 import type { FileIR } from '../syntax/ir.js';
+import { VERBS } from './sibling-norm.js';
 
 /** Why a file was selected; the first reason a file got is the one it is counted under. */
-export type SelectionReason = 'changed' | 'callers' | 'callees' | 'types' | 'routes' | 'config';
+export type SelectionReason = 'changed' | 'callers' | 'callees' | 'types' | 'routes' | 'config' | 'siblings';
 
 /** Where a recogniser's entries are registered, if not in the entry's own file (data, not code). */
 export interface RegistrationFiles {
@@ -21,6 +22,11 @@ export interface RegistrationFiles {
   paths?: readonly RegExp[];
   /** Text that marks a registering file wherever it sits (`addServlet(`). */
   markers?: readonly RegExp[];
+  /**
+   * Registering files that list middleware by class (Laravel's `app/Http/Kernel.php`): the classes
+   * they name are read too, as what `auth` or `can` does on a route sits in the class the alias names.
+   */
+  middlewareLists?: readonly RegExp[];
 }
 
 export interface ScopeInput {
@@ -151,6 +157,13 @@ function onReceiver(text: string, at: number): boolean {
 function onOtherReceiver(text: string, at: number, received: boolean): boolean {
   return received && !/(?:^|[^\w$.])(?:this|self|\$this|static|parent|super)\s*(?:\.|->|::)\s*$/.test(text.slice(Math.max(0, at - 16), at));
 }
+/** A decorator or annotation's name, its last dotted part (`@admin_required`, `@auth.login_required`), never an e-mail address. */
+const DECORATOR = /(?<![\w$@.])@(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)/g;
+const MODEL_WRITE_VERBS = 'create|createMany|update|updateMany|upsert|delete|deleteMany';
+/** A write to a model on a client (`prisma.organisationGroup.delete(`, `tx.teamMember.update(`). */
+const MODEL_WRITE = new RegExp(`\\.([A-Za-z_$][\\w$]*)\\.(?:${MODEL_WRITE_VERBS})\\s*\\(`, 'g');
+/** An `if` whose condition names a role (`isOrganisationRoleWithinUserHierarchy(currentRole, group.organisationRole)`). */
+const ROLE_COMPARISON = /\bif\s*\([^\n]*Role\b/;
 const CONSTRUCTED = /\bnew\s+(?:[\w$]+[.\\])*([A-Za-z_$][\w$]*)/g;
 
 function lineStartsOf(text: string): number[] {
@@ -343,6 +356,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     const registers = input.registrations.some((r) => (r.paths ?? []).some((re) => re.test(file.path)) || (r.markers ?? []).some((re) => re.test(file.text)));
     if (registers) select(file.path, 'routes');
   }
+  const middlewareLists = files.filter((file) => input.registrations.some((r) => (r.middlewareLists ?? []).some((re) => re.test(file.path))));
 
   // The touched functions: from the review's IR where there is one, else the enclosing text declaration.
   const touchedFunctions = new Map<string, { file: IndexedFile; declaration: Declaration }>();
@@ -373,6 +387,8 @@ export function selectScope(input: ScopeInput): ScopeSelection {
 
   const walkedDown = new Map<string, number>();
   const typesDone = new Set<string>();
+  /** Models a walked function writes (`prisma.organisationGroup.delete(`): the role-hierarchy norm reads every writer of one. */
+  const writtenModels = new Set<string>();
   /** Every name a walked function calls on a receiver: resolution follows an untyped receiver's call only when one method carries the name. */
   const calledNames = new Set<string>();
   const declaredClassesIn = (text: string): string[] => [...new Set([...text.matchAll(CAPITALISED)].map((m) => m[0]))].filter((word) => (declarers.get(word)?.class.size ?? 0) > 0);
@@ -390,6 +406,19 @@ export function selectScope(input: ScopeInput): ScopeSelection {
         }
       }
     }
+  };
+  // The functions a text's decorators (`@admin_required`, `@auth.login_required`) name, selected.
+  const decoratorDefinitions = (file: IndexedFile, text: string): { file: IndexedFile; declaration: Declaration }[] => {
+    const found: { file: IndexedFile; declaration: Declaration }[] = [];
+    for (const name of new Set([...text.matchAll(DECORATOR)].map((m) => m[1] ?? ''))) {
+      if (CONTROL_WORDS.has(name)) continue;
+      for (const path of reachableDeclarers(file, name, false, index).declarers) {
+        select(path, 'callees');
+        const definer = byPath.get(path);
+        if (definer) for (const declaration of functionsNamed(definer, name)) found.push({ file: definer, declaration });
+      }
+    }
+    return found;
   };
   // Callees: every declarer of each name a function calls, `depth` hops down, with the types it names.
   // A file's functions by name, built once per file: a call looks its callee up instead of scanning
@@ -420,10 +449,14 @@ export function selectScope(input: ScopeInput): ScopeSelection {
         if ((walkedDown.get(key) ?? 0) >= left) continue;
         walkedDown.set(key, left);
         const body = bodyOf(file, declaration);
+        const decorators = decoratorsOf(file, declaration);
         // The classes its decorators, parameters and body name: an entity a parameter converts to, a
         // decorator's definition, a DTO; recognisers and the checker read them.
-        selectTypes(declaredClassesIn(decoratorsOf(file, declaration) + body));
+        selectTypes(declaredClassesIn(decorators + body));
+        // A decorator defined as a function wraps this one at the same depth: its body holds the check.
+        for (const { file: definer, declaration: definition } of decoratorDefinitions(file, decorators)) next.push({ file: definer, declaration: definition, left });
         for (const match of body.matchAll(CONSTRUCTED)) for (const path of declarers.get(match[1] ?? '')?.class ?? []) select(path, 'types');
+        for (const match of body.matchAll(MODEL_WRITE)) writtenModels.add(match[1] ?? '');
         for (const match of body.matchAll(CALLED)) {
           const name = match[1] ?? '';
           const received = onReceiver(body, match.index);
@@ -446,15 +479,30 @@ export function selectScope(input: ScopeInput): ScopeSelection {
   };
 
   // Every file of the changed files' own classes' lineage, and every class a changed file names (its
-  // imports, class decorators, the types of its parameters and properties).
+  // imports, class decorators, the types of its parameters and properties). The definitions of the
+  // decorators a changed file uses anywhere: a sibling's `@admins_only` is what the change's function
+  // is compared with.
+  for (const file of middlewareLists) selectTypes(declaredClassesIn(file.text));
+  const decoratorsOfChanged: { file: IndexedFile; declaration: Declaration }[] = [];
   for (const { path } of input.touched) {
     const file = byPath.get(path);
     if (file === undefined) continue;
     for (const declaration of file.declarations) if (declaration.kind === 'class') selectTypes([declaration.name]);
     selectTypes(declaredClassesIn(file.text));
+    for (const match of file.text.matchAll(MODEL_WRITE)) writtenModels.add(match[1] ?? '');
+    decoratorsOfChanged.push(...decoratorDefinitions(file, file.text));
+    // A class-based handler is held to its folder's norm when its file has too few siblings of its verb
+    // (sibling-norm.ts): the folder's other verb handlers, and the decorators they declare, are read.
+    if (!declaresVerb(file)) continue;
+    const folder = folderOf(path);
+    for (const sibling of files) {
+      if (sibling.path === path || sibling.language !== file.language || folderOf(sibling.path) !== folder || !declaresVerb(sibling)) continue;
+      select(sibling.path, 'siblings');
+      decoratorsOfChanged.push(...decoratorDefinitions(sibling, sibling.text));
+    }
   }
   // Operations sit up to `downDepth` below a touched function; a helper's check counts one more down.
-  walkDown([...touchedFunctions.values()], input.downDepth + 1);
+  walkDown([...touchedFunctions.values(), ...decoratorsOfChanged], input.downDepth + 1);
 
   // Callers, hop by hop: each name with the files declaring the function it stands for.
   let names = new Map<string, Set<string>>();
@@ -496,8 +544,14 @@ export function selectScope(input: ScopeInput): ScopeSelection {
   }
 
   keepAmbiguity(calledNames, index, selected);
+  // The project's own norm for a model (role-hierarchy.ts) is read off every function writing it that
+  // compares two roles: those files are read, as the whole proof reads them.
+  if (writtenModels.size > 0) {
+    const writes = new RegExp(`\\.(?:${[...writtenModels].map(escapeName).join('|')})\\.(?:${MODEL_WRITE_VERBS})\\s*\\(`);
+    for (const file of files) if (!selected.has(file.path) && ROLE_COMPARISON.test(file.text) && writes.test(file.text)) select(file.path, 'siblings');
+  }
 
-  const byReason: Record<SelectionReason, number> = { changed: 0, callers: 0, callees: 0, types: 0, routes: 0, config: 0 };
+  const byReason: Record<SelectionReason, number> = { changed: 0, callers: 0, callees: 0, types: 0, routes: 0, config: 0, siblings: 0 };
   for (const reason of selected.values()) byReason[reason]++;
   return { paths: [...selected.keys()].sort(), byReason, bounds, cuts };
 }
@@ -556,6 +610,15 @@ function lineIndexAt(lineStarts: readonly number[], offset: number): number {
     else high = mid - 1;
   }
   return low;
+}
+
+/** True when a file declares a request-verb method (`def get(self)`), a class-based handler's shape. */
+function declaresVerb(file: IndexedFile): boolean {
+  return file.declarations.some((d) => d.kind === 'function' && VERBS.has(d.name));
+}
+
+function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/') + 1);
 }
 
 function addOrigin(names: Map<string, Set<string>>, name: string, path: string): void {

@@ -10,6 +10,7 @@ import { parseUnifiedDiff, touchedLines } from '../../src/git/diff.js';
 import { openBoundary } from '../../src/policy/paths.js';
 import { proveFromReader, type ProveFromReaderOutcome } from '../../src/prover/source.js';
 import { selectScope, selectionDetail } from '../../src/prover/scope.js';
+import { RECOGNISERS } from '../../src/prover/recognisers/index.js';
 import { DECORATORS } from './python-fixtures.js';
 import { buildIR, type FileIR } from '../../src/syntax/ir.js';
 import { languageForPath } from '../../src/syntax/languages.js';
@@ -654,6 +655,59 @@ describe('what the scoped selection reads and says', () => {
     ];
     const selection = selectScope({ files, touched: [{ path: 'src/store.ts', lines: new Set([3]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
     expect(selection.paths).toEqual(['src/admin.ts', 'src/policy.ts', 'src/store.ts']);
+  });
+
+  it('the definition of a decorator a changed file uses is selected, and walked: the check sits in its wrapper', () => {
+    const py = (path: string, text: string) => ({ path, text, factsLanguage: 'python' as const });
+    const files = [
+      py('resources/tickets.py', 'from resources.admin_required import admin_required\n\nclass Ticket(Resource):\n    @admin_required\n    def get(self, id):\n        return TicketModel.find_by_id(id)\n\n    def put(self, id):\n        return TicketModel.find_by_id(id).save_to_db()\n'),
+      py('resources/admin_required.py', 'def admin_required(func):\n    def check_admin_wrapper(*args, **kwargs):\n        if not current_claims()["is_admin"]:\n            return {}, 401\n        return func(*args, **kwargs)\n    return check_admin_wrapper\n'),
+      py('resources/claims.py', 'def current_claims():\n    return {}\n'),
+      py('resources/mail.py', 'def send(to):\n    return to\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'resources/tickets.py', lines: new Set([9]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['resources/admin_required.py', 'resources/claims.py', 'resources/tickets.py']);
+  });
+
+  it('a class-based handler\'s folder siblings with request verbs are selected (the folder\'s declared-permission norm reads them), other folders not', () => {
+    const py = (path: string, text: string) => ({ path, text, factsLanguage: 'python' as const });
+    const resource = (name: string) => `class ${name}(Resource):\n    @admins_only\n    def get(self):\n        return ${name}Model.query.count()\n`;
+    const files = [
+      py('api/statistics/users.py', 'class UserStatistics(Resource):\n    def get(self):\n        return Users.query.count()\n'),
+      py('api/statistics/teams.py', resource('TeamStatistics')),
+      py('api/statistics/scores.py', resource('ScoreStatistics')),
+      py('api/statistics/helpers.py', 'def total(rows):\n    return len(rows)\n'),
+      py('api/users/users.py', resource('UserList')),
+      py('utils/decorators.py', 'def admins_only(f):\n    def wrapper(*args, **kwargs):\n        if not is_admin():\n            abort(403)\n        return f(*args, **kwargs)\n    return wrapper\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'api/statistics/users.py', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['api/statistics/scores.py', 'api/statistics/teams.py', 'api/statistics/users.py', 'utils/decorators.py']);
+    expect(selection.byReason.siblings).toBe(2);
+  });
+
+  it('the middleware classes a kernel lists are selected (what a route\'s `auth` alias does), the controllers a route file names are not', () => {
+    const php = (path: string, text: string) => ({ path, text, factsLanguage: 'php' as const });
+    const files = [
+      php('app/Http/Kernel.php', "<?php\nclass Kernel extends HttpKernel\n{\n    protected $routeMiddleware = [\n        'auth' => \\App\\Http\\Middleware\\Authenticate::class,\n    ];\n}\n"),
+      php('app/Http/Middleware/Authenticate.php', '<?php\nclass Authenticate\n{\n    public function handle($request, $next)\n    {\n        return $next($request);\n    }\n}\n'),
+      php('routes/web.php', "<?php\nRoute::middleware('auth')->group(function () {\n    Route::get('/users/{id}', [UserController::class, 'edit']);\n    Route::get('/books', [BookController::class, 'index']);\n});\n"),
+      php('app/Http/Controllers/UserController.php', '<?php\nclass UserController\n{\n    public function edit($id)\n    {\n        return $id;\n    }\n}\n'),
+      php('app/Http/Controllers/BookController.php', '<?php\nclass BookController\n{\n    public function index()\n    {\n        return 1;\n    }\n}\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'app/Http/Controllers/UserController.php', lines: new Set([6]) }], registrations: RECOGNISERS.map((r) => r.registrationFiles ?? {}), alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['app/Http/Controllers/UserController.php', 'app/Http/Kernel.php', 'app/Http/Middleware/Authenticate.php', 'routes/web.php']);
+  });
+
+  it('the other writers of a model the change writes that compare roles are selected (the role-hierarchy norm is read off them)', () => {
+    const ts = (path: string, text: string) => ({ path, text, factsLanguage: 'typescript' as const });
+    const files = [
+      ts('routes/delete-group.ts', 'export const deleteGroupRoute = procedure.mutation(async ({ input }) => {\n  await prisma.organisationGroup.delete({ where: { id: input.id } });\n});\n'),
+      ts('routes/update-group.ts', 'export const updateGroupRoute = procedure.mutation(async ({ input }) => {\n  if (!isRoleWithinHierarchy(currentRole, group.organisationRole)) throw new Error();\n  await prisma.organisationGroup.update({ where: { id: input.id } });\n});\n'),
+      ts('routes/update-team.ts', 'export const updateTeamRoute = procedure.mutation(async ({ input }) => {\n  if (!isRoleWithinHierarchy(currentRole, team.teamRole)) throw new Error();\n  await prisma.team.update({ where: { id: input.id } });\n});\n'),
+      ts('routes/rename-group.ts', 'export const renameGroupRoute = procedure.mutation(async ({ input }) => {\n  await prisma.organisationGroup.update({ where: { id: input.id } });\n});\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'routes/delete-group.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['routes/delete-group.ts', 'routes/update-group.ts']);
   });
 
   it('a module function is looked for in the files that import its module, not every file naming it', () => {
