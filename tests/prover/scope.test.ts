@@ -29,7 +29,7 @@ async function proveCommit(repo: TestRepo, commit: string, scoped: boolean, fanO
     const language = languageForPath(path);
     if (language !== null) irs.set(path, await buildIR(path, language, repo.git('show', `${commit}:${path}`)));
   }
-  return proveFromReader({ root: repo.root, reader, touched, maxDepth: 3, fanOut, irs, scoped, ...(scopeFromBytes === undefined ? {} : { scopeFromBytes }) });
+  return proveFromReader({ root: repo.root, reader, touched, maxDepth: 3, fanOut, irs, scoped, scopeFromBytes: scopeFromBytes ?? 0 });
 }
 
 /** Unrelated files that name common words (delete, update, handle), so text search has noise to skip. */
