@@ -560,19 +560,23 @@ export function selectScope(input: ScopeInput): ScopeSelection {
  * Resolution follows a call whose receiver it cannot type to the one repository function carrying the
  * name, and leaves it unresolved when two do. A name two files of the repository declare must stay
  * ambiguous in the selection too, or the scoped proof follows `this.prisma.user.update(` into the one
- * `update` it happened to select. For each name called on a receiver, up to two files declaring it in
- * a class are kept (the resolver counts methods only there).
+ * `update` it happened to select. For each name called on a receiver, up to two files declaring it
+ * are kept, of files with classes and of files without.
  */
 function keepAmbiguity(calledNames: ReadonlySet<string>, index: DeclarationIndex, selected: Map<string, SelectionReason>): void {
   for (const name of [...calledNames].sort()) {
-    const inClasses = [...(index.declarers.get(name)?.function ?? [])].filter((path) => (index.byPath.get(path)?.classNames.length ?? 0) > 0).sort();
-    if (inClasses.length < 2) continue;
-    let kept = inClasses.filter((path) => selected.has(path)).length;
-    for (const path of inClasses) {
-      if (kept >= 2) break;
-      if (selected.has(path)) continue;
-      selected.set(path, 'callees');
-      kept++;
+    const all = [...(index.declarers.get(name)?.function ?? [])].sort();
+    // Files with and without a class declaration apart: the text does not see every class (a class
+    // expression, an object of methods), so each kind keeps its two.
+    for (const ofKind of [all.filter((path) => (index.byPath.get(path)?.classNames.length ?? 0) > 0), all.filter((path) => (index.byPath.get(path)?.classNames.length ?? 0) === 0)]) {
+      if (ofKind.length < 2) continue;
+      let kept = ofKind.filter((path) => selected.has(path)).length;
+      for (const path of ofKind) {
+        if (kept >= 2) break;
+        if (selected.has(path)) continue;
+        selected.set(path, 'callees');
+        kept++;
+      }
     }
   }
 }
