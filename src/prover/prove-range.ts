@@ -78,6 +78,8 @@ export async function proveRange(input: ProveRangeInput): Promise<ProveRangeOutc
     fanOut: config.prover.fan_out,
     declarations: { guards: config.prover.guards, public: config.prover.public },
     exclude: config.review.exclude,
+    // A change of a large repository is proved over the files it needs, as the review proves it (SCOPE_FROM_BYTES).
+    scoped: true,
     ...(input.inventory === true ? { inventory: true } : {}),
   });
   return { result, head, incomplete, notProven: notProvenReason(result), filesRead };

@@ -11,9 +11,10 @@
  */
 import type { FactsLanguage } from './facts.js';
 import type { FileIR } from '../syntax/ir.js';
+import { VERBS } from './sibling-norm.js';
 
 /** Why a file was selected; the first reason a file got is the one it is counted under. */
-export type SelectionReason = 'changed' | 'callers' | 'callees' | 'types' | 'routes' | 'config';
+export type SelectionReason = 'changed' | 'callers' | 'callees' | 'types' | 'routes' | 'config' | 'siblings';
 
 /** Where a recogniser's entries are registered, if not in the entry's own file (data, not code). */
 export interface RegistrationFiles {
@@ -21,6 +22,11 @@ export interface RegistrationFiles {
   paths?: readonly RegExp[];
   /** Text that marks a registering file wherever it sits (`addServlet(`). */
   markers?: readonly RegExp[];
+  /**
+   * Registering files that list middleware by class (Laravel's `app/Http/Kernel.php`): the classes
+   * they name are read too, as what `auth` or `can` does on a route sits in the class the alias names.
+   */
+  middlewareLists?: readonly RegExp[];
 }
 
 export interface ScopeInput {
@@ -107,8 +113,13 @@ interface IndexedFile {
 
 const CONTROL_WORDS = new Set(['async', 'await', 'typeof', 'super', 'this', 'self', 'yield', 'throw', 'void', 'in', 'of', 'instanceof', 'print', 'echo', 'require', 'include', 'import', 'export', 'if', 'for', 'foreach', 'while', 'switch', 'catch', 'synchronized', 'return', 'new', 'else', 'elseif', 'try', 'do', 'function', 'with', 'elif', 'using', 'when', 'match', 'fn', 'array', 'list', 'isset', 'empty', 'unset']);
 
-/** A name followed by a parameter list and a body: a method or function declaration (any C-like language). */
-const BODY_DECLARATION = /(?:^|[\s;{}])([A-Za-z_$][\w$]*)\s*\((?:[^;{}()]|\([^;{}()]*\))*\)\s*(?::\s*[^;{}=()]+(?:\([^;{}()]*\))?)?\s*(?:throws\s[^;{]*)?\{/g;
+/**
+ * A name followed by a parameter list and a body: a method or function declaration (any C-like language).
+ * A parameter list may hold one level of parentheses and of braces: a default `context = {}`, an inline
+ * object type or a destructured parameter (a service method declared so was no declaration, and the
+ * callee holding the operation was left out).
+ */
+const BODY_DECLARATION = /(?:^|[\s;{}])([A-Za-z_$][\w$]*)\s*\((?:[^;{}()]|\([^;{}()]*\)|\{[^{}()]*\})*\)\s*(?::\s*[^;{}=()]+(?:\([^;{}()]*\))?)?\s*(?:throws\s[^;{]*)?\{/g;
 
 const DECLARATION_SHAPES: Record<FactsLanguage, readonly { kind: 'function' | 'class'; re: RegExp }[]> = {
   php: [
@@ -146,6 +157,13 @@ function onReceiver(text: string, at: number): boolean {
 function onOtherReceiver(text: string, at: number, received: boolean): boolean {
   return received && !/(?:^|[^\w$.])(?:this|self|\$this|static|parent|super)\s*(?:\.|->|::)\s*$/.test(text.slice(Math.max(0, at - 16), at));
 }
+/** A decorator or annotation's name, its last dotted part (`@admin_required`, `@auth.login_required`), never an e-mail address. */
+const DECORATOR = /(?<![\w$@.])@(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)/g;
+const MODEL_WRITE_VERBS = 'create|createMany|update|updateMany|upsert|delete|deleteMany';
+/** A write to a model on a client (`prisma.organisationGroup.delete(`, `tx.teamMember.update(`). */
+const MODEL_WRITE = new RegExp(`\\.([A-Za-z_$][\\w$]*)\\.(?:${MODEL_WRITE_VERBS})\\s*\\(`, 'g');
+/** An `if` whose condition names a role (`isOrganisationRoleWithinUserHierarchy(currentRole, group.organisationRole)`). */
+const ROLE_COMPARISON = /\bif\s*\([^\n]*Role\b/;
 const CONSTRUCTED = /\bnew\s+(?:[\w$]+[.\\])*([A-Za-z_$][\w$]*)/g;
 
 function lineStartsOf(text: string): number[] {
@@ -338,6 +356,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     const registers = input.registrations.some((r) => (r.paths ?? []).some((re) => re.test(file.path)) || (r.markers ?? []).some((re) => re.test(file.text)));
     if (registers) select(file.path, 'routes');
   }
+  const middlewareLists = files.filter((file) => input.registrations.some((r) => (r.middlewareLists ?? []).some((re) => re.test(file.path))));
 
   // The touched functions: from the review's IR where there is one, else the enclosing text declaration.
   const touchedFunctions = new Map<string, { file: IndexedFile; declaration: Declaration }>();
@@ -368,6 +387,11 @@ export function selectScope(input: ScopeInput): ScopeSelection {
 
   const walkedDown = new Map<string, number>();
   const typesDone = new Set<string>();
+  /** Models a walked function writes (`prisma.organisationGroup.delete(`): the role-hierarchy norm reads every writer of one. */
+  const writtenModels = new Set<string>();
+  /** Every name a walked function calls on a receiver: resolution follows an untyped receiver's call only when one method carries the name. */
+  const calledNames = new Set<string>();
+  const declaredClassesIn = (text: string): string[] => [...new Set([...text.matchAll(CAPITALISED)].map((m) => m[0]))].filter((word) => (declarers.get(word)?.class.size ?? 0) > 0);
   // A class name: every file declaring it, and its ancestors' declarers, transitively.
   const selectTypes = (names: Iterable<string>): void => {
     const queue = [...names];
@@ -382,6 +406,19 @@ export function selectScope(input: ScopeInput): ScopeSelection {
         }
       }
     }
+  };
+  // The functions a text's decorators (`@admin_required`, `@auth.login_required`) name, selected.
+  const decoratorDefinitions = (file: IndexedFile, text: string): { file: IndexedFile; declaration: Declaration }[] => {
+    const found: { file: IndexedFile; declaration: Declaration }[] = [];
+    for (const name of new Set([...text.matchAll(DECORATOR)].map((m) => m[1] ?? ''))) {
+      if (CONTROL_WORDS.has(name)) continue;
+      for (const path of reachableDeclarers(file, name, false, index).declarers) {
+        select(path, 'callees');
+        const definer = byPath.get(path);
+        if (definer) for (const declaration of functionsNamed(definer, name)) found.push({ file: definer, declaration });
+      }
+    }
+    return found;
   };
   // Callees: every declarer of each name a function calls, `depth` hops down, with the types it names.
   // A file's functions by name, built once per file: a call looks its callee up instead of scanning
@@ -412,10 +449,18 @@ export function selectScope(input: ScopeInput): ScopeSelection {
         if ((walkedDown.get(key) ?? 0) >= left) continue;
         walkedDown.set(key, left);
         const body = bodyOf(file, declaration);
+        const decorators = decoratorsOf(file, declaration);
+        // The classes its decorators, parameters and body name: an entity a parameter converts to, a
+        // decorator's definition, a DTO; recognisers and the checker read them.
+        selectTypes(declaredClassesIn(decorators + body));
+        // A decorator defined as a function wraps this one at the same depth: its body holds the check.
+        for (const { file: definer, declaration: definition } of decoratorDefinitions(file, decorators)) next.push({ file: definer, declaration: definition, left });
         for (const match of body.matchAll(CONSTRUCTED)) for (const path of declarers.get(match[1] ?? '')?.class ?? []) select(path, 'types');
+        for (const match of body.matchAll(MODEL_WRITE)) writtenModels.add(match[1] ?? '');
         for (const match of body.matchAll(CALLED)) {
           const name = match[1] ?? '';
           const received = onReceiver(body, match.index);
+          if (received) calledNames.add(name);
           // A call of the function's own name is its declaration or a recursion, unless another object receives it
           // (a NestJS controller's `rename` calling `this.teams.rename`).
           if ((name === declaration.name && !onOtherReceiver(body, match.index, received)) || CONTROL_WORDS.has(name)) continue;
@@ -433,12 +478,31 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     }
   };
 
-  // Every file of the changed files' own classes' lineage.
+  // Every file of the changed files' own classes' lineage, and every class a changed file names (its
+  // imports, class decorators, the types of its parameters and properties). The definitions of the
+  // decorators a changed file uses anywhere: a sibling's `@admins_only` is what the change's function
+  // is compared with.
+  for (const file of middlewareLists) selectTypes(declaredClassesIn(file.text));
+  const decoratorsOfChanged: { file: IndexedFile; declaration: Declaration }[] = [];
   for (const { path } of input.touched) {
-    for (const declaration of byPath.get(path)?.declarations ?? []) if (declaration.kind === 'class') selectTypes([declaration.name]);
+    const file = byPath.get(path);
+    if (file === undefined) continue;
+    for (const declaration of file.declarations) if (declaration.kind === 'class') selectTypes([declaration.name]);
+    selectTypes(declaredClassesIn(file.text));
+    for (const match of file.text.matchAll(MODEL_WRITE)) writtenModels.add(match[1] ?? '');
+    decoratorsOfChanged.push(...decoratorDefinitions(file, file.text));
+    // A class-based handler is held to its folder's norm when its file has too few siblings of its verb
+    // (sibling-norm.ts): the folder's other verb handlers, and the decorators they declare, are read.
+    if (!declaresVerb(file)) continue;
+    const folder = folderOf(path);
+    for (const sibling of files) {
+      if (sibling.path === path || sibling.language !== file.language || folderOf(sibling.path) !== folder || !declaresVerb(sibling)) continue;
+      select(sibling.path, 'siblings');
+      decoratorsOfChanged.push(...decoratorDefinitions(sibling, sibling.text));
+    }
   }
   // Operations sit up to `downDepth` below a touched function; a helper's check counts one more down.
-  walkDown([...touchedFunctions.values()], input.downDepth + 1);
+  walkDown([...touchedFunctions.values(), ...decoratorsOfChanged], input.downDepth + 1);
 
   // Callers, hop by hop: each name with the files declaring the function it stands for.
   let names = new Map<string, Set<string>>();
@@ -479,9 +543,86 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     names = nextNames;
   }
 
-  const byReason: Record<SelectionReason, number> = { changed: 0, callers: 0, callees: 0, types: 0, routes: 0, config: 0 };
+  keepAmbiguity(calledNames, index, selected);
+  // The project's own norm for a model (role-hierarchy.ts) is read off every function writing it that
+  // compares two roles: those files are read, as the whole proof reads them.
+  if (writtenModels.size > 0) {
+    const writes = new RegExp(`\\.(?:${[...writtenModels].map(escapeName).join('|')})\\.(?:${MODEL_WRITE_VERBS})\\s*\\(`);
+    for (const file of files) if (!selected.has(file.path) && ROLE_COMPARISON.test(file.text) && writes.test(file.text)) select(file.path, 'siblings');
+  }
+
+  const byReason: Record<SelectionReason, number> = { changed: 0, callers: 0, callees: 0, types: 0, routes: 0, config: 0, siblings: 0 };
   for (const reason of selected.values()) byReason[reason]++;
   return { paths: [...selected.keys()].sort(), byReason, bounds, cuts };
+}
+
+/**
+ * Resolution follows a call whose receiver it cannot type to the one repository function carrying the
+ * name, and leaves it unresolved when two do. A name two files of the repository declare must stay
+ * ambiguous in the selection too, or the scoped proof follows `this.prisma.user.update(` into the one
+ * `update` it happened to select. For each name called on a receiver, up to two files declaring it
+ * are kept, of files with classes and of files without.
+ */
+function keepAmbiguity(calledNames: ReadonlySet<string>, index: DeclarationIndex, selected: Map<string, SelectionReason>): void {
+  for (const name of [...calledNames].sort()) {
+    const all = [...(index.declarers.get(name)?.function ?? [])].sort();
+    // Files with and without a class declaration apart: the text does not see every class (a class
+    // expression, an object of methods), so each kind keeps its two.
+    for (const ofKind of [all.filter((path) => (index.byPath.get(path)?.classNames.length ?? 0) > 0), all.filter((path) => (index.byPath.get(path)?.classNames.length ?? 0) === 0)]) {
+      if (ofKind.length < 2) continue;
+      let kept = ofKind.filter((path) => selected.has(path)).length;
+      for (const path of ofKind) {
+        if (kept >= 2) break;
+        if (selected.has(path)) continue;
+        selected.set(path, 'callees');
+        kept++;
+      }
+    }
+  }
+}
+
+/**
+ * The decorator, annotation and attribute lines right above a declaration (`@Roles('admin')`,
+ * `#[IsGranted(...)]`, `@login_required`), a multi-line one whole, and the declaration's own line
+ * before its name (`public function`).
+ */
+function decoratorsOf(file: IndexedFile, declaration: Declaration): string {
+  const line = lineIndexAt(file.lineStarts, declaration.offset);
+  let start = file.lineStarts[line] ?? 0;
+  let depth = 0;
+  for (let n = line - 1; n >= 0 && line - n <= 40; n--) {
+    const text = file.text.slice(file.lineStarts[n] ?? 0, file.lineStarts[n + 1] ?? file.text.length);
+    for (const c of text) {
+      if (c === ')' || c === ']') depth++;
+      else if (c === '(' || c === '[') depth--;
+    }
+    const decorator = /^\s*(?:@|#\[)/.test(text);
+    if (!decorator && depth <= 0) break;
+    start = file.lineStarts[n] ?? 0;
+    if (decorator && depth <= 0) depth = 0;
+  }
+  return file.text.slice(start, declaration.offset);
+}
+
+/** The 0-based index of the line holding `offset`. */
+function lineIndexAt(lineStarts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((lineStarts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** True when a file declares a request-verb method (`def get(self)`), a class-based handler's shape. */
+function declaresVerb(file: IndexedFile): boolean {
+  return file.declarations.some((d) => d.kind === 'function' && VERBS.has(d.name));
+}
+
+function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/') + 1);
 }
 
 function addOrigin(names: Map<string, Set<string>>, name: string, path: string): void {

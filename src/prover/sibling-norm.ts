@@ -15,7 +15,7 @@ import type { EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 const MIN_SIBLINGS = 2;
 
 /** The request methods of class-based handlers (Flask-RESTful resources, method views, Tornado and Django views). */
-const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+export const VERBS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete']);
 
 /** True when some line of the handler's body matches. */
 export function bodyMatches(file: ProgramFile, ref: FunctionRef, body: RegExp): boolean {

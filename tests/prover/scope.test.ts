@@ -10,6 +10,7 @@ import { parseUnifiedDiff, touchedLines } from '../../src/git/diff.js';
 import { openBoundary } from '../../src/policy/paths.js';
 import { proveFromReader, type ProveFromReaderOutcome } from '../../src/prover/source.js';
 import { selectScope, selectionDetail } from '../../src/prover/scope.js';
+import { RECOGNISERS } from '../../src/prover/recognisers/index.js';
 import { DECORATORS } from './python-fixtures.js';
 import { buildIR, type FileIR } from '../../src/syntax/ir.js';
 import { languageForPath } from '../../src/syntax/languages.js';
@@ -28,7 +29,7 @@ async function proveCommit(repo: TestRepo, commit: string, scoped: boolean, fanO
     const language = languageForPath(path);
     if (language !== null) irs.set(path, await buildIR(path, language, repo.git('show', `${commit}:${path}`)));
   }
-  return proveFromReader({ root: repo.root, reader, touched, maxDepth: 3, fanOut, irs, scoped, ...(scopeFromBytes === undefined ? {} : { scopeFromBytes }) });
+  return proveFromReader({ root: repo.root, reader, touched, maxDepth: 3, fanOut, irs, scoped, scopeFromBytes: scopeFromBytes ?? 0 });
 }
 
 /** Unrelated files that name common words (delete, update, handle), so text search has noise to skip. */
@@ -466,8 +467,96 @@ export class RolesGuard implements CanActivate {
   atLeastFindings: 1,
 };
 
+const nestPadding = padding(40, (i) => [
+  `src/util/format${i}.ts`,
+  `export function format${i}(items: string[]): string[] {
+  return items.filter((item) => item !== 'delete');
+}
+`,
+]);
+
+/** The NestJS fixture's controller, guards and module, with its own service. */
+const nestWith = (service: string, more: FileMap): FileMap => ({ ...nestjs.initial, 'src/teams/teams.service.ts': service, ...more, ...nestPadding });
+
+const nestBracedParameters: Case = {
+  name: 'NestJS: a service method whose parameter list holds braces (a default `{}`) calls a helper class two hops below the change',
+  initial: nestWith(
+    `import { Injectable } from '@nestjs/common';
+import { Purger } from '../jobs/purger';
+@Injectable()
+export class TeamsService {
+  constructor(private readonly purger: Purger) {}
+  async remove(id: string) {
+    await this.purger.purge(id);
+  }
+  async rename(id: string, options: { force?: boolean } = {}) {
+    await this.purger.purge(id);
+  }
+}
+`,
+    {
+      'src/jobs/purger.ts': `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class Purger {
+  constructor(private readonly teamRepository: Repository<Team>) {}
+  async purge(id: string) {
+    await this.teamRepository.delete(id);
+  }
+}
+`,
+    },
+  ),
+  changes: [{ message: 'controller: trim', files: { 'src/teams/teams.controller.ts': nestController('    return this.teams.rename(id.trim());') } }],
+  atLeastFindings: 1,
+};
+
+const nestAmbiguousMethod: Case = {
+  name: 'NestJS: a method name two classes declare stays ambiguous in the selection (an untyped receiver is not followed into the one selected)',
+  initial: nestWith(
+    `import { Injectable } from '@nestjs/common';
+import { SettingsService } from '../settings/settings.service';
+@Injectable()
+export class TeamsService {
+  constructor(private readonly settings: SettingsService, private readonly teamRepository: Repository<Team>) {}
+  async remove(id: string) {
+    await this.teamRepository.delete(id);
+  }
+  async rename(id: string) {
+    this.settings.read('teams');
+    await this.prisma.team.update(id);
+  }
+}
+`,
+    {
+      'src/settings/settings.service.ts': `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class SettingsService {
+  constructor(private readonly settingRepository: Repository<Setting>) {}
+  read(key: string) {
+    return key;
+  }
+  async update(key: string) {
+    await this.settingRepository.delete(key);
+  }
+}
+`,
+      'src/audit/audit.service.ts': `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class AuditService {
+  constructor(private readonly auditRepository: Repository<Audit>) {}
+  async update(key: string) {
+    await this.auditRepository.delete(key);
+  }
+}
+`,
+    },
+  ),
+  changes: [{ message: 'controller: trim', files: { 'src/teams/teams.controller.ts': nestController('    return this.teams.rename(id.trim());') } }],
+  atLeastFindings: 1,
+};
+
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs]) {
+  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;
@@ -540,6 +629,85 @@ describe('what the scoped selection reads and says', () => {
     const selection = selectScope({ files, touched: [{ path: 'a.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
     expect(selection.paths).toEqual(['a.ts', 'b.ts']);
     expect(selectionDetail(selection, 1806)).toBe('2 of 1,806 files: 1 changed, 1 callers');
+  });
+
+  it('the classes a changed function names in its decorators, parameters and body are selected, with their ancestors: an entity a parameter converts to, a decorator class', () => {
+    const php = (path: string, text: string) => ({ path, text, factsLanguage: 'php' as const });
+    const unrelated = Array.from({ length: 20 }, (_, i) => php(`src/Entity/Other${i}.php`, `<?php\nclass Other${i}\n{\n    public function label() { return ${i}; }\n}\n`));
+    const files = [
+      php('src/API/InvoiceController.php', `<?php\nclass InvoiceController\n{\n    #[IsGranted('view_invoice')]\n    #[Audit(new AuditScope('invoice'))]\n    public function getAction(Invoice $invoice): Response\n    {\n        return new Response($invoice->getId());\n    }\n}\n`),
+      php('src/Entity/Invoice.php', `<?php\n#[ORM\\Entity]\nclass Invoice extends AbstractDocument\n{\n}\n`),
+      php('src/Entity/AbstractDocument.php', '<?php\nabstract class AbstractDocument\n{\n}\n'),
+      php('src/Attribute/AuditScope.php', '<?php\nclass AuditScope\n{\n}\n'),
+      ...unrelated,
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'src/API/InvoiceController.php', lines: new Set([8]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['src/API/InvoiceController.php', 'src/Attribute/AuditScope.php', 'src/Entity/AbstractDocument.php', 'src/Entity/Invoice.php']);
+  });
+
+  it('a caller\'s decorators are read as far as a decorator spans lines, and no further', () => {
+    const ts = (path: string, text: string) => ({ path, text, factsLanguage: 'typescript' as const });
+    const files = [
+      ts('src/store.ts', 'export class Store {\n  wipe(id: string) {\n    return id;\n  }\n}\n'),
+      ts('src/admin.ts', "import { Store } from './store';\nexport class Admin {\n  constructor(private store: Store) {}\n  other() {\n    return new Unrelated();\n  }\n  @Guarded(\n    AdminPolicy,\n  )\n  purge() {\n    return this.store.wipe('x');\n  }\n}\n"),
+      ts('src/policy.ts', 'export class AdminPolicy {}\n'),
+      ts('src/unrelated.ts', 'export class Unrelated {}\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'src/store.ts', lines: new Set([3]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['src/admin.ts', 'src/policy.ts', 'src/store.ts']);
+  });
+
+  it('the definition of a decorator a changed file uses is selected, and walked: the check sits in its wrapper', () => {
+    const py = (path: string, text: string) => ({ path, text, factsLanguage: 'python' as const });
+    const files = [
+      py('resources/tickets.py', 'from resources.admin_required import admin_required\n\nclass Ticket(Resource):\n    @admin_required\n    def get(self, id):\n        return TicketModel.find_by_id(id)\n\n    def put(self, id):\n        return TicketModel.find_by_id(id).save_to_db()\n'),
+      py('resources/admin_required.py', 'def admin_required(func):\n    def check_admin_wrapper(*args, **kwargs):\n        if not current_claims()["is_admin"]:\n            return {}, 401\n        return func(*args, **kwargs)\n    return check_admin_wrapper\n'),
+      py('resources/claims.py', 'def current_claims():\n    return {}\n'),
+      py('resources/mail.py', 'def send(to):\n    return to\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'resources/tickets.py', lines: new Set([9]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['resources/admin_required.py', 'resources/claims.py', 'resources/tickets.py']);
+  });
+
+  it('a class-based handler\'s folder siblings with request verbs are selected (the folder\'s declared-permission norm reads them), other folders not', () => {
+    const py = (path: string, text: string) => ({ path, text, factsLanguage: 'python' as const });
+    const resource = (name: string) => `class ${name}(Resource):\n    @admins_only\n    def get(self):\n        return ${name}Model.query.count()\n`;
+    const files = [
+      py('api/statistics/users.py', 'class UserStatistics(Resource):\n    def get(self):\n        return Users.query.count()\n'),
+      py('api/statistics/teams.py', resource('TeamStatistics')),
+      py('api/statistics/scores.py', resource('ScoreStatistics')),
+      py('api/statistics/helpers.py', 'def total(rows):\n    return len(rows)\n'),
+      py('api/users/users.py', resource('UserList')),
+      py('utils/decorators.py', 'def admins_only(f):\n    def wrapper(*args, **kwargs):\n        if not is_admin():\n            abort(403)\n        return f(*args, **kwargs)\n    return wrapper\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'api/statistics/users.py', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['api/statistics/scores.py', 'api/statistics/teams.py', 'api/statistics/users.py', 'utils/decorators.py']);
+    expect(selection.byReason.siblings).toBe(2);
+  });
+
+  it('the middleware classes a kernel lists are selected (what a route\'s `auth` alias does), the controllers a route file names are not', () => {
+    const php = (path: string, text: string) => ({ path, text, factsLanguage: 'php' as const });
+    const files = [
+      php('app/Http/Kernel.php', "<?php\nclass Kernel extends HttpKernel\n{\n    protected $routeMiddleware = [\n        'auth' => \\App\\Http\\Middleware\\Authenticate::class,\n    ];\n}\n"),
+      php('app/Http/Middleware/Authenticate.php', '<?php\nclass Authenticate\n{\n    public function handle($request, $next)\n    {\n        return $next($request);\n    }\n}\n'),
+      php('routes/web.php', "<?php\nRoute::middleware('auth')->group(function () {\n    Route::get('/users/{id}', [UserController::class, 'edit']);\n    Route::get('/books', [BookController::class, 'index']);\n});\n"),
+      php('app/Http/Controllers/UserController.php', '<?php\nclass UserController\n{\n    public function edit($id)\n    {\n        return $id;\n    }\n}\n'),
+      php('app/Http/Controllers/BookController.php', '<?php\nclass BookController\n{\n    public function index()\n    {\n        return 1;\n    }\n}\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'app/Http/Controllers/UserController.php', lines: new Set([6]) }], registrations: RECOGNISERS.map((r) => r.registrationFiles ?? {}), alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['app/Http/Controllers/UserController.php', 'app/Http/Kernel.php', 'app/Http/Middleware/Authenticate.php', 'routes/web.php']);
+  });
+
+  it('the other writers of a model the change writes that compare roles are selected (the role-hierarchy norm is read off them)', () => {
+    const ts = (path: string, text: string) => ({ path, text, factsLanguage: 'typescript' as const });
+    const files = [
+      ts('routes/delete-group.ts', 'export const deleteGroupRoute = procedure.mutation(async ({ input }) => {\n  await prisma.organisationGroup.delete({ where: { id: input.id } });\n});\n'),
+      ts('routes/update-group.ts', 'export const updateGroupRoute = procedure.mutation(async ({ input }) => {\n  if (!isRoleWithinHierarchy(currentRole, group.organisationRole)) throw new Error();\n  await prisma.organisationGroup.update({ where: { id: input.id } });\n});\n'),
+      ts('routes/update-team.ts', 'export const updateTeamRoute = procedure.mutation(async ({ input }) => {\n  if (!isRoleWithinHierarchy(currentRole, team.teamRole)) throw new Error();\n  await prisma.team.update({ where: { id: input.id } });\n});\n'),
+      ts('routes/rename-group.ts', 'export const renameGroupRoute = procedure.mutation(async ({ input }) => {\n  await prisma.organisationGroup.update({ where: { id: input.id } });\n});\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'routes/delete-group.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['routes/delete-group.ts', 'routes/update-group.ts']);
   });
 
   it('a module function is looked for in the files that import its module, not every file naming it', () => {

@@ -86,6 +86,7 @@ export const laravel: Recogniser = {
   registrationFiles: {
     paths: [...ROUTE_FILES, /(^|\/)bootstrap\/app\.php$/, /(^|\/)app\/Http\/Kernel\.php$/, /(^|\/)app\/Providers\/RouteServiceProvider\.php$/],
     markers: [/->group\(\s*base_path\(/],
+    middlewareLists: [/(^|\/)bootstrap\/app\.php$/, /(^|\/)app\/Http\/Kernel\.php$/],
   },
   recognise(file, { program }) {
     const result = nothing();

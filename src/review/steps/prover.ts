@@ -10,20 +10,13 @@ import type { ReadFiles } from './read-files.js';
 import { incomplete, ran, result, skipped, type ReviewStep } from './step.js';
 import type { Syntax } from './syntax.js';
 
-/**
- * Below this much candidate text the review proves every file, as `jscr prove` does: a whole proof
- * of kimai's 6 MB of PHP costs about 1.6 s, and the scoped selection still differs from a whole
- * read on some changes (10 of 151 pool runs, docs/prover.md). documenso's 11 MB monorepo is scoped.
- */
-const SCOPE_FROM_BYTES = 8 * 1024 * 1024;
-
 export const proverStep: ReviewStep<'prover', { read_files: ReadFiles; syntax: Syntax }, null> = {
   name: 'prover',
   run: async ({ read_files, syntax }, { change, deadline }) => {
     const settings = change.config.prover;
     if (!settings.enabled) return result(skipped('prover.enabled is false'), null);
     const touched = read_files.readable.map((f) => ({ path: f.diff.path, lines: touchedLines(f.diff), removed: removedLines(f.diff) }));
-    const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline, scoped: settings.scope, scopeFromBytes: SCOPE_FROM_BYTES, declarations: { guards: settings.guards, public: settings.public }, exclude: change.config.review.exclude });
+    const outcome = await proveFromReader({ root: change.root, reader: change.reader, touched, maxDepth: settings.max_depth, fanOut: settings.fan_out, irs: syntax.irs, deadline, scoped: settings.scope, declarations: { guards: settings.guards, public: settings.public }, exclude: change.config.review.exclude });
     const c = outcome.result.coverage;
     const bounds = outcome.selection?.bounds ?? [];
     const declared = outcome.result.declared;
