@@ -518,8 +518,23 @@ export function moduleFiles(program: Program, fromPath: string, module: string):
     files = resolveModuleFiles(program, fromPath, module);
     cache.set(module, files);
   }
-  if (files.length > 0) return files;
-  // A project alias (`@/lib/auth`, `@acme/lib/users`) names the file nearest the importer: cached per folder.
+  return files;
+}
+
+/**
+ * `moduleFiles`, and when the specifier names no file, the project file an alias (`@/lib/auth`,
+ * `@acme/lib/users`) names nearest the importer. Read for the wrappers and middleware an entry names,
+ * whose checks are the entry's; call resolution does not follow aliases (ADR 0054: a path it could not
+ * see before would be judged by check readings that miss a project's own helpers).
+ */
+export function moduleFilesThroughAliases(program: Program, fromPath: string, module: string): ProgramFile[] {
+  const files = moduleFiles(program, fromPath, module);
+  if (files.length > 0 || module.startsWith('.')) return files;
+  let cache = absoluteModules.get(program);
+  if (!cache) {
+    cache = new Map();
+    absoluteModules.set(program, cache);
+  }
   const key = `${module}\0${fromPath.slice(0, fromPath.lastIndexOf('/') + 1)}`;
   let aliased = cache.get(key);
   if (!aliased) {

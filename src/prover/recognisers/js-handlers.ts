@@ -3,7 +3,7 @@
  * hands over (a lambda written in place, or a name), and the text of a module-level statement.
  */
 import { reExportSources } from '../module-aliases.js';
-import { moduleFiles, type Program } from '../resolution.js';
+import { moduleFilesThroughAliases as moduleFiles, type Program } from '../resolution.js';
 import type { FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
