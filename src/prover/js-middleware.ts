@@ -75,7 +75,9 @@ function judge(program: Program, facts: LanguageFacts, statementWitnesses: Reado
   const fn = namedFunction(program, from, name);
   if (fn) {
     const file = program.byPath.get(fn.path);
-    return dedupe([...checksOfFunction(program, statementWitnesses, fn.id), ...(file ? gatedNext(file, fn.fn.startLine, fn.fn.endLine) : [])]);
+    // A factory (`export default function auth(options) { return async function authMiddleware(ctx, next) {...} }`) checks in the closure it returns.
+    const within = file ? functionsWithin(program, file, fn.fn.startLine, fn.fn.endLine) : [{ id: fn.id }];
+    return dedupe([...within.flatMap((ref) => checksOfFunction(program, statementWitnesses, ref.id)), ...(file ? gatedNext(file, fn.fn.startLine, fn.fn.endLine) : [])]);
   }
   // Not the repository's: a library middleware, read by name.
   const row = facts.dischargers.find((d) => d.middleware.some((re) => re.test(name)));

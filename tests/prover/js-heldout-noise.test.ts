@@ -82,3 +82,191 @@ describe('NestJS guards refusing through a helper that always throws', () => {
     expect(out.labels).toHaveLength(1);
   });
 });
+
+// tRPC (OpenPanel's shape): a login builder, then a check in the procedure that throws a refusal error.
+const trpc = `import { initTRPC, TRPCError } from '@trpc/server';
+const t = initTRPC.context<Context>().create();
+export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  if (!ctx.session) {
+    throw new TRPCError({ code: 'UNAUTHORIZED' });
+  }
+  return next();
+});
+export class TRPCForbiddenError extends TRPCError {}
+export class ValidationError extends Error {}
+`;
+const dashboard = (refusal: string) => `import { z } from 'zod';
+import { db } from '@acme/db';
+import { protectedProcedure, TRPCForbiddenError, ValidationError } from '../trpc';
+export const updateDashboard = protectedProcedure
+  .input(z.object({ id: z.string(), name: z.string() }))
+  .mutation(async ({ input, ctx }) => {
+    const dashboard = await db.dashboard.findUniqueOrThrow({ where: { id: input.id } });
+    const access = await getProjectAccess({ projectId: dashboard.projectId, userId: ctx.session.userId });
+    if (!access) {
+      ${refusal}
+    }
+    return db.dashboard.update({ where: { id: input.id }, data: { name: input.name } });
+  });
+`;
+
+describe('an error whose class names the refusal', () => {
+  const run = (refusal: string) => prove({ 'src/server/trpc.ts': trpc, 'src/server/routers/dashboard.ts': dashboard(refusal) });
+
+  it('throw new TRPCForbiddenError(...) under any test is a permission check', async () => {
+    expect((await run("throw new TRPCForbiddenError('no access');")).labels).toEqual([]);
+  });
+
+  it('a factory without new (throw AuthorizationError(...)) is one too', async () => {
+    expect((await run("throw AuthorizationError('no access');")).labels).toEqual([]);
+  });
+
+  it('an error naming no refusal (a validation error) under the same test is no permission check', async () => {
+    expect((await run("throw new ValidationError('bad input');")).labels).toEqual(['authn_only']);
+  });
+});
+
+// Formbricks' shape: a helper that returns only from inside its tests and refuses at its end.
+const authorization = (early: string) => `export const checkAuthorization = async ({ userId, organizationId, access }: Input) => {
+  const role = await getMembershipRole(userId, organizationId);
+${early}  for (const item of access) {
+    if (item.type === 'organization' && item.roles.includes(role)) return true;
+    if (item.type === 'team' && (await checkTeamAccess(item, userId))) {
+      return true;
+    }
+  }
+  throw new AuthorizationError('Not authorized');
+};
+`;
+const action = `'use server';
+import { prisma } from '@acme/database';
+import { checkAuthorization } from '@/lib/authorization';
+export const deleteTagAction = authenticatedActionClient.action(async ({ ctx, parsedInput }) => {
+  await checkAuthorization({ userId: ctx.user.id, organizationId: parsedInput.organizationId, access: [{ type: 'organization', roles: ['owner'] }] });
+  await prisma.tag.delete({ where: { id: parsedInput.organizationId } });
+});
+`;
+
+describe('a helper that refuses unless one of its tests lets the caller through', () => {
+  const run = (early: string) => prove({ 'lib/authorization.ts': authorization(early), 'app/tags/actions.ts': action });
+
+  it('a call to it is a permission check', async () => {
+    const out = await run('');
+    expect(out.entries).toBe(1);
+    expect(out.labels).toEqual([]);
+  });
+
+  it('a return at its outermost level before the refusal lets everyone through: no check', async () => {
+    expect((await run('  if (role) return true;\n  return false;\n')).labels).toHaveLength(1);
+  });
+});
+
+// Langfuse's and Formbricks' shape: authenticating an API key updates the key it verified.
+const apiAuth = (name: string) => `import { prisma } from '@acme/db';
+export async function ${name}(authHeader: string) {
+  const [publicKey, secretKey] = parse(authHeader);
+  const key = await prisma.apiKey.findUnique({ where: { publicKey } });
+  if (!key || key.secret !== hash(secretKey)) {
+    return { ok: false };
+  }
+  await prisma.apiKey.update({ where: { publicKey }, data: { lastUsedAt: new Date() } });
+  return { ok: true, projectId: key.projectId };
+}
+`;
+const publicRoute = (name: string) => `import { ${name} } from '../../../lib/api-auth';
+export async function GET(request: Request) {
+  const auth = await ${name}(request.headers.get('authorization') ?? '');
+  if (!auth.ok) return Response.json({ error: 'unauthorized' }, { status: 401 });
+  return Response.json({ projectId: auth.projectId });
+}
+`;
+
+describe('the credential an authentication verifies', () => {
+  const run = (name: string) => prove({ 'lib/api-auth.ts': apiAuth(name), 'app/api/projects/route.ts': publicRoute(name) });
+
+  it('updated by a function that authenticates the request is its bookkeeping', async () => {
+    const out = await run('verifyAuthHeaderAndReturnScope');
+    expect(out.entries).toBe(1);
+    expect(out.labels).toEqual([]);
+  });
+
+  it('updated by a function named for anything else stays a finding', async () => {
+    expect((await run('touchProjectKey')).labels).toHaveLength(1);
+  });
+});
+
+// Koa (Outline's shape): the router's user in ctx.state, a cancan-style authorize(...) and a runtime global.
+const koaAuth = `export default function auth() {
+  return async function authMiddleware(ctx: AppContext, next: Next) {
+    const token = ctx.cookies.get('accessToken');
+    if (!token) {
+      throw AuthenticationError('Authentication required');
+    }
+    ctx.state.auth = { user: await userForToken(token) };
+    return next();
+  };
+}
+`;
+const koaRoute = (body: string) => `import Router from 'koa-router';
+import { authorize } from '@server/policies';
+import auth from '../middlewares/authentication';
+const router = new Router();
+router.post('searches.delete', auth(), async (ctx) => {
+  const { id } = ctx.request.body;
+  const { user } = ctx.state.auth;
+${body}
+  ctx.body = { success: true };
+});
+export default router;
+`;
+
+describe('Koa handlers', () => {
+  const run = (body: string) => prove({ 'server/middlewares/authentication.ts': koaAuth, 'server/routes/searches.ts': koaRoute(body) });
+
+  it('a deletion keyed by the user of ctx.state.auth as well is the caller\'s own', async () => {
+    const out = await run('  await SearchQuery.destroy({ where: { id, userId: user.id } });');
+    expect(out.entries).toBe(1);
+    expect(out.labels).toEqual([]);
+  });
+
+  it('keyed by the request id alone it is a finding', async () => {
+    expect((await run('  await SearchQuery.destroy({ where: { id } });')).labels).toHaveLength(1);
+  });
+
+  it("authorize(user, 'delete', search) before it is a permission check", async () => {
+    expect((await run("  const search = await SearchQuery.findByPk(id);\n  authorize(user, 'delete', search);\n  await SearchQuery.destroy({ where: { id } });")).labels).toEqual([]);
+  });
+
+  it('an authorize call of another shape (an OAuth handshake) is no check', async () => {
+    expect((await run('  await oauth.authorize(ctx.request, ctx.response);\n  await SearchQuery.destroy({ where: { id } });')).labels).toHaveLength(1);
+  });
+});
+
+describe('calls on runtime globals', () => {
+  const service = `export class Interceptor {
+  intercept() {
+    return { error: (err: Error) => this.store.bump(err) };
+  }
+}
+export class Store {
+  bump(err: Error) {
+    return prisma.counter.update({ where: { id: err.message }, data: { hits: 1 } });
+  }
+}
+`;
+  const route = (call: string) => `import { Store } from './store';
+export async function POST(request: Request) {
+  ${call}
+  return Response.json({});
+}
+`;
+
+  it('console.error(...) reaches no project method named error', async () => {
+    expect((await prove({ 'lib/store.ts': service, 'app/api/x/route.ts': route("console.error('failed');") })).labels).toEqual([]);
+  });
+
+  it('a project object with the same method name is still followed', async () => {
+    const own = route("const store = new Store();\n  await store.bump(new Error('x'));").replace("import { Store } from './store';", "import { Store } from '../../../lib/store';");
+    expect((await prove({ 'lib/store.ts': service, 'app/api/x/route.ts': own })).labels).toHaveLength(1);
+  });
+});
