@@ -9,6 +9,8 @@
  * `middleware` patterns. The witnesses cover the handler (router scope).
  */
 import type { LanguageFacts } from './facts.js';
+import type { FunctionIR } from '../syntax/ir-types.js';
+import { guardClauseHead } from './branches.js';
 import { definingFile, moduleConstantLine, moduleStatement, namedFunction, withoutComments } from './recognisers/js-handlers.js';
 import type { Program } from './resolution.js';
 import type { DischargeKind, EntryPoint, MiddlewareUse, ProgramFile, Witness } from './types.js';
@@ -86,11 +88,13 @@ function judge(program: Program, facts: LanguageFacts, statementWitnesses: Reado
 
 /** The checks a function's body makes that end the request: statement witnesses that guard no single branch. */
 function checksOfFunction(program: Program, statementWitnesses: ReadonlyMap<string, readonly Witness[]>, functionId: string): MiddlewareCheck[] {
-  const out: MiddlewareCheck[] = (statementWitnesses.get(functionId) ?? [])
-    .filter((w) => w.scope === 'statement' && w.until === undefined && !w.sameLine && (w.kind === 'authn' || w.kind === 'path_guard' || w.kind === 'ownership_check'))
-    .map((w) => ({ kind: w.kind, dischargerId: w.dischargerId, evidence: w.evidence }));
   const ref = program.functions.get(functionId);
   const file = ref ? program.byPath.get(ref.path) : undefined;
+  // A check nested in a block that runs only for some requests (`if (has('projectId', input)) {...}`) guards those only.
+  const out: MiddlewareCheck[] = (statementWitnesses.get(functionId) ?? [])
+    .filter((w) => w.scope === 'statement' && w.until === undefined && !w.sameLine && (w.kind === 'authn' || w.kind === 'path_guard' || w.kind === 'ownership_check'))
+    .filter((w) => !ref || !file || w.line === null || !underBranch(file, ref.fn, refusalHead(file, ref.fn, w.line)))
+    .map((w) => ({ kind: w.kind, dischargerId: w.dischargerId, evidence: w.evidence }));
   if (ref && file) out.push(...gatedNext(file, ref.fn.startLine, ref.fn.endLine));
   return out;
 }
@@ -104,6 +108,30 @@ function gatedNext(file: ProgramFile, from: number, to: number): MiddlewareCheck
   if (!match || test === undefined || test.trim().startsWith('!')) return [];
   const kind: DischargeKind | null = ROLE_TEST.test(test) ? 'path_guard' : LOGIN_TEST.test(test) ? 'authn' : null;
   return kind === null ? [] : [{ kind, dischargerId: 'js.gated-next', evidence: `next() only when ${test.trim()}` }];
+}
+
+/** The `if` a refusal is the arm of (`if (!ok) {` above `return res.status(403)...`), else the refusal's own line. */
+function refusalHead(file: ProgramFile, fn: FunctionIR, line: number): number {
+  const own = guardClauseHead(file, fn, line);
+  if (own !== line) return own;
+  const indent = /^\s*/.exec(file.lines[line - 1] ?? '')?.[0].length ?? 0;
+  for (let l = line - 1; l >= Math.max(fn.startLine, line - 4); l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '' || (/^\s*/.exec(text)?.[0].length ?? 0) >= indent) continue;
+    return /^\s*(?:\}\s*)?if\b/.test(text) && !/\belse\b/.test(text) ? l : line;
+  }
+  return line;
+}
+
+/** True when the block holding `line` is the arm of a branch or a loop (not a function's own body). */
+function underBranch(file: ProgramFile, fn: FunctionIR, line: number): boolean {
+  const indent = /^\s*/.exec(file.lines[line - 1] ?? '')?.[0].length ?? 0;
+  for (let l = line - 1; l >= fn.startLine; l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '' || (/^\s*/.exec(text)?.[0].length ?? 0) >= indent) continue;
+    return /^\s*(?:\}\s*)?(?:if|else|for|while|switch|case|default)\b/.test(text);
+  }
+  return false;
 }
 
 function functionsWithin(program: Program, file: ProgramFile, from: number, to: number): { id: string }[] {

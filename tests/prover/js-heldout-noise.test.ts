@@ -270,3 +270,95 @@ export async function POST(request: Request) {
     expect((await prove({ 'lib/store.ts': service, 'app/api/x/route.ts': own })).labels).toHaveLength(1);
   });
 });
+
+describe('Express routes registered for several paths at once', () => {
+  const routes = (paths: string) => `import express from 'express';
+import { prisma } from '../db';
+const router = express.Router();
+router.put(${paths}, async (req, res) => {
+  await prisma.chatflow.update({ where: { id: req.params.id }, data: req.body });
+  res.json({});
+});
+export default router;
+`;
+
+  it("router.put(['/', '/:id'], handler) is an entry like router.put('/:id', handler)", async () => {
+    const array = await prove({ 'src/routes/chatflows.ts': routes("['/', '/:id']") });
+    const single = await prove({ 'src/routes/chatflows.ts': routes("'/:id'") });
+    expect(array.entries).toBe(1);
+    expect(array.labels).toEqual(single.labels);
+    expect(array.labels).toHaveLength(1);
+  });
+});
+
+describe('a change to an Express route registration alone', () => {
+  const routes = `import express from 'express';
+import controller from '../controllers/stores';
+const router = express.Router();
+// READ
+router.get('/', controller.list);
+// DELETE
+router.delete(['/', '/:id'], controller.remove);
+export default router;
+`;
+  const controller = `import { prisma } from '../db';
+const remove = async (req, res) => {
+  await prisma.store.delete({ where: { id: req.params.id } });
+  res.json({});
+};
+const list = async (req, res) => res.json(await prisma.store.findMany());
+export default { remove, list };
+`;
+  const run = (line: number) => proveChange({ root: '/repo', files: [{ path: 'src/routes/stores.ts', text: routes }, { path: 'src/controllers/stores.ts', text: controller }], touched: [{ path: 'src/routes/stores.ts', lines: new Set([line]) }], maxDepth: 4, fanOut: 25 });
+
+  it('touches the handler it registers: its unguarded deletion is reported', async () => {
+    expect((await run(7)).findings.map((f) => f.function)).toEqual(['remove']);
+  });
+
+  it('a touched line elsewhere in the route file touches no handler', async () => {
+    expect((await run(6)).findings).toEqual([]);
+  });
+});
+
+// OpenPanel's shape before its fix: the protected builder checks the project only when the input names one,
+// and refuses mutations in a demo installation; a procedure updating a rule by its id is left unchecked.
+describe('a tRPC middleware whose refusals test the input shape or the deployment', () => {
+  const setup = `import { initTRPC, TRPCError } from '@trpc/server';
+const t = initTRPC.context<Context>().create();
+export class TRPCForbiddenError extends TRPCError {}
+const enforceUserIsAuthed = t.middleware(async ({ ctx, next }) => {
+  if (!ctx.session.userId) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
+  }
+  return next();
+});
+const enforceAccess = t.middleware(async ({ ctx, next, type, getRawInput }) => {
+  const rawInput = await getRawInput();
+  if (type === 'mutation' && process.env.DEMO_USER_ID) {
+    throw new TRPCForbiddenError('You are not allowed to do this in demo mode');
+  }
+  if (has('projectId', rawInput)) {
+    const access = await getProjectAccess({ userId: ctx.session.userId, projectId: rawInput.projectId });
+    if (!access) {
+      throw new TRPCForbiddenError('You do not have access to this project');
+    }
+  }
+  return next();
+});
+export const protectedProcedure = t.procedure.use(enforceUserIsAuthed).use(enforceAccess);
+`;
+  const rules = `import { db } from '@acme/db';
+import { protectedProcedure } from '../trpc';
+export const updateRule = protectedProcedure
+  .input(zRule)
+  .mutation(async ({ input }) => {
+    return db.notificationRule.update({ where: { id: input.id }, data: { name: input.name } });
+  });
+`;
+
+  it('checks neither the rule nor its project: the update stays authn_only', async () => {
+    const out = await prove({ 'src/trpc.ts': setup, 'src/routers/notification.ts': rules });
+    expect(out.entries).toBe(1);
+    expect(out.labels).toEqual(['authn_only']);
+  });
+});
