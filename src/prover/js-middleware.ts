@@ -123,13 +123,24 @@ function refusalHead(file: ProgramFile, fn: FunctionIR, line: number): number {
   return line;
 }
 
-/** True when the block holding `line` is the arm of a branch or a loop (not a function's own body). */
+/**
+ * True when the block holding `line` is the arm of a branch or a loop that falls through to the rest of
+ * the middleware: requests that skip the arm reach `next()` unchecked. An arm that hands the request on
+ * itself (`if (apiToken) { ...check...; return next({ ctx }) }`) is one way in of several, each checked.
+ */
 function underBranch(file: ProgramFile, fn: FunctionIR, line: number): boolean {
-  const indent = /^\s*/.exec(file.lines[line - 1] ?? '')?.[0].length ?? 0;
+  const indentOf = (text: string): number => /^\s*/.exec(text)?.[0].length ?? 0;
+  const indent = indentOf(file.lines[line - 1] ?? '');
   for (let l = line - 1; l >= fn.startLine; l--) {
     const text = file.lines[l - 1] ?? '';
-    if (text.trim() === '' || (/^\s*/.exec(text)?.[0].length ?? 0) >= indent) continue;
-    return /^\s*(?:\}\s*)?(?:if|else|for|while|switch|case|default)\b/.test(text);
+    if (text.trim() === '' || indentOf(text) >= indent) continue;
+    if (!/^\s*(?:\}\s*)?(?:if|else|for|while|switch|case|default)\b/.test(text)) return false;
+    for (let k = l + 1; k <= fn.endLine; k++) {
+      const inner = file.lines[k - 1] ?? '';
+      if (inner.trim() !== '' && indentOf(inner) <= indentOf(text)) break;
+      if (k > line && /\breturn\b/.test(inner)) return false;
+    }
+    return true;
   }
   return false;
 }

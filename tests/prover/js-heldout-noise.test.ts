@@ -362,3 +362,37 @@ export const updateRule = protectedProcedure
     expect(out.labels).toEqual(['authn_only']);
   });
 });
+
+describe('a tRPC middleware with two ways in, each checked', () => {
+  const setup = `import { initTRPC, TRPCError } from '@trpc/server';
+const t = initTRPC.context<Context>().create();
+export const authenticatedMiddleware = t.middleware(async ({ ctx, next }) => {
+  const header = ctx.req.headers.get('authorization');
+  if (header) {
+    const apiToken = await getApiToken(header);
+    if (!apiToken.user.isAdmin) {
+      throw new TRPCError({ code: 'FORBIDDEN' });
+    }
+    return await next({ ctx: { ...ctx, user: apiToken.user } });
+  }
+  if (!ctx.session) {
+    throw new TRPCError({ code: 'UNAUTHORIZED' });
+  }
+  if (!ctx.user.isAdmin) {
+    throw new TRPCError({ code: 'FORBIDDEN' });
+  }
+  return next();
+});
+export const adminProcedure = t.procedure.use(authenticatedMiddleware);
+`;
+  const route = `import { db } from '@acme/db';
+import { adminProcedure } from '../trpc';
+export const removeRule = adminProcedure.input(zRule).mutation(async ({ input }) => db.rule.delete({ where: { id: input.id } }));
+`;
+
+  it('the check in the arm that hands the request on counts with the one after it', async () => {
+    const out = await prove({ 'src/trpc.ts': setup, 'src/routers/rule.ts': route });
+    expect(out.entries).toBe(1);
+    expect(out.labels).toEqual([]);
+  });
+});
