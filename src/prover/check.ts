@@ -16,6 +16,7 @@ import type { Program } from './resolution.js';
 import { unboundResource, type UnboundResource } from './resource-binding.js';
 import type { WitnessSet } from './enforcement.js';
 import { judgeGrant } from './privilege-grants.js';
+import { authenticationBookkeeping } from './credential-bookkeeping.js';
 import { staffOnOwnedRecord } from './owned-records.js';
 import { fileDeclaresPermissions } from './sibling-norm.js';
 import { objectCheckNorm } from './object-check-norm.js';
@@ -108,7 +109,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const required = op.requires.filter((k) => !(isPublic && k === 'path_guard'));
       if (required.length === 0) continue;
       // A login, registration or SSO callback creating or updating the account it authenticates does what it is for.
-      if (input.witnesses.authFlows.get(entry.functionId)?.actsOn.has(op.kind)) continue;
+      if (input.witnesses.authFlows.get(entry.functionId)?.actsOn.has(op.kind) || authenticationBookkeeping(input.program, path, op)) continue;
       let dominating: Witness[] = [];
       const seen: Witness[] = [];
       let byOrder: string | null = null;

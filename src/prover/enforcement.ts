@@ -34,6 +34,7 @@ import { fakeCheckReason, pythonDecoratorChecksNothing } from './fake-checks.js'
 import { methodSecurityReader, springChainWitnesses } from './spring-security.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 import { statementRange } from './function-body.js';
+import { refusesUnlessAllowed } from './final-refusals.js';
 
 /** Witnesses per function, and what they say about entries. */
 export interface WitnessSet {
@@ -102,9 +103,16 @@ function annotationName(text: string): string {
 function conditionAbove(file: ProgramFile, line: number): string | null {
   for (let l = line; l >= Math.max(1, line - 3); l--) {
     const text = file.lines[l - 1] ?? '';
-    if (CONDITION_LINE.test(text)) return text;
+    if (!CONDITION_LINE.test(text)) continue;
+    // `if (\n  user.email !== invitation.inviteeEmail\n) {`: a test written over several lines is read whole.
+    return unclosed(text) && l < line ? file.lines.slice(l - 1, line - 1).join(' ') : text;
   }
   return null;
+}
+
+/** True when the line opens more parentheses than it closes. */
+function unclosed(text: string): boolean {
+  return (text.match(/\(/g)?.length ?? 0) > (text.match(/\)/g)?.length ?? 0);
 }
 
 /** The discharger row a call matches, honouring each row's line and condition filters (first row wins). */
@@ -123,6 +131,22 @@ function matchDischarger(facts: LanguageFacts, file: ProgramFile, call: CallIR):
     return row;
   }
   return null;
+}
+
+/**
+ * `if (teamMember.role !== OWNER) throwErr(NOT_REQUIRED_ROLE)`: a call to a TypeScript project helper that
+ * always throws is the `throw` it makes, judged by the throw rows as `throw new Error(...)` at that line
+ * (the test above it decides the kind). Only calls under a test are asked: an unconditional one refuses everyone.
+ */
+function throwingHelperRow(program: Program, facts: LanguageFacts, file: ProgramFile, call: CallIR): DischargerFact | null {
+  if (file.factsLanguage !== 'typescript' || call.kind === 'new') return null;
+  const condition = conditionAbove(file, call.line);
+  if (condition === null) return null;
+  const lineText = `throw new Error(${call.text})`;
+  const row = facts.dischargers.find((d) => d.effect === 'throws' && d.calls.some((re) => re.test('new Error')) && (!d.line || d.line.test(lineText)) && (!d.condition || d.condition.test(condition)));
+  if (!row) return null;
+  const caller = nodeAt(program, file.ir, call.line);
+  return resolveCall(program, file, caller?.fn ?? null, call).targets.some((t) => alwaysThrows(program, t)) ? row : null;
 }
 
 /** Leading whitespace width of a line. */
@@ -289,7 +313,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
   for (const file of program.files) {
     const languageFacts = facts[file.factsLanguage];
     for (const call of file.ir.calls) {
-      const row = matchDischarger(languageFacts, file, call);
+      const row = matchDischarger(languageFacts, file, call) ?? throwingHelperRow(program, languageFacts, file, call);
       const guards = declaredGuardsOf(input, file, call);
       if (!row && guards.length === 0) continue;
       const node = nodeAt(program, file.ir, call.line);
@@ -405,7 +429,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
       // A check that guards one branch, or a response the helper returns (its caller goes on), is no check for the caller.
       const candidates = list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null && w.until === undefined && !/^\s*return\b/.test(helperFile.lines[w.line - 1] ?? ''));
       // A check in a block that may not run is on no path of its own; a switch's cases are judged together.
-      const unconditional = candidates.filter((w) => w.blockEnd === undefined && onEveryPath(helperFile, helper.fn, guardClauseHead(helperFile, helper.fn, w.line ?? 0)));
+      const unconditional = candidates.filter((w) => w.blockEnd === undefined && (onEveryPath(helperFile, helper.fn, guardClauseHead(helperFile, helper.fn, w.line ?? 0)) || refusesUnlessAllowed(helperFile, helper.fn, w.line ?? 0)));
       const kinds = new Set([...unconditional.map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates), ...ifElseKinds(helperFile, helper.fn, candidates)]);
       if (kinds.size === 0) {
         additions.push(...alternativeCallSites({ input, set, predicates, judged }, helper, helperFile, candidates));

@@ -12,6 +12,7 @@ import type { DischargerFact } from './facts.js';
 import { resolveCall, type Program } from './resolution.js';
 import { repositoryFunction } from './python-web-checks.js';
 import { callsByLine } from './enforcement.js';
+import { blankStrings } from './string-literals.js';
 import type { FunctionRef, ProgramFile } from './types.js';
 
 /** A statement that decides nothing: no statement, a constant answer, a docstring or a comment. */
@@ -104,6 +105,8 @@ export function fakeCheckReason(input: FakeCheckInput): string | null {
     return `${call.callee}() is defined in the repository and checks nothing`;
   }
   if (input.condition === null) return null;
+  const deployment = deploymentSwitch(input.condition);
+  if (deployment !== null) return deployment;
   // The test that guards the refusal, without the calls to repository functions that check nothing.
   let remainder = input.condition;
   let removed = false;
@@ -126,6 +129,21 @@ export function fakeCheckReason(input: FakeCheckInput): string | null {
     return `its test calls only repository functions that check nothing (${input.condition.trim()})`;
   }
   return null;
+}
+
+/**
+ * `if (type === 'mutation' && process.env.DEMO_USER_ID) throw new TRPCForbiddenError(...)`: a test of the
+ * deployment (an environment variable) and of the kind of request only refuses every caller alike in a
+ * demo or read-only installation; it tells no caller from another, so it is no check.
+ */
+function deploymentSwitch(condition: string): string | null {
+  const test = testOf(condition);
+  if (test === null || !/\b(process|import\.meta)\.env\b/.test(test)) return null;
+  const rest = blankStrings(test, "''")
+    .replace(/\b(?:process|import\.meta)\.env(?:\.\w+|\[[^\]]*\])*/g, '')
+    .replace(/\b\d+\b|\b(true|false|null|undefined)\b/g, '')
+    .replace(/\b(type|method|req\.method|request\.method|ctx\.method)\b/g, '');
+  return /[A-Za-z_$]/.test(rest) ? null : `its test reads only the deployment's environment (${test.trim()}), the same for every caller`;
 }
 
 /** Lines of a pass-through decorator that do nothing but wrap: nested `def`s, `@wraps`, returning the wrapper or calling the view. */

@@ -9,6 +9,8 @@
  * `middleware` patterns. The witnesses cover the handler (router scope).
  */
 import type { LanguageFacts } from './facts.js';
+import type { FunctionIR } from '../syntax/ir-types.js';
+import { guardClauseHead } from './branches.js';
 import { definingFile, moduleConstantLine, moduleStatement, namedFunction, withoutComments } from './recognisers/js-handlers.js';
 import type { Program } from './resolution.js';
 import type { DischargeKind, EntryPoint, MiddlewareUse, ProgramFile, Witness } from './types.js';
@@ -75,7 +77,9 @@ function judge(program: Program, facts: LanguageFacts, statementWitnesses: Reado
   const fn = namedFunction(program, from, name);
   if (fn) {
     const file = program.byPath.get(fn.path);
-    return dedupe([...checksOfFunction(program, statementWitnesses, fn.id), ...(file ? gatedNext(file, fn.fn.startLine, fn.fn.endLine) : [])]);
+    // A factory (`export default function auth(options) { return async function authMiddleware(ctx, next) {...} }`) checks in the closure it returns.
+    const within = file ? functionsWithin(program, file, fn.fn.startLine, fn.fn.endLine) : [{ id: fn.id }];
+    return dedupe([...within.flatMap((ref) => checksOfFunction(program, statementWitnesses, ref.id)), ...(file ? gatedNext(file, fn.fn.startLine, fn.fn.endLine) : [])]);
   }
   // Not the repository's: a library middleware, read by name.
   const row = facts.dischargers.find((d) => d.middleware.some((re) => re.test(name)));
@@ -84,11 +88,13 @@ function judge(program: Program, facts: LanguageFacts, statementWitnesses: Reado
 
 /** The checks a function's body makes that end the request: statement witnesses that guard no single branch. */
 function checksOfFunction(program: Program, statementWitnesses: ReadonlyMap<string, readonly Witness[]>, functionId: string): MiddlewareCheck[] {
-  const out: MiddlewareCheck[] = (statementWitnesses.get(functionId) ?? [])
-    .filter((w) => w.scope === 'statement' && w.until === undefined && !w.sameLine && (w.kind === 'authn' || w.kind === 'path_guard' || w.kind === 'ownership_check'))
-    .map((w) => ({ kind: w.kind, dischargerId: w.dischargerId, evidence: w.evidence }));
   const ref = program.functions.get(functionId);
   const file = ref ? program.byPath.get(ref.path) : undefined;
+  // A check nested in a block that runs only for some requests (`if (has('projectId', input)) {...}`) guards those only.
+  const out: MiddlewareCheck[] = (statementWitnesses.get(functionId) ?? [])
+    .filter((w) => w.scope === 'statement' && w.until === undefined && !w.sameLine && (w.kind === 'authn' || w.kind === 'path_guard' || w.kind === 'ownership_check'))
+    .filter((w) => !ref || !file || w.line === null || !underBranch(file, ref.fn, refusalHead(file, ref.fn, w.line)))
+    .map((w) => ({ kind: w.kind, dischargerId: w.dischargerId, evidence: w.evidence }));
   if (ref && file) out.push(...gatedNext(file, ref.fn.startLine, ref.fn.endLine));
   return out;
 }
@@ -102,6 +108,41 @@ function gatedNext(file: ProgramFile, from: number, to: number): MiddlewareCheck
   if (!match || test === undefined || test.trim().startsWith('!')) return [];
   const kind: DischargeKind | null = ROLE_TEST.test(test) ? 'path_guard' : LOGIN_TEST.test(test) ? 'authn' : null;
   return kind === null ? [] : [{ kind, dischargerId: 'js.gated-next', evidence: `next() only when ${test.trim()}` }];
+}
+
+/** The `if` a refusal is the arm of (`if (!ok) {` above `return res.status(403)...`), else the refusal's own line. */
+function refusalHead(file: ProgramFile, fn: FunctionIR, line: number): number {
+  const own = guardClauseHead(file, fn, line);
+  if (own !== line) return own;
+  const indent = /^\s*/.exec(file.lines[line - 1] ?? '')?.[0].length ?? 0;
+  for (let l = line - 1; l >= Math.max(fn.startLine, line - 4); l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '' || (/^\s*/.exec(text)?.[0].length ?? 0) >= indent) continue;
+    return /^\s*(?:\}\s*)?if\b/.test(text) && !/\belse\b/.test(text) ? l : line;
+  }
+  return line;
+}
+
+/**
+ * True when the block holding `line` is the arm of a branch or a loop that falls through to the rest of
+ * the middleware: requests that skip the arm reach `next()` unchecked. An arm that hands the request on
+ * itself (`if (apiToken) { ...check...; return next({ ctx }) }`) is one way in of several, each checked.
+ */
+function underBranch(file: ProgramFile, fn: FunctionIR, line: number): boolean {
+  const indentOf = (text: string): number => /^\s*/.exec(text)?.[0].length ?? 0;
+  const indent = indentOf(file.lines[line - 1] ?? '');
+  for (let l = line - 1; l >= fn.startLine; l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '' || indentOf(text) >= indent) continue;
+    if (!/^\s*(?:\}\s*)?(?:if|else|for|while|switch|case|default)\b/.test(text)) return false;
+    for (let k = l + 1; k <= fn.endLine; k++) {
+      const inner = file.lines[k - 1] ?? '';
+      if (inner.trim() !== '' && indentOf(inner) <= indentOf(text)) break;
+      if (k > line && /\breturn\b/.test(inner)) return false;
+    }
+    return true;
+  }
+  return false;
 }
 
 function functionsWithin(program: Program, file: ProgramFile, from: number, to: number): { id: string }[] {

@@ -264,7 +264,8 @@ function judgeGuardClass(ctx: GuardContext, record: ClassRecord, depth: number):
   const helpers = record.methods.filter((m) => m !== canActivate && new RegExp(String.raw`\bthis\.${m.fn.name}\s*\(`).test(bodyOf(file.lines, canActivate)));
   const body = [canActivate, ...helpers].map((m) => bodyOf(file.lines, m)).join('\n');
   const returns = [...body.matchAll(/\breturn\s+([^;\n]+)/g)].map((m) => (m[1] ?? '').trim());
-  const throws = /\bthrow\b/.test(body);
+  // A refusal through a project helper that always throws (`throwErr(...)`) is a statement check of its own.
+  const throws = /\bthrow\b/.test(body) || [canActivate, ...helpers].some((m) => (statementWitnesses.get(m.id) ?? []).some((w) => w.scope === 'statement'));
   if (!throws && returns.every((r) => /^(true|Promise\.resolve\(\s*true\s*\)|of\(\s*true\s*\))$/.test(r))) {
     return { kind: null, requires: null, bypass: null, evidence: `${record.name}.canActivate always returns true` };
   }

@@ -5,6 +5,7 @@
  * whole-repository mode), compose paths from entries to targets, and judge each path. A failure in one
  * file is recorded as `error:<ClassName>` and the other files are still proved.
  */
+import { registrationTouched } from './registration-touch.js';
 import { loadGrammars } from '../syntax/parser.js';
 import type { CallIR } from '../syntax/ir-types.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
@@ -153,6 +154,8 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   // Entries the base configuration declares public are no starting points (and are listed as skipped);
   // an entry the change itself adds is not one the declaration was written for.
   const touched = input.touched === null ? null : touchedFunctions(program, input.touched);
+  // A route whose registration the change rewrote (its middleware dropped) is touched like its handler.
+  if (touched) for (const id of registrationTouched(entries.values(), touched.lines)) touched.functions.add(id);
   const declarations = input.declarations ?? NO_DECLARATIONS;
   const publicDeclared = applyPublicDeclarations(entries, declarations.public, (entry) => touched !== null && addedByChange(program, touched.lines, entry.functionId));
 

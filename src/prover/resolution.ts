@@ -9,6 +9,7 @@
  * in-repository subclass of it, so an abstract base's method never projects onto unrelated classes.
  */
 import { aliasedModuleFiles } from './module-aliases.js';
+import { isRuntimeGlobal } from './js-globals.js';
 import { declaredTypesOf } from './declared-types.js';
 import type { CallIR, FileIR, FunctionIR } from '../syntax/ir-types.js';
 import { routeClosureName, routeClosures } from './laravel-route-closures.js';
@@ -457,7 +458,7 @@ export function resolveCall(program: Program, file: ProgramFile, caller: Functio
     const rootType = writtenType ?? (root === null ? null : declaredType(file, caller, root));
     const named = /^[A-Z][\w.\\]*$/.test(receiver) ? receiver : null;
     const names = [rootType?.replace(/<.*$/s, '').trim() ?? null, named, root];
-    if (names.some((n) => n !== null && isLibraryName(program, file, n))) return { key: name, targets: [], unresolved: 'library_receiver' };
+    if (names.some((n) => n !== null && isLibraryName(program, file, n)) || (root !== null && receiver.startsWith(root) && isRuntimeGlobal(file, root))) return { key: name, targets: [], unresolved: 'library_receiver' };
   }
   const input: QualifyInput = { receiver, enclosingClass, name, arity: call.arity, table: program.table, receiverType, path: file.path };
   const cls = receiverClass(input);
@@ -518,7 +519,23 @@ export function moduleFiles(program: Program, fromPath: string, module: string):
     files = resolveModuleFiles(program, fromPath, module);
     cache.set(module, files);
   }
-  return files;
+  if (files.length > 0 || !/\.(ts|tsx|js|jsx|mjs|cjs)$/.test(fromPath)) return files;
+  // `import { throwErr } from 'src/utils'`: a path from the package's own root (tsconfig baseUrl), in a monorepo a folder above the importer.
+  const dir = fromPath.includes('/') ? fromPath.slice(0, fromPath.lastIndexOf('/')) : '';
+  const key = `${dir}\0${module}`;
+  let rooted = cache.get(key);
+  if (!rooted) cache.set(key, (rooted = fromPackageRoot(program, dir, module)));
+  return rooted;
+}
+
+/** The files `module` names from the nearest folder above `dir` that holds them (a TypeScript baseUrl). */
+function fromPackageRoot(program: Program, dir: string, module: string): ProgramFile[] {
+  const parts = dir === '' ? [] : dir.split('/');
+  for (let depth = parts.length - 1; depth >= 1; depth--) {
+    const found = resolveModuleFiles(program, `${parts.slice(0, depth).join('/')}/x.ts`, `./${module}`);
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /**

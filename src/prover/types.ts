@@ -49,7 +49,7 @@ export interface EntryPoint {
   access: 'public' | 'protected';
   /** Why this is an entry: the cue the recogniser saw, e.g. `public do-method on a Descriptor`. */
   evidence: string;
-  /** For registered handlers: the registration site `path:line`. */
+  /** For registered handlers: the registration site `path:line` (Express and Koa: `path:first-last`, the whole registration statement). */
   registeredBy?: string;
   /** The URL path when the declaration names one (`/admin/users`), for path-based configuration. */
   route?: string;

@@ -55,7 +55,10 @@ export const express: Recogniser = {
       const router = chained?.[1] ?? receiver;
       if (!routers.has(router)) continue;
       const args = argumentsOf(file, call);
-      const pathText = chained ? (chained[3] ?? '') : STRING.exec(args[0]?.text ?? '')?.[2];
+      // `router.put(['/', '/:id'], handler)`: one handler for several paths, named by the first.
+      const written = (args[0]?.text ?? '').trim();
+      const pathArgument = written.startsWith('[') ? (written.slice(1, -1).split(',')[0] ?? '').trim() : written;
+      const pathText = chained ? (chained[3] ?? '') : STRING.exec(pathArgument)?.[2];
       if (pathText === undefined) continue;
       const rest = chained ? args : args.slice(1);
       const last = rest[rest.length - 1];
@@ -74,6 +77,7 @@ export const express: Recogniser = {
         access: 'protected',
         evidence: `${router}.${call.callee}('${pathText}') at ${file.path}:${call.line}`,
         route: pathText,
+        registeredBy: `${file.path}:${call.line}-${Math.max(call.line, last.line)}`,
         middleware,
       });
     }

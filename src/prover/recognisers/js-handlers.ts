@@ -73,7 +73,7 @@ function importedModule(program: Program, file: ProgramFile, alias: string): Pro
 
 /** The line declaring `name` at module level (`const name =`, `function name(`, `export const name =`), or null. */
 export function moduleConstantLine(file: ProgramFile, name: string): number | null {
-  const declaration = new RegExp(String.raw`^(?:export\s+)?(?:(?:const|let|var)\s+${escapeName(name)}\s*[=:]|(?:async\s+)?function\s*\*?\s*${escapeName(name)}\s*[(<])`);
+  const declaration = new RegExp(String.raw`^(?:export\s+(?:default\s+)?)?(?:(?:const|let|var)\s+${escapeName(name)}\s*[=:]|(?:async\s+)?function\s*\*?\s*${escapeName(name)}\s*[(<])`);
   const index = file.lines.findIndex((text) => declaration.test(text));
   return index < 0 ? null : index + 1;
 }

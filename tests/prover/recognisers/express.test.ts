@@ -28,6 +28,19 @@ export default router;
       ],
     },
     {
+      name: 'a route registered for several paths at once, named by the first',
+      files: {
+        'src/routes/stores.ts': `import express from 'express';
+const router = express.Router();
+router.put(['/', '/:id'], async (req, res) => {
+  res.json({});
+});
+export default router;
+`,
+      },
+      entries: [{ function: '<lambda@L3>', line: 3 }],
+    },
+    {
       name: 'a koa-router route',
       files: {
         'src/api.ts': `import Router from '@koa/router';
@@ -41,6 +54,14 @@ api.post('/teams/:id/leave', requireUser, async (ctx) => {
     },
   ],
   negative: [
+    {
+      name: 'an array of values that is no path list (a Map of arrays) is no route',
+      files: {
+        'src/cache.ts': `const cache = new Map();
+cache.set(['/', '/:id'], async () => null);
+`,
+      },
+    },
     {
       name: 'a Map get and an axios call are not routes',
       files: {
