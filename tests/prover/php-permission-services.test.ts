@@ -161,3 +161,50 @@ describe('a batch that acts only on the items its check let through', () => {
     }
   });
 });
+
+const rolesController = (check: string, write: string) => `<?php
+namespace App\\Controller;
+
+use Symfony\\Bundle\\FrameworkBundle\\Controller\\AbstractController;
+use Symfony\\Component\\Routing\\Annotation\\Route;
+
+class ConfigController extends AbstractController
+{
+    #[Route('/config/edit', methods: ['POST'])]
+    public function editAction()
+    {
+${check}
+        ${write}
+
+        return $this->redirect('/config');
+    }
+}
+`;
+
+describe("a role test on the current user, and Doctrine's detach", () => {
+  const write = "file_put_contents($this->configFile, 'x');";
+
+  it('checks when the code refuses unless the current user has the role', async () => {
+    const check = `        if (!$this->user->isAdmin()) {
+            return $this->accessDenied();
+        }`;
+    expect(where((await prove({ 'src/Controller/ConfigController.php': rolesController(check, write) })).findings)).toEqual([]);
+  });
+
+  it('checks nothing when the test is on another object, or its branch goes on', async () => {
+    const otherObject = `        if (!$this->config->isAdmin()) {
+            return $this->accessDenied();
+        }`;
+    const goesOn = `        if (!$this->user->isAdmin()) {
+            $this->addFlash('error', 'admins only');
+        }`;
+    for (const check of [otherObject, goesOn]) expect(where((await prove({ 'src/Controller/ConfigController.php': rolesController(check, write) })).findings)).toEqual([`ConfigController.editAction:${12 + check.split('\n').length}`]);
+  });
+
+  it("reads Doctrine's detach as no write, and Eloquent's detach as a deletion", async () => {
+    const doctrine = (await prove({ 'src/Controller/ConfigController.php': rolesController('', '$this->entityManager->detach($entity);') })).findings;
+    expect(doctrine).toEqual([]);
+    const eloquent = (await prove({ 'src/Controller/ConfigController.php': rolesController('', '$user->roles()->detach($roleId);') })).findings;
+    expect(eloquent.map((f) => f.operation.id)).toEqual(['php.model-deletion']);
+  });
+});
