@@ -258,6 +258,10 @@ function useInCondition(file: ProgramFile, fn: FunctionIR, line: number, name: s
   if (use.kind === 'fell_through' && negated && file.factsLanguage === 'php' && at.keyword !== 'unless' && denialNarrowing(at.condition, name) === '') {
     const end = elseChainEnd(file, fn, at.to);
     if (end !== null) return { kind: 'branch', until: end };
+    // `if (!can($item)) { $errors[] = denied; continue; }` in a loop: the rest of the item's turn is guarded.
+    const last = file.lines.slice(at.from - 1, at.to).map((l) => l.replace(/}\s*$/, '').trim()).filter((l) => l !== '').pop() ?? '';
+    const loopEnd = /^continue\s*;/.test(last) ? nestedReach(file, fn, line) : undefined;
+    if (loopEnd !== undefined) return { kind: 'branch', until: loopEnd };
   }
   return use;
 }

@@ -208,3 +208,28 @@ describe("a role test on the current user, and Doctrine's detach", () => {
     expect(eloquent.map((f) => f.operation.id)).toEqual(['php.model-deletion']);
   });
 });
+
+describe('a batch whose loop skips the items that fail the check', () => {
+  const loop = (denied: string) => `            if (!$this->security->hasEntityAccess('asset:assets:deleteown', 'asset:assets:deleteother', $entity->getCreatedBy())) {
+                $flashes[] = 'denied';
+${denied}
+            }
+            $model->deleteEntity($entity);`;
+  const modelWithDelete = MODEL.replace('    public function deleteEntities', `    public function deleteEntity($entity): void
+    {
+        $this->em->remove($entity);
+        $this->em->flush();
+    }
+
+    public function deleteEntities`);
+
+  it('is checked when the failing arm goes on to the next item', async () => {
+    const findings = (await prove({ 'src/Controller/AssetController.php': batchController(loop('                continue;')), 'src/Model/AssetModel.php': modelWithDelete })).findings;
+    expect(findings.filter((f) => f.hops.length === 1 && f.hops[0]?.callLine === 22)).toEqual([]);
+  });
+
+  it('is not checked when the failing arm only records the refusal', async () => {
+    const findings = (await prove({ 'src/Controller/AssetController.php': batchController(loop('')), 'src/Model/AssetModel.php': modelWithDelete })).findings;
+    expect(findings.filter((f) => f.hops.length === 1 && f.hops[0]?.callLine === 22).length).toBeGreaterThan(0);
+  });
+});

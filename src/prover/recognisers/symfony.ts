@@ -21,6 +21,9 @@ function declaredRoutes(configTexts: ReadonlyMap<string, string> | undefined): Y
   return routes;
 }
 
+/** Base classes whose public methods are actions: Symfony's, and FOSRestBundle's (which extend Symfony's, outside the repository). */
+const CONTROLLER_BASES = ['AbstractController', 'FOSRestController', 'AbstractFOSRestController'];
+
 /** Symfony's `Controller` base class (deprecated in 4.2, removed in 5.0; Mautic 4 and other 3.x/4.x applications extend it), imported under that name. */
 const LEGACY_CONTROLLER = /^\\?Symfony\\Bundle\\FrameworkBundle\\Controller\\Controller$/;
 
@@ -55,7 +58,8 @@ export const symfony: Recogniser = {
       // A route of config/routes*.yaml naming this class (`controller: App\Controller\X::method`).
       const qualified = space === '' ? cls.name : `${space}\\${cls.name}`;
       const classRoutes = routes.filter((r) => r.controller === qualified);
-      const isController = lineage(program, cls.name, file.path).has('AbstractController') || extendsLegacyController(program, cls.name, file.path);
+      const ancestors = lineage(program, cls.name, file.path);
+      const isController = CONTROLLER_BASES.some((base) => ancestors.has(base)) || extendsLegacyController(program, cls.name, file.path);
       const record = cls.isAbstract ? lookupClass(program.table, cls.name, file.path) : null;
       const overridden = (method: string): boolean => record !== null && overriddenByEveryConcreteSubclass(program, record, method);
       const classRoute = cls.decorators.find((d) => /^Route\(/.test(d)) ?? (/@Route\(/.test(docCommentAbove(file, cls.startLine)) ? docCommentAbove(file, cls.startLine) : undefined);
