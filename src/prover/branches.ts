@@ -46,7 +46,7 @@ export type BooleanUse =
 /** Says whether lines `from..to` of the function leave it (throw, return, abort, an always-throwing helper). */
 export type LeavesBetween = (from: number, to: number) => boolean;
 
-const CONDITION = /\b(if|elif|unless)\b/;
+const CONDITION = /\b(if|elif|elseif|unless)\b/;
 /** Laravel/PHP and assertion helpers that end the request when their argument is false (or true, for `_if`). */
 const ASSERTING = /^\s*(?:return\s+)?(abort_unless|throw_unless|abort_if|throw_if|assert|invariant)\s*\(/;
 
@@ -206,7 +206,8 @@ function isNegatedCheck(term: string, mentions: RegExp): boolean {
 export function denialNarrowing(condition: string, name: string): string | null {
   const mentions = new RegExp(String.raw`\b${escape(name)}\b`);
   const narrowings: string[] = [];
-  for (const disjunct of splitBoolean(condition, '||').filter((d) => mentions.test(d))) {
+  const denials = splitBoolean(condition, '||').filter((d) => mentions.test(d));
+  for (const disjunct of denials) {
     const conjuncts = splitBoolean(disjunct.replace(/^\((.*)\)$/s, '$1'), '&&');
     // `!can(a) && !can(b)` leaves only when both fail, as `!(can(a) || can(b))` does: one of them holds afterwards.
     const checks = conjuncts.filter((c) => mentions.test(c));
@@ -216,8 +217,10 @@ export function denialNarrowing(condition: string, name: string): string | null 
     if (others.length > 0) narrowings.push(others.join(' && '));
   }
   if (narrowings.length === 0) return '';
+  // `!can(a) || (x && !can(b))`: the un-narrowed denial leaves whenever its check fails, whatever the others add.
+  if (narrowings.length < denials.length) return '';
   // Two narrowed denials (`a && !x || b && !y`) each hold only in their own case: leave that to the case split.
-  return narrowings.length === 1 && splitBoolean(condition, '||').filter((d) => mentions.test(d)).length === 1 ? (narrowings[0] ?? '') : null;
+  return narrowings.length === 1 && denials.length === 1 ? (narrowings[0] ?? '') : null;
 }
 
 /** The variable a narrowing only tests for null (`ctx != null`, `null === $item`), or null for any other narrowing. */
@@ -249,7 +252,42 @@ function judge(at: { to: number; from: number; condition: string; keyword: strin
 function useInCondition(file: ProgramFile, fn: FunctionIR, line: number, name: string, leaves: LeavesBetween): BooleanUse {
   const at = conditionalAt(file, fn, line);
   if (!at || !new RegExp(String.raw`\b${escape(name)}\b`).test(at.condition)) return { kind: 'other' };
-  return judge(at, negatedIn(at.condition, name) !== (at.keyword === 'unless'), leaves, name);
+  const negated = negatedIn(at.condition, name) !== (at.keyword === 'unless');
+  const use = judge(at, negated, leaves, name);
+  // PHP's `elseif (!can(x)) { $flashes[] = denied; } else { act }`: a denial that goes on guards the arms after it.
+  if (use.kind === 'fell_through' && negated && file.factsLanguage === 'php' && at.keyword !== 'unless' && denialNarrowing(at.condition, name) === '') {
+    const end = elseChainEnd(file, fn, at.to);
+    if (end !== null) return { kind: 'branch', until: end };
+    // `if (!can($item)) { $errors[] = denied; continue; }` in a loop: the rest of the item's turn is guarded.
+    const last = file.lines.slice(at.from - 1, at.to).map((l) => l.replace(/}\s*$/, '').trim()).filter((l) => l !== '').pop() ?? '';
+    const loopEnd = /^continue\s*;/.test(last) ? nestedReach(file, fn, line) : undefined;
+    if (loopEnd !== undefined) return { kind: 'branch', until: loopEnd };
+  }
+  return use;
+}
+
+/** The last line of the `elseif`/`else` arms that follow a block closing on `to`, or null when none follows. */
+function elseChainEnd(file: ProgramFile, fn: FunctionIR, to: number): number | null {
+  let end = to;
+  for (let arm = 0; arm < 100; arm++) {
+    const text = file.lines[end - 1] ?? '';
+    const after = text.slice(text.lastIndexOf('}') + 1);
+    if (/^\s*(elseif|else\s+if)\b/.test(after)) {
+      const next = conditionalAt(file, fn, end);
+      if (next === null || next.to <= end) return null;
+      end = next.to;
+      continue;
+    }
+    if (!/^\s*else\s*\{/.test(after)) return end === to ? null : end;
+    const lines = file.lines.slice(end - 1, fn.endLine);
+    let offset = 0;
+    const starts = lines.map((l) => (offset += l.length + 1) - l.length - 1);
+    const joined = lines.join('\n');
+    const open = joined.indexOf('{', text.lastIndexOf('}') + 1);
+    const close = open < 0 ? -1 : closing(joined, open);
+    return close < 0 ? null : lineOfOffset(starts, end, close);
+  }
+  return null;
 }
 
 /**
@@ -352,10 +390,10 @@ export function guardClauseHead(file: ProgramFile, fn: FunctionIR, line: number)
 }
 
 /** A line that opens a block which may not run, or may run later: a branch, a loop, a handler, a closure. */
-const CONDITIONAL_HEAD = /^\s*(?:\}\s*)?(?:if|elif|else|unless|for|foreach|while|do|switch|case|default|try|catch|except|finally)\b|\bfunction\s*\(|\bfn\s*\(|=>\s*\{?\s*$/;
+const CONDITIONAL_HEAD = /^\s*(?:\}\s*)?(?:if|elif|elseif|else|unless|for|foreach|while|do|switch|case|default|try|catch|except|finally)\b|\bfunction\s*\(|\bfn\s*\(|=>\s*\{?\s*$/;
 /** Refusals that throw by themselves, with no `throw` written (Next.js `forbidden()`, `unauthorized()`, `notFound()`). */
 const SELF_THROWING = /^(forbidden|unauthorized|notFound)$/;
-const ONE_LINE_HEAD = /^\s*(?:\}\s*)?(if|elif|unless|else\s+if|else|for|foreach|while|try|catch|case|default)\b/;
+const ONE_LINE_HEAD = /^\s*(?:\}\s*)?(if|elif|elseif|unless|else\s+if|else|for|foreach|while|try|catch|case|default)\b/;
 
 /**
  * The last line that a check on `line` of `fn` (its callee `name`) covers, when it sits in a block that
@@ -382,7 +420,7 @@ export function conditionalReach(file: ProgramFile, fn: FunctionIR, line: number
   }
   const head = ONE_LINE_HEAD.exec(own);
   if (head) {
-    const branch = /^(if|elif|unless|else\s+if)$/.test(head[1] ?? '') ? conditionalAt(file, fn, line) : null;
+    const branch = /^(if|elif|elseif|unless|else\s+if)$/.test(head[1] ?? '') ? conditionalAt(file, fn, line) : null;
     if (branch === null) return line;
     if (!new RegExp(String.raw`\b${escape(name)}\b`).test(branch.condition)) return branch.to;
   }
@@ -395,7 +433,7 @@ function clauseHead(file: ProgramFile, fn: FunctionIR, line: number): number {
   for (let l = line - 1; l > bodyTop(file, fn); l--) {
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '' || indentOf(text) >= indent) continue;
-    return /^\s*(?:\}\s*)?(if|elif|unless)\b/.test(text) ? l : line;
+    return /^\s*(?:\}\s*)?(if|elif|elseif|unless)\b/.test(text) ? l : line;
   }
   return line;
 }

@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Facts } from './facts.js';
+import { collectionChecks } from './checked-collections.js';
 import { operatedOwner, type PossessionCheck } from './ownership.js';
 import type { Program } from './resolution.js';
 import { unboundResource, type UnboundResource } from './resource-binding.js';
@@ -123,6 +124,8 @@ export function checkObligations(input: CheckInput): CheckOutput {
         // A handler-named operation is what the method does: its checks must come before each line of work.
         const judged = isLast && op.handlerNamed ? judgeHandler(input.control, hop.functionId, list, handlerWorkLines(input.program, opFacts, hop.functionId, list), shapeOf) : judgeHop(input.control, hop.functionId, list, isLast ? op.line : (hop.callLine ?? 0), isLast, shapeOf);
         dominating.push(...judged.dominating);
+        // A batch acting on the items a check let through: the check covers each item added (checked-collections.ts).
+        if (!op.handlerNamed && !judged.dominating.some((w) => required.includes(w.kind))) dominating.push(...collectionChecks(input.program, hop.functionId, isLast ? op.line : (hop.callLine ?? 0), (line) => judgeHop(input.control, hop.functionId, list, line, false, shapeOf).dominating));
         byOrder ??= judged.byOrder;
         uncovered.push(...judged.uncovered);
       });

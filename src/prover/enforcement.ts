@@ -76,8 +76,8 @@ export interface WitnessInput {
 }
 
 const EXIT = /\b(throw|return|raise|abort\w*|exit|die|redirect|send_error|finish)\b/;
-const BRANCH = /\b(if|unless|elif)\b|\?|&&|\|\||(^|[^=!<>])=($|[^=])/;
-const CONDITION_LINE = /\b(if|elif|unless)\b/;
+const BRANCH = /\b(if|unless|elif|elseif)\b|\?|&&|\|\||(^|[^=!<>])=($|[^=])/;
+const CONDITION_LINE = /\b(if|elif|elseif|unless)\b/;
 
 /**
  * A statement witness's reach: `until`, the end of the branch its value guards, and `blockEnd`, the end

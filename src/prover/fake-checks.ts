@@ -68,7 +68,7 @@ function inertTarget(program: Program, target: FunctionRef): boolean {
 
 /** The test of an `if` line: inside its parentheses (JavaScript, PHP, Java) or before its colon (Python). */
 function testOf(line: string): string | null {
-  const head = /\b(?:if|elif|unless)\b\s*/.exec(line);
+  const head = /\b(?:if|elif|elseif|unless)\b\s*/.exec(line);
   if (head === null) return null;
   const rest = line.slice(head.index + head[0].length);
   if (!rest.startsWith('(')) {

@@ -110,7 +110,7 @@ export function enclosingConditions(lines: readonly string[], startLine: number,
     const depth = indentOf(text);
     if (depth >= indent) continue;
     indent = depth;
-    if (/^\s*(\}\s*)?(if|elif|else\s+if|while|unless)\b/.test(text)) found.push(text);
+    if (/^\s*(\}\s*)?(if|elif|elseif|else\s+if|while|unless)\b/.test(text)) found.push(text);
   }
   return found;
 }

@@ -6,7 +6,7 @@
  * kept so `security.yaml` `access_control` can be matched against it (enforcement.ts).
  */
 import { overriddenByEveryConcreteSubclass } from '../abstract-entries.js';
-import { lookupClass, namespaceOf } from '../resolution.js';
+import { lookupClass, namespaceOf, superclassOf, type Program } from '../resolution.js';
 import { yamlRoutes, type YamlRoute } from '../symfony-routes.js';
 import { docCommentAbove, lineage, methodsOf } from './shared.js';
 import { nothing, type Recogniser } from './types.js';
@@ -19,6 +19,24 @@ function declaredRoutes(configTexts: ReadonlyMap<string, string> | undefined): Y
   let routes = ROUTES.get(configTexts);
   if (!routes) ROUTES.set(configTexts, (routes = yamlRoutes(configTexts)));
   return routes;
+}
+
+/** Base classes whose public methods are actions: Symfony's, and FOSRestBundle's (which extend Symfony's, outside the repository). */
+const CONTROLLER_BASES = ['AbstractController', 'FOSRestController', 'AbstractFOSRestController'];
+
+/** Symfony's `Controller` base class (deprecated in 4.2, removed in 5.0; Mautic 4 and other 3.x/4.x applications extend it), imported under that name. */
+const LEGACY_CONTROLLER = /^\\?Symfony\\Bundle\\FrameworkBundle\\Controller\\Controller$/;
+
+/** True when the class or an ancestor extends Symfony's legacy `Controller`, which routes its public actions as `AbstractController` does. */
+function extendsLegacyController(program: Program, className: string, path: string): boolean {
+  const seen = new Set<string>();
+  for (let record = lookupClass(program.table, className, path); record !== null && !seen.has(`${record.path}\0${record.name}`); record = superclassOf(program.table, record)) {
+    seen.add(`${record.path}\0${record.name}`);
+    if (record.superclass === null) return false;
+    const imports = program.byPath.get(record.path)?.ir.imports ?? [];
+    if (LEGACY_CONTROLLER.test(record.superclass) || (record.superclass === 'Controller' && imports.some((i) => LEGACY_CONTROLLER.test(i.module)))) return true;
+  }
+  return false;
 }
 
 /** The path of a `Route(...)` attribute or annotation text, or null. */
@@ -40,7 +58,8 @@ export const symfony: Recogniser = {
       // A route of config/routes*.yaml naming this class (`controller: App\Controller\X::method`).
       const qualified = space === '' ? cls.name : `${space}\\${cls.name}`;
       const classRoutes = routes.filter((r) => r.controller === qualified);
-      const isController = lineage(program, cls.name, file.path).has('AbstractController');
+      const ancestors = lineage(program, cls.name, file.path);
+      const isController = CONTROLLER_BASES.some((base) => ancestors.has(base)) || extendsLegacyController(program, cls.name, file.path);
       const record = cls.isAbstract ? lookupClass(program.table, cls.name, file.path) : null;
       const overridden = (method: string): boolean => record !== null && overriddenByEveryConcreteSubclass(program, record, method);
       const classRoute = cls.decorators.find((d) => /^Route\(/.test(d)) ?? (/@Route\(/.test(docCommentAbove(file, cls.startLine)) ? docCommentAbove(file, cls.startLine) : undefined);

@@ -38,6 +38,28 @@ class AdminController extends AbstractController
       entries: [{ function: 'AdminController.users', line: 7 }],
     },
     {
+      name: "public methods of a subclass of Symfony's legacy Controller base (Symfony 3/4, Mautic 4)",
+      files: {
+        'app/bundles/CoreBundle/Controller/CommonController.php': `<?php
+namespace Mautic\\CoreBundle\\Controller;
+use Symfony\\Bundle\\FrameworkBundle\\Controller\\Controller;
+class CommonController extends Controller
+{
+    protected function helper() { return null; }
+}
+`,
+        'app/bundles/LeadBundle/Controller/LeadController.php': `<?php
+namespace Mautic\\LeadBundle\\Controller;
+use Mautic\\CoreBundle\\Controller\\CommonController;
+class LeadController extends CommonController
+{
+    public function quickAddAction() { return null; }
+}
+`,
+      },
+      entries: [{ function: 'LeadController.quickAddAction', line: 6 }],
+    },
+    {
       name: 'methods named by routes in config/routes.yaml, an invokable one and a defaults._controller one',
       files: {
         'config/routes.yaml': `export_report:
@@ -112,6 +134,13 @@ class ReportController
     public function export(int $id): Response { return new Response(); }
 }
 `,
+      },
+    },
+    {
+      name: "a class extending a Controller of its own, not Symfony's",
+      files: {
+        'src/Controller/Controller.php': '<?php\nnamespace App\\Controller;\nclass Controller\n{\n}\n',
+        'src/Controller/PageController.php': '<?php\nnamespace App\\Controller;\nclass PageController extends Controller\n{\n    public function show() { return null; }\n}\n',
       },
     },
     {
