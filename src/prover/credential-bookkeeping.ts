@@ -15,8 +15,21 @@ const CREDENTIAL_WRITE = /\.(api_?keys?|api_?tokens?|access_?tokens?|refresh_?to
 /** A function that authenticates the request: its name says it authenticates, or verifies the credential or header it was given. */
 const AUTHENTICATES = /authenticat|^(verify|validate)\w*(Auth|ApiKey|Key|Token|Credential|Session|MagicLink|Header)/;
 
-/** True when `op` is a write on the credential an authenticating function on the path verifies. */
+/** Input the request chose, beside the credential it presents: a route parameter, a body or query field. */
+const REQUEST_CHOSEN = /\b(?:params|input|body|query|args|searchParams)\s*(?:\.|\[)/;
+
+/**
+ * True when `op` is a write on the credential an authenticating function on the path verifies. The
+ * function must be handed the credential only: given a request-chosen id as well
+ * (`validateSessionToken(token, params.id)`), the write may key another caller's record.
+ */
 export function authenticationBookkeeping(program: Program, path: PathRecord, op: OperationSite): boolean {
   if (!CREDENTIAL_WRITE.test(op.call)) return false;
-  return path.hops.some((hop) => AUTHENTICATES.test(program.functions.get(hop.functionId)?.fn.name ?? ''));
+  return path.hops.some((hop, index) => {
+    if (!AUTHENTICATES.test(program.functions.get(hop.functionId)?.fn.name ?? '')) return false;
+    const caller = index > 0 ? path.hops[index - 1] : undefined;
+    const from = caller ? program.functions.get(caller.functionId) : undefined;
+    const callText = from && caller?.callLine ? (program.byPath.get(from.path)?.lines[caller.callLine - 1] ?? '') : '';
+    return !REQUEST_CHOSEN.test(callText);
+  });
 }
