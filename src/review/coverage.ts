@@ -183,9 +183,10 @@ function fromContent(diff: DiffFile, read: BytesRead | undefined, maxFileBytes: 
   if (!read.ok && head.length === 0) return covered(diff, 'not_reviewed', `unreadable: the start of a ${read.size}-byte file could not be read`);
   if (isBinaryContent(head)) {
     if (code) return covered(diff, 'not_reviewed', `binary: content with NUL bytes in a code file (a source-code name, the executable mode or a #! line; git's rule: a NUL in the first 8,000 bytes); ${excludeHint(diff.path)}`);
-    // Its strings are searched for secrets, which needs all of it: a larger one is a file not searched.
-    if (!read.ok) return covered(diff, 'not_reviewed', `too_large: binary content of ${read.size} bytes, over review.max_file_bytes (${maxFileBytes}), not searched for secrets; ${excludeHint(diff.path)}`);
     const { kind, format } = binaryKind(head);
+    // Binary data is reviewed with nothing to review (SPEC); searching its strings for secrets is an
+    // extra that needs all of it, so a larger one says it was not searched rather than failing the review.
+    if (!read.ok) return covered(diff, 'data', `${format === null ? 'binary content' : `${kind} (${format})`} of ${read.size} bytes: nothing to review line by line; over review.max_file_bytes (${maxFileBytes}), its strings were not searched for secrets`, kind);
     const reason = format === null ? 'binary content: nothing to review line by line' : `${kind} (${format}): nothing to review line by line`;
     return { ...covered(diff, 'data', reason, kind), secretText: { text: binaryStrings(read.bytes), binary: true } };
   }

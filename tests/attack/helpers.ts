@@ -15,6 +15,8 @@ export interface AttackReview {
   findings: AttackFinding[];
   /** `rule path:line` of each finding, for readable assertions. */
   where: string[];
+  /** The report's files not reviewed line by line (data, not reviewed), with why. */
+  skipped: { path: string; class: string; reason: string }[];
 }
 
 /** A reviewer of one hostile commit each call; its repositories are removed after each test of the calling file. */
@@ -26,7 +28,8 @@ export function hostileChangeReviewer(): (files: FileMap) => Promise<AttackRevie
     const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--no-model', '--format', 'json'], { cwd: r.root });
     // A review that could not run reports nothing; an attack "caught" that way proves nothing.
     if (run.code === 2) throw new Error(`review could not run: ${run.stderr}`);
-    const findings = (JSON.parse(run.stdout) as { findings: AttackFinding[] }).findings;
-    return { code: run.code, findings, where: findings.map((f) => `${f.rule} ${f.path}:${f.line}`) };
+    const report = JSON.parse(run.stdout) as { findings: AttackFinding[]; skipped_files: AttackReview['skipped'] };
+    const findings = report.findings;
+    return { code: run.code, findings, where: findings.map((f) => `${f.rule} ${f.path}:${f.line}`), skipped: report.skipped_files };
   };
 }

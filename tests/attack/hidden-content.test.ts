@@ -37,6 +37,15 @@ describe('attack: code and secrets hidden by name or encoding', () => {
     expect(result.where).toEqual(expect.arrayContaining([`${SECRET_RULE} creds.dat:1`, `${SECRET_RULE} settings.txt:1`, `${SECRET_RULE} settings-be.txt:1`]));
   });
 
+  it('binary data over review.max_file_bytes is data with nothing to review, not a failed review, and says its strings were not searched', async () => {
+    const image = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.alloc(2_200_000, 7)]);
+    const result = await review({ 'assets/hero.png': image });
+    expect(result.code).toBe(0);
+    const file = result.skipped.find((f) => f.path === 'assets/hero.png');
+    expect(file?.class).toBe('data');
+    expect(file?.reason).toMatch(/not searched for secrets/);
+  });
+
   it("a key in a source map's embedded sources is found, though the map is data", async () => {
     const map = JSON.stringify({ version: 3, sources: ['a.js'], sourcesContent: [`const k = "${TOKEN}";`], mappings: 'AAAA' });
     const result = await review({ 'public/app.js.map': `${map}\n` });
