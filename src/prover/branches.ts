@@ -46,7 +46,9 @@ export type BooleanUse =
 /** Says whether lines `from..to` of the function leave it (throw, return, abort, an always-throwing helper). */
 export type LeavesBetween = (from: number, to: number) => boolean;
 
-const CONDITION = /\b(if|elif|elseif|unless)\b/;
+/** The keywords that open a test in the languages read (`elif`: Python, `elseif`: PHP, `unless`: Ruby/Perl-style helpers). */
+export const CONDITION_KEYWORDS = 'if|elif|elseif|unless';
+const CONDITION = new RegExp(String.raw`\b(${CONDITION_KEYWORDS})\b`);
 /** Laravel/PHP and assertion helpers that end the request when their argument is false (or true, for `_if`). */
 const ASSERTING = /^\s*(?:return\s+)?(abort_unless|throw_unless|abort_if|throw_if|assert|invariant)\s*\(/;
 
@@ -428,12 +430,14 @@ export function conditionalReach(file: ProgramFile, fn: FunctionIR, line: number
 }
 
 /** The `if` line a refusal on `line` is the failing arm of (the nearest line above at a shallower indent), or `line`. */
+const CLAUSE_HEAD = new RegExp(String.raw`^\s*(?:\}\s*)?(${CONDITION_KEYWORDS})\b`);
+
 function clauseHead(file: ProgramFile, fn: FunctionIR, line: number): number {
   const indent = indentOf(file.lines[line - 1] ?? '');
   for (let l = line - 1; l > bodyTop(file, fn); l--) {
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '' || indentOf(text) >= indent) continue;
-    return /^\s*(?:\}\s*)?(if|elif|elseif|unless)\b/.test(text) ? l : line;
+    return CLAUSE_HEAD.test(text) ? l : line;
   }
   return line;
 }

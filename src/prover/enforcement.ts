@@ -18,7 +18,7 @@ import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
 import { routeClosures } from './laravel-route-closures.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
-import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTestUse, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
+import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTestUse, CONDITION_KEYWORDS, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import { parseWebXml, servletConstraint } from './web-xml.js';
 import { complementedInFunction } from './case-split-checks.js';
@@ -77,7 +77,7 @@ export interface WitnessInput {
 
 const EXIT = /\b(throw|return|raise|abort\w*|exit|die|redirect|send_error|finish)\b/;
 const BRANCH = /\b(if|unless|elif|elseif)\b|\?|&&|\|\||(^|[^=!<>])=($|[^=])/;
-const CONDITION_LINE = /\b(if|elif|elseif|unless)\b/;
+const CONDITION_LINE = new RegExp(String.raw`\b(${CONDITION_KEYWORDS})\b`);
 
 /**
  * A statement witness's reach: `until`, the end of the branch its value guards, and `blockEnd`, the end
@@ -143,10 +143,19 @@ function throwingHelperRow(program: Program, facts: LanguageFacts, file: Program
   const condition = conditionAbove(file, call.line);
   if (condition === null) return null;
   const lineText = `throw new Error(${call.text})`;
-  const row = facts.dischargers.find((d) => d.effect === 'throws' && d.calls.some((re) => re.test('new Error')) && (!d.line || d.line.test(lineText)) && (!d.condition || d.condition.test(condition)));
+  const row = throwRows(facts).find((d) => (!d.line || d.line.test(lineText)) && (!d.condition || d.condition.test(condition)));
   if (!row) return null;
   const caller = nodeAt(program, file.ir, call.line);
   return resolveCall(program, file, caller?.fn ?? null, call).targets.some((t) => alwaysThrows(program, t)) ? row : null;
+}
+
+/** The rows a `throw new Error(...)` can match, found once per facts: every call under a test asks. */
+const throwRowsOf = new WeakMap<LanguageFacts, DischargerFact[]>();
+
+function throwRows(facts: LanguageFacts): DischargerFact[] {
+  let rows = throwRowsOf.get(facts);
+  if (!rows) throwRowsOf.set(facts, (rows = facts.dischargers.filter((d) => d.effect === 'throws' && d.calls.some((re) => re.test('new Error')))));
+  return rows;
 }
 
 /** Leading whitespace width of a line. */

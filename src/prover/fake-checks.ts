@@ -12,6 +12,7 @@ import type { DischargerFact } from './facts.js';
 import { resolveCall, type Program } from './resolution.js';
 import { repositoryFunction } from './python-web-checks.js';
 import { callsByLine } from './enforcement.js';
+import { CONDITION_KEYWORDS } from './branches.js';
 import { blankStrings } from './string-literals.js';
 import type { FunctionRef, ProgramFile } from './types.js';
 
@@ -66,9 +67,11 @@ function inertTarget(program: Program, target: FunctionRef): boolean {
   return inert;
 }
 
+const TEST_HEAD = new RegExp(String.raw`\b(?:${CONDITION_KEYWORDS})\b\s*`);
+
 /** The test of an `if` line: inside its parentheses (JavaScript, PHP, Java) or before its colon (Python). */
 function testOf(line: string): string | null {
-  const head = /\b(?:if|elif|elseif|unless)\b\s*/.exec(line);
+  const head = TEST_HEAD.exec(line);
   if (head === null) return null;
   const rest = line.slice(head.index + head[0].length);
   if (!rest.startsWith('(')) {

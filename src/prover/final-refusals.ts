@@ -12,6 +12,7 @@
  * are (Formbricks' `checkAuthorizationUpdated`). A `return` at the outermost level before the refusal
  * lets every caller through, and a refusal under a test is judged by the tests as before.
  */
+import { indentOf } from './branches.js';
 import { statementRange } from './function-body.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
 import type { ProgramFile } from './types.js';
@@ -24,15 +25,11 @@ export function refusesUnlessAllowed(file: ProgramFile, fn: FunctionIR, line: nu
     const text = file.lines[l - 1] ?? '';
     if (!/^\s*[{}()\];,]*\s*$/.test(text)) body.push({ line: l, text });
   }
-  const outermost = Math.min(...body.map((b) => indent(b.text)));
+  const outermost = Math.min(...body.map((b) => indentOf(b.text)));
   const own = body.find((b) => b.line === line);
-  if (!own || indent(own.text) !== outermost || !/^\s*throw\b/.test(own.text)) return false;
+  if (!own || indentOf(own.text) !== outermost || !/^\s*throw\b/.test(own.text)) return false;
   // The refusal's own statement may run over several lines; nothing at the outermost level follows it.
-  if (body.some((b) => b.line > line && indent(b.text) <= outermost)) return false;
+  if (body.some((b) => b.line > line && indentOf(b.text) <= outermost)) return false;
   const returns = body.filter((b) => b.line < line && /\breturn\b/.test(b.text));
-  return returns.length > 0 && returns.every((b) => indent(b.text) > outermost);
-}
-
-function indent(text: string): number {
-  return /^\s*/.exec(text)?.[0].length ?? 0;
+  return returns.length > 0 && returns.every((b) => indentOf(b.text) > outermost);
 }

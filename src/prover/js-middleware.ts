@@ -10,7 +10,7 @@
  */
 import type { LanguageFacts } from './facts.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
-import { guardClauseHead } from './branches.js';
+import { guardClauseHead, indentOf } from './branches.js';
 import { definingFile, moduleConstantLine, moduleStatement, namedFunction, withoutComments } from './recognisers/js-handlers.js';
 import type { Program } from './resolution.js';
 import type { DischargeKind, EntryPoint, MiddlewareUse, ProgramFile, Witness } from './types.js';
@@ -114,10 +114,10 @@ function gatedNext(file: ProgramFile, from: number, to: number): MiddlewareCheck
 function refusalHead(file: ProgramFile, fn: FunctionIR, line: number): number {
   const own = guardClauseHead(file, fn, line);
   if (own !== line) return own;
-  const indent = /^\s*/.exec(file.lines[line - 1] ?? '')?.[0].length ?? 0;
+  const indent = indentOf(file.lines[line - 1] ?? '');
   for (let l = line - 1; l >= Math.max(fn.startLine, line - 4); l--) {
     const text = file.lines[l - 1] ?? '';
-    if (text.trim() === '' || (/^\s*/.exec(text)?.[0].length ?? 0) >= indent) continue;
+    if (text.trim() === '' || indentOf(text) >= indent) continue;
     return /^\s*(?:\}\s*)?if\b/.test(text) && !/\belse\b/.test(text) ? l : line;
   }
   return line;
@@ -129,7 +129,6 @@ function refusalHead(file: ProgramFile, fn: FunctionIR, line: number): number {
  * itself (`if (apiToken) { ...check...; return next({ ctx }) }`) is one way in of several, each checked.
  */
 function underBranch(file: ProgramFile, fn: FunctionIR, line: number): boolean {
-  const indentOf = (text: string): number => /^\s*/.exec(text)?.[0].length ?? 0;
   const indent = indentOf(file.lines[line - 1] ?? '');
   for (let l = line - 1; l >= fn.startLine; l--) {
     const text = file.lines[l - 1] ?? '';

@@ -45,7 +45,7 @@ function tailIndex(files: readonly ProgramFile[]): TailIndex {
 }
 
 /** Folders a workspace package lives in (`packages/lib`, `apps/api`): the only places a scoped import is looked for. */
-const WORKSPACE = '(?:packages|libs|apps|modules|services|plugins)';
+const WORKSPACE_FOLDERS = new Set(['packages', 'libs', 'apps', 'modules', 'services', 'plugins']);
 
 /** One reading of a specifier: the path tail it names and where in the repository that tail may sit. */
 interface Tail {
@@ -81,21 +81,25 @@ function ancestors(path: string): string[] {
 
 /** The repository's top and, for a file of a workspace package (`apps/web/...`), that package's folder. */
 function packageRoots(path: string): string[] {
-  const match = new RegExp(`^(?:.*/)?${WORKSPACE}/[^/]+`).exec(path);
-  return match ? ['', match[0]] : [''];
+  const parts = path.split('/').slice(0, -1);
+  for (let i = parts.length - 2; i >= 0; i--) if (WORKSPACE_FOLDERS.has(parts[i] ?? '')) return ['', parts.slice(0, i + 2).join('/')];
+  return [''];
+}
+
+/** `packages/lib/server-only/users` for the tail `lib/server-only/users`: the tail right below a workspace folder. */
+function inWorkspace(stem: string, tail: string): boolean {
+  if (stem !== tail && !stem.endsWith(`/${tail}`)) return false;
+  const above = stem.slice(0, stem.length - tail.length).replace(/\/$/, '');
+  return WORKSPACE_FOLDERS.has(above.slice(above.lastIndexOf('/') + 1));
 }
 
 function allowed(stem: string, reading: Tail, importer: string): boolean {
-  if (reading.where === 'workspace') return new RegExp(`(?:^|/)${WORKSPACE}/${escape(reading.tail)}$`).test(stem);
+  if (reading.where === 'workspace') return inWorkspace(stem, reading.tail);
   const bases = reading.where === 'near' ? ancestors(importer) : packageRoots(importer);
   return bases.some((dir) => ['', '/src', '/app'].some((sub) => {
     const base = `${dir}${sub}`.replace(/^\//, '');
     return stem === (base === '' ? reading.tail : `${base}/${reading.tail}`);
   }));
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function sharedPrefix(a: string, b: string): number {

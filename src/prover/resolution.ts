@@ -509,23 +509,20 @@ const absoluteModules = new WeakMap<Program, Map<string, ProgramFile[]>>();
 
 export function moduleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {
   if (module.startsWith('.')) return resolveModuleFiles(program, fromPath, module);
-  let cache = absoluteModules.get(program);
-  if (!cache) {
-    cache = new Map();
-    absoluteModules.set(program, cache);
-  }
-  let files = cache.get(module);
-  if (!files) {
-    files = resolveModuleFiles(program, fromPath, module);
-    cache.set(module, files);
-  }
+  const files = cachedModules(program, `module\0${module}`, () => resolveModuleFiles(program, fromPath, module));
   if (files.length > 0 || !/\.(ts|tsx|js|jsx|mjs|cjs)$/.test(fromPath)) return files;
   // `import { throwErr } from 'src/utils'`: a path from the package's own root (tsconfig baseUrl), in a monorepo a folder above the importer.
   const dir = fromPath.includes('/') ? fromPath.slice(0, fromPath.lastIndexOf('/')) : '';
-  const key = `${dir}\0${module}`;
-  let rooted = cache.get(key);
-  if (!rooted) cache.set(key, (rooted = fromPackageRoot(program, dir, module)));
-  return rooted;
+  return cachedModules(program, `rooted\0${dir}\0${module}`, () => fromPackageRoot(program, dir, module));
+}
+
+/** Absolute specifiers are resolved once per program (and per importing folder where the answer depends on it). */
+function cachedModules(program: Program, key: string, resolve: () => ProgramFile[]): ProgramFile[] {
+  let cache = absoluteModules.get(program);
+  if (!cache) absoluteModules.set(program, (cache = new Map<string, ProgramFile[]>()));
+  let files = cache.get(key);
+  if (!files) cache.set(key, (files = resolve()));
+  return files;
 }
 
 /** The files `module` names from the nearest folder above `dir` that holds them (a TypeScript baseUrl). */
@@ -547,18 +544,8 @@ function fromPackageRoot(program: Program, dir: string, module: string): Program
 export function moduleFilesThroughAliases(program: Program, fromPath: string, module: string): ProgramFile[] {
   const files = moduleFiles(program, fromPath, module);
   if (files.length > 0 || module.startsWith('.')) return files;
-  let cache = absoluteModules.get(program);
-  if (!cache) {
-    cache = new Map();
-    absoluteModules.set(program, cache);
-  }
-  const key = `${module}\0${fromPath.slice(0, fromPath.lastIndexOf('/') + 1)}`;
-  let aliased = cache.get(key);
-  if (!aliased) {
-    aliased = aliasedModuleFiles(program.files, fromPath, module);
-    cache.set(key, aliased);
-  }
-  return aliased;
+  const dir = fromPath.slice(0, fromPath.lastIndexOf('/') + 1);
+  return cachedModules(program, `alias\0${dir}\0${module}`, () => aliasedModuleFiles(program.files, fromPath, module));
 }
 
 function resolveModuleFiles(program: Program, fromPath: string, module: string): ProgramFile[] {

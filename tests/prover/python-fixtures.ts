@@ -26,3 +26,13 @@ def logged(f):
         return f(*args, **kwargs)
     return logged_wrapper
 `;
+
+/** A FastAPI dependency that instantiates each permission class with the request (Dispatch's shape): a class whose constructor refuses is the check. */
+export const PERMISSIONS_DEPENDENCY = `class PermissionsDependency(object):
+    def __init__(self, permissions_classes: list):
+        self.permissions_classes = permissions_classes
+
+    def __call__(self, request: Request):
+        for permission_class in self.permissions_classes:
+            permission_class(request=request)
+`;

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
+import { PERMISSIONS_DEPENDENCY } from './python-fixtures.js';
 
 async function labels(files: Record<string, string>): Promise<string[]> {
   const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
@@ -140,14 +141,7 @@ class EditPermission(BasePermission):
         return request.state.role == "admin"
 
 
-class PermissionsDependency(object):
-    def __init__(self, permissions_classes: list):
-        self.permissions_classes = permissions_classes
-
-    def __call__(self, request: Request):
-        for permission_class in self.permissions_classes:
-            permission_class(request=request)
-`;
+${PERMISSIONS_DEPENDENCY}`;
 
 const taskRoute = `from fastapi import APIRouter, Depends
 from app.permissions import EditPermission, PermissionsDependency
