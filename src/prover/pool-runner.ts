@@ -91,7 +91,7 @@ async function proveRun(run: PlannedRun, root: string, maxDepth: number | undefi
       ...base,
       head: outcome.head,
       status,
-      reason: stale === undefined ? null : `stale_anchor: a finding names ${stale}, which the run did not read`,
+      reason: stale !== undefined ? `stale_anchor: a finding names ${stale}, which the run did not read` : (outcome.notProven ?? outcome.incompleteReason),
       seconds: elapsed,
       files_read: outcome.filesRead.size,
       bytes_read: [...outcome.filesRead.values()].reduce((a, b) => a + b, 0),

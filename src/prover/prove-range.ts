@@ -13,6 +13,7 @@ import { loadConfig } from '../config/index.js';
 import { languageForPath } from '../syntax/languages.js';
 import { proveFromReader } from './source.js';
 import { notProvenReason } from './render.js';
+import { incompleteDegradationLines, type Degradation } from './degradation.js';
 import type { ProveResult } from './types.js';
 
 /** Larger files are skipped (generated code, data) and counted. */
@@ -40,6 +41,8 @@ export interface ProveRangeOutcome {
   head: string;
   /** A file could not be read or proved. */
   incomplete: boolean;
+  /** Why the run is incomplete (the first degradation that leaves it so, and how many), or null. */
+  incompleteReason: string | null;
   /** Why nothing could be proved (no entry of a known framework), or null. */
   notProven: string | null;
   /** Bytes of each file the prover read, by repository path. */
@@ -82,7 +85,14 @@ export async function proveRange(input: ProveRangeInput): Promise<ProveRangeOutc
     scoped: true,
     ...(input.inventory === true ? { inventory: true } : {}),
   });
-  return { result, head, incomplete, notProven: notProvenReason(result), filesRead };
+  return { result, head, incomplete, incompleteReason: incomplete ? incompleteReasonOf(result.degradations) : null, notProven: notProvenReason(result), filesRead };
+}
+
+/** One line for a record: the first reason and how many more, so a pool record says why it is incomplete. */
+function incompleteReasonOf(degradations: readonly Degradation[]): string {
+  const lines = incompleteDegradationLines(degradations);
+  if (lines.length === 0) return 'the scoped selection met a bound';
+  return lines.length === 1 ? (lines[0] ?? '') : `${lines[0] ?? ''} (and ${lines.length - 1} more)`;
 }
 
 async function touchedFiles(root: string, range: string): Promise<{ path: string; lines: Set<number>; removed: { line: number; text: string }[] }[]> {

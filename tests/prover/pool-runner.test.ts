@@ -194,3 +194,20 @@ describe('jscr prove --pool', () => {
     expect((await jscr(['prove', '--pool', pool], dir)).stderr).toMatch(/--pool needs --out/);
   });
 });
+
+describe('jscr prove --pool records why a run says less', () => {
+  it('writes the not-proven reason into the record, so a pool reader knows why a run found nothing', async () => {
+    // a protected operation in a class no supported framework routes to: nothing can be proved
+    const lookup = (body: string): string => `package org.acme;\npublic class Job {\n  void run() {\n${body}  }\n}\n`;
+    const repo = makeRepo({ 'src/main/java/org/acme/Job.java': lookup(LOOKUP) });
+    const changed = repo.commit({ 'src/main/java/org/acme/Job.java': lookup(`    int n = 1;\n${LOOKUP}`) }, 'tidy');
+    const dir = folder();
+    const pool = writePool(dir, repo.root, [{ id: 'plain', kind: 'ordinary', commit: changed }]);
+    const out = join(dir, 'out');
+    const run = await jscr(['prove', '--pool', pool, '--out', out, '--format', 'json'], dir);
+    expect(run.code).toBe(3);
+    const [row] = records(out);
+    expect(row).toMatchObject({ id: 'plain', status: 'not_proven' });
+    expect(String(row?.reason)).toMatch(/no entry point of a supported web framework/);
+  });
+});
