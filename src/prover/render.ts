@@ -15,7 +15,30 @@ import { missingInWords, traceFlow, traceOf } from './trace.js';
 import type { Coverage, ProveResult, ProverFinding } from './types.js';
 
 /** The web frameworks the recognisers know, in words, for a run that recognised none. */
-const SUPPORTED_FRAMEWORKS = 'Jenkins/Stapler, Jetty servlets, JAX-RS, Spring MVC, Symfony, Laravel, Livewire, Remix, React Router, tRPC, Next.js, Express, NestJS, Fastify, Tornado, Django, Flask and FastAPI';
+/** What each recogniser's entries are, in a user's words; a test requires a name for every recogniser of the registry. */
+export const FRAMEWORK_NAMES: Readonly<Record<string, string>> = {
+  stapler: 'Jenkins/Stapler',
+  jetty: 'Jetty servlets and JAX-RS',
+  registration: 'servlets registered in code',
+  spring: 'Spring MVC',
+  symfony: 'Symfony',
+  laravel: 'Laravel',
+  livewire: 'Livewire',
+  remix: 'Remix',
+  'react-router': 'React Router',
+  trpc: 'tRPC',
+  nextjs: 'Next.js',
+  express: 'Express and Koa',
+  nestjs: 'NestJS',
+  fastify: 'Fastify',
+  tornado: 'Tornado',
+  django: 'Django',
+  flask: 'Flask',
+  fastapi: 'FastAPI',
+  mcp: 'MCP servers',
+};
+const names = Object.values(FRAMEWORK_NAMES);
+const SUPPORTED_FRAMEWORKS = `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
 
 /**
  * Why a run proved nothing although it had something to prove: protected operations were found but no

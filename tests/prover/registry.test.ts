@@ -25,3 +25,10 @@ describe('recogniser registry', () => {
     expect(() => validateTable('tornado', { positive: [{ name: 'a', files: file, entries: [] }], negative: [{ name: 'b', files: file }] })).toThrow(/expects no entry/);
   });
 });
+
+describe('the frameworks a not-proven run names', () => {
+  it('names every recogniser of the registry, so the message never leaves out a framework jscr reads', async () => {
+    const { FRAMEWORK_NAMES } = await import('../../src/prover/render.js');
+    expect(Object.keys(FRAMEWORK_NAMES).sort()).toEqual(RECOGNISERS.map((r) => r.id).sort());
+  });
+});
