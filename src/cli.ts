@@ -59,12 +59,12 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
       .option('--staged', 'review the staged change')
       .option('--commit <sha>', 'review one commit', given)
       .option('--repo <dir>', 'the repository (default: the current directory)', given)
-      .option('--config <file>', 'a .jscr.toml to use instead of the repository one', given);
+      .option('--config <file>', "a .jscr.toml to use instead of the one at the change's base revision", given);
 
   changeFlags(program.command('review').description('review a change (default: the working tree against HEAD)'))
     .addOption(new Option('--format <format>', 'report format').choices(REPORT_FORMATS).default('text'))
     .option('--output <file>', 'write the report to a file instead of stdout', given)
-    .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1').choices(FAIL_ON_LEVELS))
+    .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1 (default: review.fail_on, "low")').choices(FAIL_ON_LEVELS))
     .option('--no-model', 'do not call a model even if one is configured')
     .option('--quiet', 'no progress on stderr')
     .action((opts: ReviewOptions) => run(async () => (await import('./commands/review.js')).reviewCommand(opts, io)));
@@ -76,11 +76,11 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
     .option('--base <rev>', 'prove only the change base..head', given)
     .option('--head <rev>', 'the head revision (default: HEAD)', given)
     .addOption(new Option('--format <format>', 'report format').choices(FORMATS_PROVE).default('text'))
-    .option('--max-depth <n>', 'how many calls deep a path may be (0 to 10)', wholeNumber)
+    .option('--max-depth <n>', 'how many calls deep a path may be (0 to 10; default: prover.max_depth, 3)', wholeNumber)
     .option('--config <file>', 'a .jscr.toml to use instead of the one in the base (or head) revision', given)
     .option('--pool <file>', 'score the prover on a pool of fixes and ordinary commits (a JSON file)', given)
     .option('--out <dir>', 'with --pool: the folder for records.jsonl (resumable) and summary.json', given)
-    .option('--repos <dir>', "with --pool: the folder the pool's repository paths are relative to", given)
+    .option('--repos <dir>', "with --pool: the folder the pool's repository paths are relative to (default: the pool file's folder)", given)
     .action((opts: ProveOptions) => run(async () => (await import('./commands/prove.js')).proveCommand(opts, io)));
 
   changeFlags(program.command('fix').description('ask the model for fixes and write the ones the guard accepts'))
@@ -92,7 +92,7 @@ function buildProgram(io: CommandIO, run: (work: () => Promise<ExitCode>) => voi
 
   program
     .command('guard')
-    .description('check one edit proposal against its consultation (prints a Checked as JSON)')
+    .description('check one edit proposal against its consultation (prints the verdict as JSON)')
     .requiredOption('--repo <dir>', 'the repository root', given)
     .requiredOption('--consultation <file>', 'the consultation JSON', given)
     .requiredOption('--proposal <file>', 'the proposal JSON', given)

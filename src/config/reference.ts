@@ -66,7 +66,7 @@ const KEY_DOCS: Record<string, KeyDoc> = {
   'prover.public.route': { text: 'An entry public on purpose, by the URL path its framework declares (`/login`); a trailing `*` takes every route under it.', example: '"/login"' },
   'prover.public.handler': { text: 'An entry public on purpose, by handler: `Class.method`, `Class::method`, or `path/to/file.ts:action` for a module\'s exported handler. With `route`, both must match.', example: '"app/routes/signup.tsx:action"' },
   'prover.public.reason': { text: 'Why the entry is public; required. `jscr prove` lists every entry it skipped with this reason. Read from the base revision: a change cannot exempt its own entry.', example: '"sign-up is open to everyone"' },
-  'prover.scope': { text: 'In review, prove only the files the change needs (the changed files, their callers and callees, route files), found by text search, once the candidate code is 8 MiB or more (smaller repositories are read whole); false reads every file.' },
+  'prover.scope': { text: 'In review, prove only the files the change needs (the changed files, their callers and callees, route files), found by text search, once the candidate code is 1 MiB or more (smaller repositories are read whole; `jscr prove --base` does the same); false reads every file.' },
   'gate.enabled': { text: 'Turn the coding-agent edit gate off with `false` (the JSCR_GATE environment variable wins).' },
   'gate.state_dir': {
     text: 'Where per-session gate state lives; by default under $XDG_STATE_HOME/jscr/gate (or ~/.local/state/jscr/gate).',

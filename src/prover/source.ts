@@ -61,7 +61,7 @@ export interface ProveFromReaderOutcome {
  * Below this much candidate text (after test and minified files are left out) a change is proved over
  * every file, by the review and by `jscr prove` alike (ADR 0047): a whole read of so little costs well
  * under a second and is the reference the selection is held to. Above it the selection is used: it
- * reports what a whole read reports on the pools' changes but one (pixelfed-apiv1-roles, docs/prover.md)
+ * reports what a whole read reports on the pools' changes but one (pixelfed-apiv1-roles, docs/prover-history.md)
  * and costs a fraction (documenso 1.9 s of CPU against 8.8 s, thingsboard 8.4 s against 16.7 s).
  */
 export const SCOPE_FROM_BYTES = 1024 * 1024;
