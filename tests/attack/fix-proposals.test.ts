@@ -71,4 +71,13 @@ describe('JavaScript: the Function constructor through a key that is not a liter
     const result = await verdict('pick.js', text, 'pick', 2, "  const command = 'id ' + JSON.stringify(table[key]);\n");
     expect(result.refusal).toBeNull();
   });
+
+  it.each([
+    ['assigned', "  key = 'constr' + 'uctor'; const F = table[key]; const command = F('return 1')();\n"],
+    ['shadowed by a declaration', "  { const key = 'constr' + 'uctor'; const F = table[key]; const command = F('return 1')(); }\n  const command = 'id';\n"],
+  ])('refuses a kept computed read whose key the replacement %s', async (_name, replacement) => {
+    const text = "function pick(table, key) {\n  const command = 'id ' + table[key];\n  return command;\n}\n";
+    const result = await verdict('pick.js', text, 'pick', 2, replacement);
+    expect(result.refusal).toBe('name_outside_the_question');
+  });
 });
