@@ -8,6 +8,10 @@ import { runJscr, type CliRun } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
 import { API_KEY, API_KEY_ENV, ROUTE_LINES, SQL_LINE, configFor, configTomlFor, modelFinding, runSteps, step } from '../model/material.js';
 import { startServer, type ScriptedServer } from '../model/server.js';
+import { exitCodeFor } from '../../src/report/exit.js';
+import { makeFinding } from '../../src/report/fingerprint.js';
+import type { Severity } from '../../src/report/finding.js';
+import { orderFindings } from '../../src/report/order.js';
 
 interface Report {
   findings: { rule: string; source: string; path: string; line: number; severity: string }[];
@@ -45,6 +49,19 @@ describe('a provider flooding the report', () => {
     expect(run.code).toBe(1);
     expect(report.findings.some((f) => f.source === 'rule' && f.line === SQL_LINE)).toBe(true);
     expect(report.findings).toHaveLength(3);
+  });
+});
+
+describe('truncation at review.max_findings', () => {
+  const at = (source: 'rule' | 'model', severity: Severity, line: number) =>
+    makeFinding({ rule: `jscr/${source}-${line}`, source, severity, confidence: 1, path: 'a.js', line, end_line: line, title: 't', message: 'm', evidence: `line ${line}`, cwe: null });
+
+  it('cuts model findings before deterministic ones, yet keeps the most severe finding, so the exit code is what it was', () => {
+    const findings = [at('rule', 'info', 1), at('rule', 'info', 2), at('model', 'critical', 3), at('model', 'critical', 4)];
+    const kept = orderFindings(findings, { minConfidence: 0, maxFindings: 2 }).findings;
+    expect(kept.map((f) => `${f.source}:${f.line}`)).toEqual(['model:3', 'rule:1']);
+    const everything = orderFindings(findings, { minConfidence: 0, maxFindings: 10 }).findings;
+    expect(exitCodeFor({ complete: true, findings: kept }, 'high')).toBe(exitCodeFor({ complete: true, findings: everything }, 'high'));
   });
 });
 
