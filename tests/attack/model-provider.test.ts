@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runJscr, type CliRun } from '../helpers/cli.js';
-import { makeRepo, type TestRepo } from '../helpers/repo.js';
+import { reposRemovedAfterEach } from '../helpers/repo.js';
 import { API_KEY, API_KEY_ENV, ROUTE_LINES, SQL_LINE, configFor, configTomlFor, modelFinding, runSteps, step } from '../model/material.js';
 import { startServer, type ScriptedServer } from '../model/server.js';
 import { exitCodeFor } from '../../src/report/exit.js';
@@ -20,19 +20,13 @@ interface Report {
 }
 
 let server: ScriptedServer;
-const repos: TestRepo[] = [];
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-  for (const r of repos.splice(0)) r.cleanup();
-});
+beforeEach(async () => void (server = await startServer()));
+afterEach(() => server.close());
+const newRepo = reposRemovedAfterEach();
 
 /** HEAD adds the route handler (lines 6-9); the rule flags the SQL line (7). */
 function reviewChange(extraToml = ''): Promise<CliRun> {
-  const repo = makeRepo({ '.jscr.toml': configTomlFor(server) + extraToml, 'src/routes/user.js': [...ROUTE_LINES.slice(0, 5), ...ROUTE_LINES.slice(9)].join('\n') + '\n' });
-  repos.push(repo);
+  const repo = newRepo({ '.jscr.toml': configTomlFor(server) + extraToml, 'src/routes/user.js': [...ROUTE_LINES.slice(0, 5), ...ROUTE_LINES.slice(9)].join('\n') + '\n' });
   repo.commit({ 'src/routes/user.js': `${ROUTE_LINES.join('\n')}\n` }, 'add the route');
   return runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root, { [API_KEY_ENV]: API_KEY });
 }
