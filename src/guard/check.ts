@@ -342,14 +342,21 @@ function namesInsideTheQuestion(subject: Subject): string | null {
   const before = namesInRows(need(subject.originalTree, 'the original tree'), { first: proposal.start_line - 1, last: proposal.end_line - 1 }, language);
   const after = namesInRows(need(subject.resultTree, 'the result tree'), need(subject.replacementRows, 'the rows'), language);
   const builtins = new Set(PURE_BUILTINS[language === 'python' ? 'python' : 'javascript']);
+  // Only what the replaced lines read or bind licenses a read: `Image.open(path)` licenses no bare `open`.
+  const licensed = (name: string): boolean => before.reads.has(name) || before.binds.has(name);
   for (const [name, line] of after.reads) {
     if (isMachineryName(name, language)) return `it reads "${name}" (line ${line}), a dunder name`;
-    if (before.all.has(name) || after.binds.has(name) || builtins.has(name)) continue;
+    if (licensed(name) || after.binds.has(name) || builtins.has(name)) continue;
     return `it reads "${name}" (line ${line}), which neither the replaced lines, a licensed import, the replacement itself nor a pure builtin provides`;
   }
   for (const [callee, line] of after.computedCalls) {
     // `x['constr' + 'uctor']` is a property no one can read here; calling it could be the Function constructor.
     return `it calls "${callee}" (line ${line}), a property whose name is computed, so it could be anything`;
+  }
+  for (const [read, { line, keyNames }] of after.computedReads) {
+    // A computed read kept as the replaced lines made it is not new, unless the replacement rebinds its key.
+    const kept = before.computedReads.has(read) && keyNames.every((n) => !after.binds.has(n) && !after.assigned.has(n));
+    if (!kept) return `it reads "${read}" (line ${line}), a property whose name is computed and not a number, so it could be "constructor"`;
   }
   for (const [name, line] of after.attributes) {
     if (isMachineryName(name, language)) return `it reaches the attribute "${name}" (line ${line}), ${isDunder(name) ? 'a dunder name' : "a name of the language's machinery (a dunder without the underscores)"}`;

@@ -322,15 +322,71 @@ export interface NamesInRows {
   binds: Set<string>;
   /** Attribute and property names (`x.name`); only checked for dunders. */
   attributes: Map<string, number>;
-  /** Every name written in the range, whatever its use. */
-  all: Set<string>;
   /** JavaScript calls of a property whose key is computed (`x[a + b](...)`), by text; the key could name anything. */
   computedCalls: Map<string, number>;
+  /**
+   * JavaScript reads of a property whose key is computed and not provably a number (`x[k]`, a
+   * `{ [k]: v } = x` pattern), by text, with the names the key reads: the key could be `constructor`.
+   */
+  computedReads: Map<string, { line: number; keyNames: string[] }>;
+  /** JavaScript names written by an assignment or an update (`k = ...`, `k += ...`, `k++`), which can change what a key names. */
+  assigned: Set<string>;
 }
+
+const NUMERIC_OPERATORS = new Set(['-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>', '~']);
+
+/**
+ * Whether a JavaScript key expression always yields a number, so it can never name `constructor`:
+ * a number, `.length`, arithmetic and bitwise operators (not `+`, which also joins strings), `i++`.
+ */
+function isNumericKey(node: Node): boolean {
+  switch (node.type) {
+    case 'number':
+    case 'update_expression':
+      return true;
+    case 'parenthesized_expression':
+      return node.namedChildren.length === 1 && node.namedChildren[0] !== null && node.namedChildren[0] !== undefined && isNumericKey(node.namedChildren[0]);
+    case 'member_expression':
+      return node.childForFieldName('property')?.text === 'length';
+    case 'unary_expression':
+    case 'binary_expression':
+      return NUMERIC_OPERATORS.has(node.childForFieldName('operator')?.type ?? '') || (node.type === 'unary_expression' && node.childForFieldName('operator')?.type === '+');
+    default:
+      return false;
+  }
+}
+
+/** The key node of a computed property read (`x[key]`, or `[key]` in a destructuring pattern), or null. */
+function computedKeyRead(node: Node): { key: Node; read: Node } | null {
+  if (node.type === 'subscript_expression') {
+    const key = node.childForFieldName('index');
+    return key ? { key, read: node } : null;
+  }
+  if (node.type === 'computed_property_name' && node.parent?.type === 'pair_pattern') {
+    const key = node.namedChildren[0];
+    return key ? { key, read: node.parent } : null;
+  }
+  return null;
+}
+
+/** The identifiers inside a node (an explicit stack: a key can be nested deeply). */
+function identifiersIn(node: Node, language: GuardLanguage): string[] {
+  const names: string[] = [];
+  const stack: Node[] = [node];
+  while (stack.length > 0) {
+    const at = stack.pop();
+    if (!at) break;
+    if (at.type === 'identifier') names.push(resolvedName(at.text, language));
+    for (const child of at.namedChildren) if (child) stack.push(child);
+  }
+  return names;
+}
+
+const JS_ASSIGNMENTS = new Set(['assignment_expression', 'augmented_assignment_expression']);
 
 /** Classify every name node starting in the rows; the map values are 1-based lines of first use. */
 export function namesInRows(tree: Tree, rows: RowRange, language: GuardLanguage): NamesInRows {
-  const result: NamesInRows = { reads: new Map(), binds: new Set(), attributes: new Map(), all: new Set(), computedCalls: new Map() };
+  const result: NamesInRows = { reads: new Map(), binds: new Set(), attributes: new Map(), computedCalls: new Map(), computedReads: new Map(), assigned: new Set() };
   const types = NAME_TYPES[language];
   const use = language === 'python' ? pythonNameUse : javascriptNameUse;
   for (const node of nodesInRows(tree, rows)) {
@@ -344,10 +400,20 @@ export function namesInRows(tree: Tree, rows: RowRange, language: GuardLanguage)
       const index = callee?.type === 'subscript_expression' ? callee.childForFieldName('index') : null;
       if (index && index.type !== 'number' && jsLiteralValue(index) === null) result.computedCalls.set(oneLineText(callee ?? node), node.startPosition.row + 1);
     }
+    if (language !== 'python') {
+      const computed = computedKeyRead(node);
+      if (computed && jsLiteralValue(computed.key) === null && !isNumericKey(computed.key)) {
+        result.computedReads.set(oneLineText(computed.read), { line: node.startPosition.row + 1, keyNames: identifiersIn(computed.key, language) });
+      }
+      if (JS_ASSIGNMENTS.has(node.type)) {
+        const left = node.childForFieldName('left');
+        if (left) for (const name of identifiersIn(left, language)) result.assigned.add(name);
+      }
+      if (node.type === 'update_expression') for (const name of identifiersIn(node, language)) result.assigned.add(name);
+    }
     if (!types.has(node.type)) continue;
     const name = resolvedName(node.text, language);
     const line = node.startPosition.row + 1;
-    result.all.add(name);
     const how = use(node);
     if (how === 'read' && !result.reads.has(name)) result.reads.set(name, line);
     else if (how === 'binds') result.binds.add(name);

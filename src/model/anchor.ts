@@ -19,9 +19,12 @@ function foldWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** A quoted line with the prompt's gutter (`  12 |+`) removed, for models that copy it. */
+/**
+ * A quoted line with the prompt's gutter (`  12 |+`) removed, for models that copy it. The digits are
+ * one optional group: `\s*\d*\s*` backtracks quadratically on a line of blanks a provider can send.
+ */
 function withoutGutter(text: string): string {
-  return text.replace(/^\s*\d*\s*\|[+\- ]?/, '');
+  return text.replace(/^\s*(?:\d+\s*)?\|[+\- ]?/, '');
 }
 
 /** Where a quote was found. */

@@ -178,6 +178,20 @@ export function orderFindings(findings: readonly Finding[], opts: OrderOptions):
   const duplicates = confident.length - merged.length;
   const sorted = merged.sort(compareFindings);
   const limit = Math.max(0, Math.floor(opts.maxFindings));
-  const kept = sorted.slice(0, limit);
-  return { findings: kept, droppedLowConfidence, truncated: sorted.length - kept.length, duplicates };
+  return { findings: truncate(sorted, limit), droppedLowConfidence, truncated: sorted.length - Math.min(limit, sorted.length), duplicates };
+}
+
+/**
+ * The first `limit` findings in report order, except that a model finding never takes the place of a
+ * deterministic one (the reviewed text can steer the model into many severe findings, and the report
+ * must still show what the rules, scanners and the prover proved), bar the most severe finding of all.
+ */
+function truncate(sorted: readonly Finding[], limit: number): Finding[] {
+  if (sorted.length <= limit) return [...sorted];
+  // The first finding is the most severe and decides the exit code: it stays, whatever its source.
+  const mostSevereIsModel = limit > 0 && sorted[0]?.source === 'model';
+  const deterministic = sorted.filter((f) => f.source !== 'model').slice(0, mostSevereIsModel ? limit - 1 : limit);
+  const models = sorted.filter((f) => f.source === 'model').slice(0, limit - deterministic.length);
+  const kept = new Set([...deterministic, ...models]);
+  return sorted.filter((f) => kept.has(f));
 }
