@@ -64,6 +64,12 @@ describe('Tornado handlers the URL list registers', () => {
     expect(findings).toEqual(['NoteHandler.delete unguarded_path']);
   });
 
+  it('settles a delete of a row selected through the access control for deletion, not for reading', async () => {
+    const scoped = (mode: string) => noteHandlers('    @auth_or_token').replace('        note = Note.query.get(note_id)', `        note = DBSession().scalar(Note.select(session.user_or_token, mode="${mode}").where(Note.id == note_id))`);
+    expect((await prove({ 'app/app_server.py': appServer('NoteHandler'), 'app/handlers.py': scoped('delete') })).findings).toEqual([]);
+    expect((await prove({ 'app/app_server.py': appServer('NoteHandler'), 'app/handlers.py': scoped('read') })).findings).toEqual(['NoteHandler.delete authn_only']);
+  });
+
   it('makes no entry of a class no URL list names', async () => {
     const { entries } = await prove({ 'app/app_server.py': appServer('OtherHandler').replace('from app.handlers import OtherHandler', 'from app.other import OtherHandler'), 'app/handlers.py': noteHandlers('') });
     expect(entries).toBe(0);
