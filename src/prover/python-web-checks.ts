@@ -73,7 +73,7 @@ function branchHead(file: ProgramFile, fn: FunctionIR, line: number): { line: nu
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '' || indentOf(text) >= indent) continue;
     // `if (\n    a\n    and b\n):` or `if not allowed(\n    user\n):` closes at the `if`'s own indent: the test starts at that `if`.
-    if (/^\s*\)\s*:\s*(#.*)?$/.test(text)) {
+    if (/^\s*\)[\w.()]*\s*:\s*(#.*)?$/.test(text)) {
       let open = l - 1;
       while (open > fn.bodyStartLine && indentOf(file.lines[open - 1] ?? '') > indentOf(text)) open--;
       if (/^\s*(if|elif)\b.*[([{]\s*$/.test(file.lines[open - 1] ?? '')) l = open;
@@ -318,6 +318,24 @@ export function pythonWebWitnesses(input: WebCheckInput): WebChecks {
   return out;
 }
 
+/** Re-exports followed: `from plane.app.permissions import allow_permission`, whose `__init__.py` imports it from `.base`. */
+const MAX_REEXPORTS = 2;
+
+/** `name` as `file` defines it or imports it (through at most MAX_REEXPORTS package re-exports), or null. */
+function importedFunction(program: Program, file: ProgramFile, name: string, reexports: number): FunctionRef | null {
+  const own = program.moduleFunctions.get(file.path)?.get(name)?.find((f) => f.fn.qualifiedName === name);
+  if (own) return own;
+  if (reexports > MAX_REEXPORTS) return null;
+  for (const imp of file.ir.imports) {
+    if (!imp.names.includes(name)) continue;
+    for (const target of moduleFiles(program, file.path, imp.module)) {
+      const found = target.path === file.path ? null : importedFunction(program, target, name, reexports + 1);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
 /** The first discharger row one of whose patterns (chosen by `field`) matches `text`. */
 function rowFor(facts: LanguageFacts, field: (d: DischargerFact) => RegExp[], text: string): DischargerFact | null {
   return facts.dischargers.find((d) => field(d).some((re) => re.test(text))) ?? null;
@@ -331,17 +349,14 @@ function rowsFor(facts: LanguageFacts, field: (d: DischargerFact) => RegExp[], t
 /** A module-level function of the repository named `name` as `file` sees it: its own, an imported one, or the only one. */
 export function repositoryFunction(program: Program, file: ProgramFile, name: string): FunctionRef | null {
   if (name === '') return null;
-  const own = program.moduleFunctions.get(file.path)?.get(name)?.find((f) => f.fn.qualifiedName === name);
-  if (own) return own;
-  for (const imp of file.ir.imports) {
-    if (!imp.names.includes(name)) continue;
-    for (const target of moduleFiles(program, file.path, imp.module)) {
-      const found = program.moduleFunctions.get(target.path)?.get(name)?.find((f) => f.fn.qualifiedName === name);
-      if (found) return found;
-    }
-  }
+  const imported = importedFunction(program, file, name, 0);
+  if (imported) return imported;
   const all = (program.byName.get(name) ?? []).filter((f) => f.fn.qualifiedName === name);
-  return all.length === 1 ? (all[0] ?? null) : null;
+  if (all.length === 1) return all[0] ?? null;
+  // Imported from a package whose `__init__.py` re-exports it (and was not read): the one defined inside that package.
+  const packages = file.ir.imports.filter((imp) => imp.names.includes(name) && /^\w+(\.\w+)*$/.test(imp.module)).map((imp) => `${imp.module.replaceAll('.', '/')}/`);
+  const inPackage = all.filter((f) => packages.some((dir) => f.path.startsWith(dir) || f.path.includes(`/${dir}`)));
+  return inPackage.length === 1 ? (inPackage[0] ?? null) : null;
 }
 
 /** The functions written inside `outer` (its closures), innermost last. */
@@ -363,24 +378,19 @@ function judgeDecorator(input: WebCheckInput, decorator: FunctionRef, depth: num
   for (const inner of nestedFunctions(input.program, file, decorator.fn)) for (const p of inner.parameters) params.add(p.name);
   const wrappers = nestedFunctions(input.program, file, decorator.fn);
   for (const wrapper of wrappers) {
-    const callLine = viewCallLine(file, wrapper, params);
-    if (callLine === null) continue;
+    const callLines = viewCallLines(file, wrapper, params);
+    const callLine = callLines[0];
+    if (callLine === undefined) continue;
     const where = `${decorator.fn.name} (${decorator.path}:${decorator.fn.startLine})`;
     for (const text of wrapper.decorators) {
       const row = rowFor(input.facts, (d) => d.decorators, text);
       if (row && row.kind !== 'public' && row.kind !== 'csrf_guard') proofs.push({ kind: row.kind, dischargerId: row.id, evidence: `decorator ${where}: @${text}` });
     }
-    const head = branchHead(file, wrapper, callLine);
-    if (head?.positive) {
-      const kind = testKind(head.text, null);
-      if (kind !== null) proofs.push({ kind, dischargerId: 'python.decorator-gate', evidence: `decorator ${where} calls the view only when ${head.text.trim()}` });
-    }
-    for (let line = wrapper.bodyStartLine; line < callLine; line++) {
-      const text = file.lines[line - 1] ?? '';
-      const test = /^\s*if\b(.*):\s*(#.*)?$/.exec(text);
-      if (!test || indentOf(text) !== indentOf(file.lines[callLine - 1] ?? '') || !branchLeaves(file, line)) continue;
-      const kind = testKind(test[1] ?? '', /\b401\b/.test(file.lines[line] ?? '') ? '401' : null);
-      if (kind !== null) proofs.push({ kind, dischargerId: 'python.decorator-refusal', evidence: `decorator ${where} refuses when ${(test[1] ?? '').trim()}` });
+    // Every call of the view must be gated: the decorator proves the weakest of its branches' checks.
+    const branches = callLines.map((line) => viewCallGuard(file, wrapper, line));
+    if (branches.every((b) => b !== null)) {
+      const weakest = branches.reduce((a, b) => (GUARD_STRENGTH.indexOf(b.kind) < GUARD_STRENGTH.indexOf(a.kind) ? b : a));
+      proofs.push({ kind: weakest.kind, dischargerId: weakest.dischargerId, evidence: `decorator ${where} ${weakest.why}` });
     }
     const node = input.program.nodeOf.get(wrapper);
     for (const w of node ? (input.byFunction.get(node.id) ?? []) : []) {
@@ -391,14 +401,82 @@ function judgeDecorator(input: WebCheckInput, decorator: FunctionRef, depth: num
   return proofs;
 }
 
-/** The line where a wrapper calls the wrapped view (`return f(*args, **kwargs)`), or null. */
-function viewCallLine(file: ProgramFile, wrapper: FunctionIR, params: ReadonlySet<string>): number | null {
-  for (let line = wrapper.bodyStartLine; line <= wrapper.endLine; line++) {
-    const call = /\b([A-Za-z_]\w*)\(\s*\*\s*args\b|\b([A-Za-z_]\w*)\(\s*\*\*\s*kwargs\b/.exec(file.lines[line - 1] ?? '');
-    const name = call?.[1] ?? call?.[2];
-    if (name !== undefined && params.has(name)) return line;
+/** Weakest first: a branch that only logs in leaves the decorator a login check. */
+const GUARD_STRENGTH: readonly DischargeKind[] = ['authn', 'ownership_check', 'path_guard'];
+/** A lookup keyed by the caller (`created_by=request.user`, `owner=current_user`): whose the record is. */
+const CALLER_KEYED = /\b\w+\s*=\s*(request\.user|current_user|self\.request\.user)\b/;
+
+/**
+ * What stands before one call of the wrapped view: the test it is the branch of (`if allowed:` then
+ * `return view(...)`; a bare name is read through its assignment, `obj = Model.objects.filter(created_by=
+ * request.user).exists()`), and the refusals above it in its enclosing blocks (`if not member: return
+ * Response(status=403)`). The strongest of them, or null when nothing does.
+ */
+function viewCallGuard(file: ProgramFile, wrapper: FunctionIR, callLine: number): { kind: DischargeKind; dischargerId: string; why: string } | null {
+  const found: { kind: DischargeKind; dischargerId: string; why: string }[] = [];
+  const head = branchHead(file, wrapper, callLine);
+  if (head?.positive) {
+    const bare = /^\s*(not\s+)?([A-Za-z_]\w*)\s*$/.exec(head.text);
+    const assigned = bare && !bare[1] ? localAssignment(file, head.line, wrapper, bare[2] ?? '') : null;
+    const kind = assigned !== null && CALLER_KEYED.test(assigned) ? 'ownership_check' : ((assigned === null ? null : testKind(assigned, null)) ?? testKind(head.text, null));
+    if (kind !== null) found.push({ kind, dischargerId: 'python.decorator-gate', why: `calls the view only when ${head.text.trim()}` });
+  }
+  const callIndent = indentOf(file.lines[callLine - 1] ?? '');
+  for (let line = wrapper.bodyStartLine; line < callLine; line++) {
+    const text = file.lines[line - 1] ?? '';
+    const indent = indentOf(text);
+    if (!/^\s*if\b/.test(text) || indent > callIndent || !branchLeaves(file, line) || !enclosesLater(file, line, callLine)) continue;
+    const test = /^\s*if\b(.*):\s*(#.*)?$/.exec(continuedHead(file, line, callLine));
+    if (!test) continue;
+    const kind = testKind(test[1] ?? '', /\b401\b/.test(file.lines[line] ?? '') ? '401' : null);
+    if (kind !== null) found.push({ kind, dischargerId: 'python.decorator-refusal', why: `refuses when ${(test[1] ?? '').replace(/\s+/g, ' ').trim()}` });
+  }
+  if (found.length === 0) return null;
+  return found.reduce((a, b) => (GUARD_STRENGTH.indexOf(b.kind) > GUARD_STRENGTH.indexOf(a.kind) ? b : a));
+}
+
+/** True when the `if` block on `line` ends before `callLine` and `callLine` runs after it in the same block. */
+function enclosesLater(file: ProgramFile, line: number, callLine: number): boolean {
+  const indent = indentOf(file.lines[line - 1] ?? '');
+  let inBlock = true;
+  for (let l = line + 1; l <= callLine; l++) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '' || /^\s*#/.test(text)) continue;
+    if (indentOf(text) < indent) return false;
+    if (indentOf(text) === indent && !/^\s*\)/.test(text)) inBlock = false;
+    // A test continued over lines closes at the `if`'s own indent (`).exists():`): still the head.
+  }
+  return !inBlock;
+}
+
+/** The text assigned to `name` nearest above `line` in `fn` (`obj = ...`), or null. */
+function localAssignment(file: ProgramFile, line: number, fn: FunctionIR, name: string): string | null {
+  const assignment = new RegExp(String.raw`^\s*${name}\s*=(?!=)(.*)$`);
+  for (let l = line - 1; l >= fn.bodyStartLine; l--) {
+    const match = assignment.exec(file.lines[l - 1] ?? '');
+    if (!match) continue;
+    // The statement to its closing parenthesis (`x = (\n  Model.objects.filter(...)\n  .exists()\n)`).
+    let text = match[1] ?? '';
+    for (let next = l + 1; next < line && depthOf(text) > 0; next++) text += ` ${(file.lines[next - 1] ?? '').trim()}`;
+    return text;
   }
   return null;
+}
+
+/** Open parentheses and brackets less closed ones. */
+function depthOf(text: string): number {
+  return (text.match(/[([{]/g)?.length ?? 0) - (text.match(/[)\]}]/g)?.length ?? 0);
+}
+
+/** The lines where a wrapper calls the wrapped view (`return f(*args, **kwargs)`, `view(instance, request, *args)`). */
+function viewCallLines(file: ProgramFile, wrapper: FunctionIR, params: ReadonlySet<string>): number[] {
+  const lines: number[] = [];
+  for (let line = wrapper.bodyStartLine; line <= wrapper.endLine; line++) {
+    const call = /\b([A-Za-z_]\w*)\([^()]*?\*\s*args\b|\b([A-Za-z_]\w*)\([^()]*?\*\*\s*kwargs\b/.exec(file.lines[line - 1] ?? '');
+    const name = call?.[1] ?? call?.[2];
+    if (name !== undefined && params.has(name)) lines.push(line);
+  }
+  return lines;
 }
 
 /** True when the block of the `if` on `line` leaves (returns, raises, aborts or redirects). */

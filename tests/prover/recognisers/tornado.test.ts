@@ -35,8 +35,55 @@ class Feed(WebSocketHandler):
         { function: 'Feed.on_message', line: 5, kind: 'websocket' },
       ],
     },
+    {
+      name: 'a handler of a library base the application URL list registers (subclassed Application)',
+      files: {
+        'app/server.py': `import tornado.web
+from app.handlers import NoteHandler
+
+
+class CustomApplication(tornado.web.Application):
+    pass
+
+
+handlers = [
+    (
+        r"/api/notes(/[0-9]+)?",
+        NoteHandler,
+    ),
+]
+`,
+        'app/handlers.py': `from outside.handlers import BaseHandler
+
+
+class NoteHandler(BaseHandler):
+    def delete(self, note_id):
+        pass
+
+    def render_note(self):
+        pass
+`,
+      },
+      entries: [{ function: 'NoteHandler.delete', line: 5 }],
+    },
   ],
   negative: [
+    {
+      name: 'a tuple naming a class in a file that builds no Tornado application',
+      files: {
+        'app/table.py': `from app.handlers import NoteHandler
+
+ROUTES = [(r"/api/notes", NoteHandler)]
+`,
+        'app/handlers.py': `from outside.handlers import BaseHandler
+
+
+class NoteHandler(BaseHandler):
+    def delete(self, note_id):
+        pass
+`,
+      },
+    },
     {
       name: 'a plain class with a get method',
       files: { 'app/cache.py': 'class Cache:\n    def get(self, key):\n        return None\n' },
