@@ -2277,7 +2277,7 @@ export class FileAnalyser {
   /** Whether a sink that takes text (`textTypes`) is handed something else: an object of a known class, or an array the code built. */
   private isNotText(row: SinkRow, value: Value, slot: CallSlot, call: CallExpr, ctx: FunctionContext): boolean {
     if (row.textTypes === null) return false;
-    const expr = slot.kind === 'argument' && slot.path === undefined ? call.arguments[slot.index] : undefined;
+    const expr = slot.kind === 'argument' && slot.path === undefined ? call.arguments[slot.index]?.value : undefined;
     // the declared type of a name wins: `XxlJobInfo info = mapper.load(id)` holds what the call returned
     const declared = expr?.kind === 'name' ? (ctx.types.get(expr.name) ?? null) : expr?.kind === 'call' ? this.constructedClass(expr) : null;
     const type = declared ?? value.type;
