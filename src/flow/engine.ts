@@ -2256,7 +2256,7 @@ export class FileAnalyser {
       if (unless !== null && unless.named.some((name) => { const v = named.get(name); return v !== undefined && hasConstant(v) && unless.matches.test(String(v.constant)); })) continue;
       ctx.sinkCwes.add(row.cwe);
       const sinkStep: PathStep = { role: 'sink', line: call.line, text: renderExpr(call) };
-      const written = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named));
+      const written = row.slots.flatMap((slot) => this.slotValues(slot, receiver, args, named).filter((v) => !this.isNotText(row, v, slot, call, ctx)));
       const values = row.collectionsAreJson ? written.filter((v) => !isBuiltCollection(v)) : written;
       const lines = [call.line, ...row.slots.flatMap((slot) => slotLines(call, slot))];
       const counted = row.argv ? this.commandParts(values) : values;
@@ -2272,6 +2272,17 @@ export class FileAnalyser {
         }
       }
     }
+  }
+
+  /** Whether a sink that takes text (`textTypes`) is handed something else: an object of a known class, or an array the code built. */
+  private isNotText(row: SinkRow, value: Value, slot: CallSlot, call: CallExpr, ctx: FunctionContext): boolean {
+    if (row.textTypes === null) return false;
+    const expr = slot.kind === 'argument' && slot.path === undefined ? call.arguments[slot.index]?.value : undefined;
+    // the declared type of a name wins: `XxlJobInfo info = mapper.load(id)` holds what the call returned
+    const declared = expr?.kind === 'name' ? (ctx.types.get(expr.name) ?? null) : expr?.kind === 'call' ? this.constructedClass(expr) : null;
+    const type = declared ?? value.type;
+    if (type !== null) return !row.textTypes.has(type);
+    return isBuiltCollection(value);
   }
 
   private whenHolds(when: NonNullable<SinkRow['when']>, call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>): boolean {

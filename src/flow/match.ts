@@ -30,9 +30,10 @@ export function callMatches(matcher: CallMatcher, call: CallExpr, receiverType: 
   }
   if (matcher.receiver !== null && !matcher.receiver.test(call.receiver ? renderExpr(call.receiver) : '')) return false;
   if (matcher.calleeText !== null && !matcher.calleeText.test(call.calleeText)) return false;
-  if (matcher.importedFrom !== null) {
+  if (matcher.importedFrom !== null || matcher.notImportedFrom !== null) {
     const module = file.imports[call.receiver === null ? call.callee : call.calleeText.split(/[.:>-]/)[0] ?? ''];
-    if (module === undefined || !matcher.importedFrom.test(module)) return false;
+    if (matcher.importedFrom !== null && (module === undefined || !matcher.importedFrom.test(module))) return false;
+    if (matcher.notImportedFrom !== null && module !== undefined && matcher.notImportedFrom.test(module)) return false;
   }
   return true;
 }

@@ -36,6 +36,8 @@ export interface CallMatcher {
   arity: number | null;
   /** The module the bare callee name was imported from (`subprocess`), tested against FlowFile.imports. */
   importedFrom: RegExp | null;
+  /** The module the bare callee name was imported from must not match (DRF's `Response` is not Flask's); a name not imported still matches. */
+  notImportedFrom: RegExp | null;
   /** By position: each tested against that argument's constant value; a non-constant argument fails. */
   constantArguments: readonly RegExp[];
 }
@@ -138,6 +140,12 @@ export interface SinkRow {
   ignoresMark: string | null;
   /** An object or array the code built is sent as JSON by the framework (`ctx.body = {...}`, `res.send([...])`): it does not count. */
   collectionsAreJson: boolean;
+  /**
+   * The slots take text (SQL): a value of a known type not in this set (`XxlJobInfo`, `Request`), or
+   * an array or object the code built (`->update(['name' => $name])`, a column map the query builder
+   * binds), is data handed to the library, not text it runs. Null: every value counts.
+   */
+  textTypes: ReadonlySet<string> | null;
   /**
    * A value a check (a guard row) vetted for any use does not count: what is stored in the session was
    * validated (`url_has_allowed_host_and_scheme(next)`). An encoder is no validation: an HTML-escaped

@@ -102,7 +102,8 @@ function maskWithShape(match: SecretMatch, text: string): string {
 
 /**
  * Whether a match is worth a finding at `path`, and how much. A generic (assignment-shaped) match is
- * only as good as its surroundings: in tests, docs and examples it is a fixture; in program source only
+ * only as good as its surroundings: in tests, docs and examples it is a fixture, in a translation
+ * catalogue it is the word translated; in program source only
  * a quoted string literal is a literal, anything unquoted is an expression, a call or a
  * variable; a value of one character class is a word, not a key; a well-known default in a CI workflow or test compose file is a throwaway service password;
  * a value in a comment is an example, reported low. Provider-shaped matches are reported everywhere.
@@ -111,7 +112,7 @@ function maskWithShape(match: SecretMatch, text: string): string {
 function weightHere(match: SecretMatch, file: SecretScanFile, rules: SecretRuleSet, rule: SecretRule | undefined): Weight | null {
   const full: Weight = { confidence: rule?.confidence ?? 0.5, severity: rule?.severity ?? 'high' };
   if (!rule?.generic) return full;
-  if (rules.isFixturePath(file.path)) return null;
+  if (rules.isFixturePath(file.path) || rules.isTranslationPath(file.path)) return null;
   const value = file.text.slice(match.start, match.end);
   if (characterClasses(value).length < rules.minCharacterClasses) return null;
   const inCode = rules.isCodePath(file.path);

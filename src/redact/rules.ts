@@ -41,6 +41,7 @@ const fileSchema = z
         bare_reference_patterns: z.array(z.string().min(1)),
         word_like_patterns: z.array(z.string().min(1)),
         fixture_paths: z.array(z.string().min(1)).default([]),
+        translation_paths: z.array(z.string().min(1)).default([]),
         code_paths: z.array(z.string().min(1)).default([]),
         throwaway_paths: z.array(z.string().min(1)).default([]),
         throwaway_values: z.array(z.string().min(1)).default([]),
@@ -110,6 +111,8 @@ export interface SecretRuleSet {
   wordLikePatterns: RegExp[];
   /** Whether a path holds tests, documentation or examples, where generic matches are not findings. */
   isFixturePath: (path: string) => boolean;
+  /** Whether a path is a translation catalogue, whose values are interface text (`"password": "Passwort"`). */
+  isTranslationPath: (path: string) => boolean;
   /** Whether a path is program source, where only a quoted string literal is a generic secret's value. */
   isCodePath: (path: string) => boolean;
   /** Whether a path is a CI workflow or a test compose file, whose service containers use throwaway credentials. */
@@ -180,6 +183,7 @@ function normaliseSecretRules(data: z.output<typeof fileSchema>, context: DataFi
     bareReferencePatterns: patterns(['generic', 'bare_reference_patterns'], data.generic.bare_reference_patterns),
     wordLikePatterns: patterns(['generic', 'word_like_patterns'], data.generic.word_like_patterns),
     isFixturePath: pathMatcher(data.generic.fixture_paths),
+    isTranslationPath: pathMatcher(data.generic.translation_paths),
     isCodePath: pathMatcher(data.generic.code_paths),
     isThrowawayPath: pathMatcher(data.generic.throwaway_paths),
     throwawayValues: new Set(data.generic.throwaway_values.map((value) => value.toLowerCase())),

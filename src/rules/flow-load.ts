@@ -83,6 +83,7 @@ function callMatcher(entry: CallEntry, context: DataFileContext, path: KeyPath):
     calleeText: pattern('callee_text', entry.callee_text),
     arity: entry.arity ?? null,
     importedFrom: pattern('imported_from', entry.imported_from),
+    notImportedFrom: pattern('not_imported_from', entry.not_imported_from),
     constantArguments: (entry.arguments ?? []).map((text, i) => context.pattern([...path, 'arguments', i], text)),
   };
 }
@@ -151,6 +152,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
       unless: row.unless === undefined ? null : { named: row.unless.named, matches: context.pattern([...path, 'unless', 'matches'], row.unless.matches, 'i') },
       ignoresMark: row.ignores_mark ?? null,
       collectionsAreJson: row.collections_are_json ?? false,
+      textTypes: row.text_types === undefined ? null : new Set(row.text_types),
       vettedForAny: row.vetted_for_any ?? false,
       origin: origin(path),
     };

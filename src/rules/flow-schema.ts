@@ -31,6 +31,7 @@ const CallSchema = z
     callee_text: regex('tested against the callee as written (`cursor.execute`)').optional(),
     arity: z.number().int().min(0).optional(),
     imported_from: regex('the module a bare callee was imported from').optional(),
+    not_imported_from: regex('the module a bare callee was imported from must not match (a name another library also exports)').optional(),
     arguments: z.array(z.string()).min(1).optional().describe("regexes over the constant arguments, by position (`replaceAll` with '[\\r\\n]')"),
   })
   .describe('which calls a row applies to');
@@ -112,6 +113,10 @@ const SinkSchema = z.strictObject({
   vetted_for_any: z.boolean().optional().describe('a value a check vetted for any sink kind does not count (trust boundaries)'),
   ignores_mark: z.string().min(1).optional().describe('taints with this mark do not count (`through-call`: passed as an argument to a call flow does not know)'),
   collections_are_json: z.boolean().optional().describe('an object or array the code built in the slot is sent as JSON by the framework, so it does not count (Koa `ctx.body = {...}`, Express `res.send({...})`)'),
+  text_types: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('the slots take text (SQL): a value the code built as an array or object, or of a known type not listed here (an entity, a column map the query builder binds), does not count'),
   tests: TestsSchema.optional(),
 });
 

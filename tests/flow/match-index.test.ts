@@ -12,7 +12,7 @@ const NAMES = ['execute', 'query', 'File', 'get', '*'];
 const FILE: FlowFile = { path: 'a.py', language: 'python', functions: [], classes: [], imports: {}, degradations: [] };
 
 function matcher(names: string[], isNew: boolean | null): CallMatcher {
-  return { names: new Set(names), notReceiverTypes: null, receiverLabel: null, isNew, receiverTypes: null, strictReceiver: false, receiver: null, calleeText: null, arity: null, importedFrom: null, constantArguments: [] };
+  return { names: new Set(names), notReceiverTypes: null, receiverLabel: null, isNew, receiverTypes: null, strictReceiver: false, receiver: null, calleeText: null, arity: null, importedFrom: null, notImportedFrom: null, constantArguments: [] };
 }
 
 function call(callee: string, isNew: boolean): CallExpr {

@@ -168,6 +168,21 @@ describe('secretFindings: throwaway CI service passwords', () => {
   });
 });
 
+describe('secretFindings: translation catalogues', () => {
+  const ids = (path: string, text: string) => secretFindings([{ path, text, scanLines: 'all' }]).map((f) => f.extra?.['secret_rule']);
+
+  it('does not report the translated word of a password key in a locale file', () => {
+    expect(ids('packages/i18n/src/locales/de/common.json', '{\n  "password": "Passwort",\n  "secret": "Geheimnis"\n}\n')).toEqual([]);
+    expect(ids('src/main/resources/messages_de.properties', 'password=Kennwort\n')).toEqual([]);
+    expect(ids('resources/lang/de/auth.php', "<?php return ['password' => 'Passwort'];\n")).toEqual([]);
+  });
+
+  it('still reports the same value outside a catalogue, and a provider key inside one', () => {
+    expect(ids('config/common.json', '{\n  "password": "Passwort1"\n}\n')).toEqual(['generic-password']);
+    expect(ids('locales/en.json', `{ "token": "${fakes.githubClassic}" }\n`)).toEqual(['github-token']);
+  });
+});
+
 describe('secretFindings: examples in comments', () => {
   const found = (path: string, text: string) =>
     secretFindings([{ path, text, scanLines: 'all' }]).map((f) => [f.extra?.['secret_rule'], f.severity, f.confidence]);
