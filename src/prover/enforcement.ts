@@ -15,7 +15,7 @@ import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type Progr
 import { formRequestChecks } from './laravel-form-request.js';
 import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
 import { callArguments } from './ownership.js';
-import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
+import { isRouteFile, quotedNames, routeGroups, routeSites, routeTargets } from './recognisers/laravel.js';
 import { routeClosures } from './laravel-route-closures.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
 import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTestUse, CONDITION_KEYWORDS, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
@@ -768,14 +768,7 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
   const ctx = middlewareContext(input, set);
   for (const file of routeFiles) {
     // Group closures: the lambda a `group(function () {...})` call opens, with the group's middleware.
-    const groups: { start: number; end: number; refs: string[] }[] = [];
-    for (const call of file.ir.calls) {
-      if (call.callee !== 'group') continue;
-      const closure = file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 8);
-      if (!closure) continue;
-      const head = `${call.receiver ?? ''} ${call.text}`;
-      groups.push({ start: closure.startLine, end: closure.endLine, refs: appliedMiddleware(head.slice(0, head.indexOf('function') > 0 ? head.indexOf('function') : head.length), file) });
-    }
+    const groups = routeGroups(file).map((group) => ({ start: group.start, end: group.end, refs: appliedMiddleware(group.head, file) }));
     const attached = fileMiddleware(ctx.registry, file.path);
     /** The middleware a route at `line` runs: the routes file's, global, its groups', and what its own chain names. */
     const routeMiddleware = (line: number, chain: string): Set<string> => {

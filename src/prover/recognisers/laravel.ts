@@ -72,6 +72,31 @@ export function routeSites(file: ProgramFile): RouteSite[] {
   return sites;
 }
 
+/** A route group closure: `Route::group([...], function () {...})`, `Route::middleware(...)->group(function () {...})`. */
+export interface RouteGroup {
+  /** The line of the `group(` call, where its head (prefix, middleware) starts. */
+  headLine: number;
+  /** The closure's first and last lines: the routes it declares. */
+  start: number;
+  end: number;
+  /** The group's head: its receiver chain and arguments before the closure. */
+  head: string;
+}
+
+/** Every group closure of a route file. */
+export function routeGroups(file: ProgramFile): RouteGroup[] {
+  const groups: RouteGroup[] = [];
+  for (const call of file.ir.calls) {
+    if (call.callee !== 'group') continue;
+    const closure = file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 8);
+    if (!closure) continue;
+    const head = `${call.receiver ?? ''} ${call.text}`;
+    const opening = head.indexOf('function');
+    groups.push({ headLine: call.line, start: closure.startLine, end: closure.endLine, head: head.slice(0, opening > 0 ? opening : head.length) });
+  }
+  return groups;
+}
+
 /** The controller method a route site names, or null when the repository does not define it. */
 export function routeTargets(program: Program, site: RouteSite): { method: string; ref: ReturnType<typeof findMethod> }[] {
   const cls = lookupClass(program.table, site.controller);
