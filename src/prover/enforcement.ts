@@ -11,11 +11,11 @@ import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { DischargerFact, Facts, LanguageFacts } from './facts.js';
 import type { CallerIndex } from './paths.js';
 import { importOf, routeImports } from './symfony-routes.js';
-import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type Program } from './resolution.js';
+import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type ClassRecord, type Program } from './resolution.js';
 import { formRequestChecks } from './laravel-form-request.js';
 import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
 import { callArguments } from './ownership.js';
-import { isRouteFile, quotedNames, routeGroups, routeSites, routeTargets } from './recognisers/laravel.js';
+import { isRouteFile, quotedNames, routeController, routeGroups, routeSites, routeTargets } from './recognisers/laravel.js';
 import { routeClosures } from './laravel-route-closures.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
 import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTestUse, CONDITION_KEYWORDS, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
@@ -793,7 +793,7 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
         for (const target of ref?.methods ?? []) {
           addMiddleware(set, ctx, target.id, refs, file, where);
           for (const check of formRequestChecks(program, input.facts.php, target)) add(set, { kind: check.kind, scope: 'decorator', functionId: target.id, line: null, dischargerId: 'laravel.form-request-authorize', evidence: check.evidence });
-          controllerMiddleware(input, set, ctx, target.id, site.controller, method);
+          controllerMiddleware(input, set, ctx, target.id, routeController(program, site), method);
         }
       }
     }
@@ -801,9 +801,8 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
 }
 
 /** `$this->middleware('x')->only([...])` and `authorizeResource` in a controller's constructor chain. */
-function controllerMiddleware(input: WitnessInput, set: WitnessSet, ctx: JudgeContext, targetId: string, controller: string, method: string): void {
+function controllerMiddleware(input: WitnessInput, set: WitnessSet, ctx: JudgeContext, targetId: string, cls: ClassRecord | null, method: string): void {
   const { program } = input;
-  const cls = lookupClass(program.table, controller);
   if (!cls) return;
   for (const record of superChain(program.table, cls)) {
     const file = program.byPath.get(record.path);

@@ -166,3 +166,80 @@ public class JobGroupController {
     expect((await prove(files('@PermissionLimit(adminuser = false)'))).findings).toHaveLength(1);
   });
 });
+
+describe("a Laravel controller's permission norm", () => {
+  const method = (name: string, check: string, read = 'Widget::find($id)') => `    public function ${name}($id = null)
+    {
+${check ? `        $this->authorize('${check}', Widget::class);\n` : ''}        $item = ${read};
+        return view('widgets.${name}')->with('item', $item);
+    }
+`;
+  const controller = (methods: string) => `<?php
+namespace App\\Http\\Controllers;
+use App\\Models\\Widget;
+class WidgetsController extends Controller
+{
+${methods}}
+`;
+  const web = (names: string[]) => `<?php
+use Illuminate\\Support\\Facades\\Route;
+use App\\Http\\Controllers\\WidgetsController;
+Route::middleware(['auth'])->group(function () {
+${names.map((n) => `    Route::get('widgets/{id}/${n}', [WidgetsController::class, '${n}']);`).join('\n')}
+});
+`;
+  const app = (methods: [string, string][]) => ({ 'app/Http/Controllers/WidgetsController.php': controller(methods.map(([n, c]) => method(n, c)).join('')), 'routes/web.php': web(methods.map(([n]) => n)) });
+  const norm: [string, string][] = [['show', 'view'], ['edit', 'update'], ['restore', 'create'], ['getClone', '']];
+
+  it('reports the one handler reading a record with no check beside three that check', async () => {
+    const result = await prove(app(norm));
+    expect(result.findings.map((f) => `${f.function} ${f.operation.id}`)).toEqual(['WidgetsController.getClone php.laravel-norm-read']);
+  });
+
+  it('tolerates one more open reader among four checked ones (three in four)', async () => {
+    const result = await prove(app([...norm, ['custom', ''], ['destroy', 'delete']]));
+    expect(names(result.findings)).toEqual(['WidgetsController.custom', 'WidgetsController.getClone']);
+  });
+
+  it('no norm when only two other handlers check', async () => {
+    expect((await prove(app([['show', 'view'], ['edit', 'update'], ['getClone', '']]))).findings).toEqual([]);
+  });
+
+  it('no norm when half the readers are open', async () => {
+    expect((await prove(app([...norm, ['custom', ''], ['other', '']]))).findings).toEqual([]);
+  });
+});
+
+describe('a Laravel resource route naming its controller by a string, beside an API controller of the same name', () => {
+  const controller = (namespace: string, check: string) => `<?php
+namespace ${namespace};
+use App\\Models\\Widget;
+class WidgetsController extends Controller
+{
+    public function destroy($id)
+    {
+${check}        $widget = Widget::find($id);
+        $widget->delete();
+        return back();
+    }
+}
+`;
+  const web = (options: string) => `<?php
+use Illuminate\\Support\\Facades\\Route;
+Route::resource('widgets', 'WidgetsController', ['middleware' => ['auth']${options}]);
+`;
+  const files = (options: string) => ({
+    'app/Http/Controllers/Api/WidgetsController.php': controller('App\\Http\\Controllers\\Api', "        $this->authorize('delete', Widget::class);\n"),
+    'app/Http/Controllers/WidgetsController.php': controller('App\\Http\\Controllers', ''),
+    'routes/web.php': web(options),
+  });
+
+  it('routes to the controller of the provider namespace, not the API one of the same name', async () => {
+    const result = await prove(files(''));
+    expect(result.findings.map((f) => f.path)).toEqual(['app/Http/Controllers/WidgetsController.php']);
+  });
+
+  it("reads the options array's `except`", async () => {
+    expect((await prove(files(", 'except' => ['destroy']"))).findings).toEqual([]);
+  });
+});
