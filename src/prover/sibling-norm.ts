@@ -15,14 +15,15 @@ import type { EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 const MIN_SIBLINGS = 2;
 
 /**
- * Frameworks whose handlers are controller methods of any name (Laravel, Symfony): the norm is the
- * class's, among its handlers that read records the way the entry does (the row's `body`), and a check
- * in the body (`$this->authorize('view', Model::class)`, `denyAccessUnlessGranted`) is how they declare
- * one. A controller has more handlers than a view has verbs, and one of them may be left open by choice
+ * Frameworks whose handlers are controller methods of any name (Laravel): the norm is the class's, among
+ * its handlers that read records the way the entry does (the row's `body`), and a check in the body
+ * (`$this->authorize('view', Model::class)`) is how they declare one. Not Symfony: on Mautic's head the
+ * same norm reported eight actions whose checks it does not read (`isGranted([...], 'RETURN_ARRAY')`)
+ * or that are helpers of checked actions. A controller has more handlers than a view has verbs, and one of them may be left open by choice
  * or by the same mistake (a form partial beside the forgotten page): three in four of them, at least
  * three, must check.
  */
-const CONTROLLER_FRAMEWORKS: ReadonlySet<string> = new Set(['laravel', 'symfony']);
+const CONTROLLER_FRAMEWORKS: ReadonlySet<string> = new Set(['laravel']);
 const MIN_CLASS_SIBLINGS = 3;
 const CLASS_NORM_SHARE = 0.75;
 
