@@ -102,7 +102,7 @@ export function checkObligations(input: CheckInput): CheckOutput {
       if (op.handlerNamed && (path.hops.length !== 1 || op.functionId !== entry.functionId)) continue;
       if (input.touched && !pathTouches(path, op, input.touched)) continue;
       if (op.onlyFrom && !answersWith(input, entry, path, op.onlyFrom, op.answerThroughLocals === true)) continue;
-      if (op.siblingNorm && !fileDeclaresPermissions(input.program, input.entries, input.witnesses.byFunction, entry)) continue;
+      if (op.siblingNorm && !fileDeclaresPermissions(input.program, input.entries, input.witnesses.byFunction, entry, normBody(input, op))) continue;
       if (op.verbNorm && !otherVerbChecks(input.program, input.witnesses.byFunction, entry)) continue;
       const key = siteKey(op);
       out.checked.add(key);
@@ -318,4 +318,10 @@ function siblingNorm(input: CheckInput, entry: EntryPoint, required: DischargeKi
     if (checks.some((w) => (w.scope === 'statement' || w.scope === 'decorator') && required.includes(w.kind))) return true;
   }
   return false;
+}
+
+/** What a sibling-norm row says the handler reads (its `body`): the class norm compares the handlers that read alike. */
+function normBody(input: CheckInput, op: OperationSite): RegExp | null {
+  const language = input.program.byPath.get(op.path)?.factsLanguage;
+  return (language && input.facts?.[language].operations.find((row) => row.id === op.operationId)?.body) || null;
 }

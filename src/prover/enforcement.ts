@@ -11,11 +11,11 @@ import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { DischargerFact, Facts, LanguageFacts } from './facts.js';
 import type { CallerIndex } from './paths.js';
 import { importOf, routeImports } from './symfony-routes.js';
-import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type Program } from './resolution.js';
+import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type ClassRecord, type Program } from './resolution.js';
 import { formRequestChecks } from './laravel-form-request.js';
 import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
 import { callArguments } from './ownership.js';
-import { isRouteFile, quotedNames, routeSites, routeTargets } from './recognisers/laravel.js';
+import { isRouteFile, quotedNames, routeController, routeGroups, routeSites, routeTargets } from './recognisers/laravel.js';
 import { routeClosures } from './laravel-route-closures.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
 import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTestUse, CONDITION_KEYWORDS, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
@@ -768,14 +768,7 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
   const ctx = middlewareContext(input, set);
   for (const file of routeFiles) {
     // Group closures: the lambda a `group(function () {...})` call opens, with the group's middleware.
-    const groups: { start: number; end: number; refs: string[] }[] = [];
-    for (const call of file.ir.calls) {
-      if (call.callee !== 'group') continue;
-      const closure = file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 8);
-      if (!closure) continue;
-      const head = `${call.receiver ?? ''} ${call.text}`;
-      groups.push({ start: closure.startLine, end: closure.endLine, refs: appliedMiddleware(head.slice(0, head.indexOf('function') > 0 ? head.indexOf('function') : head.length), file) });
-    }
+    const groups = routeGroups(file).map((group) => ({ start: group.start, end: group.end, refs: appliedMiddleware(group.head, file) }));
     const attached = fileMiddleware(ctx.registry, file.path);
     /** The middleware a route at `line` runs: the routes file's, global, its groups', and what its own chain names. */
     const routeMiddleware = (line: number, chain: string): Set<string> => {
@@ -800,7 +793,7 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
         for (const target of ref?.methods ?? []) {
           addMiddleware(set, ctx, target.id, refs, file, where);
           for (const check of formRequestChecks(program, input.facts.php, target)) add(set, { kind: check.kind, scope: 'decorator', functionId: target.id, line: null, dischargerId: 'laravel.form-request-authorize', evidence: check.evidence });
-          controllerMiddleware(input, set, ctx, target.id, site.controller, method);
+          controllerMiddleware(input, set, ctx, target.id, routeController(program, site), method);
         }
       }
     }
@@ -808,9 +801,8 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
 }
 
 /** `$this->middleware('x')->only([...])` and `authorizeResource` in a controller's constructor chain. */
-function controllerMiddleware(input: WitnessInput, set: WitnessSet, ctx: JudgeContext, targetId: string, controller: string, method: string): void {
+function controllerMiddleware(input: WitnessInput, set: WitnessSet, ctx: JudgeContext, targetId: string, cls: ClassRecord | null, method: string): void {
   const { program } = input;
-  const cls = lookupClass(program.table, controller);
   if (!cls) return;
   for (const record of superChain(program.table, cls)) {
     const file = program.byPath.get(record.path);

@@ -148,14 +148,16 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   for (const [reason, count] of Object.entries(index.unresolved)) bump(reasons, reason, count);
 
   // 4. Entries.
-  const entries = recogniseEntries(program, facts, configTexts, reasons, degradations);
+  const registrations: EntryPoint[] = [];
+  const entries = recogniseEntries(program, facts, configTexts, reasons, degradations, registrations);
   coverage.entryPoints = entries.size;
   for (const entry of entries.values()) bump(coverage.frameworksRecognised, entry.framework);
   // Entries the base configuration declares public are no starting points (and are listed as skipped);
   // an entry the change itself adds is not one the declaration was written for.
   const touched = input.touched === null ? null : touchedFunctions(program, input.touched);
-  // A route whose registration the change rewrote (its middleware dropped) is touched like its handler.
-  if (touched) for (const id of registrationTouched(entries.values(), touched.lines)) touched.functions.add(id);
+  // A route whose registration the change rewrote (its middleware dropped) is touched like its handler,
+  // whichever of the handler's registrations it was.
+  if (touched) for (const id of registrationTouched(registrations, touched.lines, (path) => program.byPath.get(path))) touched.functions.add(id);
   const declarations = input.declarations ?? NO_DECLARATIONS;
   const publicDeclared = applyPublicDeclarations(entries, declarations.public, (entry) => touched !== null && addedByChange(program, touched.lines, entry.functionId));
 
@@ -278,7 +280,8 @@ function recordError(reasons: Record<string, number>, degradations: Degradation[
   degradations.push({ kind: 'exception', path, errorName: name, message: message.split('\n')[0] ?? '' });
 }
 
-function recogniseEntries(program: Program, facts: Facts, configTexts: ReadonlyMap<string, string>, reasons: Record<string, number>, degradations: Degradation[]): Map<string, EntryPoint> {
+/** The entries, one per handler (the first registration kept); `registrations` gains every registration, a handler registered twice included. */
+function recogniseEntries(program: Program, facts: Facts, configTexts: ReadonlyMap<string, string>, reasons: Record<string, number>, degradations: Degradation[], registrations: EntryPoint[]): Map<string, EntryPoint> {
   const entries = new Map<string, EntryPoint>();
   for (const file of program.files) {
     for (const recogniser of RECOGNISERS) {
@@ -287,6 +290,7 @@ function recogniseEntries(program: Program, facts: Facts, configTexts: ReadonlyM
         const found = recogniser.recognise(file, { program, facts, configTexts });
         for (const [reason, count] of Object.entries(found.unresolved)) bump(reasons, reason, count);
         for (const entry of found.entries) {
+          registrations.push(entry);
           const existing = entries.get(entry.functionId);
           if (!existing) entries.set(entry.functionId, entry);
           else if (entry.access === 'public') existing.access = 'public';

@@ -6,7 +6,7 @@
  * enforcement.ts, which reads the same declarations for their middleware.
  */
 import type { CallIR } from '../../syntax/ir-types.js';
-import { findMethod, lookupClass, normaliseReceiver, type Program } from '../resolution.js';
+import { findMethod, lookupClass, normaliseReceiver, type ClassRecord, type Program } from '../resolution.js';
 import type { ProgramFile } from '../types.js';
 import { isRouteFile, ROUTE_FILES, ROUTE_VERBS, routeClosures } from '../laravel-route-closures.js';
 import { statementAt } from './shared.js';
@@ -23,6 +23,8 @@ export interface RouteSite {
   uri: string;
   controller: string;
   methods: string[];
+  /** The controller's file as its namespace names it below `Controllers/` (`Api/PhotoController.php`). */
+  controllerPath: string;
   /** The whole statement (for chained `->middleware()`, `->can()`, `->withoutMiddleware()`). */
   statement: string;
   /** The call as IR recorded it (for its receiver chain). */
@@ -51,7 +53,9 @@ export function routeSites(file: ProgramFile): RouteSite[] {
     let methods: string[] = [];
     const pair = /\[\s*\\?([\w\\]+)::class\s*,\s*['"](\w+)['"]\s*\]/.exec(own);
     const at = /['"]\\?([\w\\]+)@(\w+)['"]/.exec(own);
-    const invokable = /,\s*\\?([\w\\]+)::class\s*\)/.exec(own);
+    // `Route::resource('photos', PhotoController::class)`, or before Laravel 8 by the class's name in the
+    // namespace the route service provider gives (`Route::resource('photos', 'PhotoController', [...])`).
+    const invokable = /,\s*\\?([\w\\]+)::class\s*\)/.exec(own) ?? (isResource ? /^\w+\(\s*['"][^'"]*['"]\s*,\s*['"]\\?([\w\\]+)['"]\s*[,)]/.exec(own) : null);
     if (pair) {
       controller = pair[1] ?? null;
       methods = [pair[2] ?? ''];
@@ -61,20 +65,65 @@ export function routeSites(file: ProgramFile): RouteSite[] {
     } else if (invokable) {
       controller = invokable[1] ?? null;
       methods = isResource ? (call.callee === 'resource' ? RESOURCE_METHODS : API_RESOURCE_METHODS) : ['__invoke'];
-      const only = /->only\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement);
-      const except = /->except\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement);
+      // `->only([...])`, or the options array of the string form (`['only' => [...]]`).
+      const only = /->only\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement) ?? /['"]only['"]\s*=>\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(own);
+      const except = /->except\(\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(statement) ?? /['"]except['"]\s*=>\s*(\[[^\]]*\]|['"][^'"]*['"])/.exec(own);
       if (only?.[1]) methods = methods.filter((m) => quotedNames(only[1] ?? '').includes(m));
       if (except?.[1]) methods = methods.filter((m) => !quotedNames(except[1] ?? '').includes(m));
     }
     if (controller === null) continue; // a closure route: laravel-route-closures.ts reads it
-    sites.push({ line: call.line, uri, controller: controller.split('\\').pop() ?? controller, methods, statement, call });
+    sites.push({ line: call.line, uri, controller: controller.split('\\').pop() ?? controller, controllerPath: controllerPath(file, controller), methods, statement, call });
   }
   return sites;
 }
 
+/** A route group closure: `Route::group([...], function () {...})`, `Route::middleware(...)->group(function () {...})`. */
+export interface RouteGroup {
+  /** The line of the `group(` call, where its head (prefix, middleware) starts. */
+  headLine: number;
+  /** The closure's first and last lines: the routes it declares. */
+  start: number;
+  end: number;
+  /** The group's head: its receiver chain and arguments before the closure. */
+  head: string;
+}
+
+/** Every group closure of a route file. */
+export function routeGroups(file: ProgramFile): RouteGroup[] {
+  const groups: RouteGroup[] = [];
+  for (const call of file.ir.calls) {
+    if (call.callee !== 'group') continue;
+    const closure = file.ir.functions.find((fn) => fn.isLambda && fn.startLine >= call.line && fn.startLine <= call.line + 8);
+    if (!closure) continue;
+    const head = `${call.receiver ?? ''} ${call.text}`;
+    const opening = head.indexOf('function');
+    groups.push({ headLine: call.line, start: closure.startLine, end: closure.endLine, head: head.slice(0, opening > 0 ? opening : head.length) });
+  }
+  return groups;
+}
+
+/**
+ * The file a route's controller is in, below `Controllers/`: the written name (`'Api\\PhotoController@show'`,
+ * in the namespace the route service provider gives) or the `use` import the route file names it by.
+ * Two controllers of one name (`Api\\PhotoController` beside `PhotoController`) are told apart by it.
+ */
+function controllerPath(file: ProgramFile, written: string): string {
+  const name = written.split('\\').pop() ?? written;
+  const imported = written.includes('\\') ? written : (new RegExp(`^use\\s+\\\\?([\\w\\\\]+\\\\${name})\\s*;`, 'm').exec(file.text)?.[1] ?? name);
+  // An unqualified name is in the provider's namespace, `App\\Http\\Controllers`.
+  const below = /(?:^|\\)Controllers\\(.+)$/.exec(imported)?.[1] ?? (imported.includes('\\') ? null : imported);
+  return below === null ? `${name}.php` : `Controllers/${below.replace(/\\/g, '/')}.php`;
+}
+
+/** The controller class a route site names: the one in the file its namespace names, else the first of that name. */
+export function routeController(program: Program, site: RouteSite): ClassRecord | null {
+  const named = program.table.get(site.controller) ?? [];
+  return named.find((r) => r.path.endsWith(`/${site.controllerPath}`)) ?? lookupClass(program.table, site.controller);
+}
+
 /** The controller method a route site names, or null when the repository does not define it. */
 export function routeTargets(program: Program, site: RouteSite): { method: string; ref: ReturnType<typeof findMethod> }[] {
-  const cls = lookupClass(program.table, site.controller);
+  const cls = routeController(program, site);
   if (!cls) return [];
   return site.methods.map((method) => ({ method, ref: findMethod(program.table, cls, method, null) }));
 }
