@@ -11,6 +11,7 @@
 import type { LanguageFacts } from './facts.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
 import { guardClauseHead, indentOf } from './branches.js';
+import { refusalSwallowed } from './caught-refusals.js';
 import { definingFile, moduleConstantLine, moduleStatement, namedFunction, withoutComments } from './recognisers/js-handlers.js';
 import type { Program } from './resolution.js';
 import type { DischargeKind, EntryPoint, MiddlewareUse, ProgramFile, Witness } from './types.js';
@@ -70,8 +71,10 @@ function judge(program: Program, facts: LanguageFacts, statementWitnesses: Reado
       if (match[1] !== undefined) checks.push(...judge(program, facts, statementWitnesses, { text: match[1], path: home.path, line: useLine, role: 'middleware' }, depth + 1, visited));
     }
     // Its own code: every function written inside the statement (the middleware body, a factory's returned closure).
-    for (const ref of functionsWithin(program, home, line, statement.endLine)) checks.push(...checksOfFunction(program, statementWitnesses, ref.id));
-    checks.push(...gatedNext(home, line, statement.endLine));
+    // The statement reading stops after 200 lines; the function the constant holds ends where its syntax does (dub's withWorkspace: 470 lines).
+    const end = Math.max(statement.endLine, ...home.ir.functions.filter((f) => f.startLine === line).map((f) => f.endLine));
+    for (const ref of functionsWithin(program, home, line, end)) checks.push(...checksOfFunction(program, statementWitnesses, ref.id));
+    checks.push(...gatedNext(home, line, end));
     return dedupe(checks);
   }
   const fn = namedFunction(program, from, name);
@@ -94,6 +97,8 @@ function checksOfFunction(program: Program, statementWitnesses: ReadonlyMap<stri
   const out: MiddlewareCheck[] = (statementWitnesses.get(functionId) ?? [])
     .filter((w) => w.scope === 'statement' && w.until === undefined && !w.sameLine && (w.kind === 'authn' || w.kind === 'path_guard' || w.kind === 'ownership_check'))
     .filter((w) => !ref || !file || w.line === null || !underBranch(file, ref.fn, refusalHead(file, ref.fn, w.line)))
+    // A refusal thrown in a `try` whose `catch` hands the request on anyway refuses nobody.
+    .filter((w) => !ref || !file || w.line === null || !refusalSwallowed(file, ref.fn, w.line))
     .map((w) => ({ kind: w.kind, dischargerId: w.dischargerId, evidence: w.evidence }));
   if (ref && file) out.push(...gatedNext(file, ref.fn.startLine, ref.fn.endLine));
   return out;

@@ -159,6 +159,8 @@ function onOtherReceiver(text: string, at: number, received: boolean): boolean {
 }
 /** A decorator or annotation's name, its last dotted part (`@admin_required`, `@auth.login_required`), never an e-mail address. */
 const DECORATOR = /(?<![\w$@.])@(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)/g;
+/** `export const POST = withWorkspace(`, `export default withAuth(`: the wrapper an exported JS handler is handed to. */
+const EXPORT_WRAPPER = /^export\s+(?:default\s+|(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*(?::[^=\n]+)?=\s*)([A-Za-z_$][\w$]*)\s*\(/gm;
 const MODEL_WRITE_VERBS = 'create|createMany|update|updateMany|upsert|delete|deleteMany';
 /** A write to a model on a client (`prisma.organisationGroup.delete(`, `tx.teamMember.update(`). */
 const MODEL_WRITE = new RegExp(`\\.([A-Za-z_$][\\w$]*)\\.(?:${MODEL_WRITE_VERBS})\\s*\\(`, 'g');
@@ -408,18 +410,34 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     }
   };
   // The functions a text's decorators (`@admin_required`, `@auth.login_required`) name, selected.
-  const decoratorDefinitions = (file: IndexedFile, text: string): { file: IndexedFile; declaration: Declaration }[] => {
+  const definitionsOf = (file: IndexedFile, names: Iterable<string>, withBarrels = false): { file: IndexedFile; declaration: Declaration }[] => {
     const found: { file: IndexedFile; declaration: Declaration }[] = [];
-    for (const name of new Set([...text.matchAll(DECORATOR)].map((m) => m[1] ?? ''))) {
+    for (const name of new Set(names)) {
       if (CONTROL_WORDS.has(name)) continue;
       for (const path of reachableDeclarers(file, name, false, index).declarers) {
         select(path, 'callees');
+        // A wrapper imported through a folder's barrel (`@/lib/auth` → lib/auth/index.ts → ./workspace) resolves only with the barrel read.
+        if (withBarrels) for (const barrel of barrelsAbove(path)) select(barrel, 'callees');
         const definer = byPath.get(path);
         if (definer) for (const declaration of functionsNamed(definer, name)) found.push({ file: definer, declaration });
       }
     }
     return found;
   };
+  const barrelsAbove = (path: string): string[] => {
+    const parts = path.split('/').slice(0, -1);
+    const out: string[] = [];
+    for (let depth = parts.length; depth >= Math.max(1, parts.length - 1); depth--) {
+      for (const ext of ['ts', 'tsx', 'js', 'jsx', 'mjs']) {
+        const barrel = `${parts.slice(0, depth).join('/')}/index.${ext}`;
+        if (barrel !== path && byPath.has(barrel)) out.push(barrel);
+      }
+    }
+    return out;
+  };
+  const decoratorDefinitions = (file: IndexedFile, text: string) => definitionsOf(file, [...text.matchAll(DECORATOR)].map((m) => m[1] ?? ''));
+  // A JS route wrapper around an exported handler (`export const POST = withWorkspace(async (...) => ...)`) runs before it, like a decorator.
+  const wrapperDefinitions = (file: IndexedFile) => definitionsOf(file, [...file.text.matchAll(EXPORT_WRAPPER)].map((m) => m[1] ?? ''), true);
   // Callees: every declarer of each name a function calls, `depth` hops down, with the types it names.
   // A file's functions by name, built once per file: a call looks its callee up instead of scanning
   // every declaration of a large file for each call.
@@ -491,6 +509,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     selectTypes(declaredClassesIn(file.text));
     for (const match of file.text.matchAll(MODEL_WRITE)) writtenModels.add(match[1] ?? '');
     decoratorsOfChanged.push(...decoratorDefinitions(file, file.text));
+    if (file.language === 'typescript') decoratorsOfChanged.push(...wrapperDefinitions(file));
     // A class-based handler is held to its folder's norm when its file has too few siblings of its verb
     // (sibling-norm.ts): the folder's other verb handlers, and the decorators they declare, are read.
     if (!declaresVerb(file)) continue;

@@ -555,8 +555,60 @@ export class AuditService {
   atLeastFindings: 1,
 };
 
+// A Next.js route handed to the project's wrapper through a barrel (`@/lib/auth` → lib/auth/index.ts →
+// ./team): the wrapper's check is the handler's, so the scoped selection reads the wrapper and the barrel.
+const teamRoute = (body: string) => `import { withTeam } from "@/lib/auth";
+import { prisma } from "@/lib/prisma";
+
+export const DELETE = withTeam(async ({ req }) => {
+  const { linkId } = await req.json();
+${body}
+  return Response.json({ ok: true });
+});
+`;
+const nextWrapper: Case = {
+  name: 'Next.js: a route wrapper imported through a barrel',
+  initial: {
+    'package.json': '{"dependencies":{"next":"14.2.0"}}',
+    'apps/web/lib/auth/index.ts': 'export * from "./team";\n',
+    'apps/web/lib/auth/team.ts': `import { prisma } from "@/lib/prisma";
+import { NextResponse } from "next/server";
+
+export const withTeam = (handler: any) => {
+  return async (req: Request, { params }: { params: Promise<Record<string, string>> }) => {
+    try {
+      const { slug } = await params;
+      const team = await prisma.team.findUnique({ where: { slug } });
+      if (!team || team.users.length === 0) {
+        throw new ApiError({ code: "forbidden", message: "Not a member." });
+      }
+      return await handler({ req, team });
+    } catch (err) {
+      return NextResponse.json({ error: String(err) }, { status: 403 });
+    }
+  };
+};
+`,
+    'apps/web/lib/prisma.ts': 'export const prisma = {} as any;\n',
+    'apps/web/app/api/[slug]/links/route.ts': teamRoute('  await prisma.link.delete({ where: { id: linkId } });'),
+    'apps/web/app/api/open/route.ts': 'import { prisma } from "@/lib/prisma";\n\nexport async function DELETE(req: Request) {\n  await prisma.link.deleteMany({});\n  return Response.json({ ok: true });\n}\n',
+    ...padding(40, (i) => [
+      `packages/ui/src/widget${i}.ts`,
+      `export function widget${i}(items: string[]): string[] {
+  return items.filter((item) => item !== 'delete');
+}
+`,
+    ]),
+  },
+  changes: [
+    { message: 'route: trim', files: { 'apps/web/app/api/[slug]/links/route.ts': teamRoute('  await prisma.link.delete({ where: { id: linkId.trim() } });') } },
+    { message: 'open: one', files: { 'apps/web/app/api/open/route.ts': 'import { prisma } from "@/lib/prisma";\n\nexport async function DELETE(req: Request) {\n  await prisma.link.delete({ where: { id: "x" } });\n  return Response.json({ ok: true });\n}\n' } },
+  ],
+  atLeastFindings: 1,
+};
+
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod]) {
+  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod, nextWrapper]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;
