@@ -141,7 +141,9 @@ const DECLARATION_SHAPES: Record<FactsLanguage, readonly { kind: 'function' | 'c
   ],
   typescript: [
     { kind: 'function', re: /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)/g },
-    { kind: 'function', re: /\b([A-Za-z_$][\w$]*)\s*(?::[^=;]+)?[=:]\s*(?:async\s*)?(?:function\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=>)/g },
+    // The type annotation stays on its line and out of a closing brace: one reaching across lines took an object
+    // key (`message: X })`) for the name and swallowed the next `export const check = (...) =>`.
+    { kind: 'function', re: /\b([A-Za-z_$][\w$]*)\s*(?::[^=;\n}]+)?[=:]\s*(?:async\s*)?(?:function\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=>)/g },
     { kind: 'function', re: BODY_DECLARATION },
     { kind: 'class', re: /\b(?:class|interface)\s+([A-Za-z_$][\w$]*)/g },
   ],

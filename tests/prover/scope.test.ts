@@ -783,3 +783,16 @@ describe('module-level statements of a JS/TS change', () => {
     expect(handedNames('app.get("/", requireLogin, list)').map((h) => h.name)).toEqual(['requireLogin', 'list']);
   });
 });
+
+describe('declarations found by text', () => {
+  it('an object key ending a function\'s body is no declaration that swallows the next `export const check = (...) =>`', () => {
+    const ts = (path: string, text: string) => ({ path, text, factsLanguage: 'typescript' as const });
+    const files = [
+      ts('src/routes/stores.ts', "import { checkAny } from '../auth/check';\nrouter.delete('/:id', checkAny('stores:delete'), controller.remove)\n"),
+      ts('src/auth/check.ts', "export const checkOne = (p: string) => (req, res, next) => {\n  return res.status(403).json({ message: Messages.FORBIDDEN })\n}\n\n// any of several\nexport const checkAny = (p: string) => (req, res, next) => {\n  return res.status(403).json({ message: Messages.FORBIDDEN })\n}\n"),
+      ts('src/auth/other.ts', 'export const unrelated = (x: string) => x;\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'src/routes/stores.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['src/auth/check.ts', 'src/routes/stores.ts']);
+  });
+});
