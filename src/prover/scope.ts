@@ -12,6 +12,7 @@
 import type { FactsLanguage } from './facts.js';
 import type { FileIR } from '../syntax/ir.js';
 import { VERBS } from './sibling-norm.js';
+import { handedNames, moduleStatementAt, type StatementSpan } from './module-statements.js';
 
 /** Why a file was selected; the first reason a file got is the one it is counted under. */
 export type SelectionReason = 'changed' | 'callers' | 'callees' | 'types' | 'routes' | 'config' | 'siblings';
@@ -140,7 +141,9 @@ const DECLARATION_SHAPES: Record<FactsLanguage, readonly { kind: 'function' | 'c
   ],
   typescript: [
     { kind: 'function', re: /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)/g },
-    { kind: 'function', re: /\b([A-Za-z_$][\w$]*)\s*(?::[^=;]+)?[=:]\s*(?:async\s*)?(?:function\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=>)/g },
+    // The type annotation stays on its line and out of a closing brace: one reaching across lines took an object
+    // key (`message: X })`) for the name and swallowed the next `export const check = (...) =>`.
+    { kind: 'function', re: /\b([A-Za-z_$][\w$]*)\s*(?::[^=;\n}]+)?[=:]\s*(?:async\s*)?(?:function\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=>)/g },
     { kind: 'function', re: BODY_DECLARATION },
     { kind: 'class', re: /\b(?:class|interface)\s+([A-Za-z_$][\w$]*)/g },
   ],
@@ -305,8 +308,13 @@ function escapeName(name: string): string {
   return name.replace(/\$/g, '\\$');
 }
 
+/** A module-level statement as a nameless declaration, so its calls are walked like a function body's. */
+function statementDeclaration(span: StatementSpan): Declaration {
+  return { name: '', kind: 'function', offset: span.start, end: Math.max(span.start, span.end - 1), supertypes: [], isInterface: false };
+}
+
 /** A key of one function found by text. */
-function functionKey(path: string, declaration: Declaration): string {
+function functionKey(path: string, declaration: Pick<Declaration, 'offset'>): string {
   return `${path}\0${declaration.offset}`;
 }
 
@@ -360,8 +368,28 @@ export function selectScope(input: ScopeInput): ScopeSelection {
   }
   const middlewareLists = files.filter((file) => input.registrations.some((r) => (r.middlewareLists ?? []).some((re) => re.test(file.path))));
 
+  // A file's functions by name, built once per file: a call looks its callee up instead of scanning
+  // every declaration of a large file for each call.
+  const functionsByName = new Map<string, Map<string, Declaration[]>>();
+  const functionsNamed = (file: IndexedFile, name: string): readonly Declaration[] => {
+    let byName = functionsByName.get(file.path);
+    if (byName === undefined) {
+      byName = new Map();
+      for (const d of file.declarations) {
+        if (d.kind !== 'function') continue;
+        const list = byName.get(d.name);
+        if (list === undefined) byName.set(d.name, [d]);
+        else list.push(d);
+      }
+      functionsByName.set(file.path, byName);
+    }
+    return byName.get(name) ?? [];
+  };
   // The touched functions: from the review's IR where there is one, else the enclosing text declaration.
   const touchedFunctions = new Map<string, { file: IndexedFile; declaration: Declaration }>();
+  // Touched module-level statements of JS/TS files (a route registration): walked like a body, and the
+  // functions they hand over are touched functions (registration-touch.ts makes a handler touched).
+  const touchedStatements = new Map<string, { file: IndexedFile; declaration: Declaration }>();
   const touchedNames = new Set<string>();
   for (const { path, lines } of input.touched) {
     const file = byPath.get(path);
@@ -379,6 +407,19 @@ export function selectScope(input: ScopeInput): ScopeSelection {
       if (around) {
         touchedFunctions.set(functionKey(path, around), { file, declaration: around });
         if (ir === undefined) touchedNames.add(around.name);
+      } else if (file.language === 'typescript') {
+        const span = moduleStatementAt(file.text, file.lineStarts, line);
+        if (span) touchedStatements.set(functionKey(path, { offset: span.start }), { file, declaration: statementDeclaration(span) });
+      }
+    }
+    for (const { declaration } of [...touchedStatements.values()].filter((t) => t.file === file)) {
+      for (const { name, received } of handedNames(bodyOf(file, declaration))) {
+        if (CONTROL_WORDS.has(name)) continue;
+        for (const declarer of reachableDeclarers(file, name, received, index).declarers) {
+          select(declarer, 'callees');
+          const handed = byPath.get(declarer);
+          if (handed) for (const d of functionsNamed(handed, name)) touchedFunctions.set(functionKey(declarer, d), { file: handed, declaration: d });
+        }
       }
     }
     // The IR's own functions spanning touched lines are walked down from as well.
@@ -439,23 +480,6 @@ export function selectScope(input: ScopeInput): ScopeSelection {
   // A JS route wrapper around an exported handler (`export const POST = withWorkspace(async (...) => ...)`) runs before it, like a decorator.
   const wrapperDefinitions = (file: IndexedFile) => definitionsOf(file, [...file.text.matchAll(EXPORT_WRAPPER)].map((m) => m[1] ?? ''), true);
   // Callees: every declarer of each name a function calls, `depth` hops down, with the types it names.
-  // A file's functions by name, built once per file: a call looks its callee up instead of scanning
-  // every declaration of a large file for each call.
-  const functionsByName = new Map<string, Map<string, Declaration[]>>();
-  const functionsNamed = (file: IndexedFile, name: string): readonly Declaration[] => {
-    let byName = functionsByName.get(file.path);
-    if (byName === undefined) {
-      byName = new Map();
-      for (const d of file.declarations) {
-        if (d.kind !== 'function') continue;
-        const list = byName.get(d.name);
-        if (list === undefined) byName.set(d.name, [d]);
-        else list.push(d);
-      }
-      functionsByName.set(file.path, byName);
-    }
-    return byName.get(name) ?? [];
-  };
   const walkDown = (start: readonly { file: IndexedFile; declaration: Declaration }[], depth: number): void => {
     let frontier = start.map((f) => ({ ...f, left: depth }));
     while (frontier.length > 0) {
@@ -521,7 +545,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     }
   }
   // Operations sit up to `downDepth` below a touched function; a helper's check counts one more down.
-  walkDown([...touchedFunctions.values(), ...decoratorsOfChanged], input.downDepth + 1);
+  walkDown([...touchedFunctions.values(), ...touchedStatements.values(), ...decoratorsOfChanged], input.downDepth + 1);
 
   // Callers, hop by hop: each name with the files declaring the function it stands for.
   let names = new Map<string, Set<string>>();

@@ -607,8 +607,54 @@ export const withTeam = (handler: any) => {
   atLeastFindings: 1,
 };
 
+const storeRoutes = (guard: string) => `import express from 'express';
+import storesController from '../../controllers/stores';
+import { checkPermission } from '../../auth/permissions';
+
+const router = express.Router();
+
+router.get('/', storesController.listStores);
+
+router.delete(['/', '/:id'], ${guard}storesController.removeStore);
+
+export default router;
+`;
+
+const expressRegistration: Case = {
+  name: 'Express: a change to a route registration alone reads the handler it hands over (a controller of a default-exported object), what that calls, and the middleware it names',
+  initial: {
+    'src/routes/stores/index.ts': storeRoutes("checkPermission('stores:delete'), "),
+    'src/controllers/stores/index.ts': `import storesService from '../../services/stores';
+const removeStore = async (req: Request, res: Response) => {
+  return res.json(await storesService.removeStore(req.params.id));
+};
+const listStores = async (req: Request, res: Response) => res.json([]);
+export default { removeStore, listStores };
+`,
+    'src/services/stores/index.ts': `import { prisma } from '../../db';
+const removeStore = async (id: string) => {
+  return prisma.store.delete({ where: { id } });
+};
+export default { removeStore };
+`,
+    'src/auth/permissions.ts': `export const checkPermission = (permission: string) => (req: Request, res: Response, next: NextFunction) => {
+  if (!req.user.permissions.includes(permission)) {
+    return res.status(403).json({ error: 'forbidden' });
+  }
+  next();
+};
+`,
+    ...nestPadding,
+  },
+  changes: [
+    { message: 'routes: drop the permission check', files: { 'src/routes/stores/index.ts': storeRoutes('') } },
+    { message: 'routes: check the permission again', files: { 'src/routes/stores/index.ts': storeRoutes("checkPermission('stores:delete'), ") } },
+  ],
+  atLeastFindings: 1,
+};
+
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod, nextWrapper]) {
+  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod, nextWrapper, expressRegistration]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;
@@ -772,5 +818,33 @@ describe('what the scoped selection reads and says', () => {
     const selection = selectScope({ files, touched: [{ path: 'src/store.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
     expect(selection.bounds).toEqual([]);
     expect(selection.paths).toEqual(['src/admin.ts', 'src/store.ts']);
+  });
+});
+
+describe('module-level statements of a JS/TS change', () => {
+  it('a touched registration line hands over its handler and middleware; an import or a class is no such statement', async () => {
+    const { moduleStatementAt, handedNames } = await import('../../src/prover/module-statements.js');
+    const text = "import x from './x';\nrouter.put(\n  ['/', '/:id'],\n  checkPermission('a'),\n  controller.update,\n);\nclass A {\n  b = 1;\n}\n";
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    const span = moduleStatementAt(text, starts, 4);
+    expect(span && text.slice(span.start, span.end)).toBe("router.put(\n  ['/', '/:id'],\n  checkPermission('a'),\n  controller.update,\n);");
+    expect(handedNames(text.slice(span?.start ?? 0, span?.end ?? 0))).toEqual([{ name: 'update', received: true }]);
+    expect(moduleStatementAt(text, starts, 1)).toBeNull();
+    expect(moduleStatementAt(text, starts, 8)).toBeNull();
+    expect(handedNames('app.get("/", requireLogin, list)').map((h) => h.name)).toEqual(['requireLogin', 'list']);
+  });
+});
+
+describe('declarations found by text', () => {
+  it('an object key ending a function\'s body is no declaration that swallows the next `export const check = (...) =>`', () => {
+    const ts = (path: string, text: string) => ({ path, text, factsLanguage: 'typescript' as const });
+    const files = [
+      ts('src/routes/stores.ts', "import { checkAny } from '../auth/check';\nrouter.delete('/:id', checkAny('stores:delete'), controller.remove)\n"),
+      ts('src/auth/check.ts', "export const checkOne = (p: string) => (req, res, next) => {\n  return res.status(403).json({ message: Messages.FORBIDDEN })\n}\n\n// any of several\nexport const checkAny = (p: string) => (req, res, next) => {\n  return res.status(403).json({ message: Messages.FORBIDDEN })\n}\n"),
+      ts('src/auth/other.ts', 'export const unrelated = (x: string) => x;\n'),
+    ];
+    const selection = selectScope({ files, touched: [{ path: 'src/routes/stores.ts', lines: new Set([2]) }], registrations: [], alwaysRead: () => false, maxDepth: 3, fanOut: 25, downDepth: 2 });
+    expect(selection.paths).toEqual(['src/auth/check.ts', 'src/routes/stores.ts']);
   });
 });
