@@ -12,6 +12,8 @@ import type { ProgramFile } from './types.js';
 const TRY_OPEN = /^\s*(?:\}\s*)?try\s*\{\s*$/;
 const CATCH_OPEN = /^\s*\}\s*catch\b/;
 const LEAVES = /^\s*(?:return|throw)\b/;
+/** A statement that answers the request without leaving (`reply.send(err)`, `res.status(401).json(...)`): fastify-jwt's documented `authenticate`. */
+const ANSWERS = /^\s*(?:await\s+)?(?:reply|res|response|ctx)\b(?:\.(?:code|status)\([^)]*\))?\.(?:send|json|end|sendStatus|redirect)\s*\(/;
 
 /** The lines of the `catch` arm of the nearest `try` enclosing `line` in `fn`, or null when `line` is in no `try`. */
 function enclosingCatch(file: ProgramFile, fn: FunctionIR, line: number): { from: number; to: number } | null {
@@ -54,8 +56,12 @@ export function refusalSwallowed(file: ProgramFile, fn: FunctionIR, line: number
   if (!arm) return false;
   const body = file.lines.slice(arm.from - 1, arm.to);
   const names = handOnNames(file, fn);
-  const handsOn = body.some((text) => [...text.matchAll(/\b([A-Za-z_$][\w$]*)\s*\(/g)].some((m) => names.has(m[1] ?? '')));
-  // Only a `return`/`throw` of the arm itself answers every error; one under an `if` answers some.
+  const handsOnIn = (lines: readonly string[]): boolean => lines.some((text) => [...text.matchAll(/\b([A-Za-z_$][\w$]*)\s*\(/g)].some((m) => names.has(m[1] ?? '')));
+  if (handsOnIn(body)) return true;
+  // Only a statement of the arm itself answers every error; one under an `if` answers some. An answer
+  // that does not leave (`reply.send(err)`) counts when nothing after the `try` hands the request on.
   const own = Math.min(...body.filter((text) => text.trim() !== '').map(indentOf));
-  return handsOn || !body.some((text) => indentOf(text) === own && LEAVES.test(text));
+  const top = body.filter((text) => indentOf(text) === own);
+  if (top.some((text) => LEAVES.test(text))) return false;
+  return !(top.some((text) => ANSWERS.test(text)) && !handsOnIn(file.lines.slice(arm.to, fn.endLine)));
 }

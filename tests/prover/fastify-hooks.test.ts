@@ -55,6 +55,16 @@ describe('Fastify hooks', () => {
     expect(await labels('', "app.addHook('preHandler', requireAdmin);")).toEqual([]);
   });
 
+  it('a hook whose catch answers but then hands the request on anyway checks nothing', async () => {
+    const handsOn = server('{ preHandler: [app.authenticate] }, ').replace(
+      "app.decorate('authenticate', async function (request, reply) {\n  try {\n    await request.jwtVerify();\n  } catch (err) {\n    reply.send(err);\n  }\n});",
+      "app.decorate('authenticate', function (request, reply, done) {\n  try {\n    request.jwtVerify();\n  } catch (err) {\n    reply.send(err);\n  }\n  done();\n});",
+    );
+    expect(handsOn).toContain('done();');
+    const result = await prove({ 'src/server.ts': handsOn });
+    expect(result.findings.map((f) => f.label)).toEqual(['unguarded_path']);
+  });
+
   it('a hook that only logs is no check', async () => {
     expect(await labels('{ preHandler: logRequest }, ')).toEqual(['unguarded_path']);
   });
