@@ -43,8 +43,20 @@ export interface HandedName {
 const MEMBER = /(?<![\w$])[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\.\s*([A-Za-z_$][\w$]*)(?![\w$])(?!\s*\()/g;
 const BARE_ARGUMENT = /[(,[]\s*([A-Za-z_$][\w$]*)\s*(?=[,)\]])/g;
 
-/** The functions a statement names without calling them, each once (calls are followed as any body's calls are). */
-export function handedNames(statement: string): HandedName[] {
+/** Where a function written inside the statement begins (`async (ctx) => {`, `req => ...`, `function (req, res) {`). */
+const INLINE_FUNCTION = /(?:\basync\s*)?(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>|\b(?:async\s+)?function\b/;
+/** A quoted string: its text (`"documents.import"`) names no function. */
+const STRING = /(["'`])(?:\\.|(?!\1)[^\\\n])*\1/g;
+
+/**
+ * The functions a statement names without calling them, each once (calls are followed as any body's calls are).
+ * Only the statement's own arguments hand functions over: inside an inline handler's body, `ctx.request` and
+ * `document.id` are property reads, and taking each for a handed function sent the selection across the
+ * repository (outline's route files: every route is one such statement).
+ */
+export function handedNames(text: string): HandedName[] {
+  const inline = INLINE_FUNCTION.exec(text);
+  const statement = (inline === null ? text : text.slice(0, inline.index)).replace(STRING, '""');
   const found = new Map<string, HandedName>();
   for (const match of statement.matchAll(MEMBER)) {
     const name = match[1] ?? '';

@@ -834,6 +834,12 @@ describe('module-level statements of a JS/TS change', () => {
     expect(moduleStatementAt(text, starts, 8)).toBeNull();
     expect(handedNames('app.get("/", requireLogin, list)').map((h) => h.name)).toEqual(['requireLogin', 'list']);
   });
+
+  it('an inline handler\'s body hands nothing over: its property reads are no functions', async () => {
+    const { handedNames } = await import('../../src/prover/module-statements.js');
+    const statement = 'router.post("documents.import", auth(), validate(T.Schema), async (ctx) => {\n  const { id } = ctx.request.body;\n  await store.update(id, ctx.state.auth.user);\n});';
+    expect(handedNames(statement).map((h) => h.name)).toEqual(['Schema']);
+  });
 });
 
 describe('declarations found by text', () => {
