@@ -607,6 +607,52 @@ export const withTeam = (handler: any) => {
   atLeastFindings: 1,
 };
 
+const safeAction = (body: string) => `"use server";
+
+import { prisma } from "@/lib/prisma";
+import { authUserActionClient } from "../safe-action";
+
+export const archiveNoteAction = authUserActionClient
+  .inputSchema(noteSchema)
+  .action(async ({ parsedInput }) => {
+${body}
+    return { ok: true };
+  });
+`;
+const nextSafeAction: Case = {
+  name: 'Next.js: a next-safe-action client whose middleware checks the session',
+  initial: {
+    'package.json': '{"dependencies":{"next":"14.2.0","next-safe-action":"8.0.0"}}',
+    'apps/web/lib/auth/index.ts': 'export const getSession = async (): Promise<any> => null;\n',
+    'apps/web/lib/actions/safe-action.ts': `import { createSafeActionClient } from "next-safe-action";
+import { getSession } from "../auth";
+
+export const actionClient = createSafeActionClient();
+
+export const authUserActionClient = actionClient.use(async ({ next }) => {
+  const session = await getSession();
+  if (!session?.user.id) {
+    throw new Error("Login required.");
+  }
+  return next({ ctx: { user: session.user } });
+});
+`,
+    'apps/web/lib/prisma.ts': 'export const prisma = {} as any;\n',
+    'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId }, data: { archived: true } });'),
+    ...padding(40, (i) => [
+      `packages/ui/src/widget${i}.ts`,
+      `export function widget${i}(items: string[]): string[] {
+  return items.filter((item) => item !== 'update');
+}
+`,
+    ]),
+  },
+  changes: [
+    { message: 'action: trim', files: { 'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId.trim() }, data: { archived: true } });') } },
+  ],
+  atLeastFindings: 1,
+};
+
 const storeRoutes = (guard: string) => `import express from 'express';
 import storesController from '../../controllers/stores';
 import { checkPermission } from '../../auth/permissions';
@@ -654,7 +700,7 @@ export default { removeStore };
 };
 
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod, nextWrapper, expressRegistration]) {
+  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod, nextWrapper, nextSafeAction, expressRegistration]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;
