@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { proveChange } from '../../src/prover/prove.js';
 
 const clients = `import { createSafeActionClient } from "next-safe-action";
-import { getSession } from "../auth";
+import { findNote, getSession } from "../auth";
 
 export const actionClient = createSafeActionClient({
   handleServerError: async (e) => {
@@ -26,6 +26,14 @@ export const authUserActionClient = actionClient.use(async ({ next }) => {
   }
 
   return next({ ctx: { user: session.user } });
+});
+
+export const noteActionClient = actionClient.use(async ({ next, clientInput }) => {
+  const note = await findNote(clientInput);
+  if (!note) {
+    throw new Error("Note not found.");
+  }
+  return next({ ctx: { note } });
 });
 
 export const loggedActionClient = actionClient.use(async ({ next }) => {
@@ -53,7 +61,7 @@ async function actionFindings(client: string) {
     root: '/repo',
     files: [
       { path: 'package.json', text: '{"dependencies":{"next":"14.2.0","next-safe-action":"8.0.0"}}' },
-      { path: 'apps/web/lib/auth/index.ts', text: 'export const getSession = async (): Promise<any> => null;\n' },
+      { path: 'apps/web/lib/auth/index.ts', text: 'export const getSession = async (): Promise<any> => null;\nexport const findNote = async (input: any): Promise<any> => input;\n' },
       { path: 'apps/web/lib/actions/safe-action.ts', text: clients },
       { path: 'apps/web/lib/actions/notes/archive-note.ts', text: action(client) },
     ],
@@ -72,6 +80,11 @@ describe('next-safe-action server actions', () => {
 
   it('reports the action of a client with no checking middleware as unguarded', async () => {
     const { findings } = await actionFindings('actionClient');
+    expect(findings.map((f) => [f.operation.id, f.label])).toEqual([['ts.orm-update', 'unguarded_path']]);
+  });
+
+  it('does not read a middleware that refuses a missing record (not a missing session) as a login', async () => {
+    const { findings } = await actionFindings('noteActionClient');
     expect(findings.map((f) => [f.operation.id, f.label])).toEqual([['ts.orm-update', 'unguarded_path']]);
   });
 
