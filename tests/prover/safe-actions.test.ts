@@ -42,28 +42,26 @@ export const loggedActionClient = actionClient.use(async ({ next }) => {
 });
 `;
 
-const action = (client: string) => `"use server";
+const action = (client: string, direct = false) => `"use server";
 
 import { prisma } from "@/lib/prisma";
 import { z } from "zod";
 import { ${client} } from "../safe-action";
 
-export const archiveNoteAction = ${client}
-  .inputSchema(z.object({ noteId: z.string() }))
-  .action(async ({ parsedInput, ctx }) => {
+export const archiveNoteAction = ${client}${direct ? '' : '\n  .inputSchema(z.object({ noteId: z.string() }))\n  '}.action(async ({ parsedInput, ctx }) => {
     await prisma.note.update({ where: { id: parsedInput.noteId }, data: { archived: true } });
     return { ok: true };
   });
 `;
 
-async function actionFindings(client: string) {
+async function actionFindings(client: string, direct = false) {
   const result = await proveChange({
     root: '/repo',
     files: [
       { path: 'package.json', text: '{"dependencies":{"next":"14.2.0","next-safe-action":"8.0.0"}}' },
       { path: 'apps/web/lib/auth/index.ts', text: 'export const getSession = async (): Promise<any> => null;\nexport const findNote = async (input: any): Promise<any> => input;\n' },
       { path: 'apps/web/lib/actions/safe-action.ts', text: clients },
-      { path: 'apps/web/lib/actions/notes/archive-note.ts', text: action(client) },
+      { path: 'apps/web/lib/actions/notes/archive-note.ts', text: action(client, direct) },
     ],
     touched: null,
     maxDepth: 3,
@@ -75,6 +73,11 @@ async function actionFindings(client: string) {
 describe('next-safe-action server actions', () => {
   it('reads an action built from a client whose middleware requires a session as a login', async () => {
     const { findings } = await actionFindings('authUserActionClient');
+    expect(findings.map((f) => [f.operation.id, f.label, f.function])).toEqual([['ts.orm-update', 'authn_only', 'archiveNoteAction']]);
+  });
+
+  it('reads an action handed straight to the client (client.action(async ...)) alike', async () => {
+    const { findings } = await actionFindings('authUserActionClient', true);
     expect(findings.map((f) => [f.operation.id, f.label, f.function])).toEqual([['ts.orm-update', 'authn_only', 'archiveNoteAction']]);
   });
 

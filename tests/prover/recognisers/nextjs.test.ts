@@ -63,9 +63,15 @@ export const archiveNoteAction = authActionClient
   .action(async ({ parsedInput, ctx }) => {
     await db.note.update({ where: { id: parsedInput.id }, data: { archived: true } });
   });
+export const restoreNoteAction = authActionClient.action(async ({ ctx }) => {
+  await db.note.updateMany({ where: { ownerId: ctx.user.id }, data: { archived: false } });
+});
 `,
       },
-      entries: [{ function: 'archiveNoteAction', line: 5, kind: 'server_action' }],
+      entries: [
+        { function: 'archiveNoteAction', line: 5, kind: 'server_action' },
+        { function: 'restoreNoteAction', line: 8, kind: 'server_action' },
+      ],
     },
     {
       name: 'a Pages Router API route behind a wrapper, and getServerSideProps',
