@@ -557,6 +557,9 @@ export class AuditService {
 
 // A Next.js route handed to the project's wrapper through a barrel (`@/lib/auth` → lib/auth/index.ts →
 // ./team): the wrapper's check is the handler's, so the scoped selection reads the wrapper and the barrel.
+/** Forty UI helpers of a Next.js monorepo naming `word`, so text search has noise to skip. */
+const uiWidgets = (word: string): FileMap =>
+  padding(40, (i) => [`packages/ui/src/widget${i}.ts`, `export function widget${i}(items: string[]): string[] {\n  return items.filter((item) => item !== '${word}');\n}\n`]);
 const teamRoute = (body: string) => `import { withTeam } from "@/lib/auth";
 import { prisma } from "@/lib/prisma";
 
@@ -592,13 +595,7 @@ export const withTeam = (handler: any) => {
     'apps/web/lib/prisma.ts': 'export const prisma = {} as any;\n',
     'apps/web/app/api/[slug]/links/route.ts': teamRoute('  await prisma.link.delete({ where: { id: linkId } });'),
     'apps/web/app/api/open/route.ts': 'import { prisma } from "@/lib/prisma";\n\nexport async function DELETE(req: Request) {\n  await prisma.link.deleteMany({});\n  return Response.json({ ok: true });\n}\n',
-    ...padding(40, (i) => [
-      `packages/ui/src/widget${i}.ts`,
-      `export function widget${i}(items: string[]): string[] {
-  return items.filter((item) => item !== 'delete');
-}
-`,
-    ]),
+    ...uiWidgets('delete'),
   },
   changes: [
     { message: 'route: trim', files: { 'apps/web/app/api/[slug]/links/route.ts': teamRoute('  await prisma.link.delete({ where: { id: linkId.trim() } });') } },
@@ -639,13 +636,7 @@ export const authUserActionClient = actionClient.use(async ({ next }) => {
 `,
     'apps/web/lib/prisma.ts': 'export const prisma = {} as any;\n',
     'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId }, data: { archived: true } });'),
-    ...padding(40, (i) => [
-      `packages/ui/src/widget${i}.ts`,
-      `export function widget${i}(items: string[]): string[] {
-  return items.filter((item) => item !== 'update');
-}
-`,
-    ]),
+    ...uiWidgets('update'),
   },
   changes: [
     { message: 'action: trim', files: { 'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId.trim() }, data: { archived: true } });') } },
