@@ -42,26 +42,39 @@ export const loggedActionClient = actionClient.use(async ({ next }) => {
 });
 `;
 
-const action = (client: string, direct = false) => `"use server";
+const action = (client: string, direct = false, check = '') => `"use server";
 
 import { prisma } from "@/lib/prisma";
 import { z } from "zod";
 import { ${client} } from "../safe-action";
+import { throwIfNoRole } from "../throw-if-no-role";
 
 export const archiveNoteAction = ${client}${direct ? '' : '\n  .inputSchema(z.object({ noteId: z.string() }))\n  '}.action(async ({ parsedInput, ctx }) => {
+${check}
     await prisma.note.update({ where: { id: parsedInput.noteId }, data: { archived: true } });
     return { ok: true };
   });
 `;
 
-async function actionFindings(client: string, direct = false) {
+/** A role helper whose test is written one clause a line, as a formatter leaves a long condition. */
+const roleHelper = (test: string) => `export function throwIfNoRole({ role, requiredRoles }: { role: string; requiredRoles?: string[] }) {
+  if (
+${test}
+  ) {
+    throw new Error("You don't have the required role.");
+  }
+}
+`;
+
+async function actionFindings(client: string, direct = false, check = '', helperTest = '    !requiredRoles?.includes(role)') {
   const result = await proveChange({
     root: '/repo',
     files: [
       { path: 'package.json', text: '{"dependencies":{"next":"14.2.0","next-safe-action":"8.0.0"}}' },
       { path: 'apps/web/lib/auth/index.ts', text: 'export const getSession = async (): Promise<any> => null;\nexport const findNote = async (input: any): Promise<any> => input;\n' },
       { path: 'apps/web/lib/actions/safe-action.ts', text: clients },
-      { path: 'apps/web/lib/actions/notes/archive-note.ts', text: action(client, direct) },
+      { path: 'apps/web/lib/actions/notes/archive-note.ts', text: action(client, direct, check) },
+      { path: 'apps/web/lib/actions/throw-if-no-role.ts', text: roleHelper(helperTest) },
     ],
     touched: null,
     maxDepth: 3,
@@ -94,5 +107,17 @@ describe('next-safe-action server actions', () => {
   it('does not read a middleware that only logs as a login', async () => {
     const { findings } = await actionFindings('loggedActionClient');
     expect(findings.map((f) => [f.operation.id, f.label])).toEqual([['ts.orm-update', 'unguarded_path']]);
+  });
+
+  const roleCheck = '    throwIfNoRole({\n      role: ctx.workspace.role,\n      requiredRoles: ["owner", "member"],\n    });';
+
+  it('credits a role helper whose test spans several lines', async () => {
+    const { findings } = await actionFindings('authUserActionClient', false, roleCheck, '    requiredRoles &&\n    requiredRoles.length > 0 &&\n    !requiredRoles.includes(role)');
+    expect(findings).toEqual([]);
+  });
+
+  it('does not credit a helper whose several-line test names no role', async () => {
+    const { findings } = await actionFindings('authUserActionClient', false, roleCheck, '    requiredRoles &&\n    requiredRoles.length > 5');
+    expect(findings.map((f) => [f.operation.id, f.label])).toEqual([['ts.orm-update', 'authn_only']]);
   });
 });
