@@ -148,6 +148,8 @@ const DECLARATION_SHAPES: Record<FactsLanguage, readonly { kind: 'function' | 'c
     // A client or builder holding middleware (`const authActionClient = actionClient.use(async ...)`): its
     // middleware runs before every handler built from it, as a wrapper's body does.
     { kind: 'function', re: /\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*[A-Za-z_$][\w$.]*\s*\.\s*use\s*\(/g },
+    // An action built from such a client (`const x = client.inputSchema(s).action(async (...) => ...)`): its handler's body is the declaration's.
+    { kind: 'function', re: /\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*[A-Za-z_$][\w$]*\s*(?:\.\s*[A-Za-z_$][\w$]*\s*\((?:[^()]|\([^()]*\))*\)\s*)*\.\s*action\s*\(/g },
     { kind: 'class', re: /\b(?:class|interface)\s+([A-Za-z_$][\w$]*)/g },
   ],
 };

@@ -57,11 +57,19 @@ ${check}
 `;
 
 /** A role helper whose test is written one clause a line, as a formatter leaves a long condition. */
-const roleHelper = (test: string) => `export function throwIfNoRole({ role, requiredRoles }: { role: string; requiredRoles?: string[] }) {
+const roleHelper = (test: string) => `export function throwIfNoRole({
+  role,
+  requiredRoles,
+}: {
+  role: string;
+  requiredRoles?: string[];
+}) {
   if (
 ${test}
   ) {
-    throw new Error("You don't have the required role.");
+    throw new Error(
+      \`You don't have the required role. Required role(s): \${requiredRoles?.join(", ")}.\`,
+    );
   }
 }
 `;

@@ -604,14 +604,16 @@ export const withTeam = (handler: any) => {
   atLeastFindings: 1,
 };
 
-const safeAction = (body: string) => `"use server";
+const safeAction = (body: string, check = '    throwIfNoRole(ctx.user.role);') => `"use server";
 
 import { prisma } from "@/lib/prisma";
 import { authUserActionClient } from "../safe-action";
+import { throwIfNoRole } from "../roles";
 
 export const archiveNoteAction = authUserActionClient
   .inputSchema(noteSchema)
-  .action(async ({ parsedInput }) => {
+  .action(async ({ parsedInput, ctx }) => {
+${check}
 ${body}
     return { ok: true };
   });
@@ -635,11 +637,13 @@ export const authUserActionClient = actionClient.use(async ({ next }) => {
 });
 `,
     'apps/web/lib/prisma.ts': 'export const prisma = {} as any;\n',
+    'apps/web/lib/actions/roles.ts': 'export function throwIfNoRole(role: string) {\n  if (role !== "owner") {\n    throw new Error("Owners only.");\n  }\n}\n',
     'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId }, data: { archived: true } });'),
     ...uiWidgets('update'),
   },
   changes: [
     { message: 'action: trim', files: { 'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId.trim() }, data: { archived: true } });') } },
+    { message: 'action: no role check', files: { 'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId.trim() }, data: { archived: true } });', '') } },
   ],
   atLeastFindings: 1,
 };
