@@ -386,9 +386,21 @@ export function guardClauseHead(file: ProgramFile, fn: FunctionIR, line: number)
   for (let l = line - 1; l > bodyTop(file, fn) && l >= line - 3; l--) {
     const text = file.lines[l - 1] ?? '';
     if (text.trim() === '') continue;
-    if (indentOf(text) < indentOf(own)) return CONDITION.test(text) && !/\belse\b/.test(text) ? l : line;
+    if (indentOf(text) < indentOf(own)) return CONDITION.test(text) && !/\belse\b/.test(text) ? l : (conditionOpening(file, fn, l) ?? line);
   }
   return line;
+}
+
+/** `) {` closing a test written one clause a line (`if (\n  a &&\n  !b\n) {`): the `if` line that opened it. */
+function conditionOpening(file: ProgramFile, fn: FunctionIR, close: number): number | null {
+  const closing = file.lines[close - 1] ?? '';
+  if (!/^\s*\)\s*\{?\s*$/.test(closing)) return null;
+  for (let l = close - 1; l > bodyTop(file, fn) && l >= close - 8; l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() === '' || indentOf(text) > indentOf(closing)) continue;
+    return indentOf(text) === indentOf(closing) && CONDITION.test(text) && !/\belse\b/.test(text) && /\(\s*$/.test(text) ? l : null;
+  }
+  return null;
 }
 
 /** A line that opens a block which may not run, or may run later: a branch, a loop, a handler, a closure. */

@@ -10,10 +10,11 @@
 import type { Program } from './resolution.js';
 import type { OperationSite, PathRecord } from './types.js';
 
-/** A Prisma or repository write on a credential table: `prisma.apiKey.update`, `this.prisma.verificationToken.delete`. */
-const CREDENTIAL_WRITE = /\.(api_?keys?|api_?tokens?|access_?tokens?|refresh_?tokens?|verification_?tokens?|infra_?tokens?|personal_?access_?tokens?|sessions?)\.(update|updateMany|upsert|delete|deleteMany)\s*\(/i;
+/** A Prisma or repository write on a credential table: `prisma.apiKey.update`, `this.prisma.verificationToken.delete`, `prisma.token.update`. */
+const CREDENTIAL_WRITE = /\.(tokens?|api_?keys?|api_?tokens?|access_?tokens?|refresh_?tokens?|verification_?tokens?|infra_?tokens?|personal_?access_?tokens?|sessions?)\.(update|updateMany|upsert|delete|deleteMany)\s*\(/i;
 /** A function that authenticates the request: its name says it authenticates, or verifies the credential or header it was given. */
-const AUTHENTICATES = /authenticat|^(verify|validate)\w*(Auth|ApiKey|Key|Token|Credential|Session|MagicLink|Header)/;
+// A route wrapper named for the sign-in it requires (`withSession`, `withAuth`, `withApiKey`) authenticates the requests it wraps.
+const AUTHENTICATES = /authenticat|^(verify|validate)\w*(Auth|ApiKey|Key|Token|Credential|Session|MagicLink|Header)|^with(Session|Auth|ApiKey|Token)\b/;
 
 /** Input the request chose, beside the credential it presents: a route parameter, a body or query field. */
 const REQUEST_CHOSEN = /\b(?:params|input|body|query|args|searchParams)\s*(?:\.|\[)/;

@@ -101,9 +101,10 @@ function annotationName(text: string): string {
 
 /** The nearest condition line at or above `line` (three lines up at most), or null. */
 function conditionAbove(file: ProgramFile, line: number): string | null {
-  for (let l = line; l >= Math.max(1, line - 3); l--) {
+  // A test written one clause a line (`if (\n  requiredRoles &&\n  !requiredRoles.includes(role)\n) {`) is reached further up.
+  for (let l = line; l >= Math.max(1, line - 8); l--) {
     const text = file.lines[l - 1] ?? '';
-    if (!CONDITION_LINE.test(text)) continue;
+    if (!CONDITION_LINE.test(text) || (l < line - 3 && !unclosed(text))) continue;
     // `if (\n  user.email !== invitation.inviteeEmail\n) {`: a test written over several lines is read whole.
     return unclosed(text) && l < line ? file.lines.slice(l - 1, line - 1).join(' ') : text;
   }

@@ -94,11 +94,12 @@ function checksOfFunction(program: Program, statementWitnesses: ReadonlyMap<stri
   const ref = program.functions.get(functionId);
   const file = ref ? program.byPath.get(ref.path) : undefined;
   // A check nested in a block that runs only for some requests (`if (has('projectId', input)) {...}`) guards those only.
-  const out: MiddlewareCheck[] = (statementWitnesses.get(functionId) ?? [])
+  const refusals = (statementWitnesses.get(functionId) ?? [])
     .filter((w) => w.scope === 'statement' && w.until === undefined && !w.sameLine && (w.kind === 'authn' || w.kind === 'path_guard' || w.kind === 'ownership_check'))
-    .filter((w) => !ref || !file || w.line === null || !underBranch(file, ref.fn, refusalHead(file, ref.fn, w.line)))
     // A refusal thrown in a `try` whose `catch` hands the request on anyway refuses nobody.
-    .filter((w) => !ref || !file || w.line === null || !refusalSwallowed(file, ref.fn, w.line))
+    .filter((w) => !ref || !file || w.line === null || !refusalSwallowed(file, ref.fn, w.line));
+  const out: MiddlewareCheck[] = refusals
+    .filter((w) => !ref || !file || w.line === null || !underBranch(file, ref.fn, refusalHead(file, ref.fn, w.line)) || everyArmRefuses(file, ref.fn, w.line, refusals.filter((o) => o.kind === w.kind).map((o) => o.line ?? 0)))
     .map((w) => ({ kind: w.kind, dischargerId: w.dischargerId, evidence: w.evidence }));
   if (ref && file) out.push(...gatedNext(file, ref.fn.startLine, ref.fn.endLine));
   return out;
@@ -147,6 +148,64 @@ function underBranch(file: ProgramFile, fn: FunctionIR, line: number): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * True when the refusal at `line` guards one arm of an `if` / `else if` / `else` chain that ends in an
+ * `else`, and every arm refuses alike at its own top level (or throws outright): each way in is checked
+ * (dub's `withSession`: an API key looked up in one arm, the session cookie in the other, each refused
+ * with 401). A chain without a final `else` lets the remaining requests through unchecked.
+ */
+function everyArmRefuses(file: ProgramFile, fn: FunctionIR, line: number, sameKind: readonly number[]): boolean {
+  const armOf = (at: number): number | null => enclosingHeader(file, fn, refusalHead(file, fn, at));
+  const header = armOf(line);
+  if (header === null) return false;
+  const arms = chainArms(file, fn, header);
+  if (arms === null) return false;
+  return arms.every((arm) => sameKind.some((l) => l > arm.start && l <= arm.end && armOf(l) === arm.start) || /^\s*throw\b/.test(firstBodyLine(file, arm)));
+}
+
+/** The line of the block header directly above `line` (the first line indented less), else null. */
+function enclosingHeader(file: ProgramFile, fn: FunctionIR, line: number): number | null {
+  const indent = indentOf(file.lines[line - 1] ?? '');
+  for (let l = line - 1; l >= fn.startLine; l--) {
+    const text = file.lines[l - 1] ?? '';
+    if (text.trim() !== '' && indentOf(text) < indent) return l;
+  }
+  return null;
+}
+
+/** The arms (header line to last line) of the `if` chain whose arm starts at `header`, when the chain ends in a plain `else`. */
+function chainArms(file: ProgramFile, fn: FunctionIR, header: number): { start: number; end: number }[] | null {
+  const text = (l: number): string => file.lines[l - 1] ?? '';
+  const indent = indentOf(text(header));
+  let first = header;
+  while (/^\s*\}?\s*else\b/.test(text(first))) {
+    let l = first - 1;
+    while (l > fn.startLine && (text(l).trim() === '' || indentOf(text(l)) > indent)) l--;
+    if (indentOf(text(l)) !== indent || !/^\s*(\}\s*else\s+)?if\b/.test(text(l))) return null;
+    first = l;
+  }
+  if (!/^\s*if\b/.test(text(first))) return null;
+  const arms: { start: number; end: number }[] = [];
+  let start = first;
+  for (let l = first + 1; l <= fn.endLine + 1; l++) {
+    const t = text(l);
+    if (l <= fn.endLine && (t.trim() === '' || indentOf(t) > indent)) continue;
+    arms.push({ start, end: l - 1 });
+    if (l > fn.endLine || indentOf(t) < indent || !/^\s*\}\s*else\b/.test(t)) {
+      // The last arm must be a plain `else` (its own line or `} else {`).
+      const last = text(arms[arms.length - 1]?.start ?? first);
+      return /\belse\s*\{?\s*$/.test(last) ? arms : null;
+    }
+    start = l;
+  }
+  return null;
+}
+
+function firstBodyLine(file: ProgramFile, arm: { start: number; end: number }): string {
+  for (let l = arm.start + 1; l <= arm.end; l++) if ((file.lines[l - 1] ?? '').trim() !== '') return file.lines[l - 1] ?? '';
+  return '';
 }
 
 function functionsWithin(program: Program, file: ProgramFile, from: number, to: number): { id: string }[] {

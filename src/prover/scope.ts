@@ -145,6 +145,11 @@ const DECLARATION_SHAPES: Record<FactsLanguage, readonly { kind: 'function' | 'c
     // key (`message: X })`) for the name and swallowed the next `export const check = (...) =>`.
     { kind: 'function', re: /\b([A-Za-z_$][\w$]*)\s*(?::[^=;\n}]+)?[=:]\s*(?:async\s*)?(?:function\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=;]+)?=>)/g },
     { kind: 'function', re: BODY_DECLARATION },
+    // A client or builder holding middleware (`const authActionClient = actionClient.use(async ...)`): its
+    // middleware runs before every handler built from it, as a wrapper's body does.
+    { kind: 'function', re: /\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*[A-Za-z_$][\w$.]*\s*\.\s*use\s*\(/g },
+    // An action built from such a client (`const x = client.inputSchema(s).action(async (...) => ...)`): its handler's body is the declaration's.
+    { kind: 'function', re: /\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*[A-Za-z_$][\w$]*\s*(?:\.\s*[A-Za-z_$][\w$]*\s*\((?:[^()]|\([^()]*\))*\)\s*)*\.\s*action\s*\(/g },
     { kind: 'class', re: /\b(?:class|interface)\s+([A-Za-z_$][\w$]*)/g },
   ],
 };
@@ -162,8 +167,11 @@ function onOtherReceiver(text: string, at: number, received: boolean): boolean {
 }
 /** A decorator or annotation's name, its last dotted part (`@admin_required`, `@auth.login_required`), never an e-mail address. */
 const DECORATOR = /(?<![\w$@.])@(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)/g;
-/** `export const POST = withWorkspace(`, `export default withAuth(`: the wrapper an exported JS handler is handed to. */
-const EXPORT_WRAPPER = /^export\s+(?:default\s+|(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*(?::[^=\n]+)?=\s*)([A-Za-z_$][\w$]*)\s*\(/gm;
+/**
+ * `export const POST = withWorkspace(`, `export default withAuth(`: the wrapper an exported JS handler is handed to;
+ * `export const x = authActionClient.inputSchema(s).action(`: the next-safe-action client an action is built from.
+ */
+const EXPORT_WRAPPER = /^export\s+(?:default\s+|(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*(?::[^=\n]+)?=\s*)([A-Za-z_$][\w$]*)\s*(?:\(|\.\s*(?:inputSchema|schema|metadata|outputSchema|bindArgsSchemas|use|action)\s*\()/gm;
 const MODEL_WRITE_VERBS = 'create|createMany|update|updateMany|upsert|delete|deleteMany';
 /** A write to a model on a client (`prisma.organisationGroup.delete(`, `tx.teamMember.update(`). */
 const MODEL_WRITE = new RegExp(`\\.([A-Za-z_$][\\w$]*)\\.(?:${MODEL_WRITE_VERBS})\\s*\\(`, 'g');

@@ -557,6 +557,9 @@ export class AuditService {
 
 // A Next.js route handed to the project's wrapper through a barrel (`@/lib/auth` → lib/auth/index.ts →
 // ./team): the wrapper's check is the handler's, so the scoped selection reads the wrapper and the barrel.
+/** Forty UI helpers of a Next.js monorepo naming `word`, so text search has noise to skip. */
+const uiWidgets = (word: string): FileMap =>
+  padding(40, (i) => [`packages/ui/src/widget${i}.ts`, `export function widget${i}(items: string[]): string[] {\n  return items.filter((item) => item !== '${word}');\n}\n`]);
 const teamRoute = (body: string) => `import { withTeam } from "@/lib/auth";
 import { prisma } from "@/lib/prisma";
 
@@ -592,17 +595,55 @@ export const withTeam = (handler: any) => {
     'apps/web/lib/prisma.ts': 'export const prisma = {} as any;\n',
     'apps/web/app/api/[slug]/links/route.ts': teamRoute('  await prisma.link.delete({ where: { id: linkId } });'),
     'apps/web/app/api/open/route.ts': 'import { prisma } from "@/lib/prisma";\n\nexport async function DELETE(req: Request) {\n  await prisma.link.deleteMany({});\n  return Response.json({ ok: true });\n}\n',
-    ...padding(40, (i) => [
-      `packages/ui/src/widget${i}.ts`,
-      `export function widget${i}(items: string[]): string[] {
-  return items.filter((item) => item !== 'delete');
-}
-`,
-    ]),
+    ...uiWidgets('delete'),
   },
   changes: [
     { message: 'route: trim', files: { 'apps/web/app/api/[slug]/links/route.ts': teamRoute('  await prisma.link.delete({ where: { id: linkId.trim() } });') } },
     { message: 'open: one', files: { 'apps/web/app/api/open/route.ts': 'import { prisma } from "@/lib/prisma";\n\nexport async function DELETE(req: Request) {\n  await prisma.link.delete({ where: { id: "x" } });\n  return Response.json({ ok: true });\n}\n' } },
+  ],
+  atLeastFindings: 1,
+};
+
+const safeAction = (body: string, check = '    throwIfNoRole(ctx.user.role);') => `"use server";
+
+import { prisma } from "@/lib/prisma";
+import { authUserActionClient } from "../safe-action";
+import { throwIfNoRole } from "../roles";
+
+export const archiveNoteAction = authUserActionClient
+  .inputSchema(noteSchema)
+  .action(async ({ parsedInput, ctx }) => {
+${check}
+${body}
+    return { ok: true };
+  });
+`;
+const nextSafeAction: Case = {
+  name: 'Next.js: a next-safe-action client whose middleware checks the session',
+  initial: {
+    'package.json': '{"dependencies":{"next":"14.2.0","next-safe-action":"8.0.0"}}',
+    'apps/web/lib/auth/index.ts': 'export const getSession = async (): Promise<any> => null;\n',
+    'apps/web/lib/actions/safe-action.ts': `import { createSafeActionClient } from "next-safe-action";
+import { getSession } from "../auth";
+
+export const actionClient = createSafeActionClient();
+
+export const authUserActionClient = actionClient.use(async ({ next }) => {
+  const session = await getSession();
+  if (!session?.user.id) {
+    throw new Error("Login required.");
+  }
+  return next({ ctx: { user: session.user } });
+});
+`,
+    'apps/web/lib/prisma.ts': 'export const prisma = {} as any;\n',
+    'apps/web/lib/actions/roles.ts': 'export function throwIfNoRole(role: string) {\n  if (role !== "owner") {\n    throw new Error("Owners only.");\n  }\n}\n',
+    'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId }, data: { archived: true } });'),
+    ...uiWidgets('update'),
+  },
+  changes: [
+    { message: 'action: trim', files: { 'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId.trim() }, data: { archived: true } });') } },
+    { message: 'action: no role check', files: { 'apps/web/lib/actions/notes/archive-note.ts': safeAction('    await prisma.note.update({ where: { id: parsedInput.noteId.trim() }, data: { archived: true } });', '') } },
   ],
   atLeastFindings: 1,
 };
@@ -654,7 +695,7 @@ export default { removeStore };
 };
 
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod, nextWrapper, expressRegistration]) {
+  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod, nextWrapper, nextSafeAction, expressRegistration]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;

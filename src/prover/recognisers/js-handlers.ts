@@ -131,7 +131,12 @@ export function exportedFunctions(program: Program, file: ProgramFile): Map<stri
 /** The function an expression hands over, through wrappers: `withAuth(withLogging(async (req) => ...))`, `handler`. */
 export function wrapped(program: Program, file: ProgramFile, line: number, expression: string): Exported {
   const middleware: MiddlewareUse[] = [];
-  let rest = expression.trim();
+  const statement = moduleStatement(file, line);
+  // A builder chain ending in the handler (`client.inputSchema(s).action(async (...) => ...)`, next-safe-action):
+  // the client's own middleware (`.use(...)` of its definition) runs before the handler.
+  const client = builderChainRoot(withoutComments(statement.text.replace(/^[^=]*=\s*/, '')));
+  if (client !== null) middleware.push({ text: client, path: file.path, line, role: 'builder' });
+  let rest = client !== null ? '' : expression.trim();
   for (let depth = 0; depth < 4; depth++) {
     const call = /^([A-Za-z_$][\w$.]*)\s*\(\s*(.*)$/.exec(rest);
     if (!call?.[1] || call[1] === 'async' || call[1] === 'function') break;
@@ -140,10 +145,15 @@ export function wrapped(program: Program, file: ProgramFile, line: number, expre
   }
   const name = /^([A-Za-z_$][\w$.]*)\s*[),;]*\s*$/.exec(rest)?.[1];
   if (name !== undefined && !/^(async|function)$/.test(name)) return { ref: namedFunction(program, file, name), middleware };
-  const statement = moduleStatement(file, line);
   for (let l = line; l <= statement.endLine; l++) {
     const ref = functionStartingAt(program, file, l);
     if (ref) return { ref, middleware };
   }
   return { ref: null, middleware };
+}
+
+/** The client a `.action(handler)` chain starts from (`authActionClient.inputSchema(s).action(...)`), else null. */
+function builderChainRoot(expression: string): string | null {
+  const chain = /^\s*([A-Za-z_$][\w$]*)\s*(?:\.[\s\S]*?)?\.\s*action\s*\(\s*(?:async\b|function\b|\()/.exec(expression);
+  return chain?.[1] ?? null;
 }

@@ -54,6 +54,26 @@ async function notExported() {
       ],
     },
     {
+      name: "a next-safe-action action of a 'use server' module: the handler the chain's .action(...) is given",
+      files: {
+        'lib/actions/archive-note.ts': `"use server";
+import { authActionClient } from "./safe-action";
+export const archiveNoteAction = authActionClient
+  .inputSchema(archiveSchema)
+  .action(async ({ parsedInput, ctx }) => {
+    await db.note.update({ where: { id: parsedInput.id }, data: { archived: true } });
+  });
+export const restoreNoteAction = authActionClient.action(async ({ ctx }) => {
+  await db.note.updateMany({ where: { ownerId: ctx.user.id }, data: { archived: false } });
+});
+`,
+      },
+      entries: [
+        { function: 'archiveNoteAction', line: 5, kind: 'server_action' },
+        { function: 'restoreNoteAction', line: 8, kind: 'server_action' },
+      ],
+    },
+    {
       name: 'a Pages Router API route behind a wrapper, and getServerSideProps',
       files: {
         'pages/api/projects/[id].ts': `async function handler(req, res) {
@@ -79,6 +99,13 @@ export default function Settings() { return null; }
       files: {
         'app/components/button.tsx': "'use client';\nexport function Button() { return null; }\n",
         'lib/server-only/get-user.ts': "import 'server-only';\nexport async function getUser(id: string) { return id; }\n",
+      },
+    },
+    {
+      name: "a builder chain outside a 'use server' module, and a schema constant of one",
+      files: {
+        'lib/actions/client-side.ts': "import { client } from './safe-action';\nexport const archive = client.inputSchema(schema).action(async ({ parsedInput }) => parsedInput);\n",
+        'lib/actions/schemas.ts': "'use server';\nexport const archiveSchema = z.object({ id: z.string() }).strict();\n",
       },
     },
     {
