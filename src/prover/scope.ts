@@ -322,7 +322,7 @@ function statementDeclaration(span: StatementSpan): Declaration {
 }
 
 /** A key of one function found by text. */
-function functionKey(path: string, declaration: Pick<Declaration, 'offset'>): string {
+function functionKey(path: string, declaration: Declaration): string {
   return `${path}\0${declaration.offset}`;
 }
 
@@ -397,7 +397,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
   const touchedFunctions = new Map<string, { file: IndexedFile; declaration: Declaration }>();
   // Touched module-level statements of JS/TS files (a route registration): walked like a body, and the
   // functions they hand over are touched functions (registration-touch.ts makes a handler touched).
-  const touchedStatements = new Map<string, { file: IndexedFile; declaration: Declaration }>();
+  const touchedStatements: { file: IndexedFile; declaration: Declaration }[] = [];
   const touchedNames = new Set<string>();
   for (const { path, lines } of input.touched) {
     const file = byPath.get(path);
@@ -409,18 +409,22 @@ export function selectScope(input: ScopeInput): ScopeSelection {
       touchedNames.add(fn.name);
       if (fn.className !== null && ['constructor', '__construct', '__init__', fn.className].includes(fn.name)) touchedNames.add(fn.className);
     }
+    // One statement per span: the touched lines of a long registration share it.
+    const statements: StatementSpan[] = [];
     for (const line of sorted) {
       const offset = file.lineStarts[line - 1];
       const around = offset === undefined ? null : enclosingFunction(file, offset + (file.text.slice(offset, offset + 400).search(/\S|$/)));
       if (around) {
         touchedFunctions.set(functionKey(path, around), { file, declaration: around });
         if (ir === undefined) touchedNames.add(around.name);
-      } else if (file.language === 'typescript') {
+      } else if (file.language === 'typescript' && !statements.some((span) => offset !== undefined && offset >= span.start && offset <= span.end)) {
         const span = moduleStatementAt(file.text, file.lineStarts, line);
-        if (span) touchedStatements.set(functionKey(path, { offset: span.start }), { file, declaration: statementDeclaration(span) });
+        if (span) statements.push(span);
       }
     }
-    for (const { declaration } of [...touchedStatements.values()].filter((t) => t.file === file)) {
+    for (const span of statements) {
+      const declaration = statementDeclaration(span);
+      touchedStatements.push({ file, declaration });
       for (const { name, received } of handedNames(bodyOf(file, declaration))) {
         if (CONTROL_WORDS.has(name)) continue;
         for (const declarer of reachableDeclarers(file, name, received, index).declarers) {
@@ -553,7 +557,7 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     }
   }
   // Operations sit up to `downDepth` below a touched function; a helper's check counts one more down.
-  walkDown([...touchedFunctions.values(), ...touchedStatements.values(), ...decoratorsOfChanged], input.downDepth + 1);
+  walkDown([...touchedFunctions.values(), ...touchedStatements, ...decoratorsOfChanged], input.downDepth + 1);
 
   // Callers, hop by hop: each name with the files declaring the function it stands for.
   let names = new Map<string, Set<string>>();
