@@ -4,11 +4,13 @@
  * `new Router()` of koa-router). The last argument is the handler; the arguments between the path and it
  * are middleware, and so is every `router.use(mw)` of the same router written above the route (with a
  * path, only for routes under it). Middleware counts by what its code does (js-middleware.ts). A route
- * registered inside a function (`export function routes(app) {...}`) folds into that function's node,
- * so its handler is counted `handler_in_function`, not made an entry with another route's middleware.
+ * registered inside a function on one of its parameters (`function workspaceEndpoints(app) { app.get('/x',
+ * [mw], async (req, res) => ...) }`, the app or router handed in by the server's index) is a route too:
+ * its handler lambda is its own node (`parameterRouteLines`, read by resolution.ts). Any other lambda
+ * inside a function folds into that function's node and is counted `handler_in_function`.
  */
 import { callArguments } from '../ownership.js';
-import type { CallIR } from '../../syntax/ir-types.js';
+import type { CallIR, FileIR } from '../../syntax/ir-types.js';
 import type { FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
 import type { Program } from '../resolution.js';
 import { functionStartingAt, moduleStatement, namedFunction } from './js-handlers.js';
@@ -30,8 +32,9 @@ export const express: Recogniser = {
   languages: ['typescript'],
   recognise(file, { program }) {
     const result = nothing();
-    if (!file.ir.imports.some((imp) => ROUTER_MODULES.test(imp.module))) return result;
-    const routers = new Set<string>();
+    const handedIn = parameterRouters(file.ir);
+    if (handedIn.size === 0 && !file.ir.imports.some((imp) => ROUTER_MODULES.test(imp.module))) return result;
+    const routers = new Set<string>(handedIn.keys());
     for (const text of file.lines) {
       const made = ROUTER_MADE.exec(text);
       if (made?.[1]) routers.add(made[1]);
@@ -60,6 +63,7 @@ export const express: Recogniser = {
       const pathArgument = written.startsWith('[') ? (written.slice(1, -1).split(',')[0] ?? '').trim() : written;
       const pathText = chained ? (chained[3] ?? '') : STRING.exec(pathArgument)?.[2];
       if (pathText === undefined) continue;
+      if (handedIn.has(router) && !pathText.startsWith('/')) continue;
       const rest = chained ? args : args.slice(1);
       const last = rest[rest.length - 1];
       if (!last) continue;
@@ -84,6 +88,35 @@ export const express: Recogniser = {
     return result;
   },
 };
+
+/**
+ * The parameters of the file's functions that are routers: `P.get|post|...('/path', ...)` is written on
+ * `P` inside the function (a path literal starting with `/`, so `cache.get('key')` is not a route). Each
+ * maps to the calls that register routes on it.
+ */
+function parameterRouters(ir: FileIR): Map<string, CallIR[]> {
+  const out = new Map<string, CallIR[]>();
+  for (const call of ir.calls) {
+    const receiver = call.receiver?.trim() ?? '';
+    if (!VERBS.has(call.callee) || !/^[A-Za-z_$][\w$]*$/.test(receiver)) continue;
+    if (!new RegExp(String.raw`^\s*${receiver.replace(/\$/g, '\\$')}\s*\.\s*${call.callee}\s*\(\s*(['"\`])\/`).test(call.text)) continue;
+    const owner = ir.functions.some((fn) => fn.startLine <= call.line && fn.endLine >= call.line && fn.parameters.some((p) => p.name === receiver));
+    if (owner) out.set(receiver, [...(out.get(receiver) ?? []), call]);
+  }
+  return out;
+}
+
+/** The lines where the handler (last argument) of a route registered on a function's parameter starts: those lambdas are their own nodes. */
+export function parameterRouteLines(file: ProgramFile): Set<number> {
+  const lines = new Set<number>();
+  for (const calls of parameterRouters(file.ir).values()) {
+    for (const call of calls) {
+      const last = argumentsOf(file, call).at(-1);
+      if (last && LAMBDA.test(last.text)) lines.add(last.line);
+    }
+  }
+  return lines;
+}
 
 /** A call's arguments with the line each starts on, read from the file (the call's own text is cut short). */
 export function argumentsOf(file: ProgramFile, call: CallIR): Argument[] {
@@ -128,7 +161,7 @@ export function handlerOf(program: Program, file: ProgramFile, arg: Argument): F
 export function middlewareOf(program: Program, file: ProgramFile, arg: Argument, routers: ReadonlySet<string>): MiddlewareUse[] {
   const text = arg.text.trim();
   if (text.startsWith('[')) {
-    return text.slice(1, -1).split(',').map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => middlewareOf(program, file, { text: t, line: arg.line }, routers));
+    return topLevelItems(text.slice(1, -1)).map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => middlewareOf(program, file, { text: t, line: arg.line }, routers));
   }
   if (LAMBDA.test(text)) {
     const ref = functionStartingAt(program, file, arg.line);
@@ -137,4 +170,27 @@ export function middlewareOf(program: Program, file: ProgramFile, arg: Argument,
   const name = /^[A-Za-z_$][\w$.]*/.exec(text)?.[0];
   if (name === undefined || routers.has(name)) return [];
   return [{ text, path: file.path, line: arg.line, role: 'middleware' }];
+}
+
+/** The comma-separated items of a list, commas inside brackets, parentheses or strings left alone (`[auth, role([A, B])]`). */
+function topLevelItems(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let current = '';
+  for (const ch of text) {
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+    else if (ch === ',' && depth === 0) {
+      items.push(current);
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  items.push(current);
+  return items;
 }
