@@ -344,6 +344,11 @@ function namesInsideTheQuestion(subject: Subject): string | null {
   const builtins = new Set(PURE_BUILTINS[language === 'python' ? 'python' : 'javascript']);
   // Only what the replaced lines read or bind licenses a read: `Image.open(path)` licenses no bare `open`.
   const licensed = (name: string): boolean => before.reads.has(name) || before.binds.has(name);
+  // Turning a shell on needs no new name (`run(args)` → `run(cmd, shell=True)`); the replaced lines must already have it on.
+  const shellsBefore = new Set(before.shellCalls.map((call) => call.callee));
+  for (const { callee, line } of after.shellCalls) {
+    if (!shellsBefore.has(callee)) return `it turns on a shell for ${callee} (line ${line})`;
+  }
   for (const [name, line] of after.reads) {
     if (isMachineryName(name, language)) return `it reads "${name}" (line ${line}), a dunder name`;
     if (licensed(name) || after.binds.has(name) || builtins.has(name)) continue;

@@ -331,6 +331,86 @@ export interface NamesInRows {
   computedReads: Map<string, { line: number; keyNames: string[] }>;
   /** JavaScript names written by an assignment or an update (`k = ...`, `k += ...`, `k++`), which can change what a key names. */
   assigned: Set<string>;
+  /** Calls whose shell switch is on (`shell=True`, `{ shell: true }`): a model must not be the one to turn it on. */
+  shellCalls: ShellCall[];
+}
+
+/** A call whose shell switch is on. */
+export interface ShellCall {
+  /** The callee as the language resolves it (`subprocess.run`, `cp.spawn`). */
+  callee: string;
+  /** 1-based line of the call. */
+  line: number;
+}
+
+/** The values that leave a shell switch off; anything else (a variable, `1`, `'/bin/sh'`) turns it on. */
+const SHELL_OFF: Record<GuardLanguage, ReadonlySet<string>> = {
+  python: new Set(['False', 'None', '0']),
+  javascript: new Set(['false', 'undefined', 'null', '0', "''", '""', '``']),
+  typescript: new Set(['false', 'undefined', 'null', '0', "''", '""', '``']),
+};
+
+/** Whether a shell switch's value, as written, is off. Fails closed: only the plain falsy literals are off. */
+function switchedOff(valueText: string, language: GuardLanguage): boolean {
+  return SHELL_OFF[language].has(valueText.trim());
+}
+
+/** The value nodes a call passes as its `shell` switch: Python keywords (also `**{'shell': ...}`), JavaScript option objects. */
+function shellSwitchValues(call: Node, language: GuardLanguage): Node[] {
+  const args = call.childForFieldName('arguments');
+  if (!args) return [];
+  const values: Node[] = [];
+  for (const arg of args.namedChildren) {
+    if (!arg) continue;
+    if (language === 'python') {
+      if (arg.type === 'keyword_argument' && resolvedName(arg.childForFieldName('name')?.text ?? '', language) === 'shell') {
+        const value = arg.childForFieldName('value');
+        if (value) values.push(value);
+      }
+      const splatted = arg.type === 'dictionary_splat' ? arg.namedChildren[0] : null;
+      if (splatted?.type === 'dictionary') values.push(...pairValuesNamedShell(splatted, language));
+    } else if (arg.type === 'object') {
+      values.push(...pairValuesNamedShell(arg, language));
+    }
+  }
+  return values;
+}
+
+/**
+ * The values of a dictionary's or object's entries keyed `shell` (a shorthand `{ shell }` is its own
+ * value). A key no one can read here (`[k]: true`, an escaped Python string) could be `shell`: it counts.
+ */
+function pairValuesNamedShell(container: Node, language: GuardLanguage): Node[] {
+  const values: Node[] = [];
+  for (const entry of container.namedChildren) {
+    if (!entry) continue;
+    if (entry.type === 'shorthand_property_identifier' && resolvedName(entry.text, language) === 'shell') values.push(entry);
+    if (entry.type !== 'pair') continue;
+    const value = entry.childForFieldName('value');
+    const key = propertyKeyName(entry.childForFieldName('key'), language);
+    if (value && (key === null || key === 'shell')) values.push(value);
+  }
+  return values;
+}
+
+/** A key as a name: `shell`, `'shell'`, `["shell"]`; null when it cannot be read here. */
+function propertyKeyName(key: Node | null, language: GuardLanguage): string | null {
+  if (!key) return null;
+  if (key.type === 'property_identifier' || key.type === 'identifier' || key.type === 'number') return resolvedName(key.text, language);
+  const literal = key.type === 'computed_property_name' ? key.namedChildren[0] : key;
+  if (!literal) return null;
+  if (language !== 'python') return jsLiteralValue(literal);
+  if (literal.type !== 'string' || literal.namedChildren.some((c) => c?.type === 'interpolation' || c?.type === 'escape_sequence')) return null;
+  return literal.namedChildren.flatMap((c) => (c?.type === 'string_content' ? [c.text] : [])).join('');
+}
+
+/** The callee of a call whose shell switch is on, as the language resolves it, or null. */
+function shellSwitchCall(node: Node, language: GuardLanguage): string | null {
+  const isCall = language === 'python' ? node.type === 'call' : node.type === 'call_expression' || node.type === 'new_expression';
+  if (!isCall) return null;
+  if (!shellSwitchValues(node, language).some((value) => !switchedOff(value.text, language))) return null;
+  const callee = node.childForFieldName(node.type === 'new_expression' ? 'constructor' : 'function');
+  return resolvedName(oneLineText(callee ?? node), language);
 }
 
 const NUMERIC_OPERATORS = new Set(['-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>', '~']);
@@ -386,10 +466,12 @@ const JS_ASSIGNMENTS = new Set(['assignment_expression', 'augmented_assignment_e
 
 /** Classify every name node starting in the rows; the map values are 1-based lines of first use. */
 export function namesInRows(tree: Tree, rows: RowRange, language: GuardLanguage): NamesInRows {
-  const result: NamesInRows = { reads: new Map(), binds: new Set(), attributes: new Map(), computedCalls: new Map(), computedReads: new Map(), assigned: new Set() };
+  const result: NamesInRows = { reads: new Map(), binds: new Set(), attributes: new Map(), computedCalls: new Map(), computedReads: new Map(), assigned: new Set(), shellCalls: [] };
   const types = NAME_TYPES[language];
   const use = language === 'python' ? pythonNameUse : javascriptNameUse;
   for (const node of nodesInRows(tree, rows)) {
+    const shellCallee = shellSwitchCall(node, language);
+    if (shellCallee !== null) result.shellCalls.push({ callee: shellCallee, line: node.startPosition.row + 1 });
     if (language !== 'python' && node.parent?.type === 'subscript_expression' && isField(node.parent, 'index', node)) {
       // `x['constructor']` is a property access spelled as a string; a computed key stays unread.
       const key = jsLiteralValue(node);
