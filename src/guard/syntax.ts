@@ -341,6 +341,8 @@ export interface ShellCall {
   callee: string;
   /** 1-based line of the call. */
   line: number;
+  /** The literal pieces of the command it hands the shell (strings' text, numbers), as written. */
+  literals: string[];
 }
 
 /** The values that leave a shell switch off; anything else (a variable, `1`, `'/bin/sh'`) turns it on. */
@@ -404,13 +406,50 @@ function propertyKeyName(key: Node | null, language: GuardLanguage): string | nu
   return literal.namedChildren.flatMap((c) => (c?.type === 'string_content' ? [c.text] : [])).join('');
 }
 
-/** The callee of a call whose shell switch is on, as the language resolves it, or null. */
-function shellSwitchCall(node: Node, language: GuardLanguage): string | null {
+/** The leaves of a command that are literal: what a model could change to give a shell another command. */
+const LITERAL_LEAVES: Record<GuardLanguage, ReadonlySet<string>> = {
+  python: new Set(['string_content', 'escape_sequence', 'integer', 'float']),
+  javascript: new Set(['string_fragment', 'escape_sequence', 'number', 'regex_pattern']),
+  typescript: new Set(['string_fragment', 'escape_sequence', 'number', 'regex_pattern']),
+};
+
+/**
+ * The arguments that make up a shell call's command: every positional argument and Python's `args=`;
+ * not the keywords or option objects around it (a new `cwd` or `timeout` is no new command).
+ */
+function commandArguments(call: Node, language: GuardLanguage): Node[] {
+  const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+  return args.flatMap((arg) => {
+    if (!arg || arg.type === 'comment') return [];
+    if (language === 'python' && arg.type === 'keyword_argument') {
+      const value = arg.childForFieldName('value');
+      return value && resolvedName(arg.childForFieldName('name')?.text ?? '', language) === 'args' ? [value] : [];
+    }
+    if (language === 'python' && arg.type === 'dictionary_splat') return [];
+    return language !== 'python' && arg.type === 'object' ? [] : [arg];
+  });
+}
+
+/** The literal leaves inside the nodes, as written (an explicit stack: a command can nest deeply). */
+function literalsIn(nodes: Node[], language: GuardLanguage): string[] {
+  const literals: string[] = [];
+  const stack = [...nodes];
+  while (stack.length > 0) {
+    const at = stack.pop();
+    if (!at) break;
+    if (LITERAL_LEAVES[language].has(at.type)) literals.push(at.text);
+    for (const child of at.children) if (child) stack.push(child);
+  }
+  return literals;
+}
+
+/** A call whose shell switch is on, with its callee as the language resolves it, or null. */
+function shellSwitchCall(node: Node, language: GuardLanguage): ShellCall | null {
   const isCall = language === 'python' ? node.type === 'call' : node.type === 'call_expression' || node.type === 'new_expression';
   if (!isCall) return null;
   if (!shellSwitchValues(node, language).some((value) => !switchedOff(value.text, language))) return null;
   const callee = node.childForFieldName(node.type === 'new_expression' ? 'constructor' : 'function');
-  return resolvedName(oneLineText(callee ?? node), language);
+  return { callee: resolvedName(oneLineText(callee ?? node), language), line: node.startPosition.row + 1, literals: literalsIn(commandArguments(node, language), language) };
 }
 
 const NUMERIC_OPERATORS = new Set(['-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>', '~']);
@@ -470,8 +509,8 @@ export function namesInRows(tree: Tree, rows: RowRange, language: GuardLanguage)
   const types = NAME_TYPES[language];
   const use = language === 'python' ? pythonNameUse : javascriptNameUse;
   for (const node of nodesInRows(tree, rows)) {
-    const shellCallee = shellSwitchCall(node, language);
-    if (shellCallee !== null) result.shellCalls.push({ callee: shellCallee, line: node.startPosition.row + 1 });
+    const shellCall = shellSwitchCall(node, language);
+    if (shellCall !== null) result.shellCalls.push(shellCall);
     if (language !== 'python' && node.parent?.type === 'subscript_expression' && isField(node.parent, 'index', node)) {
       // `x['constructor']` is a property access spelled as a string; a computed key stays unread.
       const key = jsLiteralValue(node);

