@@ -46,7 +46,20 @@ if [ -z "$range" ]; then
       if ! git merge-base "refs/remotes/origin/$base" HEAD >/dev/null 2>&1 && [ "$(git rev-parse --is-shallow-repository)" = true ]; then
         git fetch --no-tags --quiet --unshallow origin "+refs/heads/$base:refs/remotes/origin/$base" || true
       fi
-      range="origin/$base...HEAD"
+      # The pull request's own head, not what the workspace holds: under pull_request_target
+      # actions/checkout leaves the base branch there, and origin/<base>...HEAD would be an empty
+      # change, a clean review of every pull request. HEAD stands only when it contains the head
+      # commit (pull_request's merge commit). Reading the commits runs nothing of them.
+      head=HEAD
+      head_sha="$(event pull_request.head.sha)"
+      if [ -z "$head_sha" ]; then
+        [ "${GITHUB_EVENT_NAME:-}" != pull_request_target ] || fail_setup "no head commit (pull_request.head.sha) in the pull_request_target event; set the range input"
+      else
+        fetch_if_missing "$head_sha" "$head_sha"
+        # A head commit that cannot be had stays named: jscr then cannot resolve it (exit 2).
+        git merge-base --is-ancestor "$head_sha" HEAD 2>/dev/null || head="$head_sha"
+      fi
+      range="origin/$base...$head"
       ;;
     push)
       before="$(event before)"
