@@ -72,4 +72,14 @@ describe('the Action reviews the change the event names, not whatever was checke
     const run = runReviewStep(origin, 'main', 'pull_request_target', event);
     expect(run.exitCode, run.stderr).toBe('2');
   }, 180_000);
+  it("push of a new branch: every commit the branch adds is reviewed, not only its last one (exit 1)", () => {
+    const origin = repo({ 'app.py': 'def run():\n    return 1\n' });
+    origin.git('checkout', '-q', '-b', 'feature');
+    // The hostile commit first, then a harmless one on top (and a .jscr.toml that would silence it).
+    origin.commit({ 'app.py': HOSTILE, '.jscr.toml': '[review]\nfail_on = "critical"\nexclude = ["app.py"]\n' }, 'hostile');
+    const after = origin.commit({ 'README.md': 'docs\n' }, 'docs');
+    const event = { ref: 'refs/heads/feature', before: '0'.repeat(40), after, created: true, repository: { full_name: 'acme/app', default_branch: 'main' } };
+    const run = runReviewStep(origin, 'feature', 'push', event);
+    expect(run.exitCode, run.stderr).toBe('1');
+  }, 180_000);
 });
