@@ -89,20 +89,39 @@ export const express: Recogniser = {
   },
 };
 
+/** Modules of a server framework whose instances share Express's verb methods but not its middleware: a parameter of a file importing one is that framework's instance (a Fastify plugin's `fastify`). */
+const OTHER_SERVER_MODULES = /^(fastify|fastify-plugin|@fastify\/.+|hono|hono\/.+|@hapi\/hapi|elysia|h3)$/;
+/** Declared types of an Express or Koa application or router parameter (`app: Express`, `router: express.Router`, `app: Koa`). */
+const ROUTER_TYPES = /^(?:express\.|Express\.|Koa\.)?(?:Express|Application|Router|IRouter|Koa|KoaRouter)\b/;
+/** Instance methods only Fastify has (hooks, plugins, decorations): a parameter they are called on is a Fastify instance. */
+const FASTIFY_ONLY = new Set(['addHook', 'register', 'decorate', 'decorateRequest', 'decorateReply', 'setErrorHandler', 'withTypeProvider']);
+
 /**
- * The parameters of the file's functions that are routers: `P.get|post|...('/path', ...)` is written on
- * `P` inside the function (a path literal starting with `/`, so `cache.get('key')` is not a route). Each
- * maps to the calls that register routes on it.
+ * The parameters of the file's functions that are Express or Koa routers: `P.get|post|...('/path', ...)`
+ * is written on `P` inside the function (a path literal starting with `/`, so `cache.get('key')` is not
+ * a route). Each maps to the calls that register routes on it. Not a router: a parameter declared with
+ * another type, one a Fastify-only method is called on, one whose route takes an options object
+ * (`fastify.get('/x', { preHandler }, handler)`: Express middleware are functions), and any parameter of
+ * a file importing another server framework. Their hooks are that framework's, which this reading
+ * would drop, so their routes stay folded into the plugin function.
  */
 function parameterRouters(ir: FileIR): Map<string, CallIR[]> {
   const out = new Map<string, CallIR[]>();
+  if (ir.imports.some((imp) => OTHER_SERVER_MODULES.test(imp.module))) return out;
+  const foreign = new Set<string>();
   for (const call of ir.calls) {
     const receiver = call.receiver?.trim() ?? '';
+    if (FASTIFY_ONLY.has(call.callee)) foreign.add(receiver);
     if (!VERBS.has(call.callee) || !/^[A-Za-z_$][\w$]*$/.test(receiver)) continue;
-    if (!new RegExp(String.raw`^\s*${receiver.replace(/\$/g, '\\$')}\s*\.\s*${call.callee}\s*\(\s*(['"\`])\/`).test(call.text)) continue;
-    const owner = ir.functions.some((fn) => fn.startLine <= call.line && fn.endLine >= call.line && fn.parameters.some((p) => p.name === receiver));
-    if (owner) out.set(receiver, [...(out.get(receiver) ?? []), call]);
+    const written = new RegExp(String.raw`^\s*${receiver.replace(/\$/g, '\\$')}\s*\.\s*${call.callee}\s*\(\s*(['"\`])\/[^'"\`]*\1\s*(,\s*\{)?`).exec(call.text);
+    if (!written) continue;
+    if (written[2] !== undefined) foreign.add(receiver);
+    const owners = ir.functions.filter((fn) => fn.startLine <= call.line && fn.endLine >= call.line).flatMap((fn) => fn.parameters.filter((p) => p.name === receiver));
+    if (owners.length === 0) continue;
+    if (owners.some((p) => p.type !== null && !ROUTER_TYPES.test(p.type.trim()))) foreign.add(receiver);
+    out.set(receiver, [...(out.get(receiver) ?? []), call]);
   }
+  for (const name of foreign) out.delete(name);
   return out;
 }
 
