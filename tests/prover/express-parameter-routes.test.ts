@@ -103,6 +103,21 @@ export function userRoutes(router: express.Router) {
 `;
     expect(await labels({ 'server/routes/express.ts': express })).toEqual(['unguarded_path userRoutes.route@L3']);
   });
+
+  it('routes of a function only called under a development-only test are no entries; one production call keeps them', async () => {
+    const index = (calls: string) => `const express = require('express');
+const { userEndpoints } = require('./endpoints/users');
+const app = express();
+${calls}
+app.listen(3000);
+`;
+    const files = (calls: string) => ({ 'server/middleware.js': middleware, 'server/endpoints/users.js': endpoints(''), 'server/index.js': index(calls) });
+    expect(await labels(files("if (process.env.NODE_ENV !== 'production') {\n  userEndpoints(app);\n}"))).toEqual([]);
+    expect(await labels(files("if (app.get('env') === 'development') userEndpoints(app);"))).toEqual([]);
+    expect(await labels(files("if (process.env.NODE_ENV !== 'production' || process.env.DEBUG) userEndpoints(app);"))).toEqual(['unguarded_path userEndpoints.route@L7']);
+    expect(await labels(files("if (process.env.NODE_ENV !== 'production') userEndpoints(app);\nuserEndpoints(app);"))).toEqual(['unguarded_path userEndpoints.route@L7']);
+    expect(await labels(files("if (process.env.NODE_ENV === 'production') {\n  app.disable('x-powered-by');\n} else {\n  userEndpoints(app);\n}"))).toEqual(['unguarded_path userEndpoints.route@L7']);
+  });
 });
 
 describe('Array middleware of a module-level router', () => {
@@ -119,6 +134,13 @@ router.delete(
 );
 export default router;
 `;
+
+  it('a route registered under a development-only test is no entry', async () => {
+    const debug = routes('').replace(/router\.delete\(([\s\S]*?)\n\);/, (route) => `if (process.env.NODE_ENV !== 'production') {\n${route.replace(/^/gm, '  ')}\n}`);
+    expect(debug).toContain("if (process.env.NODE_ENV !== 'production') {");
+    expect(await labels({ 'src/users.ts': debug })).toEqual([]);
+    expect(await labels({ 'src/users.ts': routes('') })).toEqual(['unguarded_path <lambda@L7>']);
+  });
 
   it('an inline middleware in the array whose body refuses non-admins is a check (its parameter list is not cut at its commas)', async () => {
     const inline = "[ensureLoggedIn, (req, res, next) => {\n    if (req.user.role !== 'admin') return res.sendStatus(403);\n    next();\n  }],\n  ";

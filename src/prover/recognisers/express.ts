@@ -14,6 +14,7 @@ import type { CallIR, FileIR } from '../../syntax/ir-types.js';
 import type { FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
 import type { Program } from '../resolution.js';
 import { functionStartingAt, moduleStatement, namedFunction } from './js-handlers.js';
+import { developmentOnlyAt, onlyCalledInDevelopment } from '../development-only.js';
 import { nothing, type Recognised, type Recogniser } from './types.js';
 
 const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'options', 'head']);
@@ -64,6 +65,11 @@ export const express: Recogniser = {
       const pathText = chained ? (chained[3] ?? '') : STRING.exec(pathArgument)?.[2];
       if (pathText === undefined) continue;
       if (handedIn.has(router) && !pathText.startsWith('/')) continue;
+      // A route a production deployment does not serve is no entry (development-only.ts).
+      if (developmentOnlyAt(file, call.line) || (handedIn.has(router) && registeredInDevelopment(program, file.ir, call, router))) {
+        result.unresolved.development_only = (result.unresolved.development_only ?? 0) + 1;
+        continue;
+      }
       const rest = chained ? args : args.slice(1);
       const last = rest[rest.length - 1];
       if (!last) continue;
@@ -123,6 +129,14 @@ function parameterRouters(ir: FileIR): Map<string, CallIR[]> {
   }
   for (const name of foreign) out.delete(name);
   return out;
+}
+
+/** True when the function registering `call` on its parameter `router` is only called under a development-only test. */
+function registeredInDevelopment(program: Program, ir: FileIR, call: CallIR, router: string): boolean {
+  const owner = ir.functions
+    .filter((fn) => fn.startLine <= call.line && fn.endLine >= call.line && fn.parameters.some((p) => p.name === router))
+    .sort((a, b) => b.startLine - a.startLine)[0];
+  return owner !== undefined && onlyCalledInDevelopment(program, owner.name);
 }
 
 /** The lines where the handler (last argument) of a route registered on a function's parameter starts: those lambdas are their own nodes. */
