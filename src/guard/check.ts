@@ -15,6 +15,7 @@ import { guardLanguageForPath, GUARD_EXTENSIONS, type GuardLanguage } from './la
 import { longestStatementTokens, runsPastItsRange } from './statements.js';
 import { lineBody, lineEnding, splitLines } from './lines.js';
 import { contextHolds, type Checked, type Consultation, type Proposal } from './shapes.js';
+import { isCapabilityMember, memberReaches, moduleBindings } from './capabilities.js';
 import { firstSyntaxError, importsInRows, namesInRows, treeDepthExceeds, type FoundImport, type RowRange } from './syntax.js';
 import {
   EDIT_LINE_LIMIT,
@@ -370,6 +371,15 @@ function namesInsideTheQuestion(subject: Subject): string | null {
   }
   for (const [name, line] of after.attributes) {
     if (isMachineryName(name, language)) return `it reaches the attribute "${name}" (line ${line}), ${isDunder(name) ? 'a dunder name' : "a name of the language's machinery (a dunder without the underscores)"}`;
+  }
+  // A licensed module licenses its harmless members only: `os.path.join` licenses `os`, not `os.system`.
+  const bindings = moduleBindings(need(subject.resultTree, 'the result tree'), language);
+  for (const reach of memberReaches(need(subject.resultTree, 'the result tree'), need(subject.replacementRows, 'the rows'), language)) {
+    if (before.attributes.has(reach.name) || !isCapabilityMember(reach, bindings, language)) continue;
+    // A module the question licenses (the fix's own target, `subprocess` for an `os.system` finding) may be used.
+    const module = reach.root === null ? null : bindings.get(reach.root) ?? reach.root;
+    if (module !== null && underLicence(module, subject.consultation.to_modules, language === 'python' ? '.' : '/')) continue;
+    return `it reaches "${reach.root === null ? '' : `${reach.root}.`}${reach.name}" (line ${reach.line}), a member that runs a process, evaluates code or changes files, which the replaced lines did not reach`;
   }
   return null;
 }
