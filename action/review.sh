@@ -24,6 +24,13 @@ fetch_if_missing() {
   say "jscr: fetching $1 (for a shallow checkout, actions/checkout with fetch-depth: 0 avoids this)"
   git fetch --no-tags --quiet origin "$1" || true
 }
+# Make sure origin/<branch> is in the clone, with enough history for its merge base with `rev`.
+fetch_branch() {
+  fetch_if_missing "+refs/heads/$1:refs/remotes/origin/$1" "refs/remotes/origin/$1"
+  if ! git merge-base "refs/remotes/origin/$1" "$2" >/dev/null 2>&1 && [ "$(git rev-parse --is-shallow-repository)" = true ]; then
+    git fetch --no-tags --quiet --unshallow origin "+refs/heads/$1:refs/remotes/origin/$1" || true
+  fi
+}
 fail_setup() {
   echo "::error title=jscr::$1"
   summary "**jscr could not run:** $1"
@@ -42,20 +49,42 @@ if [ -z "$range" ]; then
       base="$(event pull_request.base.ref)"
       [ -n "$base" ] || base="${GITHUB_BASE_REF:-}"
       [ -n "$base" ] || fail_setup "no base branch in the pull_request event; set the range input"
-      fetch_if_missing "+refs/heads/$base:refs/remotes/origin/$base" "refs/remotes/origin/$base"
-      if ! git merge-base "refs/remotes/origin/$base" HEAD >/dev/null 2>&1 && [ "$(git rev-parse --is-shallow-repository)" = true ]; then
-        git fetch --no-tags --quiet --unshallow origin "+refs/heads/$base:refs/remotes/origin/$base" || true
+      fetch_branch "$base" HEAD
+      # The pull request's own head, not what the workspace holds: under pull_request_target
+      # actions/checkout leaves the base branch there, and origin/<base>...HEAD would be an empty
+      # change, a clean review of every pull request. HEAD stands only when it contains the head
+      # commit (pull_request's merge commit). Reading the commits runs nothing of them.
+      head=HEAD
+      head_sha="$(event pull_request.head.sha)"
+      if [ -z "$head_sha" ]; then
+        [ "${GITHUB_EVENT_NAME:-}" != pull_request_target ] || fail_setup "no head commit (pull_request.head.sha) in the pull_request_target event; set the range input"
+      else
+        fetch_if_missing "$head_sha" "$head_sha"
+        # A head commit that cannot be had stays named: jscr then cannot resolve it (exit 2).
+        git merge-base --is-ancestor "$head_sha" HEAD 2>/dev/null || head="$head_sha"
       fi
-      range="origin/$base...HEAD"
+      range="origin/$base...$head"
       ;;
     push)
       before="$(event before)"
       after="$(event after)"
       [ -n "$after" ] || after="${GITHUB_SHA:-HEAD}"
       if [ -z "$before" ] || [ -z "${before//0/}" ]; then
-        # A new branch: its last commit (--commit, so that a repository's first commit, which has no
-        # parent, is reviewed against the empty tree instead of failing as a bad range).
+        # A new branch: every commit it adds, from its merge base with the default branch (its last
+        # commit alone would leave the ones below unreviewed, and read a .jscr.toml they wrote). A
+        # repository's first push, or a branch sharing no history with the default branch: its last
+        # commit (--commit, so that a first commit is reviewed against the empty tree).
         commit="$after"
+        default="$(event repository.default_branch)"
+        if [ -n "$default" ] && [ "$(event ref)" != "refs/heads/$default" ]; then
+          fetch_branch "$default" "$after"
+          if git merge-base "refs/remotes/origin/$default" "$after" >/dev/null 2>&1; then
+            commit=''
+            range="origin/$default...$after"
+          else
+            say "jscr: the new branch shares no history with origin/$default; reviewing its last commit only"
+          fi
+        fi
       else
         fetch_if_missing "$before" "$before"
         range="$before..$after"

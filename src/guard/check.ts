@@ -344,6 +344,16 @@ function namesInsideTheQuestion(subject: Subject): string | null {
   const builtins = new Set(PURE_BUILTINS[language === 'python' ? 'python' : 'javascript']);
   // Only what the replaced lines read or bind licenses a read: `Image.open(path)` licenses no bare `open`.
   const licensed = (name: string): boolean => before.reads.has(name) || before.binds.has(name);
+  // Turning a shell on needs no new name (`run(args)` → `run(cmd, shell=True)`); the replaced lines must already have it on.
+  // A shell kept on may not be handed another literal command: each literal piece must be one the replaced lines gave it.
+  const shellsBefore = new Map<string, Set<string>>();
+  for (const call of before.shellCalls) shellsBefore.set(call.callee, new Set([...(shellsBefore.get(call.callee) ?? []), ...call.literals]));
+  for (const { callee, line, literals } of after.shellCalls) {
+    const given = shellsBefore.get(callee);
+    if (!given) return `it turns on a shell for ${callee} (line ${line})`;
+    const changed = literals.find((literal) => !given.has(literal));
+    if (changed !== undefined) return `it gives the shell of ${callee} (line ${line}) a literal "${changed.slice(0, 40)}" the replaced lines did not give it`;
+  }
   for (const [name, line] of after.reads) {
     if (isMachineryName(name, language)) return `it reads "${name}" (line ${line}), a dunder name`;
     if (licensed(name) || after.binds.has(name) || builtins.has(name)) continue;

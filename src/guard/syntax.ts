@@ -331,6 +331,125 @@ export interface NamesInRows {
   computedReads: Map<string, { line: number; keyNames: string[] }>;
   /** JavaScript names written by an assignment or an update (`k = ...`, `k += ...`, `k++`), which can change what a key names. */
   assigned: Set<string>;
+  /** Calls whose shell switch is on (`shell=True`, `{ shell: true }`): a model must not be the one to turn it on. */
+  shellCalls: ShellCall[];
+}
+
+/** A call whose shell switch is on. */
+export interface ShellCall {
+  /** The callee as the language resolves it (`subprocess.run`, `cp.spawn`). */
+  callee: string;
+  /** 1-based line of the call. */
+  line: number;
+  /** The literal pieces of the command it hands the shell (strings' text, numbers), as written. */
+  literals: string[];
+}
+
+/** The values that leave a shell switch off; anything else (a variable, `1`, `'/bin/sh'`) turns it on. */
+const SHELL_OFF: Record<GuardLanguage, ReadonlySet<string>> = {
+  python: new Set(['False', 'None', '0']),
+  javascript: new Set(['false', 'undefined', 'null', '0', "''", '""', '``']),
+  typescript: new Set(['false', 'undefined', 'null', '0', "''", '""', '``']),
+};
+
+/** Whether a shell switch's value, as written, is off. Fails closed: only the plain falsy literals are off. */
+function switchedOff(valueText: string, language: GuardLanguage): boolean {
+  return SHELL_OFF[language].has(valueText.trim());
+}
+
+/** The value nodes a call passes as its `shell` switch: Python keywords (also `**{'shell': ...}`), JavaScript option objects. */
+function shellSwitchValues(call: Node, language: GuardLanguage): Node[] {
+  const args = call.childForFieldName('arguments');
+  if (!args) return [];
+  const values: Node[] = [];
+  for (const arg of args.namedChildren) {
+    if (!arg) continue;
+    if (language === 'python') {
+      if (arg.type === 'keyword_argument' && resolvedName(arg.childForFieldName('name')?.text ?? '', language) === 'shell') {
+        const value = arg.childForFieldName('value');
+        if (value) values.push(value);
+      }
+      const splatted = arg.type === 'dictionary_splat' ? arg.namedChildren[0] : null;
+      if (splatted?.type === 'dictionary') values.push(...pairValuesNamedShell(splatted, language));
+    } else if (arg.type === 'object') {
+      values.push(...pairValuesNamedShell(arg, language));
+    }
+  }
+  return values;
+}
+
+/**
+ * The values of a dictionary's or object's entries keyed `shell` (a shorthand `{ shell }` is its own
+ * value). A key no one can read here (`[k]: true`, an escaped Python string) could be `shell`: it counts.
+ */
+function pairValuesNamedShell(container: Node, language: GuardLanguage): Node[] {
+  const values: Node[] = [];
+  for (const entry of container.namedChildren) {
+    if (!entry) continue;
+    if (entry.type === 'shorthand_property_identifier' && resolvedName(entry.text, language) === 'shell') values.push(entry);
+    if (entry.type !== 'pair') continue;
+    const value = entry.childForFieldName('value');
+    const key = propertyKeyName(entry.childForFieldName('key'), language);
+    if (value && (key === null || key === 'shell')) values.push(value);
+  }
+  return values;
+}
+
+/** A key as a name: `shell`, `'shell'`, `["shell"]`; null when it cannot be read here. */
+function propertyKeyName(key: Node | null, language: GuardLanguage): string | null {
+  if (!key) return null;
+  if (key.type === 'property_identifier' || key.type === 'identifier' || key.type === 'number') return resolvedName(key.text, language);
+  const literal = key.type === 'computed_property_name' ? key.namedChildren[0] : key;
+  if (!literal) return null;
+  if (language !== 'python') return jsLiteralValue(literal);
+  if (literal.type !== 'string' || literal.namedChildren.some((c) => c?.type === 'interpolation' || c?.type === 'escape_sequence')) return null;
+  return literal.namedChildren.flatMap((c) => (c?.type === 'string_content' ? [c.text] : [])).join('');
+}
+
+/** The leaves of a command that are literal: what a model could change to give a shell another command. */
+const LITERAL_LEAVES: Record<GuardLanguage, ReadonlySet<string>> = {
+  python: new Set(['string_content', 'escape_sequence', 'integer', 'float']),
+  javascript: new Set(['string_fragment', 'escape_sequence', 'number', 'regex_pattern']),
+  typescript: new Set(['string_fragment', 'escape_sequence', 'number', 'regex_pattern']),
+};
+
+/**
+ * The arguments that make up a shell call's command: every positional argument and Python's `args=`;
+ * not the keywords or option objects around it (a new `cwd` or `timeout` is no new command).
+ */
+function commandArguments(call: Node, language: GuardLanguage): Node[] {
+  const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+  return args.flatMap((arg) => {
+    if (!arg || arg.type === 'comment') return [];
+    if (language === 'python' && arg.type === 'keyword_argument') {
+      const value = arg.childForFieldName('value');
+      return value && resolvedName(arg.childForFieldName('name')?.text ?? '', language) === 'args' ? [value] : [];
+    }
+    if (language === 'python' && arg.type === 'dictionary_splat') return [];
+    return language !== 'python' && arg.type === 'object' ? [] : [arg];
+  });
+}
+
+/** The literal leaves inside the nodes, as written (an explicit stack: a command can nest deeply). */
+function literalsIn(nodes: Node[], language: GuardLanguage): string[] {
+  const literals: string[] = [];
+  const stack = [...nodes];
+  while (stack.length > 0) {
+    const at = stack.pop();
+    if (!at) break;
+    if (LITERAL_LEAVES[language].has(at.type)) literals.push(at.text);
+    for (const child of at.children) if (child) stack.push(child);
+  }
+  return literals;
+}
+
+/** A call whose shell switch is on, with its callee as the language resolves it, or null. */
+function shellSwitchCall(node: Node, language: GuardLanguage): ShellCall | null {
+  const isCall = language === 'python' ? node.type === 'call' : node.type === 'call_expression' || node.type === 'new_expression';
+  if (!isCall) return null;
+  if (!shellSwitchValues(node, language).some((value) => !switchedOff(value.text, language))) return null;
+  const callee = node.childForFieldName(node.type === 'new_expression' ? 'constructor' : 'function');
+  return { callee: resolvedName(oneLineText(callee ?? node), language), line: node.startPosition.row + 1, literals: literalsIn(commandArguments(node, language), language) };
 }
 
 const NUMERIC_OPERATORS = new Set(['-', '*', '/', '%', '**', '&', '|', '^', '<<', '>>', '>>>', '~']);
@@ -386,10 +505,12 @@ const JS_ASSIGNMENTS = new Set(['assignment_expression', 'augmented_assignment_e
 
 /** Classify every name node starting in the rows; the map values are 1-based lines of first use. */
 export function namesInRows(tree: Tree, rows: RowRange, language: GuardLanguage): NamesInRows {
-  const result: NamesInRows = { reads: new Map(), binds: new Set(), attributes: new Map(), computedCalls: new Map(), computedReads: new Map(), assigned: new Set() };
+  const result: NamesInRows = { reads: new Map(), binds: new Set(), attributes: new Map(), computedCalls: new Map(), computedReads: new Map(), assigned: new Set(), shellCalls: [] };
   const types = NAME_TYPES[language];
   const use = language === 'python' ? pythonNameUse : javascriptNameUse;
   for (const node of nodesInRows(tree, rows)) {
+    const shellCall = shellSwitchCall(node, language);
+    if (shellCall !== null) result.shellCalls.push(shellCall);
     if (language !== 'python' && node.parent?.type === 'subscript_expression' && isField(node.parent, 'index', node)) {
       // `x['constructor']` is a property access spelled as a string; a computed key stays unread.
       const key = jsLiteralValue(node);

@@ -13,7 +13,7 @@ import type { CallerIndex } from './paths.js';
 import { importOf, routeImports } from './symfony-routes.js';
 import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type ClassRecord, type Program } from './resolution.js';
 import { formRequestChecks } from './laravel-form-request.js';
-import { appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
+import { accessListNames, appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, routeNameIn, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
 import { callArguments } from './ownership.js';
 import { isRouteFile, quotedNames, routeController, routeGroups, routeSites, routeTargets } from './recognisers/laravel.js';
 import { routeClosures } from './laravel-route-closures.js';
@@ -753,9 +753,11 @@ function middlewareContext(input: WitnessInput, set: WitnessSet): JudgeContext {
 }
 
 /** Router witnesses for one controller method from the middleware references that cover it. */
-function addMiddleware(set: WitnessSet, ctx: JudgeContext, targetId: string, refs: Iterable<string>, from: ProgramFile, where: string): void {
+function addMiddleware(set: WitnessSet, ctx: JudgeContext, targetId: string, refs: Iterable<string>, from: ProgramFile, where: string, routeName: string | null = null): void {
   for (const ref of refs) {
     for (const check of judgeMiddleware(ref, from, ctx)) {
+      // An access list keyed by route name checks nothing on a route it does not list.
+      if (check.routeAcl && !accessListNames(ctx.program, routeName)) continue;
       add(set, { kind: check.kind, scope: 'router', functionId: targetId, line: null, dischargerId: check.dischargerId, evidence: `${check.evidence} ${where}` });
     }
   }
@@ -785,14 +787,14 @@ function laravelRouterWitnesses(input: WitnessInput, set: WitnessSet): void {
     // A closure route's chain is its head (`Route::middleware('auth')->get('/x', function`) and what follows its closing brace.
     for (const route of routeClosures(file)) {
       const node = program.nodeOf.get(route.fn);
-      if (node) addMiddleware(set, ctx, node.id, routeMiddleware(route.line, `${route.head} ${route.tail}`), file, `on Route::${route.verb}('${route.uri}') at ${file.path}:${route.line}${loadedAt}`);
+      if (node) addMiddleware(set, ctx, node.id, routeMiddleware(route.line, `${route.head} ${route.tail}`), file, `on Route::${route.verb}('${route.uri}') at ${file.path}:${route.line}${loadedAt}`, routeNameIn(route.tail));
     }
     for (const site of routeSites(file)) {
       const refs = routeMiddleware(site.line, `${site.call.receiver ?? ''} ${site.statement.slice(site.statement.indexOf(site.call.callee))}`);
       const where = `on Route::${site.call.callee}('${site.uri}') at ${file.path}:${site.line}${loadedAt}`;
       for (const { method, ref } of routeTargets(program, site)) {
         for (const target of ref?.methods ?? []) {
-          addMiddleware(set, ctx, target.id, refs, file, where);
+          addMiddleware(set, ctx, target.id, refs, file, where, routeNameIn(site.statement));
           for (const check of formRequestChecks(program, input.facts.php, target)) add(set, { kind: check.kind, scope: 'decorator', functionId: target.id, line: null, dischargerId: 'laravel.form-request-authorize', evidence: check.evidence });
           controllerMiddleware(input, set, ctx, target.id, routeController(program, site), method);
         }

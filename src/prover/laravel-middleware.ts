@@ -20,6 +20,8 @@ export interface MiddlewareCheck {
   kind: DischargeKind;
   dischargerId: string;
   evidence: string;
+  /** A route-name access list's check: it holds only for a route the project's access list names. */
+  routeAcl?: true;
 }
 
 /** Middleware attached to every route of a routes file, and where that was declared. */
@@ -144,6 +146,7 @@ export function readMiddlewareRegistry(program: Program): MiddlewareRegistry {
     }
     // Laravel 11: `->withMiddleware(function (Middleware $middleware) { ... })` in bootstrap/app.php.
     if (/(^|\/)bootstrap\/app\.php$/.test(file.path)) readBootstrap(file, registry, addGroup);
+    readRouterRegistrations(file, registry, addGroup);
     readRouteFileAttachments(file, registry);
   }
   return registry;
@@ -167,6 +170,25 @@ function readBootstrap(file: ProgramFile, registry: MiddlewareRegistry, addGroup
     const named = /^(web|api)\s*:\s*([\s\S]+)$/.exec(arg);
     const suffix = named?.[2] ? routesFileIn(named[2]) : null;
     if (named?.[1] && suffix) registry.attachments.push({ suffix, refs: [named[1]], evidence: `withRouting(${named[1]}: ...) in ${file.path}` });
+  }
+}
+
+/**
+ * The router's own registration methods, which packages call from their service providers instead of
+ * editing the kernel: `$router->aliasMiddleware('user', Bouncer::class)`, `->middlewareGroup('admin', [...])`,
+ * `->pushMiddlewareToGroup('web', X::class)` (also through `Route::` and `app('router')`).
+ */
+function readRouterRegistrations(file: ProgramFile, registry: MiddlewareRegistry, addGroup: (name: string, refs: string[], file: ProgramFile) => void): void {
+  const text = file.text;
+  for (const match of text.matchAll(/(?:->|::)(aliasMiddleware|middlewareGroup|pushMiddlewareToGroup|prependMiddlewareToGroup)\(/g)) {
+    const method = match[1] ?? '';
+    const [name, value] = callArguments(text.slice(match.index), method) ?? [];
+    const key = /^\s*['"]([\w.-]+)['"]\s*$/.exec(name ?? '')?.[1];
+    if (!key || value === undefined) continue;
+    const refs = middlewareTokens(value, file);
+    if (method === 'aliasMiddleware') {
+      if (refs[0]) registry.aliases.set(key, { ref: refs[0], file });
+    } else addGroup(key, refs, file);
   }
 }
 
@@ -269,7 +291,7 @@ function judgeClass(qualified: string, ref: string, ctx: JudgeContext): Middlewa
   } else {
     const found = findMethod(ctx.program.table, record, 'handle', null);
     const handle = found?.methods[0];
-    if (handle) result = judgeHandle(handle, ctx);
+    if (handle) result = judgeHandle(handle, ctx, record);
     else {
       // `handle` is inherited from a library base class (an app's Authenticate extending Laravel's).
       const chain = superChain(ctx.program.table, record);
@@ -282,8 +304,11 @@ function judgeClass(qualified: string, ref: string, ctx: JudgeContext): Middlewa
   return result;
 }
 
-/** The checks a middleware's `handle()` makes on every path before it hands the request on with `$next`. */
-function judgeHandle(handle: FunctionRef, ctx: JudgeContext): MiddlewareCheck[] {
+/**
+ * The checks a middleware's `handle()` makes on every path before it hands the request on with `$next`,
+ * including those of its own helper methods called at its top level on the way (`$this->checkIfAuthorized($request)`).
+ */
+function judgeHandle(handle: FunctionRef, ctx: JudgeContext, record: ClassRecord): MiddlewareCheck[] {
   const file = ctx.program.byPath.get(handle.path);
   if (!file) return [];
   let nextLine = 0;
@@ -300,7 +325,49 @@ function judgeHandle(handle: FunctionRef, ctx: JudgeContext): MiddlewareCheck[] 
   if (login) checks.push({ kind: 'authn', dischargerId: 'laravel.middleware-login-test', evidence: `${where} ends the request when nobody is logged in: ${login}` });
   const role = loginBranch(ctx, file, handle, nextLine, roleTestDenial(currentUsers(ctx)));
   if (role && !checks.some((c) => c.kind === 'path_guard')) checks.push({ kind: 'path_guard', dischargerId: 'laravel.middleware-role-test', evidence: `${where} ends the request for a user without the role: ${role}` });
+  const acl = [{ ref: handle, end: nextLine }, ...topLevelHelpers(ctx, file, handle, nextLine, record).map((ref) => ({ ref, end: ref.fn.endLine }))]
+    .map(({ ref, end }) => ({ ref, line: routeAclLine(ctx.program.byPath.get(ref.path), ref, end) }))
+    .find(({ line }) => line !== null);
+  if (acl?.line && !checks.some((c) => c.kind === 'path_guard')) {
+    checks.push({ kind: 'path_guard', dischargerId: 'laravel.middleware-route-acl', evidence: `${where} checks the permission its access list gives the route: ${acl.ref.fn.qualifiedName}(): ${acl.line}`, routeAcl: true });
+  }
   return checks;
+}
+
+/** The current route's name, as middleware reads it to look the route up in an access list. */
+const CURRENT_ROUTE_NAME = /\b(?:Route::currentRouteName\s*\(|Route::current\(\)\s*->\s*getName\s*\(|\$request->route\(\)\s*->\s*getName\s*\(|->getRouteName\s*\()/;
+/** A permission check called with what the access list answers for it (`bouncer()->allow($acl->roles[Route::currentRouteName()])`). */
+const PERMISSION_CALL = /(?:->|::|\b)(?:allow|authorize|hasPermission(?:To)?|checkPermission|can|denyUnless\w*)\s*\(/;
+
+/**
+ * A route-name access list (Webkul's Krayin and Bagisto: every admin route named in an ACL config, the
+ * middleware asking for the permission listed under the current route's name): the line of a
+ * permission call whose argument is keyed by the current route's name, in `fn` before `end`.
+ */
+function routeAclLine(file: ProgramFile | undefined, fn: FunctionRef, end: number): string | null {
+  if (!file) return null;
+  for (let line = fn.fn.bodyStartLine; line < end; line++) {
+    const text = file.lines[line - 1] ?? '';
+    const call = PERMISSION_CALL.exec(text);
+    if (call && CURRENT_ROUTE_NAME.test(text.slice(call.index))) return text.trim();
+  }
+  return null;
+}
+
+/** The class's own methods `handle()` calls as a statement of its top level before `$next` (an earlier `return` ends the walk). */
+function topLevelHelpers(ctx: JudgeContext, file: ProgramFile, handle: FunctionRef, nextLine: number, record: ClassRecord): FunctionRef[] {
+  const out: FunctionRef[] = [];
+  const first = file.lines[handle.fn.bodyStartLine] ?? '';
+  const outermost = indent(first);
+  for (let line = handle.fn.bodyStartLine + 1; line < nextLine; line++) {
+    const text = file.lines[line - 1] ?? '';
+    if (text.trim() === '' || indent(text) !== outermost) continue;
+    if (/^\s*return\b/.test(text)) break;
+    const call = /^\s*\$this->(\w+)\s*\(.*\)\s*;\s*$/.exec(text);
+    const helper = call?.[1] ? findMethod(ctx.program.table, record, call[1], null)?.methods[0] : undefined;
+    if (helper && helper.id !== handle.id) out.push(helper);
+  }
+  return out;
 }
 
 /** The current-user expressions of the application. A helper that answers a guest account when nobody is logged in is never empty: `!user()` tests nothing. */
@@ -350,6 +417,21 @@ function loginBranch(ctx: JudgeContext, file: ProgramFile, handle: FunctionRef, 
     if (ends) return head.text.trim();
   }
   return null;
+}
+
+/** An access-list configuration file (Krayin's and Bagisto's `Config/acl.php`): entries naming routes. */
+export const ACCESS_LIST_FILE = /(^|\/)config\/[\w.-]*(?:acl|permission)[\w.-]*\.php$/i;
+
+/** The name a route's chain gives it (`->name('admin.products.delete')`), or null. */
+export function routeNameIn(chain: string): string | null {
+  return /->name\(\s*['"]([\w.-]+)['"]\s*\)/.exec(chain)?.[1] ?? null;
+}
+
+/** Whether an access-list file of the program names the route: a middleware consulting the list checks only those. */
+export function accessListNames(program: Program, routeName: string | null): boolean {
+  if (!routeName) return false;
+  const quoted = new RegExp(`['"]${routeName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"]`);
+  return program.files.some((file) => file.language === 'php' && ACCESS_LIST_FILE.test(file.path) && quoted.test(file.text));
 }
 
 /** A project class by name, for callers outside this module (FormRequest subclasses). */

@@ -28,6 +28,8 @@ export interface RegistrationFiles {
    * they name are read too, as what `auth` or `can` does on a route sits in the class the alias names.
    */
   middlewareLists?: readonly RegExp[];
+  /** Text that marks such a list wherever it sits (a package's provider calling `aliasMiddleware(`). */
+  middlewareMarkers?: readonly RegExp[];
 }
 
 export interface ScopeInput {
@@ -374,7 +376,9 @@ export function selectScope(input: ScopeInput): ScopeSelection {
     const registers = input.registrations.some((r) => (r.paths ?? []).some((re) => re.test(file.path)) || (r.markers ?? []).some((re) => re.test(file.text)));
     if (registers) select(file.path, 'routes');
   }
-  const middlewareLists = files.filter((file) => input.registrations.some((r) => (r.middlewareLists ?? []).some((re) => re.test(file.path))));
+  const middlewareLists = files.filter((file) =>
+    input.registrations.some((r) => (r.middlewareLists ?? []).some((re) => re.test(file.path)) || (r.middlewareMarkers ?? []).some((re) => re.test(file.text))),
+  );
 
   // A file's functions by name, built once per file: a call looks its callee up instead of scanning
   // every declaration of a large file for each call.

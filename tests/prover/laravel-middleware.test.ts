@@ -181,6 +181,78 @@ ${inside}
   });
 });
 
+describe("a package's provider registering middleware through the router", () => {
+  const provider = (body: string) => `<?php
+namespace Acme\\Admin\\Providers;
+use Illuminate\\Routing\\Router;
+use Illuminate\\Support\\ServiceProvider;
+use Acme\\Admin\\Http\\Middleware\\Gatekeeper;
+class AdminServiceProvider extends ServiceProvider
+{
+    public function boot(Router $router)
+    {
+${body}
+    }
+}
+`;
+  /** A middleware that refuses guests, then asks for the permission its access list names for the current route. */
+  const gatekeeper = (authorise: string) => `<?php
+namespace Acme\\Admin\\Http\\Middleware;
+use Closure;
+use Illuminate\\Support\\Facades\\Auth;
+use Illuminate\\Support\\Facades\\Route;
+class Gatekeeper
+{
+    public function handle($request, Closure $next, $guard = 'admin')
+    {
+        if (! Auth::guard($guard)->check()) {
+            return redirect()->route('admin.login');
+        }
+
+        $this->authoriseRoute($request);
+
+        return $next($request);
+    }
+
+    public function authoriseRoute($request)
+    {
+        $acl = app('acl');
+        if ($acl && isset($acl->roles[Route::currentRouteName()])) {
+${authorise}
+        }
+    }
+}
+`;
+  const routes = `${routeHead}Route::group(['middleware' => ['admin-area']], function () {\n    Route::post('admin/purge', [AdminController::class, 'purge'])->name('admin.purge');\n});\n`;
+  const accessList = (route: string) => `<?php\nreturn [\n    [\n        'key'   => 'maintenance.purge',\n        'name'  => 'Purge',\n        'route' => ['${route}'],\n    ],\n];\n`;
+  const files = (registration: string, authorise: string, listed = 'admin.purge') =>
+    app({
+      'packages/Acme/Admin/src/Providers/AdminServiceProvider.php': provider(registration),
+      'packages/Acme/Admin/src/Http/Middleware/Gatekeeper.php': gatekeeper(authorise),
+      'packages/Acme/Admin/src/Config/acl.php': accessList(listed),
+      'routes/web.php': routes,
+    });
+  const routeAcl = '            gatekeeper()->allow($acl->roles[Route::currentRouteName()]);';
+
+  it("an alias the provider gives with aliasMiddleware is judged by its class: a route-name access list in the class's own helper is a permission check", async () => {
+    expect(await labels(files("        $router->aliasMiddleware('admin-area', Gatekeeper::class);", routeAcl))).toEqual({});
+    // The same class named through a group the provider declares.
+    expect(await labels(files("        $router->middlewareGroup('admin-area', [Gatekeeper::class]);", routeAcl))).toEqual({});
+  });
+
+  it('a route the access list does not name passes the middleware unchecked: only its login test counts', async () => {
+    expect(await labels(files("        $router->aliasMiddleware('admin-area', Gatekeeper::class);", routeAcl, 'admin.reports'))).toEqual({ 'AdminController.purge': 'authn_only' });
+  });
+
+  it('a helper that only logs, or a permission call not keyed by the current route, leaves a login check only; an unregistered alias is nothing', async () => {
+    const logs = "            logger()->info('admin route', ['route' => Route::currentRouteName()]);";
+    expect(await labels(files("        $router->aliasMiddleware('admin-area', Gatekeeper::class);", logs))).toEqual({ 'AdminController.purge': 'authn_only' });
+    const fixed = "            gatekeeper()->allow('dashboard');";
+    expect(await labels(files("        $router->aliasMiddleware('admin-area', Gatekeeper::class);", fixed))).toEqual({ 'AdminController.purge': 'authn_only' });
+    expect(await labels(files("        $router->aliasMiddleware('other-area', Gatekeeper::class);", routeAcl))).toEqual({ 'AdminController.purge': 'unguarded_path' });
+  });
+});
+
 describe('middleware attached to a whole routes file', () => {
   const adminRoutes = `${routeHead}Route::post('purge', [AdminController::class, 'purge']);\n`;
   const webRoutes = `${routeHead}Route::post('report', [AdminController::class, 'report']);\n`;

@@ -694,8 +694,90 @@ export default { removeStore };
   atLeastFindings: 1,
 };
 
+/** A package that registers its middleware from its own provider and checks routes against a route-name access list. */
+const packageController = (body: string) => `<?php
+namespace Acme\\Crm\\Http\\Controllers;
+
+class ProductController
+{
+    public function destroy($id)
+    {
+${body}
+        Product::destroy($id);
+        return back();
+    }
+
+    public function wipe($id)
+    {
+${body}
+        Product::destroy($id);
+        return back();
+    }
+}
+`;
+const laravelPackage: Case = {
+  name: "Laravel: a package's provider names the middleware, whose access list names the routes",
+  initial: {
+    'packages/Acme/Crm/src/Http/routes.php': `<?php
+Route::group(['middleware' => ['crm-user']], function () {
+    Route::delete('products/{id}', 'Acme\\Crm\\Http\\Controllers\\ProductController@destroy')->name('crm.products.delete');
+    Route::delete('products/{id}/wipe', 'Acme\\Crm\\Http\\Controllers\\ProductController@wipe')->name('crm.products.wipe');
+});
+`,
+    'packages/Acme/Crm/src/Providers/CrmServiceProvider.php': `<?php
+namespace Acme\\Crm\\Providers;
+
+use Illuminate\\Routing\\Router;
+use Acme\\Crm\\Http\\Middleware\\CrmGate;
+
+class CrmServiceProvider
+{
+    public function boot(Router $router)
+    {
+        $this->loadRoutesFrom(__DIR__ . '/../Http/routes.php');
+        $router->aliasMiddleware('crm-user', CrmGate::class);
+    }
+}
+`,
+    'packages/Acme/Crm/src/Http/Middleware/CrmGate.php': `<?php
+namespace Acme\\Crm\\Http\\Middleware;
+
+use Closure;
+use Illuminate\\Support\\Facades\\Auth;
+use Illuminate\\Support\\Facades\\Route;
+
+class CrmGate
+{
+    public function handle($request, Closure $next)
+    {
+        if (! Auth::guard('crm')->check()) {
+            return redirect()->route('crm.login');
+        }
+
+        $this->authoriseRoute();
+
+        return $next($request);
+    }
+
+    private function authoriseRoute()
+    {
+        $acl = app('acl');
+        if (isset($acl->roles[Route::currentRouteName()])) {
+            crm_gate()->allow($acl->roles[Route::currentRouteName()]);
+        }
+    }
+}
+`,
+    'packages/Acme/Crm/src/Config/acl.php': "<?php\nreturn [\n    ['key' => 'products.delete', 'route' => 'crm.products.delete'],\n];\n",
+    'packages/Acme/Crm/src/Http/Controllers/ProductController.php': packageController(''),
+    ...padding(40, (i) => [`packages/Acme/Crm/src/Reports/Report${i}.php`, `<?php\nnamespace Acme\\Crm\\Reports;\n\nclass Report${i}\n{\n    public function destroy($row)\n    {\n        return (string) $row;\n    }\n}\n`]),
+  },
+  changes: [{ message: 'controller: log the deletion', files: { 'packages/Acme/Crm/src/Http/Controllers/ProductController.php': packageController("        logger('deleting');") } }],
+  atLeastFindings: 1,
+};
+
 describe('the scoped prover reports what the whole-repository prover reports on each change', () => {
-  for (const fixture of [laravel, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod, nextWrapper, nextSafeAction, expressRegistration]) {
+  for (const fixture of [laravel, laravelPackage, stapler, remix, jetty, flask, nestjs, nestBracedParameters, nestAmbiguousMethod, nextWrapper, nextSafeAction, expressRegistration]) {
     it(fixture.name, async () => {
       const repo = makeRepo(fixture.initial);
       let wholeFindings = 0;

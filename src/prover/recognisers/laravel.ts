@@ -9,6 +9,7 @@ import type { CallIR } from '../../syntax/ir-types.js';
 import { findMethod, lookupClass, normaliseReceiver, type ClassRecord, type Program } from '../resolution.js';
 import type { ProgramFile } from '../types.js';
 import { isRouteFile, ROUTE_FILES, ROUTE_VERBS, routeClosures } from '../laravel-route-closures.js';
+import { ACCESS_LIST_FILE } from '../laravel-middleware.js';
 import { statementAt } from './shared.js';
 import { nothing, type Recogniser } from './types.js';
 
@@ -128,14 +129,18 @@ export function routeTargets(program: Program, site: RouteSite): { method: strin
   return site.methods.map((method) => ({ method, ref: findMethod(program.table, cls, method, null) }));
 }
 
+/** A package's provider naming middleware through the router (`$router->aliasMiddleware('user', X::class)`). */
+const ROUTER_MIDDLEWARE_REGISTRATION = /(?:->|::)(?:aliasMiddleware|middlewareGroup|pushMiddlewareToGroup|prependMiddlewareToGroup)\(/;
+
 export const laravel: Recogniser = {
   id: 'laravel',
   languages: ['php'],
   // Route files, and the providers and kernels that load them or give them middleware.
   registrationFiles: {
-    paths: [...ROUTE_FILES, /(^|\/)bootstrap\/app\.php$/, /(^|\/)app\/Http\/Kernel\.php$/, /(^|\/)app\/Providers\/RouteServiceProvider\.php$/],
-    markers: [/->group\(\s*base_path\(/],
+    paths: [...ROUTE_FILES, ACCESS_LIST_FILE, /(^|\/)bootstrap\/app\.php$/, /(^|\/)app\/Http\/Kernel\.php$/, /(^|\/)app\/Providers\/RouteServiceProvider\.php$/],
+    markers: [/->group\(\s*base_path\(/, ROUTER_MIDDLEWARE_REGISTRATION],
     middlewareLists: [/(^|\/)bootstrap\/app\.php$/, /(^|\/)app\/Http\/Kernel\.php$/],
+    middlewareMarkers: [ROUTER_MIDDLEWARE_REGISTRATION],
   },
   recognise(file, { program }) {
     const result = nothing();
