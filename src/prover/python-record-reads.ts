@@ -29,6 +29,8 @@ interface Lookup {
   record: string;
   model: string;
   key: string;
+  /** Locals the lookup is filtered by (`engagement` in `.filter(engagement=engagement)`): a parent record a check of the handler may bind it through. */
+  parents: string[];
   call: CallIR;
 }
 
@@ -60,7 +62,8 @@ function lookupsOf(file: ProgramFile, fn: FunctionIR, row: OperationFact, keys: 
     if (row.heldBy?.test(call.text) || row.heldBy?.test(line)) continue;
     const key = keys === null ? '' : keys.find((k) => new RegExp(String.raw`(?<![\w.'"])${k}\b(?!\s*=[^=])`).test(call.text));
     if (key === undefined) continue;
-    out.push({ record: assigned, model, key, call });
+    const parents = [...call.text.matchAll(/\b\w+\s*=\s*([A-Za-z_]\w*)\s*[,)]/g)].map((m) => m[1] ?? '').filter((w) => /^[a-z_]/.test(w) && w !== key && w !== assigned);
+    out.push({ record: assigned, model, key, parents, call });
   }
   return out;
 }
@@ -79,15 +82,23 @@ function namesAny(w: Witness, words: readonly string[]): boolean {
   return words.some((word) => new RegExp(String.raw`\b${word}\b`).test(w.evidence));
 }
 
+/**
+ * A check that runs before the handler on the request as its URL names it and is one of the project's
+ * per-object checks (a `process_view` middleware looking the URL kwarg's record up and calling
+ * `user_has_permission_or_403` on it, by the view's URL name): the record is checked before the
+ * handler reads it, though the check's text cannot name the handler's local.
+ */
+function objectCheckBefore(w: Witness, row: OperationFact): boolean {
+  return w.scope === 'router' && (w.kind === 'path_guard' || w.kind === 'ownership_check') && row.objectCheck !== null && row.objectCheck.test(w.evidence);
+}
+
 /** A line of the function (its decorators included) that is one of the project's object checks and names one of the words. */
 function checkLine(file: ProgramFile, fn: FunctionIR, row: OperationFact, words: readonly string[]): string | null {
   if (!row.objectCheck || words.length === 0) return null;
   const named = new RegExp(String.raw`\b(${words.join('|')})\b`);
   for (const d of fn.decorators) if (row.objectCheck.test(d) && named.test(d)) return `@${d}`;
-  for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
-    const text = file.lines[line - 1] ?? '';
-    if (row.objectCheck.test(text) && named.test(text)) return text.trim();
-  }
+  // A call's whole text, as a check written over several lines names its record on a later one.
+  for (const call of bodyCalls(file, fn)) if (row.objectCheck.test(call.text) && named.test(call.text)) return call.text.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/,? \)/g, ')');
   return null;
 }
 
@@ -115,6 +126,8 @@ export function pythonRecordReadFindings(input: CheckInput & { facts: Facts }): 
   const normsByFile = new Map<string, Map<string, { functionId: string; example: string }[]>>();
   for (const entry of input.entries.values()) {
     if (input.touched && !input.touched.functions.has(entry.functionId)) continue;
+    // A view the project declares open to everyone (DRF AllowAny, [[prover.public]]) reads what it means everyone to read.
+    if (entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId)) continue;
     const ref = input.program.functions.get(entry.functionId);
     const file = ref ? input.program.byPath.get(ref.path) : undefined;
     if (!ref || !file || file.factsLanguage !== 'python') continue;
@@ -128,7 +141,9 @@ export function pythonRecordReadFindings(input: CheckInput & { facts: Facts }): 
     for (const lookup of lookups) {
       const norm = (norms.get(lookup.model) ?? []).filter((n) => n.functionId !== entry.functionId);
       if (norm.length === 0) continue;
-      if (own.some((w) => namesAny(w, [lookup.record, lookup.key, lookup.model])) || checkLine(file, ref.fn, row, [lookup.record, lookup.key, lookup.model]) !== null) continue;
+      // Checked here: the record, its key, its model or the parent record its lookup is filtered by.
+      const bound = [lookup.record, lookup.key, lookup.model, ...lookup.parents];
+      if (own.some((w) => namesAny(w, bound) || objectCheckBefore(w, row)) || checkLine(file, ref.fn, row, bound) !== null) continue;
       const op: OperationSite = { operationId: row.id, kind: row.kind, functionId: entry.functionId, path: entry.path, line: lookup.call.line, call: (lookup.call.text.split('\n')[0] ?? '').trim(), handlerNamed: false, requires: row.requires, severity: row.severity, cwe: row.cwe };
       const sentence = `\`${lookup.record}\` is the ${lookup.model} looked up by the URL's \`${lookup.key}\` (a parameter of the entry ${ref.fn.qualifiedName}); this module checks ${lookup.model} records one by one elsewhere (\`${norm[0]!.example}\` in ${norm[0]!.functionId.split('#').pop()}), but no check here names \`${lookup.record}\`, \`${lookup.key}\` or ${lookup.model}.`;
       const path = { hops: [{ functionId: entry.functionId, callLine: null }], entry: entry.functionId, complete: true };
