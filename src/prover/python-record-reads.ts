@@ -10,13 +10,16 @@
  * record, its key or its model is the one its author forgot (DefectDojo's `ViewEngagement.get`). A model
  * nobody in the module checks per object sets no norm, so the rule is silent where the project reasons
  * by roles only; a lookup already scoped to the caller (the row's `held_by`: `request.user`,
- * `.restrict(user, ...)`, `owner=`) is no read past a check. Textual, like entity-reads.ts: a check
- * anywhere in the handler that names the record counts (no dominance), so the rule errs towards silence.
+ * `.restrict(user, ...)`, `owner=`) is no read past a check, and neither is a read behind one of the
+ * project's per-object checks run before the view (a `process_view` middleware checking the URL kwarg's
+ * record by URL name) or in a view declared public. Textual, like entity-reads.ts: a check anywhere in
+ * the handler that names the record, its key, its model or the parent its lookup is filtered by counts
+ * (no dominance), so the rule errs towards silence.
  */
 import { makeProverFinding, type CheckInput } from './check.js';
 import type { Facts, OperationFact } from './facts.js';
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
-import { callSignature, functionId, } from './resolution.js';
+import { callSignature, functionId } from './resolution.js';
 import type { OperationSite, ProgramFile, ProverFinding, Witness } from './types.js';
 
 /** Parameters a framework passes that never come from the URL. */
@@ -145,7 +148,7 @@ export function pythonRecordReadFindings(input: CheckInput & { facts: Facts }): 
       const bound = [lookup.record, lookup.key, lookup.model, ...lookup.parents];
       if (own.some((w) => namesAny(w, bound) || objectCheckBefore(w, row)) || checkLine(file, ref.fn, row, bound) !== null) continue;
       const op: OperationSite = { operationId: row.id, kind: row.kind, functionId: entry.functionId, path: entry.path, line: lookup.call.line, call: (lookup.call.text.split('\n')[0] ?? '').trim(), handlerNamed: false, requires: row.requires, severity: row.severity, cwe: row.cwe };
-      const sentence = `\`${lookup.record}\` is the ${lookup.model} looked up by the URL's \`${lookup.key}\` (a parameter of the entry ${ref.fn.qualifiedName}); this module checks ${lookup.model} records one by one elsewhere (\`${norm[0]!.example}\` in ${norm[0]!.functionId.split('#').pop()}), but no check here names \`${lookup.record}\`, \`${lookup.key}\` or ${lookup.model}.`;
+      const sentence = `\`${lookup.record}\` is the ${lookup.model} looked up by the URL's \`${lookup.key}\` (a parameter of the entry ${ref.fn.qualifiedName}); this module checks ${lookup.model} records one by one elsewhere (\`${norm[0]!.example}\` in ${norm[0]!.functionId.split('::').pop()?.replace(/@\d+$/, '')}), but no check here names \`${lookup.record}\`, \`${lookup.key}\` or ${lookup.model}.`;
       const path = { hops: [{ functionId: entry.functionId, callLine: null }], entry: entry.functionId, complete: true };
       const checks = own.filter((w) => w.kind === 'path_guard' || w.kind === 'ownership_check' || w.kind === 'authn');
       findings.push(makeProverFinding(input, entry, path, op, row.requires, checks, own, { variable: lookup.record, sentence }));

@@ -61,7 +61,7 @@ describe('Python reads of a record the URL names, against the module\'s per-obje
     const result = await proveChange({ root: '/repo', files: Object.entries(POSITIVE).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
     const found = result.findings.filter((f) => f.operation.id === 'python.url-record-read');
     expect(found.map((f) => [f.entry.function, f.operation.line])).toEqual([['ViewEngagement.get', 19]]);
-    expect(found[0]?.unboundResource?.sentence).toMatch(/user_has_permission_or_403\(request.user, item, "edit"\)/);
+    expect(found[0]?.unboundResource?.sentence).toMatch(/user_has_permission_or_403\(request.user, item, "edit"\)` in EditEngagement.post\b/);
   });
 
   it('a sibling decorator naming the model and the URL key sets the norm too (Flask-style function views)', async () => {
