@@ -95,13 +95,18 @@ function objectCheckBefore(w: Witness, row: OperationFact): boolean {
   return w.scope === 'router' && (w.kind === 'path_guard' || w.kind === 'ownership_check') && row.objectCheck !== null && row.objectCheck.test(w.evidence);
 }
 
-/** A line of the function (its decorators included) that is one of the project's object checks and names one of the words. */
-function checkLine(file: ProgramFile, fn: FunctionIR, row: OperationFact, words: readonly string[]): string | null {
-  if (!row.objectCheck || words.length === 0) return null;
-  const named = new RegExp(String.raw`\b(${words.join('|')})\b`);
-  for (const d of fn.decorators) if (row.objectCheck.test(d) && named.test(d)) return `@${d}`;
-  // A call's whole text, as a check written over several lines names its record on a later one.
-  for (const call of bodyCalls(file, fn)) if (row.objectCheck.test(call.text) && named.test(call.text)) return call.text.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/,? \)/g, ')');
+/**
+ * One of the project's object checks in the function that names one of `words` (a call's whole text, as
+ * a check written over several lines names its record on a later one), or a decorator of it naming one
+ * of `decoratorWords`.
+ */
+function checkLine(file: ProgramFile, fn: FunctionIR, row: OperationFact, words: readonly string[], decoratorWords: readonly string[] = words): string | null {
+  if (!row.objectCheck) return null;
+  const naming = (list: readonly string[]): RegExp | null => (list.length === 0 ? null : new RegExp(String.raw`\b(${list.join('|')})\b`));
+  const decorated = naming(decoratorWords);
+  for (const d of fn.decorators) if (decorated && row.objectCheck.test(d) && decorated.test(d)) return `@${d}`;
+  const named = naming(words);
+  for (const call of bodyCalls(file, fn)) if (named && row.objectCheck.test(call.text) && named.test(call.text)) return call.text.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/,? \)/g, ')');
   return null;
 }
 
@@ -114,7 +119,8 @@ function moduleNorms(row: OperationFact, file: ProgramFile): Map<string, { funct
     for (const l of lookupsOf(file, fn, row, null)) byModel.set(l.model, [...(byModel.get(l.model) ?? []), l.record]);
     for (const d of fn.decorators) for (const m of d.matchAll(/\b([A-Z]\w*)\s*,/g)) if (m[1] && !byModel.has(m[1])) byModel.set(m[1], []);
     for (const [model, records] of byModel) {
-      const example = checkLine(file, fn, row, [model, ...records]);
+      // A call must be given the record itself: one naming only the model (`policy(Task).user_has_permission(user, "add")`) is a model-wide permission, no per-object norm.
+      const example = checkLine(file, fn, row, records, [model, ...records]);
       if (example !== null) norms.set(model, [...(norms.get(model) ?? []), { functionId: id, example }]);
     }
   }

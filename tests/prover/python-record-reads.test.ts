@@ -93,6 +93,11 @@ def show_job(job_id):
     expect(await recordReads({ ...POSITIVE, 'app/reports.py': noNorm })).toEqual(FOUND);
   });
 
+  it('a sibling asking a model-wide permission (the model named, no record given) sets no per-object norm', async () => {
+    const modelWide = djangoModule('Report', UNCHECKED_GET.replace('Engagement', 'Report')).replace('user_has_permission_or_403(request.user, item, "edit")', 'policy_for(Report).user_has_permission(request.user, "edit")');
+    expect(await recordReads({ ...POSITIVE, 'app/reports.py': modelWide })).toEqual(FOUND);
+  });
+
   it('a handler that checks the record it read is no finding', async () => {
     const checked = djangoModule('Report', UNCHECKED_GET.replace('Engagement', 'Report').replace('        return render', '        user_has_permission_or_403(request.user, item, "view")\n        return render'));
     expect(await recordReads({ ...POSITIVE, 'app/reports.py': checked })).toEqual(FOUND);
