@@ -60,7 +60,6 @@ export function mayBeDataByName(path: string): boolean {
   return Object.hasOwn(LOCK_FILES, base) || base.endsWith('.map');
 }
 
-/** The data kind of a text file, when its name and its whole content agree; null for anything else. */
 /** The first line of a Git LFS pointer (spec v1; `hawser` was the spec's first name). */
 const LFS_POINTER_FIRST_LINE = /^version https:\/\/(git-lfs|hawser)\.github\.com\/spec\/v1\r?\n/;
 /** git-lfs never writes a pointer this large (its own parser stops reading at 1024 bytes). */
@@ -74,6 +73,7 @@ export function isLfsPointer(text: string): boolean {
   return text.length < LFS_POINTER_MAX_BYTES && LFS_POINTER_FIRST_LINE.test(text);
 }
 
+/** The data kind of a text file, when its name and its whole content agree; null for anything else. */
 export function textDataKind(path: string, text: string): DataKind | null {
   const base = posix.basename(path);
   const lockShape = Object.hasOwn(LOCK_FILES, base) ? LOCK_FILES[base] : undefined;
