@@ -30,6 +30,10 @@ const INPUTS: Record<string, () => string> = {
   'keyword-lines': () => repeat('passwd=\n'),
   'service-account-keys': () => `{"type": "service_account",\n${repeat('"private_key": "-----BEGIN PRIVATE KEY-----\\nA')}`,
   'db-urls': () => repeat('postgres://u:'),
+  // Encoded runs with nothing inside: the decoder must stay linear (was a timed test assertion).
+  'percent-encoded-runs': () => repeat('%41'),
+  'hex-escape-runs': () => repeat('\\x41'),
+  'base64-lines': () => repeat('QUJDREVGR0hJSktMTU5PUFFSU1RVVldY\n'),
 };
 
 function runOne(name: string): void {

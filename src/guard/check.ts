@@ -15,6 +15,7 @@ import { guardLanguageForPath, GUARD_EXTENSIONS, type GuardLanguage } from './la
 import { longestStatementTokens, runsPastItsRange } from './statements.js';
 import { lineBody, lineEnding, splitLines } from './lines.js';
 import { contextHolds, type Checked, type Consultation, type Proposal } from './shapes.js';
+import { isCapabilityMember, memberReaches, moduleBindings } from './capabilities.js';
 import { firstSyntaxError, importsInRows, namesInRows, treeDepthExceeds, type FoundImport, type RowRange } from './syntax.js';
 import {
   EDIT_LINE_LIMIT,
@@ -305,6 +306,11 @@ function importKey(found: FoundImport): string {
   return `${found.relative ? 'relative:' : ''}${found.module ?? `non-literal:${found.text}`}|${found.names.join(',')}`;
 }
 
+/** What divides a module from its submodules: `os.path`, `fs/promises`. */
+function moduleSeparator(language: GuardLanguage): string {
+  return language === 'python' ? '.' : '/';
+}
+
 function underLicence(module: string, licensed: readonly string[], separator: string): boolean {
   return licensed.some((target) => module === target || module.startsWith(target + separator));
 }
@@ -317,7 +323,7 @@ function importsOnlyTheTarget(subject: Subject): string | null {
   const kept = new Map<string, number>();
   for (const found of before) kept.set(importKey(found), (kept.get(importKey(found)) ?? 0) + 1);
   const licensed = consultation.to_modules;
-  const separator = language === 'python' ? '.' : '/';
+  const separator = moduleSeparator(language);
   for (const found of after) {
     const key = importKey(found);
     const left = kept.get(key) ?? 0;
@@ -370,6 +376,16 @@ function namesInsideTheQuestion(subject: Subject): string | null {
   }
   for (const [name, line] of after.attributes) {
     if (isMachineryName(name, language)) return `it reaches the attribute "${name}" (line ${line}), ${isDunder(name) ? 'a dunder name' : "a name of the language's machinery (a dunder without the underscores)"}`;
+  }
+  // A licensed module licenses its harmless members only: `os.path.join` licenses `os`, not `os.system`.
+  const resultTree = need(subject.resultTree, 'the result tree');
+  const bindings = moduleBindings(resultTree, language);
+  for (const reach of memberReaches(resultTree, need(subject.replacementRows, 'the rows'), language)) {
+    if (before.attributes.has(reach.name) || !isCapabilityMember(reach, bindings, language)) continue;
+    // A module the question licenses (the fix's own target, `subprocess` for an `os.system` finding) may be used.
+    const module = reach.root === null ? null : bindings.get(reach.root) ?? reach.root;
+    if (module !== null && underLicence(module, subject.consultation.to_modules, moduleSeparator(language))) continue;
+    return `it reaches "${reach.root === null ? '' : `${reach.root}.`}${reach.name}" (line ${reach.line}), a member that runs a process, evaluates code or changes files, which the replaced lines did not reach`;
   }
   return null;
 }

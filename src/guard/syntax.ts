@@ -17,7 +17,7 @@ export interface RowRange {
  * JavaScript decodes `\u0065`-style escapes in identifiers (`requir\u0065` is `require`). Every
  * comparison of names (imports, licences, dunders) is made on this form, never on the text as written.
  */
-function resolvedName(text: string, language: GuardLanguage): string {
+export function resolvedName(text: string, language: GuardLanguage): string {
   if (language === 'python') return text.normalize('NFKC');
   return decodeJsEscapes(text);
 }
@@ -38,7 +38,7 @@ function decodeJsEscapes(text: string): string {
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '' };
 
 /** The value of a JavaScript string or template literal without substitutions, or null. */
-function jsLiteralValue(node: Node): string | null {
+export function jsLiteralValue(node: Node): string | null {
   if (node.type === 'string') return decodeJsEscapes(node.text.slice(1, -1));
   if (node.type === 'template_string' && !node.namedChildren.some((c) => c?.type === 'template_substitution')) return decodeJsEscapes(node.text.slice(1, -1));
   return null;
@@ -85,7 +85,7 @@ export function treeDepthExceeds(tree: Tree, limit: number): boolean {
 }
 
 /** Every node whose first row lies in the range, in document order. */
-function nodesInRows(tree: Tree, rows: RowRange): Node[] {
+export function nodesInRows(tree: Tree, rows: RowRange): Node[] {
   const found: Node[] = [];
   const stack: Node[] = [tree.rootNode];
   while (stack.length > 0) {
@@ -117,7 +117,7 @@ export interface FoundImport {
 const PY_MODULE = /^(['"])([A-Za-z_][\w.]*)\1$/;
 const JS_MODULE = /^(['"`])([@\w][\w@./:-]*)\1$/;
 
-function literalModule(node: Node | null | undefined, language: GuardLanguage): string | null {
+export function literalModule(node: Node | null | undefined, language: GuardLanguage): string | null {
   if (!node) return null;
   const match = (language === 'python' ? PY_MODULE : JS_MODULE).exec(node.text);
   return match?.[2] ?? null;
@@ -210,7 +210,7 @@ function javascriptImports(node: Node): FoundImport[] {
 }
 
 /** `require`, however its name is spelled (`requir\u0065`). */
-function isRequire(node: Node): boolean {
+export function isRequire(node: Node): boolean {
   return node.type === 'identifier' && resolvedName(node.text, 'javascript') === 'require';
 }
 
@@ -231,7 +231,7 @@ type NameUse = 'read' | 'binds' | 'attribute' | 'ignored';
 const PY_PATTERN_WRAPPERS = new Set(['pattern_list', 'tuple_pattern', 'list_pattern', 'list_splat_pattern', 'dictionary_splat_pattern', 'as_pattern_target', 'parenthesized_expression', 'tuple', 'list']);
 const JS_PATTERN_WRAPPERS = new Set(['object_pattern', 'array_pattern', 'rest_pattern', 'pair_pattern', 'assignment_pattern']);
 
-function isField(parent: Node, field: string, child: Node): boolean {
+export function isField(parent: Node, field: string, child: Node): boolean {
   return parent.childrenForFieldName(field).some((c) => c?.id === child.id);
 }
 

@@ -119,10 +119,12 @@ const factsFileSchema = z.strictObject({
         resource_bound: z.boolean().default(false),
         /** Which argument is that object (0-based), or `receiver`; default: the receiver variable, else the first plain argument. */
         resource_arg: z.union([z.number().int().min(0), z.literal('receiver')]).optional(),
-        /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone; `on-behalf-write`: the calls create a record for a user, an obligation only when the request chose that user (on-behalf-writes.ts); `route-record`: the same for a Laravel record a route key names, judged against the handler's own check of that key (route-record-reads.ts); `scoped-relation`: the calls declare Eloquent relations, and reading one to a model with a visibility scope is the operation (scoped-relations.ts); `django-generic-write`: the calls name Django's and DRF's generic views, whose inherited handlers write (django-generic-writes.ts). */
-        judged_as: z.enum(['route-entity', 'on-behalf-write', 'route-record', 'scoped-relation', 'django-generic-write']).optional(),
+        /** `route-entity`: the calls answer with an object, an obligation only for a route-bound entity its project checks per object (entity-reads.ts), never by the call alone; `on-behalf-write`: the calls create a record for a user, an obligation only when the request chose that user (on-behalf-writes.ts); `route-record`: the same for a Laravel record a route key names, judged against the handler's own check of that key (route-record-reads.ts); `scoped-relation`: the calls declare Eloquent relations, and reading one to a model with a visibility scope is the operation (scoped-relations.ts); `django-generic-write`: the calls name Django's and DRF's generic views, whose inherited handlers write (django-generic-writes.ts); `python-record-read`: the calls look a record up by a URL key, an obligation only where the module checks that model per object (python-record-reads.ts). */
+        judged_as: z.enum(['route-entity', 'on-behalf-write', 'route-record', 'scoped-relation', 'django-generic-write', 'python-record-read']).optional(),
         /** For `on-behalf-write`: a regex over a call's argument that says whose record it is (`$user`, `$owner`). */
         owner_argument: pattern.optional(),
+        /** For `python-record-read`: a regex over a line (a decorator or a statement) that checks one record per object (`user_has_permission(`, `has_perm(`). */
+        object_check: pattern.optional(),
         /** Further objects the operation acts on, each needing a check bound to it (a move changes the child and its new parent). */
         also_bound: z.array(z.union([z.number().int().min(0), z.literal('receiver')])).default([]),
         /** Regexes over a permission a check names (`Item.BUILD`) that does not grant this operation: such a check, or a disjunction offering it, discharges nothing (permission-strength.ts). */
@@ -240,10 +242,11 @@ export interface OperationFact {
   entries: RegExp[];
   resourceBound: boolean;
   resourceArg: number | 'receiver' | null;
-  /** `route-entity` (entity-reads.ts), `on-behalf-write` (on-behalf-writes.ts), `route-record` (route-record-reads.ts), `scoped-relation` (scoped-relations.ts), `django-generic-write` (django-generic-writes.ts): judged by their module, not found by their calls. */
-  judgedAs: 'route-entity' | 'on-behalf-write' | 'route-record' | 'scoped-relation' | 'django-generic-write' | null;
+  /** `route-entity` (entity-reads.ts), `on-behalf-write` (on-behalf-writes.ts), `route-record` (route-record-reads.ts), `scoped-relation` (scoped-relations.ts), `django-generic-write` (django-generic-writes.ts), `python-record-read` (python-record-reads.ts): judged by their module, not found by their calls. */
+  judgedAs: 'route-entity' | 'on-behalf-write' | 'route-record' | 'scoped-relation' | 'django-generic-write' | 'python-record-read' | null;
   /** For `on-behalf-write`: the argument that names whose record is written. */
   ownerArgument: RegExp | null;
+  objectCheck: RegExp | null;
   alsoBound: (number | 'receiver')[];
   /** Permissions that do not grant the operation. */
   insufficientPermissions: RegExp[];
@@ -374,6 +377,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       resourceArg: row.resource_arg ?? null,
       judgedAs: row.judged_as ?? null,
       ownerArgument: optionalPattern([...at, 'owner_argument'], row.owner_argument),
+      objectCheck: optionalPattern([...at, 'object_check'], row.object_check),
       alsoBound: row.also_bound,
       insufficientPermissions: patterns([...at, 'insufficient_permissions'], row.insufficient_permissions),
       administersTenant: row.administers_tenant,

@@ -13,6 +13,7 @@ import { fileTypeOf } from '../languages/registry.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { entityReadFindings } from './entity-reads.js';
 import { onBehalfWriteFindings } from './on-behalf-writes.js';
+import { pythonRecordReadFindings } from './python-record-reads.js';
 import { routeRecordFindings, routeRecordPaths, routeRecordReads } from './route-record-reads.js';
 import { inheritedWriteFindings } from './django-generic-writes.js';
 import { checkObligations, siteKey } from './check.js';
@@ -206,7 +207,7 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const control = await controlFlowFor(program, [...composed.paths, ...routeRecordPaths(recordReads)], witnessSet.byFunction, (id) => throwsAtLine(program, id), input.deadline);
   const checkInput = { program, entries, paths: composed.paths, operations, witnesses: witnessSet, touched, facts, control };
   const checked = checkObligations(checkInput);
-  checked.findings.push(...entityReadFindings(checkInput), ...onBehalfWriteFindings(checkInput), ...routeRecordFindings(checkInput, recordReads), ...inheritedWriteFindings(checkInput));
+  checked.findings.push(...entityReadFindings(checkInput), ...onBehalfWriteFindings(checkInput), ...routeRecordFindings(checkInput, recordReads), ...pythonRecordReadFindings(checkInput), ...inheritedWriteFindings(checkInput));
   const removed = new Map((input.touched ?? []).filter((t) => (t.removed?.length ?? 0) > 0).map((t) => [t.path, t.removed ?? []] as const));
   // Only a change that removed lines can have removed a check: the names are gathered for it alone.
   const findings = removed.size === 0 || checked.findings.length === 0 ? checked.findings : withRemovedChecks(checked.findings, { program, facts, removed, checkNames: checkNamesOf(declarations, witnessSet) });

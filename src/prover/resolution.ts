@@ -54,7 +54,7 @@ const SELF_RECEIVERS = new Set(['this', 'self', '$this', 'static', 'cls']);
 const PARENT_RECEIVERS = new Set(['super', 'parent']);
 
 /** `path::qualifiedName@line`: unique for overloads and for the same name in two files. */
-function functionId(path: string, fn: FunctionIR): string {
+export function functionId(path: string, fn: FunctionIR): string {
   return `${path}::${fn.qualifiedName}@${fn.startLine}`;
 }
 

@@ -14,7 +14,7 @@ import { decodeSource, type BytesRead, type SourceReader } from '../git/sources.
 import { isBinaryContent } from '../policy/paths.js';
 import type { LinguistMarks } from '../git/attributes.js';
 import { binaryStrings } from './binary-strings.js';
-import { binaryKind, declaredEncodingReason, hiddenLineBreakReason, isCodePath, mayBeDataByName, minifiedReason, textDataKind, type DataKind } from './file-kinds.js';
+import { binaryKind, declaredEncodingReason, hiddenLineBreakReason, isCodePath, isLfsPointer, mayBeDataByName, minifiedReason, textDataKind, type DataKind } from './file-kinds.js';
 
 /** The state of one changed file in the report. */
 type CoverageClass = 'reviewed' | 'no_content' | 'data' | 'excluded' | 'not_reviewed';
@@ -192,6 +192,11 @@ function fromContent(diff: DiffFile, read: BytesRead | undefined, maxFileBytes: 
   }
   if (!read.ok) return covered(diff, 'not_reviewed', `too_large: ${read.size} bytes, over review.max_file_bytes (${maxFileBytes}); ${excludeHint(diff.path)}`);
   const text = decodeSource(read.bytes) as string;
+  // A checkout with LFS puts on disk what the server holds, not these lines: code there was not read.
+  if (isLfsPointer(text)) {
+    if (code) return covered(diff, 'not_reviewed', `lfs_pointer: a Git LFS pointer; the code it stands for lives on an LFS server, outside the repository, and was not reviewed; ${excludeHint(diff.path)}`);
+    return covered(diff, 'data', 'lfs pointer: a Git LFS pointer; its content lives on an LFS server, outside the repository, and was not read', 'lfs pointer');
+  }
   const dataKind = textDataKind(diff.path, text);
   if (dataKind !== null) return { ...covered(diff, 'data', `${dataKind}: nothing to review line by line`, dataKind), secretText: { text, binary: false } };
   if (read.bytes.length > maxFileBytes) return covered(diff, 'not_reviewed', `too_large: ${read.bytes.length} bytes, over review.max_file_bytes (${maxFileBytes}); ${excludeHint(diff.path)}`);

@@ -10,7 +10,7 @@ import { fileTypeOfFile, type Grammar } from '../languages/registry.js';
 import { pythonEncodingReadingOtherCode } from '../languages/source-encoding.js';
 
 /** Kinds of data a review has nothing to read in line by line. */
-export type DataKind = 'lock file' | 'source map' | 'image' | 'font' | 'archive' | 'binary';
+export type DataKind = 'lock file' | 'source map' | 'image' | 'font' | 'archive' | 'binary' | 'lfs pointer';
 
 /** Magic numbers of common binary formats, to name the kind in the report. */
 const MAGIC: { kind: DataKind; name: string; bytes: number[]; at?: number }[] = [
@@ -58,6 +58,19 @@ const LOCK_FILES: Record<string, (text: string) => boolean> = {
 export function mayBeDataByName(path: string): boolean {
   const base = posix.basename(path);
   return Object.hasOwn(LOCK_FILES, base) || base.endsWith('.map');
+}
+
+/** The first line of a Git LFS pointer (spec v1; `hawser` was the spec's first name). */
+const LFS_POINTER_FIRST_LINE = /^version https:\/\/(git-lfs|hawser)\.github\.com\/spec\/v1\r?\n/;
+/** git-lfs never writes a pointer this large (its own parser stops reading at 1024 bytes). */
+const LFS_POINTER_MAX_BYTES = 1024;
+
+/**
+ * Whether a text is a Git LFS pointer, by its content (attributes never decide what is reviewed). The
+ * content it stands for lives on an LFS server, outside the repository jscr reads.
+ */
+export function isLfsPointer(text: string): boolean {
+  return text.length < LFS_POINTER_MAX_BYTES && LFS_POINTER_FIRST_LINE.test(text);
 }
 
 /** The data kind of a text file, when its name and its whole content agree; null for anything else. */

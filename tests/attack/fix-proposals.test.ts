@@ -16,9 +16,9 @@ const PY_VIEW = 'def thumbnail(folder, name):\n    path = folder + "/" + name\n 
 /** A finding on line 2, inside `run`, whose replaced line calls a method named like a global. */
 const JS_RUN = "function run(user, pattern) {\n  const found = pattern.eval(user);\n  return found.trim();\n}\n";
 
-async function verdict(file: string, text: string, symbol: string, line: number, replacement: string) {
+async function verdict(file: string, text: string, symbol: string, line: number, replacement: string, toModules: string[] = []) {
   const root = tempRepo({ [file]: text });
-  const question = consult(root, file, { start: 1, end: text.split('\n').length - 1, line, symbol });
+  const question = consult(root, file, { start: 1, end: text.split('\n').length - 1, line, symbol, toModules });
   return check(question, propose(question, line, line, replacement), root);
 }
 
@@ -164,6 +164,64 @@ describe('a shell kept on is given no other literal command', () => {
 
   itPython('Python: accepts the same literal command with its data changed, in an f-string', async () => {
     const result = await verdict('archive.py', PY_ARCHIVE_SHELL, 'archive', 4, '    subprocess.run(f"tar czf {name.strip()}", shell=True)\n');
+    expect(result.refusal).toBeNull();
+  });
+});
+
+/** A path finding on line 5, inside `build`: the replaced line licenses `os` through `os.path.join`. */
+const PY_JOIN = 'import os\nimport os as o\n\ndef build(folder, name):\n    path = os.path.join(folder, name)\n    return path\n';
+/** A path finding on line 3, inside `save`: the replaced line licenses `fs` through `fs.existsSync`. */
+const JS_EXISTS = "const fs = require('fs');\nconst cp = require('node:child_process');\nfunction save(dir, name) {\n  const file = fs.existsSync(dir + '/' + name);\n  return file;\n}\n";
+
+describe('a licensed module licenses its harmless members only', () => {
+  it.each([
+    ['os.system', '    path = os.system(name)\n'],
+    ['os.popen', '    path = os.popen(name).read()\n'],
+    ['os.execv through a chain', '    path = os.execv("/bin/sh", [name])\n'],
+    ['os.remove', '    path = os.remove(name)\n'],
+    ['an alias of os (import os as o)', '    path = o.system(name)\n'],
+  ])('Python: refuses %s reached from a licensed os', async (_name, replacement) => {
+    const text = PY_JOIN.replace('os.path.join', replacement.includes('o.system') && !replacement.includes('os.') ? 'o.path.join' : 'os.path.join');
+    const result = await verdict('build.py', text, 'build', 5, replacement);
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain('runs a process, evaluates code or changes files');
+  });
+
+  itPython('Python: accepts another harmless member of the same module', async () => {
+    const result = await verdict('build.py', PY_JOIN, 'build', 5, '    path = os.path.realpath(os.path.join(folder, os.path.basename(name)))\n');
+    expect(result.refusal).toBeNull();
+  });
+
+  itPython('Python: accepts a method named like a capability on a value that is no such module', async () => {
+    const result = await verdict('build.py', PY_JOIN, 'build', 5, '    path = os.path.join(folder, name.replace("..", "")).strip()\n');
+    expect(result.refusal).toBeNull();
+  });
+
+  itPython('Python: accepts a member of the module the question licenses (the fix target)', async () => {
+    const text = 'import os\n\n\ndef build(folder, name):\n    path = os.system(folder + name)\n    return path\n';
+    const result = await verdict('build.py', text, 'build', 5, '    import subprocess\n    path = subprocess.run([folder, name]).returncode\n', ['subprocess']);
+    expect(result.refusal).toBeNull();
+  });
+
+  it.each([
+    ['fs.writeFileSync', "  const file = fs.writeFileSync(dir + '/' + name, 'x');\n"],
+    ['fs.unlinkSync as a string key', "  const file = fs['unlinkSync'](dir + '/' + name);\n"],
+    ['fs.promises.writeFile', "  const file = fs.promises.writeFile(dir + '/' + name, 'x');\n"],
+  ])('JavaScript: refuses %s reached from a licensed fs', async (_name, replacement) => {
+    const result = await verdict('save.js', JS_EXISTS, 'save', 4, replacement);
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain('runs a process, evaluates code or changes files');
+  });
+
+  it('JavaScript: refuses exec on a child_process alias whose replaced line only ran execFileSync', async () => {
+    const text = JS_EXISTS.replace("fs.existsSync(dir + '/' + name)", "cp.execFileSync('ls', [dir, name])");
+    const result = await verdict('save.js', text, 'save', 4, "  const file = cp.exec('ls ' + dir + name);\n");
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain('cp.exec');
+  });
+
+  it('JavaScript: accepts a regular expression exec and a harmless member of fs', async () => {
+    const result = await verdict('save.js', JS_EXISTS, 'save', 4, "  const file = /^[\\w.-]+$/.exec(name) !== null && fs.existsSync(dir + '/' + name);\n");
     expect(result.refusal).toBeNull();
   });
 });

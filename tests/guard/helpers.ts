@@ -1,5 +1,6 @@
 /** Test helpers for the guard: a temporary repository from named fixtures, and consultations built from it. */
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sha256 } from '../../src/guard/fsutil.js';
@@ -8,9 +9,16 @@ import type { Consultation, Proposal } from '../../src/guard/shapes.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'guard');
 
-/** A temporary directory holding the given files (name → text or bytes). */
+const made: string[] = [];
+// Registered in every test file that imports these helpers: its folders go when the file is done.
+afterAll(() => {
+  for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+/** A temporary directory holding the given files (name → text or bytes), removed after the test file. */
 export function tempRepo(files: Record<string, string | Buffer>): string {
   const root = mkdtempSync(join(tmpdir(), 'jscr-guard-'));
+  made.push(root);
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, name)), { recursive: true });
     writeFileSync(join(root, name), content);
