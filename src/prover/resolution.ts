@@ -16,6 +16,7 @@ import { routeClosureName, routeClosures } from './laravel-route-closures.js';
 import { withImplementations } from './implementations.js';
 import { chooseOverloads, type LibrarySupertypes, type OverloadContext } from './overloads.js';
 import type { FunctionRef, ProgramFile } from './types.js';
+import { parameterRouteLines } from './recognisers/express.js';
 
 /** One class of the repository. */
 export interface ClassRecord {
@@ -112,6 +113,7 @@ export function buildProgram(files: ProgramFile[], librarySupertypes: LibrarySup
     // on the lambda's lines, so it is found once per line span (a minified file has all on line 1).
     const ownerBySpan = new Map<string, FunctionRef | null>();
     const closureRoutes = file.factsLanguage === 'php' ? new Map(routeClosures(file).map((route) => [route.fn, route] as const)) : null;
+    let routeLines: Set<number> | undefined;
     // Outer lambdas first, so one inside a module-level handler belongs to that handler.
     const anonymous = file.ir.functions.filter(isAnonymous).sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
     for (const fn of anonymous) {
@@ -125,6 +127,16 @@ export function buildProgram(files: ProgramFile[], librarySupertypes: LibrarySup
           }
         }
         ownerBySpan.set(span, owner);
+      }
+      // A route handler written in a function that registers routes on its parameter (`function
+      // endpoints(app) { app.get('/x', async (req, res) => ...) }`) is its own node, named after its owner and line.
+      if (owner && file.factsLanguage === 'typescript' && (routeLines ??= parameterRouteLines(file)).has(fn.startLine)) {
+        const ref = renamedNode(file, fn, `${owner.fn.name}.route@L${fn.startLine}`);
+        program.functions.set(ref.id, ref);
+        program.nodeOf.set(fn, ref);
+        named.push(ref);
+        ownerBySpan.set(span, ref);
+        continue;
       }
       if (owner) {
         program.nodeOf.set(fn, owner);

@@ -4,14 +4,17 @@
  * `new Router()` of koa-router). The last argument is the handler; the arguments between the path and it
  * are middleware, and so is every `router.use(mw)` of the same router written above the route (with a
  * path, only for routes under it). Middleware counts by what its code does (js-middleware.ts). A route
- * registered inside a function (`export function routes(app) {...}`) folds into that function's node,
- * so its handler is counted `handler_in_function`, not made an entry with another route's middleware.
+ * registered inside a function on one of its parameters (`function workspaceEndpoints(app) { app.get('/x',
+ * [mw], async (req, res) => ...) }`, the app or router handed in by the server's index) is a route too:
+ * its handler lambda is its own node (`parameterRouteLines`, read by resolution.ts). Any other lambda
+ * inside a function folds into that function's node and is counted `handler_in_function`.
  */
 import { callArguments } from '../ownership.js';
-import type { CallIR } from '../../syntax/ir-types.js';
+import type { CallIR, FileIR } from '../../syntax/ir-types.js';
 import type { FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
 import type { Program } from '../resolution.js';
 import { functionStartingAt, moduleStatement, namedFunction } from './js-handlers.js';
+import { developmentOnlyAt, onlyCalledInDevelopment } from '../development-only.js';
 import { nothing, type Recognised, type Recogniser } from './types.js';
 
 const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'options', 'head']);
@@ -30,8 +33,9 @@ export const express: Recogniser = {
   languages: ['typescript'],
   recognise(file, { program }) {
     const result = nothing();
-    if (!file.ir.imports.some((imp) => ROUTER_MODULES.test(imp.module))) return result;
-    const routers = new Set<string>();
+    const handedIn = parameterRouters(file.ir);
+    if (handedIn.size === 0 && !file.ir.imports.some((imp) => ROUTER_MODULES.test(imp.module))) return result;
+    const routers = new Set<string>(handedIn.keys());
     for (const text of file.lines) {
       const made = ROUTER_MADE.exec(text);
       if (made?.[1]) routers.add(made[1]);
@@ -60,6 +64,12 @@ export const express: Recogniser = {
       const pathArgument = written.startsWith('[') ? (written.slice(1, -1).split(',')[0] ?? '').trim() : written;
       const pathText = chained ? (chained[3] ?? '') : STRING.exec(pathArgument)?.[2];
       if (pathText === undefined) continue;
+      if (handedIn.has(router) && !pathText.startsWith('/')) continue;
+      // A route a production deployment does not serve is no entry (development-only.ts).
+      if (developmentOnlyAt(file, call.line) || (handedIn.has(router) && registeredInDevelopment(program, file.ir, call, router))) {
+        result.unresolved.development_only = (result.unresolved.development_only ?? 0) + 1;
+        continue;
+      }
       const rest = chained ? args : args.slice(1);
       const last = rest[rest.length - 1];
       if (!last) continue;
@@ -84,6 +94,62 @@ export const express: Recogniser = {
     return result;
   },
 };
+
+/** Modules of a server framework whose instances share Express's verb methods but not its middleware: a parameter of a file importing one is that framework's instance (a Fastify plugin's `fastify`). */
+const OTHER_SERVER_MODULES = /^(fastify|fastify-plugin|@fastify\/.+|hono|hono\/.+|@hapi\/hapi|elysia|h3)$/;
+/** Declared types of an Express or Koa application or router parameter (`app: Express`, `router: express.Router`, `app: Koa`). */
+const ROUTER_TYPES = /^(?:express\.|Express\.|Koa\.)?(?:Express|Application|Router|IRouter|Koa|KoaRouter)\b/;
+/** Instance methods only Fastify has (hooks, plugins, decorations): a parameter they are called on is a Fastify instance. */
+const FASTIFY_ONLY = new Set(['addHook', 'register', 'decorate', 'decorateRequest', 'decorateReply', 'setErrorHandler', 'withTypeProvider']);
+
+/**
+ * The parameters of the file's functions that are Express or Koa routers: `P.get|post|...('/path', ...)`
+ * is written on `P` inside the function (a path literal starting with `/`, so `cache.get('key')` is not
+ * a route). Each maps to the calls that register routes on it. Not a router: a parameter declared with
+ * another type, one a Fastify-only method is called on, one whose route takes an options object
+ * (`fastify.get('/x', { preHandler }, handler)`: Express middleware are functions), and any parameter of
+ * a file importing another server framework. Their hooks are that framework's, which this reading
+ * would drop, so their routes stay folded into the plugin function.
+ */
+function parameterRouters(ir: FileIR): Map<string, CallIR[]> {
+  const out = new Map<string, CallIR[]>();
+  if (ir.imports.some((imp) => OTHER_SERVER_MODULES.test(imp.module))) return out;
+  const foreign = new Set<string>();
+  for (const call of ir.calls) {
+    const receiver = call.receiver?.trim() ?? '';
+    if (FASTIFY_ONLY.has(call.callee)) foreign.add(receiver);
+    if (!VERBS.has(call.callee) || !/^[A-Za-z_$][\w$]*$/.test(receiver)) continue;
+    const written = new RegExp(String.raw`^\s*${receiver.replace(/\$/g, '\\$')}\s*\.\s*${call.callee}\s*\(\s*(['"\`])\/[^'"\`]*\1\s*(,\s*\{)?`).exec(call.text);
+    if (!written) continue;
+    if (written[2] !== undefined) foreign.add(receiver);
+    const owners = ir.functions.filter((fn) => fn.startLine <= call.line && fn.endLine >= call.line).flatMap((fn) => fn.parameters.filter((p) => p.name === receiver));
+    if (owners.length === 0) continue;
+    if (owners.some((p) => p.type !== null && !ROUTER_TYPES.test(p.type.trim()))) foreign.add(receiver);
+    out.set(receiver, [...(out.get(receiver) ?? []), call]);
+  }
+  for (const name of foreign) out.delete(name);
+  return out;
+}
+
+/** True when the function registering `call` on its parameter `router` is only called under a development-only test. */
+function registeredInDevelopment(program: Program, ir: FileIR, call: CallIR, router: string): boolean {
+  const owner = ir.functions
+    .filter((fn) => fn.startLine <= call.line && fn.endLine >= call.line && fn.parameters.some((p) => p.name === router))
+    .sort((a, b) => b.startLine - a.startLine)[0];
+  return owner !== undefined && onlyCalledInDevelopment(program, owner.name);
+}
+
+/** The lines where the handler (last argument) of a route registered on a function's parameter starts: those lambdas are their own nodes. */
+export function parameterRouteLines(file: ProgramFile): Set<number> {
+  const lines = new Set<number>();
+  for (const calls of parameterRouters(file.ir).values()) {
+    for (const call of calls) {
+      const last = argumentsOf(file, call).at(-1);
+      if (last && LAMBDA.test(last.text)) lines.add(last.line);
+    }
+  }
+  return lines;
+}
 
 /** A call's arguments with the line each starts on, read from the file (the call's own text is cut short). */
 export function argumentsOf(file: ProgramFile, call: CallIR): Argument[] {
@@ -128,7 +194,7 @@ export function handlerOf(program: Program, file: ProgramFile, arg: Argument): F
 export function middlewareOf(program: Program, file: ProgramFile, arg: Argument, routers: ReadonlySet<string>): MiddlewareUse[] {
   const text = arg.text.trim();
   if (text.startsWith('[')) {
-    return text.slice(1, -1).split(',').map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => middlewareOf(program, file, { text: t, line: arg.line }, routers));
+    return topLevelItems(text.slice(1, -1)).map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => middlewareOf(program, file, { text: t, line: arg.line }, routers));
   }
   if (LAMBDA.test(text)) {
     const ref = functionStartingAt(program, file, arg.line);
@@ -137,4 +203,27 @@ export function middlewareOf(program: Program, file: ProgramFile, arg: Argument,
   const name = /^[A-Za-z_$][\w$.]*/.exec(text)?.[0];
   if (name === undefined || routers.has(name)) return [];
   return [{ text, path: file.path, line: arg.line, role: 'middleware' }];
+}
+
+/** The comma-separated items of a list, commas inside brackets, parentheses or strings left alone (`[auth, role([A, B])]`). */
+function topLevelItems(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let current = '';
+  for (const ch of text) {
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+    else if (ch === ',' && depth === 0) {
+      items.push(current);
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  items.push(current);
+  return items;
 }

@@ -52,8 +52,43 @@ api.post('/teams/:id/leave', requireUser, async (ctx) => {
       },
       entries: [{ function: '<lambda@L3>', line: 3 }],
     },
+    {
+      name: 'routes registered inside a function on the app it is handed, with array middleware',
+      files: {
+        'server/endpoints/workspaces.js': `const { validatedRequest } = require('../middleware');
+function workspaceEndpoints(app) {
+  if (!app) return;
+  app.get(
+    '/workspace/:slug',
+    [validatedRequest, roleValid([ROLES.admin, ROLES.manager])],
+    async function (request, response) {
+      response.json({});
+    }
+  );
+  app.post('/workspace/:slug/delete', async (request, response) => {
+    response.sendStatus(204);
+  });
+}
+module.exports = { workspaceEndpoints };
+`,
+      },
+      entries: [
+        { function: 'workspaceEndpoints.route@L7', line: 7 },
+        { function: 'workspaceEndpoints.route@L11', line: 11 },
+      ],
+    },
   ],
   negative: [
+    {
+      name: 'a get on a parameter with a key that is no path is no route',
+      files: {
+        'src/lookup.js': `function lookup(cache) {
+  return cache.get('workspace', (value) => value);
+}
+module.exports = { lookup };
+`,
+      },
+    },
     {
       name: 'an array of values that is no path list (a Map of arrays) is no route',
       files: {
