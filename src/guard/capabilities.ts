@@ -6,7 +6,7 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import type { GuardLanguage } from './languages.js';
-import { importsInRows, isRequire, jsLiteralValue, nodesInRows, resolvedName, type RowRange } from './syntax.js';
+import { importsInRows, jsLiteralValue, nodesInRows, resolvedName, type RowRange } from './syntax.js';
 
 /** Member names that mean one of those capabilities whatever object holds them. */
 const ANY_OBJECT: Record<'python' | 'javascript', ReadonlySet<string>> = {
