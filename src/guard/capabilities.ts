@@ -6,7 +6,7 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import type { GuardLanguage } from './languages.js';
-import { isField, isRequire, jsLiteralValue, literalModule, nodesInRows, resolvedName, type RowRange } from './syntax.js';
+import { importsInRows, jsLiteralValue, nodesInRows, resolvedName, type RowRange } from './syntax.js';
 
 /** Member names that mean one of those capabilities whatever object holds them. */
 const ANY_OBJECT: Record<'python' | 'javascript', ReadonlySet<string>> = {
@@ -89,72 +89,24 @@ export function memberReaches(tree: Tree, rows: RowRange, language: GuardLanguag
   return found;
 }
 
-/** A module name without Node's `node:` scheme. */
-function plainModule(module: string): string {
-  return module.startsWith('node:') ? module.slice(5) : module;
-}
-
 /**
- * The names that stand for a module anywhere in the file: imports (`import subprocess as sp`,
+ * The names that stand for a module anywhere in the file: what its imports bind (`import subprocess as sp`,
  * `const cp = require('child_process')`, `import * as cp from 'node:child_process'`) and plain copies
  * of them (`run = sp.run` makes `run` stand for `subprocess`).
  */
 export function moduleBindings(tree: Tree, language: GuardLanguage): Map<string, string> {
+  const wholeFile = { first: 0, last: Number.MAX_SAFE_INTEGER };
   const bindings = new Map<string, string>();
+  for (const found of importsInRows(tree, wholeFile, language)) for (const { name, module } of found.binds) bindings.set(name, module);
   const copies: Array<{ name: string; from: Node }> = [];
-  const all = nodesInRows(tree, { first: 0, last: Number.MAX_SAFE_INTEGER });
-  for (const node of all) {
-    if (language === 'python') {
-      if (node.type === 'aliased_import' && node.parent?.type === 'import_statement') {
-        const name = node.childForFieldName('name');
-        const alias = node.childForFieldName('alias');
-        if (name && alias) bindings.set(resolvedName(alias.text, language), name.text);
-      } else if (node.type === 'dotted_name' && node.parent?.type === 'import_statement') {
-        const first = node.namedChildren[0];
-        if (first) bindings.set(resolvedName(first.text, language), first.text);
-      } else if (node.type === 'import_from_statement') {
-        const module = node.childForFieldName('module_name');
-        if (!module || module.type === 'relative_import') continue;
-        for (const n of node.childrenForFieldName('name')) {
-          if (!n) continue;
-          const alias = n.type === 'aliased_import' ? n.childForFieldName('alias') : n;
-          const name = n.type === 'aliased_import' ? n.childForFieldName('name') : n;
-          // `from os import path` makes `path` stand for `os.path`, not for `os`.
-          if (alias && name) bindings.set(resolvedName(alias.text, language), `${module.text}.${name.text}`);
-        }
-      } else if (node.type === 'assignment') {
-        const left = node.childForFieldName('left');
-        const right = node.childForFieldName('right');
-        if (left?.type === 'identifier' && right) copies.push({ name: resolvedName(left.text, language), from: right });
-      }
-      continue;
-    }
-    if (node.type === 'import_statement') {
-      const module = literalModule(node.childForFieldName('source'), language);
-      if (module === null) continue;
-      for (const inner of nodesInRows(tree, { first: node.startPosition.row, last: node.endPosition.row })) {
-        if (inner.startIndex < node.startIndex || inner.endIndex > node.endIndex || inner.type !== 'identifier') continue;
-        const parent = inner.parent;
-        if (parent && ['import_clause', 'namespace_import', 'import_specifier'].includes(parent.type)) {
-          if (parent.type === 'import_specifier' && parent.childForFieldName('alias') && !isField(parent, 'alias', inner)) continue;
-          bindings.set(resolvedName(inner.text, language), plainModule(module));
-        }
-      }
-    } else if (node.type === 'variable_declarator' || node.type === 'assignment_expression') {
-      const left = node.childForFieldName(node.type === 'variable_declarator' ? 'name' : 'left');
-      const right = node.childForFieldName(node.type === 'variable_declarator' ? 'value' : 'right');
-      if (!right) continue;
-      const required = right.type === 'call_expression' && right.childForFieldName('function') && isRequire(right.childForFieldName('function') as Node)
-        ? literalModule(right.childForFieldName('arguments')?.namedChildren[0], language)
-        : null;
-      const names = left ? (left.type === 'identifier' ? [left] : left.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern']).filter((n): n is Node => n !== null)) : [];
-      for (const n of names) {
-        if (required !== null) bindings.set(resolvedName(n.text, language), plainModule(required));
-        else if (left?.type === 'identifier') copies.push({ name: resolvedName(n.text, language), from: right });
-      }
-    }
+  for (const node of nodesInRows(tree, wholeFile)) {
+    const [leftField, rightField] = COPY_FIELDS[node.type] ?? [];
+    if (!leftField || !rightField) continue;
+    const left = node.childForFieldName(leftField);
+    const right = node.childForFieldName(rightField);
+    if (left?.type === 'identifier' && right) copies.push({ name: resolvedName(left.text, language), from: right });
   }
-  // Copies of copies: a few rounds reach any chain a person writes.
+  // Copies of copies: a few rounds reach any chain a person writes. A name an import binds keeps its module.
   for (let round = 0; round < 4; round++) {
     for (const { name, from } of copies) {
       const root = chainRoot(from, language);
@@ -164,6 +116,13 @@ export function moduleBindings(tree: Tree, language: GuardLanguage): Map<string,
   }
   return bindings;
 }
+
+/** The statements that copy a value into a name, and the fields that hold the name and the value. */
+const COPY_FIELDS: Record<string, readonly [string, string]> = {
+  assignment: ['left', 'right'],
+  variable_declarator: ['name', 'value'],
+  assignment_expression: ['left', 'right'],
+};
 
 /** Whether reaching this member reaches a process, code evaluation or a file change. */
 export function isCapabilityMember(reach: MemberReach, bindings: ReadonlyMap<string, string>, language: GuardLanguage): boolean {

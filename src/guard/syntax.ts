@@ -112,6 +112,19 @@ export interface FoundImport {
   names: string[];
   /** The import as written, for the detail line and to compare with the replaced lines. */
   text: string;
+  /** The names it binds in the file and the module each stands for (`import subprocess as sp`: `sp` is `subprocess`). */
+  binds: ModuleBinding[];
+}
+
+/** A name that stands for a module (or a module's member, `from os import path`: `path` is `os.path`). */
+export interface ModuleBinding {
+  name: string;
+  module: string;
+}
+
+/** A module name without Node's `node:` scheme. */
+function plainModule(module: string): string {
+  return module.startsWith('node:') ? module.slice(5) : module;
 }
 
 const PY_MODULE = /^(['"])([A-Za-z_][\w.]*)\1$/;
@@ -132,20 +145,35 @@ function pythonImports(node: Node): FoundImport[] {
   if (node.type === 'import_statement') {
     return node.namedChildren.flatMap((child) => {
       if (!child) return [];
-      const dotted = child.type === 'aliased_import' ? child.childForFieldName('name') : child;
-      return dotted ? [{ module: dotted.text, relative: false, names: [], text }] : [];
+      const aliased = child.type === 'aliased_import';
+      const dotted = aliased ? child.childForFieldName('name') : child;
+      if (!dotted) return [];
+      // `import os.path` binds `os`; `import os.path as p` binds `p` to `os.path`.
+      const alias = aliased ? child.childForFieldName('alias') : null;
+      const first = dotted.namedChildren[0];
+      const binds = alias ? [{ name: resolvedName(alias.text, 'python'), module: dotted.text }]
+        : first ? [{ name: resolvedName(first.text, 'python'), module: first.text }] : [];
+      return [{ module: dotted.text, relative: false, names: [], text, binds }];
     });
   }
   if (node.type === 'import_from_statement' || node.type === 'future_import_statement') {
     const moduleNode = node.type === 'future_import_statement' ? null : node.childForFieldName('module_name');
-    const names = node.childrenForFieldName('name').flatMap((n) => {
-      if (!n) return [];
+    const names: string[] = [];
+    const bound: Array<{ alias: string; name: string }> = [];
+    for (const n of node.childrenForFieldName('name')) {
+      if (!n) continue;
       const dotted = n.type === 'aliased_import' ? n.childForFieldName('name') : n;
-      return dotted ? [dotted.text] : [];
-    });
+      const alias = n.type === 'aliased_import' ? n.childForFieldName('alias') : n;
+      if (!dotted) continue;
+      names.push(dotted.text);
+      if (alias) bound.push({ alias: alias.text, name: dotted.text });
+    }
     if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) names.push('*');
-    if (moduleNode?.type === 'relative_import') return [{ module: null, relative: true, names, text }];
-    return [{ module: moduleNode ? moduleNode.text : '__future__', relative: false, names, text }];
+    if (moduleNode?.type === 'relative_import') return [{ module: null, relative: true, names, text, binds: [] }];
+    const module = moduleNode ? moduleNode.text : '__future__';
+    // `from os import path` makes `path` stand for `os.path`, not for `os`.
+    const binds = moduleNode ? bound.map(({ alias, name }) => ({ name: resolvedName(alias, 'python'), module: `${module}.${name}` })) : [];
+    return [{ module, relative: false, names, text, binds }];
   }
   if (node.type === 'call') {
     const callee = node.childForFieldName('function');
@@ -154,11 +182,15 @@ function pythonImports(node: Node): FoundImport[] {
     if (name !== '__import__' && name !== 'import_module') return [];
     const first = node.childForFieldName('arguments')?.namedChildren[0];
     const module = literalModule(first, 'python');
-    return [{ module, relative: module?.startsWith('.') ?? false, names: [], text }];
+    // `sp = __import__('subprocess')` makes `sp` stand for the module, as `import subprocess as sp` would.
+    const holder = node.parent;
+    const target = holder?.type === 'assignment' && isField(holder, 'right', node) ? holder.childForFieldName('left') : null;
+    const binds = module !== null && target?.type === 'identifier' ? [{ name: resolvedName(target.text, 'python'), module }] : [];
+    return [{ module, relative: module?.startsWith('.') ?? false, names: [], text, binds }];
   }
   if (node.type === 'identifier' && PY_IMPORT_FUNCTIONS.has(resolvedName(node.text, 'python')) && !isPythonCallee(node) && !insidePythonImport(node)) {
     // `load = importlib.import_module` then `load(name)`: an import whose module no one can read here.
-    return [{ module: null, relative: false, names: [], text: oneLineText(node.parent ?? node) }];
+    return [{ module: null, relative: false, names: [], text: oneLineText(node.parent ?? node), binds: [] }];
   }
   return [];
 }
@@ -192,21 +224,53 @@ function javascriptImports(node: Node): FoundImport[] {
     const source = node.childForFieldName('source') ?? node.namedChildren.find((c) => c?.type === 'import_require_clause')?.childForFieldName('source');
     if (!source) return [];
     const module = literalModule(source, 'javascript');
-    return [{ module, relative: module !== null && jsRelative(module), names: [], text }];
+    const binds = node.type === 'import_statement' && module !== null ? importedNames(node).map((name) => ({ name, module: plainModule(module) })) : [];
+    return [{ module, relative: module !== null && jsRelative(module), names: [], text, binds }];
   }
   if (node.type === 'call_expression') {
     const callee = node.childForFieldName('function');
     if (!(callee?.type === 'import' || (callee && isRequire(callee)))) return [];
     const first = node.childForFieldName('arguments')?.namedChildren[0];
     const module = literalModule(first, 'javascript');
-    return [{ module, relative: module !== null && jsRelative(module), names: [], text }];
+    const binds = module !== null ? storedInto(node).map((name) => ({ name, module: plainModule(module) })) : [];
+    return [{ module, relative: module !== null && jsRelative(module), names: [], text, binds }];
   }
   if (isRequire(node)) {
     const parent = node.parent;
     // `require.call(null, m)`, `const load = require`: an import whose module no one can read here.
-    if (!(parent?.type === 'call_expression' && isField(parent, 'function', node))) return [{ module: null, relative: false, names: [], text: oneLineText(parent ?? node) }];
+    if (!(parent?.type === 'call_expression' && isField(parent, 'function', node))) return [{ module: null, relative: false, names: [], text: oneLineText(parent ?? node), binds: [] }];
   }
   return [];
+}
+
+/**
+ * The local names an `import` statement binds: the default, a namespace, each specifier (its alias when
+ * it has one), TypeScript's `import cp = require(m)`.
+ */
+function importedNames(statement: Node): string[] {
+  return statement.descendantsOfType('identifier').flatMap((inner) => {
+    const parent = inner?.parent;
+    if (!inner || !parent || !['import_clause', 'namespace_import', 'import_specifier', 'import_require_clause'].includes(parent.type)) return [];
+    if (parent.type === 'import_specifier' && parent.childForFieldName('alias') && !isField(parent, 'alias', inner)) return [];
+    return [resolvedName(inner.text, 'javascript')];
+  });
+}
+
+/**
+ * The names a `require(m)` or `import(m)` call is stored in: `const cp = require(m)`,
+ * `const { exec } = require(m)`, `cp = require(m)`, `const cp = await import(m)`.
+ */
+function storedInto(call: Node): string[] {
+  const value = call.parent?.type === 'await_expression' ? call.parent : call;
+  const holder = value.parent;
+  if (!holder) return [];
+  const declarator = holder.type === 'variable_declarator';
+  if (!declarator && holder.type !== 'assignment_expression') return [];
+  if (!isField(holder, declarator ? 'value' : 'right', value)) return [];
+  const left = holder.childForFieldName(declarator ? 'name' : 'left');
+  if (!left) return [];
+  const names = left.type === 'identifier' ? [left] : left.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern']);
+  return names.flatMap((n) => (n ? [resolvedName(n.text, 'javascript')] : []));
 }
 
 /** `require`, however its name is spelled (`requir\u0065`). */

@@ -187,6 +187,17 @@ describe('a licensed module licenses its harmless members only', () => {
     expect(result.detail).toContain('runs a process, evaluates code or changes files');
   });
 
+  it.each([
+    ['__import__', "sp = __import__('subprocess')\n"],
+    ['importlib.import_module', "import importlib\nsp = importlib.import_module('subprocess')\n"],
+  ])('Python: refuses a process run on subprocess bound by %s', async (_name, binding) => {
+    const text = `${binding}\n\ndef build(folder, name):\n    path = sp.list2cmdline([folder, name])\n    return path\n`;
+    const line = text.split('\n').findIndex((l) => l.includes('list2cmdline')) + 1;
+    const result = await verdict('build.py', text, 'build', line, '    path = sp.run([folder, name]).returncode\n');
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain('sp.run');
+  });
+
   itPython('Python: accepts another harmless member of the same module', async () => {
     const result = await verdict('build.py', PY_JOIN, 'build', 5, '    path = os.path.realpath(os.path.join(folder, os.path.basename(name)))\n');
     expect(result.refusal).toBeNull();
@@ -218,6 +229,16 @@ describe('a licensed module licenses its harmless members only', () => {
     const result = await verdict('save.js', text, 'save', 4, "  const file = cp.exec('ls ' + dir + name);\n");
     expect(result.refusal).toBe('name_outside_the_question');
     expect(result.detail).toContain('cp.exec');
+  });
+
+  it.each([
+    ['TypeScript import-require', 'save.ts', "import fsx = require('fs');\n"],
+    ['an awaited dynamic import', 'save.mjs', "const fsx = await import('node:fs');\n"],
+  ])('JavaScript: refuses a file change on fs bound by %s', async (_name, file, binding) => {
+    const text = `${binding}function save(dir, name) {\n  const file = fsx.existsSync(dir + '/' + name);\n  return file;\n}\n`;
+    const result = await verdict(file, text, 'save', 3, "  const file = fsx.rm(dir + '/' + name, () => {});\n");
+    expect(result.refusal).toBe('name_outside_the_question');
+    expect(result.detail).toContain('fsx.rm');
   });
 
   it('JavaScript: accepts a regular expression exec and a harmless member of fs', async () => {
