@@ -145,6 +145,17 @@ describe('verifier unreachable', () => {
   });
 });
 
+describe('a provider that trickles its reply', () => {
+  it('a byte every 50 ms never resets the deadline: the step fails at timeout_s, the review is incomplete', async () => {
+    server.review = [{ findings: [modelFinding()] }];
+    server.verify = [{ trickle: true }];
+    const { outcome } = await runSteps(configFor(server, { timeoutS: 0.4 }));
+    expect(outcome.findings[0]?.extra).toMatchObject({ verified: false });
+    expect(step(outcome, 'verify')).toMatchObject({ status: 'failed', incomplete: true });
+    expect(step(outcome, 'verify').detail).toMatch(/within 400 ms/);
+  });
+});
+
 describe('the review call', () => {
   it('HTTP 500 twice fails the model step: incomplete, no findings, the reason given', async () => {
     server.review = [{ status: 500 }];

@@ -34,7 +34,9 @@ type Scripted =
   | { truncated: Record<string, unknown>[] }
   | { status: number; body?: string; headers?: Record<string, string> }
   /** Never answer (the caller's timeout must fire). */
-  | { hang: true };
+  | { hang: true }
+  /** Answer 200 at once, then one byte of the body every 50 ms, never ending (only a whole-reply deadline stops it). */
+  | { trickle: true };
 
 interface RecordedRequest {
   path: string;
@@ -87,7 +89,7 @@ function userPromptOf(body: Record<string, unknown>): string {
 
 const USAGE = { openai: { prompt_tokens: 120, completion_tokens: 30 }, anthropic: { input_tokens: 120, output_tokens: 30 } };
 
-function render(dialect: 'openai' | 'anthropic', kind: RecordedRequest['kind'], reply: Exclude<Scripted, { hang: true }>, userPrompt: string): { status: number; body: string; headers: Record<string, string> } {
+function render(dialect: 'openai' | 'anthropic', kind: RecordedRequest['kind'], reply: Exclude<Scripted, { hang: true } | { trickle: true }>, userPrompt: string): { status: number; body: string; headers: Record<string, string> } {
   const json = (value: unknown): { status: number; body: string; headers: Record<string, string> } => ({ status: 200, body: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
   if ('status' in reply) return { status: reply.status, body: reply.body ?? '{"error":{"message":"scripted failure"}}', headers: reply.headers ?? {} };
   const tool = kind === 'verdict' ? 'report_verdict' : kind === 'proposal' ? PROPOSAL_TOOL_NAME : kind === 'facts' ? FACTS_TOOL_NAME : 'report_findings';
@@ -154,6 +156,12 @@ export async function startServer(options: { port?: number } = {}): Promise<Scri
       cursor[kind] += 1;
       const reply = queue[index] ?? { status: 500 };
       if ('hang' in reply) return; // the socket is destroyed by close()
+      if ('trickle' in reply) {
+        res.writeHead(200, { 'content-type': 'application/json' }).write('{');
+        const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 50);
+        res.on('close', () => clearInterval(drip));
+        return;
+      }
       if ('proposal' in reply) reply.before?.();
       const out = render(dialect, kind, reply, userPromptOf(body));
       res.writeHead(out.status, out.headers).end(out.body);

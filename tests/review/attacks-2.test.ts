@@ -4,7 +4,7 @@
  * content the review never read line by line (a path the base configuration excludes, a base file
  * that was binary). Each test builds the repository an attacker would push and requires the finding.
  */
-import { chmodSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinRuleAliases } from '../../src/rules/aliases.js';
 import { describe, expect, it } from 'vitest';
@@ -160,6 +160,20 @@ describe('a submodule pointer the change moves', () => {
     const { code, report } = await bumpAndReview(repo({ 'keep.txt': 'x\n' }), '1'.repeat(40));
     expect(code).toBe(3);
     expect(report.skipped_files.find((s) => s.path === 'lib/dep')).toMatchObject({ class: 'not_reviewed' });
+  });
+
+  it('swapped for a file of code: the file is reviewed like any added file', async () => {
+    const r = repo({ 'keep.txt': 'x\n' });
+    r.git('update-index', '--add', '--cacheinfo', `160000,${'3'.repeat(40)},tool.py`);
+    r.git('commit', '-q', '-m', 'a gitlink');
+    r.git('rm', '-q', '--cached', 'tool.py');
+    writeFileSync(join(r.root, 'tool.py'), 'import os\n\ndef run(request):\n    os.system("ls " + request.args["d"])\n');
+    r.git('add', 'tool.py');
+    r.git('commit', '-q', '-m', 'a file where the gitlink was');
+    const out = await runJscr(['review', '--no-model', '--range', 'HEAD~1..HEAD', '--format', 'json'], { cwd: r.root, timeoutMs: 120_000 });
+    const report = JSON.parse(out.stdout) as Report;
+    expect(out.code).toBe(1);
+    expect(report.findings.map((f) => [f.path, f.line])).toContainEqual(['tool.py', 4]);
   });
 
   it('is excluded, exit 0, when the base configuration excludes its path', async () => {
