@@ -628,6 +628,20 @@ const MEMBER_ROOT = /(?<![\w$.>:])(\$?[A-Za-z_]\w*)\s*(?:\?\.|\.|->|\[)/g;
  * the records its arguments read that the function looked up (and did not take from the request as
  * they are) become the caller's own.
  */
+/**
+ * A Python line that continues a bracketed expression begun above it (the previous code line ends in an
+ * open bracket or a comma): a keyword argument of a call written over several lines (`feedback =
+ * Feedback(` then `feedback=feedback_in.feedback,`) names the callee's parameter, it assigns no local.
+ */
+function continuesBracket(file: ProgramFile, fn: FunctionIR, line: number): boolean {
+  if (file.factsLanguage !== 'python') return false;
+  for (let l = line - 1; l >= fn.bodyStartLine; l--) {
+    const code = blankStrings(file.lines[l - 1] ?? '', '').replace(/#.*$/, '').trimEnd();
+    if (code.trim() !== '') return /[([{,]$/.test(code);
+  }
+  return false;
+}
+
 /** A digest (hash, HMAC) computed over a token or secret: `sha256(new TextEncoder().encode(token))`, `hash('sha256', $token)`. */
 const DIGEST_OF_TOKEN = /\b(sha(1|224|256|384|512)|sha3\w*|createHash|createHmac|hash(_hmac)?|digest|hmac\w*)\s*\([^;]*\b\$?\w*([Tt]oken|[Ss]ecret)\b/;
 
@@ -657,7 +671,7 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       }
     }
     const assign = ASSIGNMENT.exec(text);
-    if (assign?.[1] && assign[2] && !destructuring && !/^\s*(if|elif|while|return)\b/.test(text)) {
+    if (assign?.[1] && assign[2] && !destructuring && !/^\s*(if|elif|while|return)\b/.test(text) && !continuesBracket(file, fn, line)) {
       // A lookup written over several lines is read whole: its user constraint may sit on a later line.
       const statement = balancedStatement(file, line);
       const rhs = statement.text.slice(statement.text.indexOf(assign[2]));

@@ -16,7 +16,7 @@ import type { Facts } from './facts.js';
 import { nodeAt, type Program } from './resolution.js';
 import type { OperationSite, PathRecord, Witness } from './types.js';
 
-/** The operation sites of every assignment an `assignments` row names. */
+/** The operation sites of every assignment an `assignments` row names: one a line, of the first row that holds. */
 export function privilegeGrantSites(program: Program, facts: Facts): OperationSite[] {
   const sites: OperationSite[] = [];
   for (const file of program.files) {
@@ -25,11 +25,14 @@ export function privilegeGrantSites(program: Program, facts: Facts): OperationSi
     file.lines.forEach((text, index) => {
       if (!text.includes('=') && !text.includes('setattr')) return;
       if (/^\s*(#|\/\/|\*)/.test(text)) return;
-      const row = rows.find((o) => o.assignments.some((re) => re.test(text)));
-      if (!row) return;
+      const matching = rows.filter((o) => o.assignments.some((re) => re.test(text)));
+      if (matching.length === 0) return;
       const node = nodeAt(program, file.ir, index + 1);
       if (!node) return;
-      if (row.valueFrom && !valueFromRequest(file.lines, node.fn.startLine, index + 1, row.valueFrom)) return;
+      // The first row whose value test holds: a copy onto a user from a parameter's model dump is no grant
+      // of the request's choosing, but still the record write of a later, wider row.
+      const row = matching.find((o) => !o.valueFrom || valueFromRequest(file.lines, node.fn.startLine, index + 1, o.valueFrom));
+      if (!row) return;
       sites.push({
         operationId: row.id,
         kind: row.kind,
