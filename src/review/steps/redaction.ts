@@ -4,7 +4,7 @@
  * replaced by markers. With no model configured the step still runs and says what it would have done.
  */
 import { plural } from '../../report/summary.js';
-import { redact, RedactionCounter, SecretBook, type Replacement } from '../../redact/index.js';
+import { learnJoinedSecrets, redact, RedactionCounter, SecretBook, type Replacement } from '../../redact/index.js';
 import type { ContextBundle } from '../context-bundle.js';
 import type { ModelSegment as MaterialSegment } from '../../model/index.js';
 import { assembleMaterial, materialSources } from '../material-segments.js';
@@ -143,10 +143,13 @@ export const materialRedactionStep: ReviewStep<'redaction', { read_files: ReadFi
   run: async ({ read_files, context, profile }, { change, book, modelConfigured }) => {
     // Trivial changes stay home: the rules scanned them, a model has nothing to add.
     const segments = assembleMaterial(context, read_files.diffFiles.filter((d) => read_files.readableByPath.has(d.path)), profile.trivialPaths);
+    const files = await materialSources(read_files.readable, context, modelConfigured ? change.baseReader : null);
+    // Secrets written as joined literals are found by the syntax tree (asynchronous), before the cut.
+    for (const file of files) await learnJoinedSecrets(book, file.path, file.text);
     const outcome = redactionStep(
       {
         material: segments.map((m) => ({ path: m.path, text: m.text, kind: m.kind })),
-        files: await materialSources(read_files.readable, context, modelConfigured ? change.baseReader : null),
+        files,
         blockOnSecret: change.config.redaction.block_on_secret,
         modelConfigured,
       },
