@@ -9,6 +9,7 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import type { Finding } from '../report/finding.js';
+import { MAX_FILE_PARSE_MS } from '../syntax/ir.js';
 import { parse, ParseStopped } from '../syntax/parser.js';
 import { languageForFile, type Language } from '../syntax/languages.js';
 import { lineAt, lineStarts, scanSecrets, type SecretMatch } from './detect.js';
@@ -63,8 +64,10 @@ function pieceOf(node: Node): Piece | null {
   if (node.namedChildren.some((child) => child !== null && !VALUE_PARTS.has(child.type) && !isComment(child))) return null;
   const first = node.child(0);
   const last = node.child(node.childCount - 1);
-  if (node.childCount >= 2 && first !== null && last !== null && !VALUE_PARTS.has(first.type) && !VALUE_PARTS.has(last.type) || (first?.type === 'string_start' && last?.type === 'string_end')) {
-    return { start: node.startIndex, end: node.endIndex, valueStart: (first as Node).endIndex, valueEnd: (last as Node).startIndex };
+  // Delimiter nodes around the value: quotes (JavaScript, Java, PHP, Ruby, Go's `"..."`), or Python's string_start/string_end.
+  const delimited = (part: Node | null): part is Node => part !== null && (!VALUE_PARTS.has(part.type) || part.type === 'string_start' || part.type === 'string_end');
+  if (node.childCount >= 2 && delimited(first) && delimited(last)) {
+    return { start: node.startIndex, end: node.endIndex, valueStart: first.endIndex, valueEnd: last.startIndex };
   }
   // A literal with no delimiter nodes (Go's raw string): its quotes are its first and last characters.
   const quote = /^[A-Za-z]*("""|'''|["'`])/.exec(node.text)?.[0].length ?? 1;
@@ -102,34 +105,43 @@ function joinsStrings(node: Node, syntax: JoinSyntax): boolean {
   return operator !== undefined && node.childForFieldName('operator')?.type === operator;
 }
 
-/** Runs of two or more literals joined directly, each in source order. */
-function joinedRuns(tree: Tree, text: string, syntax: JoinSyntax): Piece[][] {
+/**
+ * Runs of two or more literals joined directly, each in source order. One cursor walk in document
+ * order, into the nodes that hold a cue only; the outermost join is met first and read whole, the
+ * joins inside it are known by then. (A node's `parent` is found from the root down in tree-sitter:
+ * walking up from each cue would be quadratic on a long file or a deep chain.)
+ */
+function joinedRuns(root: Node, text: string, syntax: JoinSyntax, cues: number[]): Piece[][] {
   const runs: Piece[][] = [];
   const seen = new Set<number>();
-  syntax.cue.lastIndex = 0;
-  for (let cue = syntax.cue.exec(text); cue; cue = syntax.cue.exec(text)) {
-    // The literal the cue's quote closes (a quote is a leaf, or the leaf `string_end`, inside it).
-    let literal: Node | null = tree.rootNode.descendantForIndex(cue.index, cue.index);
-    for (let up = 0; literal !== null && up < 3 && !syntax.literals.has(literal.type); up += 1) literal = literal.parent;
-    if (literal === null || !syntax.literals.has(literal.type)) continue;
-    // Up to the outermost join; a join walked already was read whole.
-    let top: Node = literal;
-    let known = false;
-    for (let parent = top.parent; parent !== null && (joinsStrings(parent, syntax) || syntax.parens.has(parent.type)); parent = parent.parent) {
-      if (seen.has(parent.id)) {
-        known = true;
-        break;
+  const cursor = root.walk();
+  let next = 0; // the first cue not before the current node
+  try {
+    for (;;) {
+      while (next < cues.length && (cues[next] as number) < cursor.startIndex) next += 1;
+      if (next < cues.length && (cues[next] as number) < cursor.endIndex) {
+        if (syntax.adjacent.has(cursor.nodeType) || syntax.binary[cursor.nodeType] !== undefined) {
+          const node = cursor.currentNode;
+          if (!seen.has(node.id) && joinsStrings(node, syntax)) runs.push(...literalRuns(operands(node, syntax, seen)));
+        }
+        if (cursor.gotoFirstChild()) continue;
       }
-      top = parent;
+      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return runs;
     }
-    if (known || top.id === literal.id) continue;
-    let run: Piece[] = [];
-    for (const piece of [...operands(top, syntax, seen), null]) {
-      if (piece !== null) run.push(piece);
-      else {
-        if (run.length >= 2) runs.push(run);
-        run = [];
-      }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** The runs of two or more consecutive pieces among `operands`. */
+function literalRuns(operands: (Piece | null)[]): Piece[][] {
+  const runs: Piece[][] = [];
+  let run: Piece[] = [];
+  for (const piece of [...operands, null]) {
+    if (piece !== null) run.push(piece);
+    else {
+      if (run.length >= 2) runs.push(run);
+      run = [];
     }
   }
   return runs;
@@ -148,15 +160,15 @@ interface JoinedLine {
 }
 
 /** What one file's joins hold: the reading's text, the secrets in it that cover two pieces or more. */
-interface JoinedReading {
+export interface JoinedReading {
   text: string;
   lines: JoinedLine[];
   matches: SecretMatch[];
+  /** False when the parse stopped at its time limit: the file's joins were not read, and its material must not leave. */
+  complete: boolean;
 }
 
-const NOTHING: JoinedReading = { text: '', lines: [], matches: [] };
-/** How long one file's parse may take; a slower one is not read for joins (ADR 0070). */
-const PARSE_MS = 5_000;
+const NOTHING: JoinedReading = { text: '', lines: [], matches: [], complete: true };
 /** A covered stretch of a piece shorter than this is widened to the whole literal, quotes included. */
 const SHORT_COVER = 4;
 
@@ -176,7 +188,7 @@ function readJoins(text: string, runs: Piece[][]): { text: string; lines: Joined
     const first = pieces[0] as Piece;
     const last = pieces[pieces.length - 1] as Piece;
     const line = lineAt(starts, first.start);
-    const prefix = text.slice(starts[line - 1] as number, first.start).replace(/\r/g, ' ');
+    const prefix = text.slice(starts[line - 1], first.start).replace(/\r/g, ' ');
     const quote = text[first.valueStart - 1] ?? '"';
     const offsets: number[] = [];
     let value = '';
@@ -225,25 +237,17 @@ function joinAt(lines: JoinedLine[], offset: number): JoinedLine | undefined {
   return lines[low];
 }
 
-async function readFile(path: string, text: string, book: SecretBook): Promise<JoinedReading> {
-  const language = languageForFile(path, text);
-  if (language === null) return NOTHING;
-  const syntax = SYNTAX[language];
+/** Where `syntax.cue` occurs in `text`: where a join may be. */
+function cuesOf(text: string, syntax: JoinSyntax): number[] {
+  const cues: number[] = [];
   syntax.cue.lastIndex = 0;
-  if (!syntax.cue.test(text)) return NOTHING;
-  let tree: Tree;
-  try {
-    tree = await parse(language, text, { stopAt: Date.now() + PARSE_MS });
-  } catch (error) {
-    if (error instanceof ParseStopped) return NOTHING;
-    throw error;
-  }
-  let runs: Piece[][];
-  try {
-    runs = joinedRuns(tree, text, syntax);
-  } finally {
-    tree.delete();
-  }
+  for (let cue = syntax.cue.exec(text); cue; cue = syntax.cue.exec(text)) cues.push(cue.index);
+  return cues;
+}
+
+/** Read the joins of `text`, parsed as `root`, and remember every joined secret in `book`. */
+function readTree(text: string, syntax: JoinSyntax, cues: number[], root: Node, book: SecretBook): JoinedReading {
+  const runs = joinedRuns(root, text, syntax, cues);
   if (runs.length === 0) return NOTHING;
   const reading = readJoins(text, runs);
   const matches: SecretMatch[] = [];
@@ -263,16 +267,54 @@ async function readFile(path: string, text: string, book: SecretBook): Promise<J
       }
     }
   }
-  return { ...reading, matches };
+  return { ...reading, matches, complete: true };
 }
 
-/** Read `text`'s joins once per book: remember every joined secret so that each piece is masked. */
-export async function learnJoinedSecrets(book: SecretBook, path: string, text: string): Promise<JoinedReading> {
+async function readFile(path: string, text: string, book: SecretBook): Promise<JoinedReading> {
+  const language = languageForFile(path, text);
+  if (language === null) return NOTHING;
+  const syntax = SYNTAX[language];
+  const cues = cuesOf(text, syntax);
+  if (cues.length === 0) return NOTHING;
+  let tree: Tree;
+  try {
+    // The syntax step's limit per file: a file it can parse is read for joins too.
+    tree = await parse(language, text, { stopAt: Date.now() + MAX_FILE_PARSE_MS });
+  } catch (error) {
+    if (error instanceof ParseStopped) return { ...NOTHING, complete: false };
+    throw error;
+  }
+  try {
+    return readTree(text, syntax, cues, tree.rootNode, book);
+  } finally {
+    tree.delete();
+  }
+}
+
+function readingsOf(book: SecretBook): Map<string, JoinedReading> {
   let known = readings.get(book);
   if (known === undefined) {
     known = new Map();
     readings.set(book, known);
   }
+  return known;
+}
+
+/**
+ * Read the joins of a file the review has parsed already (the syntax step), from its tree: the later
+ * steps then find the reading made and do not parse the file again.
+ */
+export function learnJoinedSecretsOfTree(book: SecretBook, text: string, language: Language, root: Node): void {
+  const known = readingsOf(book);
+  if (known.has(text)) return;
+  const syntax = SYNTAX[language];
+  const cues = cuesOf(text, syntax);
+  known.set(text, cues.length === 0 ? NOTHING : readTree(text, syntax, cues, root, book));
+}
+
+/** Read `text`'s joins once per book: remember every joined secret so that each piece is masked. */
+export async function learnJoinedSecrets(book: SecretBook, path: string, text: string): Promise<JoinedReading> {
+  const known = readingsOf(book);
   let reading = known.get(text);
   if (reading === undefined) {
     reading = await readFile(path, text, book);
