@@ -225,18 +225,6 @@ function coveredSource(text: string, line: JoinedLine, from: number, to: number)
   return spans;
 }
 
-/** Which join line of the reading holds `offset`. */
-function joinAt(lines: JoinedLine[], offset: number): JoinedLine | undefined {
-  let low = 0;
-  let high = lines.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if ((lines[middle] as JoinedLine).lineStart <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return lines[low];
-}
-
 /** Where `syntax.cue` occurs in `text`: where a join may be. */
 function cuesOf(text: string, syntax: JoinSyntax): number[] {
   const cues: number[] = [];
@@ -252,7 +240,8 @@ function readTree(text: string, syntax: JoinSyntax, cues: number[], root: Node, 
   const reading = readJoins(text, runs);
   const matches: SecretMatch[] = [];
   for (const match of scanSecrets(reading.text, book.rules).matches) {
-    const line = joinAt(reading.lines, match.start);
+    // The reading has one line per join (no line break inside one), so a match's line is its join.
+    const line = reading.lines[match.line - 1];
     if (line === undefined) continue;
     const from = match.start - line.lineStart - line.valueAt;
     const to = match.end - line.lineStart - line.valueAt;
@@ -327,9 +316,8 @@ export async function learnJoinedSecrets(book: SecretBook, path: string, text: s
 export async function joinedSecretFindings(file: SecretScanFile, book: SecretBook): Promise<Finding[]> {
   const reading = await learnJoinedSecrets(book, file.path, file.text);
   if (reading.matches.length === 0) return [];
-  const starts = lineStarts(reading.text);
   const place = (line: number): { line: number; endLine: number } => {
-    const join = joinAt(reading.lines, starts[line - 1] as number) as JoinedLine;
+    const join = reading.lines[line - 1] as JoinedLine;
     return { line: join.line, endLine: join.endLine };
   };
   // Every piece is a literal by construction; the reading's lines are one per join.
