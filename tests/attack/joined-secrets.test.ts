@@ -100,6 +100,18 @@ describe('a secret split over joined string literals does not reach the provider
   });
 });
 
+describe('with block_on_secret (the default)', () => {
+  it('a joined secret stops the send: no request, the review incomplete (exit 3)', async () => {
+    server = await startServer();
+    server.review = [{ findings: [] }];
+    const repo = newRepo({ '.jscr.toml': configTomlFor(server), 'README.md': '# app\n' });
+    repo.commit({ 'src/id.js': `module.exports = "${AWS[0]! + AWS[1]!}" + "${AWS[2]!}";\n` }, 'add the id');
+    const run = await runJscr(['review', '--range', 'HEAD~1..HEAD', '--format', 'json'], repo.root, { [API_KEY_ENV]: API_KEY });
+    expect(server.requests.filter((r) => r.kind === 'findings')).toHaveLength(0);
+    expect(run.code).toBe(3);
+  });
+});
+
 describe('ordinary joined strings', () => {
   it('are sent unchanged and reported as nothing: a URL built of pieces, a message over lines, a path', async () => {
     const js = [
