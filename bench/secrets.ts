@@ -2,11 +2,12 @@
  * The secret detector on pathological files: `npx tsx bench/secrets.ts [name...]`.
  * Each input (about 2 MiB) runs in a child process of its own, so the peak RSS printed is that
  * input's. Timed per input: the whole-file scan and findings (the rules step), the redaction of the
- * file as model material, and the masking of those findings (the report's choke point).
+ * file as model material, the masking of those findings (the report's choke point), and the reading
+ * of the file's joined string literals as JavaScript (src/redact/joined-literals.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { maskReport, secretFindings, SecretBook } from '../src/redact/index.js';
+import { learnJoinedSecrets, maskReport, secretFindings, SecretBook } from '../src/redact/index.js';
 import { redactionStep } from '../src/review/steps/redaction.js';
 import { body as noise } from '../tests/redact/fakes.js';
 
@@ -34,9 +35,13 @@ const INPUTS: Record<string, () => string> = {
   'percent-encoded-runs': () => repeat('%41'),
   'hex-escape-runs': () => repeat('\\x41'),
   'base64-lines': () => repeat('QUJDREVGR0hJSktMTU5PUFFSU1RVVldY\n'),
+  // Joins: one chain of short literals as deep as the file (a tree that deep), and many short joins of
+  // which every tenth holds an AWS key id (each one remembered, each piece masked).
+  'one-long-join': () => `const s = ${repeat('"ab" + ').slice(0, SIZE - 20)}"cd";\n`,
+  'many-joins': () => Array.from({ length: SIZE / 40 }, (_, i) => (i % 10 === 0 ? `k${i} = "AK" + "IA${noise(16, i).toUpperCase()}";` : `u${i} = "/api/" + "v${i}" + "/x";`)).join('\n'),
 };
 
-function runOne(name: string): void {
+async function runOne(name: string): Promise<void> {
   const make = INPUTS[name];
   if (!make) throw new Error(`no input named ${name}`);
   const text = make();
@@ -48,17 +53,19 @@ function runOne(name: string): void {
   const redacted = performance.now();
   maskReport({ findings, limits_reached: book.limitsReached() }, book);
   const masked = performance.now();
+  const joins = (await learnJoinedSecrets(book, `bench/${name}.js`, text)).matches.length;
+  const joined = performance.now();
   const ms = (from: number, to: number): string => `${(to - from).toFixed(0).padStart(6)} ms`;
   const rss = Math.round(process.resourceUsage().maxRSS / 1024);
   process.stdout.write(
-    `${name.padEnd(22)} ${(text.length / 1024 / 1024).toFixed(1)} MiB  scan+findings ${ms(started, scanned)}  redaction ${ms(scanned, redacted)}  mask ${ms(redacted, masked)}  ` +
+    `${name.padEnd(22)} ${(text.length / 1024 / 1024).toFixed(1)} MiB  scan+findings ${ms(started, scanned)}  redaction ${ms(scanned, redacted)}  mask ${ms(redacted, masked)}  joins ${ms(masked, joined)} (${joins})  ` +
       `findings ${String(findings.length).padStart(4)}  capped ${book.limitsReached().length > 0 ? 'yes' : 'no '}  withheld ${outcome.withheld.length}  peak RSS ${rss} MiB\n`,
   );
 }
 
 const args = process.argv.slice(2);
 if (args[0] === '--one' && args[1] !== undefined) {
-  runOne(args[1]);
+  await runOne(args[1]);
 } else {
   const names = args.length > 0 ? args : Object.keys(INPUTS);
   for (const name of names) {

@@ -9,7 +9,7 @@ import type { SourceReader } from '../git/sources.js';
 import type { ModelAccess } from '../model/access.js';
 import { callModel, chooseFence, factsReplySchema, factsSystemPrompt, factsUserPrompt, type FactsCandidate } from '../model/index.js';
 import type { ProgramFunction, RecognisedHelper } from '../prover/types.js';
-import { RedactionCounter, redact, type SecretBook } from '../redact/index.js';
+import { learnJoinedSecrets, RedactionCounter, redact, type SecretBook } from '../redact/index.js';
 import type { ProposedRow } from './rows.js';
 
 /** Names that suggest a check (requireAdmin, checkPermission, ensureOwner, authorize, canEdit, isAdmin...). */
@@ -54,6 +54,7 @@ export async function proposeRows(input: ProposeInput): Promise<ProposeOutcome> 
   for (const fn of chosen) {
     const read = reads.get(fn.path);
     if (!read?.ok) continue;
+    await learnJoinedSecrets(input.book, fn.path, read.text);
     const lines = read.text.split(/\r?\n/).slice(fn.startLine - 1, Math.min(fn.endLine, fn.startLine - 1 + MAX_CANDIDATE_LINES));
     // Secrets in the shown code are masked before anything leaves, like the review's material.
     shownCandidates.push({ path: fn.path, startLine: fn.startLine, lines: redact(lines.join('\n'), counter, input.book).text.split('\n') });

@@ -12,7 +12,7 @@ import { lineBody, splitLines } from '../guard/lines.js';
 import type { Consultation } from '../guard/shapes.js';
 import { EDIT_LINE_LIMIT } from '../guard/refusal-words.js';
 import type { RepoBoundary } from '../policy/paths.js';
-import { redact, RedactionCounter, SecretBook } from '../redact/index.js';
+import { learnJoinedSecrets, redact, RedactionCounter, SecretBook } from '../redact/index.js';
 import type { Finding } from '../report/finding.js';
 import { buildIR, enclosingFunction } from '../syntax/ir.js';
 
@@ -64,6 +64,7 @@ export async function prepareConsultation(input: ConsultationInput): Promise<Pre
   // context sent below is masked with every value of the file, even a key cut by the window.
   const book = new SecretBook();
   book.scan(finding.path, text);
+  await learnJoinedSecrets(book, finding.path, text);
   const matchesDisk = (line: string): boolean => evidenceMatches(finding.evidence, line) || evidenceMatches(finding.evidence, book.mask(line));
   if (onDisk === undefined || !matchesDisk(lineBody(onDisk))) {
     return { ok: false, reason: `line ${finding.line} on disk is not the line the finding quotes (the working tree differs from the reviewed revision)` };

@@ -134,66 +134,75 @@ function weightHere(match: SecretMatch, file: SecretScanFile, rules: SecretRuleS
  * `book`, which remembers every value found so that later output can be masked with it.
  */
 export function secretFindings(files: SecretScanFile[], book: SecretBook = new SecretBook()): Finding[] {
-  const rules = book.rules;
+  return files.flatMap((file) => matchFindings(file, book.scan(file.path, file.text).matches, book.rules));
+}
+
+/** Where a finding made from `file.text`'s line `line` is reported: itself, unless the text stands for other lines. */
+export type PlaceFinding = (line: number, endLine: number) => { line: number; endLine: number };
+
+/**
+ * Findings for `found`, secrets detected in `file.text`. `place` moves them when the text is a reading
+ * of the file rather than the file (joined literals, src/redact/joined-literals.ts): scope is then
+ * judged on the lines placed.
+ */
+export function matchFindings(file: SecretScanFile, found: SecretMatch[], rules: SecretRuleSet, place: PlaceFinding = (line, endLine) => ({ line, endLine })): Finding[] {
   const titles = new Map(rules.rules.map((rule) => [rule.id, rule]));
   const findings: Finding[] = [];
-  for (const file of files) {
-    const weights = new Map<SecretMatch, Weight>();
-    for (const match of book.scan(file.path, file.text).matches) {
-      const weight = weightHere(match, file, rules, titles.get(match.rule));
-      if (weight) weights.set(match, weight);
+  const weights = new Map<SecretMatch, Weight>();
+  for (const match of found) {
+    const weight = weightHere(match, file, rules, titles.get(match.rule));
+    if (weight) weights.set(match, weight);
+  }
+  const matches = [...weights.keys()];
+  if (matches.length === 0) return findings;
+  const starts = lineStarts(file.text);
+  // Matches touching each line, so masking a line never walks every match of the file.
+  const byLine = new Map<number, SecretMatch[]>();
+  const endLines = new Map<SecretMatch, number>();
+  for (const match of matches) {
+    const endLine = match.line + (file.text.slice(match.start, match.end).match(/\n/g)?.length ?? 0);
+    endLines.set(match, endLine);
+    for (let line = match.line; line <= endLine; line += 1) {
+      const onLine = byLine.get(line);
+      if (onLine) onLine.push(match);
+      else byLine.set(line, [match]);
     }
-    const matches = [...weights.keys()];
-    if (matches.length === 0) continue;
-    const starts = lineStarts(file.text);
-    // Matches touching each line, so masking a line never walks every match of the file.
-    const byLine = new Map<number, SecretMatch[]>();
-    const endLines = new Map<SecretMatch, number>();
-    for (const match of matches) {
-      const endLine = match.line + (file.text.slice(match.start, match.end).match(/\n/g)?.length ?? 0);
-      endLines.set(match, endLine);
-      for (let line = match.line; line <= endLine; line += 1) {
-        const onLine = byLine.get(line);
-        if (onLine) onLine.push(match);
-        else byLine.set(line, [match]);
-      }
+  }
+  const masked = new Map<number, ReturnType<typeof maskedLine>>();
+  for (const match of matches) {
+    const placed = place(match.line, endLines.get(match) ?? match.line);
+    if (file.scanLines !== 'all') {
+      let inScope = false;
+      for (let line = placed.line; line <= placed.endLine && !inScope; line += 1) inScope = file.scanLines.has(line);
+      if (!inScope) continue;
     }
-    const masked = new Map<number, ReturnType<typeof maskedLine>>();
-    for (const match of matches) {
-      const endLine = endLines.get(match) ?? match.line;
-      if (file.scanLines !== 'all') {
-        let inScope = false;
-        for (let line = match.line; line <= endLine && !inScope; line += 1) inScope = file.scanLines.has(line);
-        if (!inScope) continue;
-      }
-      const rule = titles.get(match.rule);
-      const title = rule?.title ?? match.rule;
-      let line = masked.get(match.line);
-      if (!line) {
-        line = maskedLine(file.text, starts, match.line, byLine.get(match.line) ?? []);
-        masked.set(match.line, line);
-      }
-      const [from, to] = line.at.get(match) ?? [0, 0];
-      const weight = weights.get(match) as Weight; // every kept match has one
-      findings.push(
-        makeFinding({
-          rule: HARDCODED_SECRET_RULE,
-          source: 'rule',
-          severity: weight.severity,
-          confidence: weight.confidence,
-          path: file.path,
-          line: match.line,
-          end_line: endLine,
-          title: `Hardcoded ${title}`,
-          message:
-            `${withArticle(title)} (${maskWithShape(match, file.text)}) is written into the source. ` +
-            'Load it from a secret store or the environment instead, and revoke it: it is in the history now.',
-          evidence: window(line.text, from, to),
-          cwe: 'CWE-798',
-          extra: { secret_rule: match.rule, length: match.length, character_classes: characterClasses(file.text.slice(match.start, match.end)) },
-        }),
-      );
+    const rule = titles.get(match.rule);
+    const title = rule?.title ?? match.rule;
+    let line = masked.get(match.line);
+    if (!line) {
+      line = maskedLine(file.text, starts, match.line, byLine.get(match.line) ?? []);
+      masked.set(match.line, line);
     }
+    const [from, to] = line.at.get(match) ?? [0, 0];
+    const weight = weights.get(match) as Weight; // every kept match has one
+    findings.push(
+      makeFinding({
+        rule: HARDCODED_SECRET_RULE,
+        source: 'rule',
+        severity: weight.severity,
+        confidence: weight.confidence,
+        path: file.path,
+        line: placed.line,
+        end_line: placed.endLine,
+        title: `Hardcoded ${title}`,
+        message:
+          `${withArticle(title)} (${maskWithShape(match, file.text)}) is written into the source. ` +
+          'Load it from a secret store or the environment instead, and revoke it: it is in the history now.',
+        evidence: window(line.text, from, to),
+        cwe: 'CWE-798',
+        extra: { secret_rule: match.rule, length: match.length, character_classes: characterClasses(file.text.slice(match.start, match.end)) },
+      }),
+    );
   }
   return findings;
 }

@@ -9,6 +9,7 @@ import type { Finding } from '../report/finding.js';
 import { parse, ParseStopped } from '../syntax/parser.js';
 import { languageForPath } from '../syntax/languages.js';
 import { secretFindings, type LiteralKind, type SecretScanFile } from './findings.js';
+import { joinedSecretFindings } from './joined-literals.js';
 import type { SecretBook } from './mask.js';
 
 /** String literal nodes across the grammars jscr parses (and the pieces inside them). */
@@ -63,11 +64,12 @@ const PARSE_MS = 5_000;
 
 /**
  * `secretFindings` with the syntax-tree literal test for files that have a grammar and a generic
- * candidate (the only ones that need a parse).
+ * candidate (the only ones that need a parse), and the secrets of joined literals (src/redact/joined-literals.ts).
  */
 export async function secretFindingsBySyntax(files: SecretScanFile[], book: SecretBook): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const file of files) {
+    findings.push(...(await joinedSecretFindings(file, book)));
     const language = languageForPath(file.path);
     const generic = new Set(book.rules.rules.filter((rule) => rule.generic).map((rule) => rule.id));
     const needsTree = language !== null && book.rules.isCodePath(file.path) && book.scan(file.path, file.text).matches.some((match) => generic.has(match.rule));

@@ -95,6 +95,18 @@ export class SecretBook {
     }
   }
 
+  /**
+   * Remember `value` exactly as written, whatever its length: a stretch of source a joined secret covers
+   * on one line (src/redact/joined-literals.ts), quotes included when a whole piece is covered, so even
+   * a one-character piece is masked without masking that character everywhere.
+   */
+  learnExact(secret: KnownSecret): void {
+    if (secret.value.length === 0 || this.pieces.has(secret.value)) return;
+    this.pieces.set(secret.value, secret.rule);
+    this.index = null;
+    this.maskedTexts.clear();
+  }
+
   /** Whether the scan of `path` stopped at the per-file match cap (its text holds values not remembered). */
   isCapped(path: string): boolean {
     return this.capped.has(path);
@@ -148,6 +160,11 @@ export class SecretBook {
         if (!bucket) continue;
         const found = bucket.find((piece) => text.startsWith(piece, at) && accept(piece, at));
         if (found) push(found, at);
+      }
+      // Pieces shorter than a bucket key (learnExact's): few, each searched directly.
+      for (const piece of list) {
+        if (piece.length >= MIN_PIECE) continue;
+        for (let at = text.indexOf(piece); at >= 0; at = text.indexOf(piece, at + 1)) if (accept(piece, at)) push(piece, at);
       }
     }
     return spans;

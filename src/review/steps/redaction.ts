@@ -4,7 +4,7 @@
  * replaced by markers. With no model configured the step still runs and says what it would have done.
  */
 import { plural } from '../../report/summary.js';
-import { redact, RedactionCounter, SecretBook, type Replacement } from '../../redact/index.js';
+import { learnJoinedSecrets, redact, RedactionCounter, SecretBook, type Replacement } from '../../redact/index.js';
 import type { ContextBundle } from '../context-bundle.js';
 import type { ModelSegment as MaterialSegment } from '../../model/index.js';
 import { assembleMaterial, materialSources } from '../material-segments.js';
@@ -21,6 +21,8 @@ export interface RedactionInput {
    * before anything is cut, so a segment with only part of a value (two lines of a key) is masked too.
    */
   files?: { path: string; text: string }[];
+  /** Paths whose joined string literals could not be read (the parse stopped): their material is withheld. */
+  unreadJoins?: ReadonlySet<string>;
   /** `redaction.block_on_secret`. */
   blockOnSecret: boolean;
   /** Whether a model provider is configured (otherwise nothing would be sent anyway). */
@@ -80,7 +82,7 @@ export function redactionStep(input: RedactionInput, book: SecretBook = new Secr
   for (const item of input.material) {
     const hunk = item.kind === 'hunk';
     const own = book.scan(item.path, item.text).matches;
-    if (book.isCapped(item.path)) {
+    if (book.isCapped(item.path) || input.unreadJoins?.has(item.path) === true) {
       withheld.add(item.path);
       secretsFound += own.length;
       files.push({ path: item.path, found: own.length, redacted: 0, rules: [...new Set(own.map((m) => m.rule))].sort(), replacements: [] });
@@ -104,8 +106,11 @@ export function redactionStep(input: RedactionInput, book: SecretBook = new Secr
   }
   const blocked = input.blockOnSecret && secretsFound > 0;
   const what = `${plural(secretsFound, 'secret')} in ${plural(files.length, 'file')}`;
+  const capped = [...withheld].filter((path) => book.isCapped(path)).sort();
+  const unread = [...withheld].filter((path) => !book.isCapped(path)).sort();
   const withheldNote =
-    withheld.size === 0 ? '' : `; withheld ${plural(withheld.size, 'file')} with more secrets than the detector keeps (secrets.max_matches_per_file): ${[...withheld].sort().join(', ')}`;
+    (capped.length === 0 ? '' : `; withheld ${plural(capped.length, 'file')} with more secrets than the detector keeps (secrets.max_matches_per_file): ${capped.join(', ')}`) +
+    (unread.length === 0 ? '' : `; withheld ${plural(unread.length, 'file')} whose joined strings were not read (the parse stopped at its time limit): ${unread.join(', ')}`);
   let detail: string;
   if (!input.modelConfigured) {
     detail =
@@ -143,10 +148,15 @@ export const materialRedactionStep: ReviewStep<'redaction', { read_files: ReadFi
   run: async ({ read_files, context, profile }, { change, book, modelConfigured }) => {
     // Trivial changes stay home: the rules scanned them, a model has nothing to add.
     const segments = assembleMaterial(context, read_files.diffFiles.filter((d) => read_files.readableByPath.has(d.path)), profile.trivialPaths);
+    const files = await materialSources(read_files.readable, context, modelConfigured ? change.baseReader : null);
+    // Secrets written as joined literals are found by the syntax tree (asynchronous), before the cut.
+    const unreadJoins = new Set<string>();
+    for (const file of files) if (!(await learnJoinedSecrets(book, file.path, file.text)).complete) unreadJoins.add(file.path);
     const outcome = redactionStep(
       {
         material: segments.map((m) => ({ path: m.path, text: m.text, kind: m.kind })),
-        files: await materialSources(read_files.readable, context, modelConfigured ? change.baseReader : null),
+        files,
+        unreadJoins,
         blockOnSecret: change.config.redaction.block_on_secret,
         modelConfigured,
       },

@@ -7,6 +7,7 @@ import type { FlowFile } from '../../flow/ir.js';
 import { prepareLowering } from '../../flow/index.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../../syntax/ir.js';
 import { loadGrammars } from '../../syntax/parser.js';
+import { learnJoinedSecretsOfTree } from '../../redact/joined-literals.js';
 import { languageForFile } from '../../syntax/languages.js';
 import { unfinishedDetail } from '../deadline.js';
 import { flowSwitchedOff } from '../flow-switch.js';
@@ -24,7 +25,7 @@ export interface Syntax {
 
 export const syntaxStep: ReviewStep<'syntax', { read_files: ReadFiles }, Syntax> = {
   name: 'syntax',
-  run: async ({ read_files }, { deadline, env }) => {
+  run: async ({ read_files }, { deadline, env, book }) => {
     const irs = new Map<string, FileIR>();
     const flowFiles = new Map<string, FlowFile>();
     const flowFailures: string[] = [];
@@ -44,6 +45,8 @@ export const syntaxStep: ReviewStep<'syntax', { read_files: ReadFiles }, Syntax>
       // so nothing parses or walks the file a second time.
       const flow = lowering ? prepareLowering(file.diff.path, language, file.text) : null;
       const withTree = (root: Node) => {
+        // Secrets written as joined literals, read while the tree is alive (src/redact/joined-literals.ts).
+        learnJoinedSecretsOfTree(book, file.text, language, root);
         const lowered = flow?.finish(root);
         if (lowered?.ok === true) flowFiles.set(file.diff.path, lowered.file);
         else if (lowered?.ok === false) flowFailures.push(lowered.reason);
