@@ -29,6 +29,7 @@ import { REDIRECT_REFUSAL, redirectRefusalKind } from './python-redirect-refusal
 import { flaskRoute } from './recognisers/flask.js';
 import { raisedRefusal } from './python-refusal-exceptions.js';
 import { CALLER_KEYED, depthOf, FLAG_REFUSAL, flagTestKind, type TestReader } from './python-refusal-flags.js';
+import { principalMismatchKind } from './python-request-principals.js';
 import { actionPermissions, bracketed, classAttribute, classMethodDecorators } from './python-class-policies.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
@@ -128,7 +129,7 @@ export function refusalWitnesses(program: Program): Witness[] {
   const out: Witness[] = [];
   for (const file of program.files) {
     if (file.factsLanguage !== 'python') continue;
-    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]|\breturn\s+(redirect|HttpResponseRedirect)\(|\bhandle_no_permission\(/.test(file.text);
+    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]|\breturn\s+(redirect|HttpResponseRedirect|HttpResponseForbidden)\(|\bhandle_no_permission\(/.test(file.text);
     for (const fn of file.ir.functions) {
       const ref = program.nodeOf.get(fn);
       if (!ref || ref.fn !== fn) continue;
@@ -162,8 +163,8 @@ export function refusalWitnesses(program: Program): Witness[] {
         if (!worded && !FLAG_REFUSAL.test(text)) continue;
         const head = branchHead(file, fn, line);
         if (!head) continue;
-        // A 403 under a flag (`if not rw:`) proves what the flag was set from; a call-form refusal under a worded test is its discharger row's.
-        const kind = (worded ? testKind(head.text, status ?? subclass ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null)) : null) ?? (FLAG_REFUSAL.test(text) ? flagTestKind(program, READER, file, fn, head.text, head.line) : null);
+        // A 403 under a flag (`if not rw:`) proves what the flag was set from, one under a mismatch with a principal a decorator put on the request is ownership; a call-form refusal under a worded test is its discharger row's.
+        const kind = (worded ? testKind(head.text, status ?? subclass ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null)) : null) ?? (FLAG_REFUSAL.test(text) ? (flagTestKind(program, READER, file, fn, head.text, head.line) ?? principalMismatchKind(program, file, fn, head.text)) : null);
         if (kind === null) continue;
         const blockEnd = conditionalReach(file, fn, line, text.trim().split(/\s+/)[1] ?? 'return');
         out.push({ kind, scope: 'statement', functionId: ref.id, line, dischargerId: 'python.refusal', evidence: `${(file.lines[head.line - 1] ?? '').trim()} ${text.trim()}`, ...(blockEnd === undefined ? {} : { blockEnd }) });
