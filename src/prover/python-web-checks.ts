@@ -28,6 +28,8 @@ import { classDependencyFunctions } from './fastapi-class-dependencies.js';
 import { REDIRECT_REFUSAL, redirectRefusalKind } from './python-redirect-refusals.js';
 import { flaskRoute } from './recognisers/flask.js';
 import { raisedRefusal } from './python-refusal-exceptions.js';
+import { CALLER_KEYED, depthOf, FLAG_REFUSAL, flagTestKind, type TestReader } from './python-refusal-flags.js';
+import { principalMismatchKind } from './python-request-principals.js';
 import { actionPermissions, bracketed, classAttribute, classMethodDecorators } from './python-class-policies.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
@@ -94,6 +96,8 @@ function branchHead(file: ProgramFile, fn: FunctionIR, line: number): { line: nu
   return null;
 }
 
+const READER: TestReader = { testKind, branchHead };
+
 /** An `if` whose condition allows only the owner or a role (`if obj.user == request.user:`): no negation, no alternative. */
 const ALLOWING_IF = /^\s*(?:if|elif)\s+(?!.*\b(not|or)\b)(?!.*!=)(.+):\s*(#.*)?$/;
 
@@ -125,7 +129,7 @@ export function refusalWitnesses(program: Program): Witness[] {
   const out: Witness[] = [];
   for (const file of program.files) {
     if (file.factsLanguage !== 'python') continue;
-    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]|\breturn\s+(redirect|HttpResponseRedirect)\(|\bhandle_no_permission\(/.test(file.text);
+    const refuses = /\b(401|403)\b|\braise\s+[A-Za-z_]|\breturn\s+(redirect|HttpResponseRedirect|HttpResponseForbidden)\(|\bhandle_no_permission\(/.test(file.text);
     for (const fn of file.ir.functions) {
       const ref = program.nodeOf.get(fn);
       if (!ref || ref.fn !== fn) continue;
@@ -155,10 +159,12 @@ export function refusalWitnesses(program: Program): Witness[] {
         }
         const raised = RAISED_NAME.exec(text)?.[1];
         const subclass = raisedRefusal(program, file.path, text);
-        if (!TUPLE_REFUSAL.test(text) && !BARE_REFUSAL.test(text) && !(raised !== undefined && exceptionVariables.has(raised)) && subclass === undefined) continue;
+        const worded = TUPLE_REFUSAL.test(text) || BARE_REFUSAL.test(text) || (raised !== undefined && exceptionVariables.has(raised)) || subclass !== undefined;
+        if (!worded && !FLAG_REFUSAL.test(text)) continue;
         const head = branchHead(file, fn, line);
         if (!head) continue;
-        const kind = testKind(head.text, status ?? subclass ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null));
+        // A 403 under a flag (`if not rw:`) proves what the flag was set from, one under a mismatch with a principal a decorator put on the request is ownership; a call-form refusal under a worded test is its discharger row's.
+        const kind = (worded ? testKind(head.text, status ?? subclass ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null)) : null) ?? (FLAG_REFUSAL.test(text) ? (flagTestKind(program, READER, file, fn, head.text, head.line) ?? principalMismatchKind(program, file, fn, head.text)) : null);
         if (kind === null) continue;
         const blockEnd = conditionalReach(file, fn, line, text.trim().split(/\s+/)[1] ?? 'return');
         out.push({ kind, scope: 'statement', functionId: ref.id, line, dischargerId: 'python.refusal', evidence: `${(file.lines[head.line - 1] ?? '').trim()} ${text.trim()}`, ...(blockEnd === undefined ? {} : { blockEnd }) });
@@ -403,8 +409,6 @@ function judgeDecorator(input: WebCheckInput, decorator: FunctionRef, depth: num
 
 /** Weakest first: a branch that only logs in leaves the decorator a login check. */
 const GUARD_STRENGTH: readonly DischargeKind[] = ['authn', 'ownership_check', 'path_guard'];
-/** A lookup keyed by the caller (`created_by=request.user`, `owner=current_user`): whose the record is. */
-const CALLER_KEYED = /\b\w+\s*=\s*(request\.user|current_user|self\.request\.user)\b/;
 
 /**
  * What stands before one call of the wrapped view: the test it is the branch of (`if allowed:` then
@@ -461,11 +465,6 @@ function localAssignment(file: ProgramFile, line: number, fn: FunctionIR, name: 
     return text;
   }
   return null;
-}
-
-/** Open parentheses and brackets less closed ones. */
-function depthOf(text: string): number {
-  return (text.match(/[([{]/g)?.length ?? 0) - (text.match(/[)\]}]/g)?.length ?? 0);
 }
 
 /** The lines where a wrapper calls the wrapped view (`return f(*args, **kwargs)`, `view(instance, request, *args)`). */
