@@ -14,7 +14,7 @@ import { importOf, routeImports } from './symfony-routes.js';
 import { callSignature, lookupClass, nodeAt, resolveCall, superChain, type ClassRecord, type Program } from './resolution.js';
 import { formRequestChecks } from './laravel-form-request.js';
 import { accessListNames, appliedMiddleware, fileMiddleware, judgeMiddleware, middlewareTokens, readMiddlewareRegistry, routeNameIn, type ChecksBefore, type JudgeContext } from './laravel-middleware.js';
-import { callArguments } from './ownership.js';
+import { callArguments, currentUserTakenOrLeft } from './ownership.js';
 import { isRouteFile, quotedNames, routeController, routeGroups, routeSites, routeTargets } from './recognisers/laravel.js';
 import { routeClosures } from './laravel-route-closures.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
@@ -422,6 +422,14 @@ export function witnesses(input: WitnessInput): WitnessSet {
       if (use.kind !== 'leaves') return;
       add(set, { kind: 'authn', scope: 'statement', functionId: node.id, line: index + 1, dischargerId: 'prover.anonymous-caller-refused', evidence: text.trim() });
     });
+  }
+
+  // The logged-in user taken from a helper that returns them or nothing, and the code leaving on nothing (ownership.ts).
+  for (const file of program.files) {
+    for (const line of currentUserTakenOrLeft(program, facts[file.factsLanguage], file)) {
+      const node = nodeAt(program, file.ir, line);
+      if (node) add(set, { kind: 'authn', scope: 'statement', functionId: node.id, line, dischargerId: 'prover.current-user-helper-checked', evidence: (file.lines[line - 1] ?? '').trim() });
+    }
   }
 
   // Helper summaries: a call to a function whose body checks on every path before it returns is a

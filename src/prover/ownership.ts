@@ -278,6 +278,11 @@ export function* moduleFunctionsOf(program: Program, facts: LanguageFacts): Gene
  * `function user() { return auth()->user() ?: User::guest(); }`): a call to one denotes that user too.
  */
 export function currentUserHelpers(program: Program, facts: LanguageFacts): RegExp[] {
+  return [...argumentlessUserHelpers(program, facts), ...userHelpersWithArguments(program, facts).map((h) => h.re)];
+}
+
+/** The repository's functions with a `return` of the logged-in user, as argument-less calls (`user()`). */
+function argumentlessUserHelpers(program: Program, facts: LanguageFacts): RegExp[] {
   return cached(helperCache, program, facts, () => {
     const found = new Set<string>();
     // Per file, how many lines up to each one return the logged-in user: each line is read once, not
@@ -300,6 +305,112 @@ export function currentUserHelpers(program: Program, facts: LanguageFacts): RegE
     }
     return [...found].map((name) => new RegExp(`(?<![\\w$>:.])${name}\\(\\)`));
   });
+}
+
+/**
+ * The value-carrying returns of `fn` itself (not of the closures it defines), each as its returned expression.
+ */
+function valueReturns(file: ProgramFile, fn: FunctionIR, constants = false, guarded = false): string[] {
+  const nested = file.ir.functions.filter((f) => f !== fn && f.startLine > fn.startLine && f.endLine <= fn.endLine);
+  const returns: string[] = [];
+  for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
+    if (nested.some((f) => f.bodyStartLine < line && line <= f.endLine)) continue;
+    const text = file.lines[line - 1] ?? '';
+    if (/^\s*return\b/.test(text)) returns.push(balancedStatement(file, line).text.replace(/^\s*return\b/, '').replace(/;[\s\S]*$/, ''));
+    else if (guarded) {
+      // `if (!token) return "Sign in first.";`: a return behind a one-line guard.
+      const inline = /^\s*(?:}\s*)?(?:else\s+)?(?:if\s*\(.*\)\s*|else\s+)return\b(.*)$/.exec(text);
+      if (inline) returns.push((inline[1] ?? '').replace(/;[\s\S]*$/, ''));
+    }
+  }
+  return returns.filter((r) => constantValue(r) === constants);
+}
+
+/**
+ * A returned value that is the user itself, not merely something computed with them: a name bound to
+ * the user or a member of one (`user`, `session?.user`), or a call of a user source (`getToken({ req })`).
+ */
+function returnsUser(value: string, bindings: Bindings, sources: readonly RegExp[]): boolean {
+  const text = bare(value).replace(/^await\s+/, '');
+  const root = /^([\w$]+)(?:\??\.[\w$]+)*$/.exec(text)?.[1];
+  if (root !== undefined) return bindings.names.get(root)?.viaLogin === true;
+  return sources.some((re) => new RegExp(`^(?:${re.source})`).test(text)) && ownerOfValue(bindings, text)?.viaLogin === true;
+}
+
+/**
+ * Lines of `file` that take the logged-in user from a helper that returns them or nothing, and leave
+ * when it returned nothing (`const user = await verifyUser({ req, res }); if (!user) return;`): a login check.
+ */
+export function currentUserTakenOrLeft(program: Program, facts: LanguageFacts, file: ProgramFile): number[] {
+  const all = userHelpersWithArguments(program, facts);
+  const helpers = all.filter((h) => h.emptyWithout);
+  if (helpers.length === 0 || !helpers.some((h) => h.re.test(file.text))) return [];
+  const lines: number[] = [];
+  // Inside such a helper, leaving hands the caller nothing: the caller's own test is what ends the request.
+  const helperBodies = file.ir.functions.filter((f) => all.some((h) => h.name === f.name));
+  file.lines.forEach((text, index) => {
+    if (helperBodies.some((f) => f.bodyStartLine <= index + 1 && index + 1 <= f.endLine)) return;
+    const taken = /^\s*(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:await\s+)?(.*)$/.exec(text);
+    if (!taken?.[1] || !helpers.some((h) => new RegExp(`^(?:${h.re.source})`).test(taken[2] ?? ''))) return;
+    if (exitsWhenMissing(file, taken[1], balancedStatement(file, index + 1).end)) lines.push(index + 1);
+  });
+  return lines;
+}
+
+/**
+ * Helpers that take arguments (the request) and whose every value-carrying return derives from the
+ * logged-in user, the others returning nothing (`null`, a message): a Next.js `verifyUser({ req, res })`
+ * that hands back the row found by the id in next-auth's JWT or null after writing a 401. A call to one
+ * denotes that user. Read in rounds, so a helper of a helper counts (three levels); a name defined in
+ * more than one module is not read.
+ */
+function userHelpersWithArguments(program: Program, facts: LanguageFacts): ArgumentUserHelper[] {
+  return cached(argumentHelperCache, program, facts, () => readUserHelpersWithArguments(program, facts, argumentlessUserHelpers(program, facts)));
+}
+
+/** A helper with arguments that returns the logged-in user; `emptyWithout`: its other returns are all empty (`null`, nothing). */
+interface ArgumentUserHelper {
+  name: string;
+  re: RegExp;
+  emptyWithout: boolean;
+}
+
+const argumentHelperCache = new WeakMap<Program, Map<LanguageFacts, ArgumentUserHelper[]>>();
+
+/** `return;`, `return null`, `return undefined`, `return false`: nothing anyone could act on. */
+const EMPTY_RETURN = /^\s*(null|undefined|false)?\s*$/;
+
+function readUserHelpersWithArguments(program: Program, facts: LanguageFacts, patterns: readonly RegExp[]): ArgumentUserHelper[] {
+  const defs = new Map<string, { file: ProgramFile; fn: FunctionIR }[]>();
+  for (const { file, name, fn } of moduleFunctionsOf(program, facts)) if (fn.parameters.length > 0) defs.set(name, [...(defs.get(name) ?? []), { file, fn }]);
+  const known = new Set<string>();
+  const found: ArgumentUserHelper[] = [];
+  for (let round = 0; round < 3; round++) {
+    const sources = [...facts.currentUser, ...patterns, ...found.map((h) => h.re)];
+    // Only files that name a source at all are read: most of a repository never touches the user.
+    const mentions = new Map<ProgramFile, boolean>();
+    const named = (file: ProgramFile): boolean => {
+      let hit = mentions.get(file);
+      if (hit === undefined) mentions.set(file, (hit = sources.some((re) => re.test(file.text))));
+      return hit;
+    };
+    let grew = false;
+    for (const [name, candidates] of defs) {
+      const only = candidates.length === 1 ? candidates[0] : undefined;
+      if (!only || known.has(name) || !named(only.file)) continue;
+      const values = valueReturns(only.file, only.fn, false, true);
+      if (values.length === 0) continue;
+      const bindings = new Bindings({ ...facts, currentUser: sources });
+      propagate(only.file, only.fn, only.fn.endLine + 1, bindings, facts);
+      if (!values.every((v) => returnsUser(v, bindings, sources))) continue;
+      known.add(name);
+      const empty = valueReturns(only.file, only.fn, true, true).every((r) => EMPTY_RETURN.test(r));
+      found.push({ name, re: new RegExp(`(?<![\\w$>:.])${escape(name)}\\(`), emptyWithout: empty });
+      grew = true;
+    }
+    if (!grew) break;
+  }
+  return found;
 }
 
 /** What the repository's own functions hand back: owned values, and lookups by a token parameter. */
@@ -347,14 +458,8 @@ function ownHelpers(program: Program, facts: LanguageFacts): Helpers {
         const { file, fn } = only;
         const bindings = new Bindings(ownFacts, helpers.owned, helpers.tokenLookups);
         propagate(file, fn, fn.endLine + 1, bindings, ownFacts);
-        // Its own returns, not those of the closures it defines.
         const nested = file.ir.functions.filter((f) => f !== fn && f.startLine > fn.startLine && f.endLine <= fn.endLine);
-        const returns: string[] = [];
-        for (let line = fn.bodyStartLine; line <= fn.endLine; line++) {
-          if (nested.some((f) => f.bodyStartLine < line && line <= f.endLine)) continue;
-          if (/^\s*return\b/.test(file.lines[line - 1] ?? '')) returns.push(balancedStatement(file, line).text.replace(/^\s*return\b/, '').replace(/;[\s\S]*$/, ''));
-        }
-        const values = returns.filter((r) => !constantValue(r));
+        const values = valueReturns(file, fn);
         if (values.length === 0) continue;
         const wrapsSession = readsOwnSession(file, fn, facts);
         // An object handed back by a function over the caller's session is judged entry by entry.
