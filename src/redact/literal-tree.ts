@@ -7,9 +7,9 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { Finding } from '../report/finding.js';
 import { parse, ParseStopped } from '../syntax/parser.js';
-import { languageForPath } from '../syntax/languages.js';
+import { languageForPath, type Language } from '../syntax/languages.js';
 import { secretFindings, type LiteralKind, type SecretScanFile } from './findings.js';
-import { joinedSecretFindings } from './joined-literals.js';
+import { joinedSecretFindings, learnJoinedSecretsOfTree } from './joined-literals.js';
 import type { SecretBook } from './mask.js';
 
 /** String literal nodes across the grammars jscr parses (and the pieces inside them). */
@@ -68,31 +68,30 @@ const PARSE_MS = 5_000;
  */
 export async function secretFindingsBySyntax(files: SecretScanFile[], book: SecretBook): Promise<Finding[]> {
   const findings: Finding[] = [];
+  const generic = new Set(book.rules.rules.filter((rule) => rule.generic).map((rule) => rule.id));
   for (const file of files) {
-    findings.push(...(await joinedSecretFindings(file, book)));
     const language = languageForPath(file.path);
-    const generic = new Set(book.rules.rules.filter((rule) => rule.generic).map((rule) => rule.id));
     const needsTree = language !== null && book.rules.isCodePath(file.path) && book.scan(file.path, file.text).matches.some((match) => generic.has(match.rule));
-    if (!needsTree) {
-      findings.push(...secretFindings([file], book));
-      continue;
-    }
-    let tree: Tree | null = null;
+    const tree = needsTree ? await parseWithin(language, file.text) : null;
     try {
-      tree = await parse(language, file.text, { stopAt: Date.now() + PARSE_MS });
-    } catch (error) {
-      if (!(error instanceof ParseStopped)) throw error;
-    }
-    if (tree === null) {
-      findings.push(...secretFindings([file], book));
-      continue;
-    }
-    try {
-      const parsed = tree;
-      findings.push(...secretFindings([{ ...file, literalAt: (start, end) => literalKindAt(parsed, start, end) }], book));
+      // A tree parsed here is read for joined literals too, so that reading needs no parse of its own.
+      if (tree !== null && language !== null) learnJoinedSecretsOfTree(book, file.text, language, tree.rootNode);
+      findings.push(...(await joinedSecretFindings(file, book)));
+      const scanned = tree === null ? file : { ...file, literalAt: (start: number, end: number) => literalKindAt(tree, start, end) };
+      findings.push(...secretFindings([scanned], book));
     } finally {
-      tree.delete();
+      tree?.delete();
     }
   }
   return findings;
+}
+
+/** The file's tree, or null when the parse took longer than PARSE_MS (the quoting test is kept then). */
+async function parseWithin(language: Language, text: string): Promise<Tree | null> {
+  try {
+    return await parse(language, text, { stopAt: Date.now() + PARSE_MS });
+  } catch (error) {
+    if (error instanceof ParseStopped) return null;
+    throw error;
+  }
 }
