@@ -348,10 +348,11 @@ export function currentUserTakenOrLeft(program: Program, facts: LanguageFacts, f
   const lines: number[] = [];
   // Inside such a helper, leaving hands the caller nothing: the caller's own test is what ends the request.
   const helperBodies = file.ir.functions.filter((f) => all.some((h) => h.name === f.name));
+  const calledFirst = helpers.map((h) => new RegExp(`^(?:${h.re.source})`));
   file.lines.forEach((text, index) => {
     if (helperBodies.some((f) => f.bodyStartLine <= index + 1 && index + 1 <= f.endLine)) return;
     const taken = /^\s*(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:await\s+)?(.*)$/.exec(text);
-    if (!taken?.[1] || !helpers.some((h) => new RegExp(`^(?:${h.re.source})`).test(taken[2] ?? ''))) return;
+    if (!taken?.[1] || !calledFirst.some((re) => re.test(taken[2] ?? ''))) return;
     if (exitsWhenMissing(file, taken[1], balancedStatement(file, index + 1).end)) lines.push(index + 1);
   });
   return lines;
@@ -729,11 +730,6 @@ const DESTRUCTURED = /^\s*(?:(?:const|let|var)\s*(\{[^}]*\})|(?:(?:const|let|var
 const MEMBER_ROOT = /(?<![\w$.>:])(\$?[A-Za-z_]\w*)\s*(?:\?\.|\.|->|\[)/g;
 
 /**
- * Follow assignments and loops in `fn` from its body to `untilLine` (exclusive). At a possession check,
- * the records its arguments read that the function looked up (and did not take from the request as
- * they are) become the caller's own.
- */
-/**
  * A Python line that continues a bracketed expression begun above it (the previous code line ends in an
  * open bracket or a comma): a keyword argument of a call written over several lines (`feedback =
  * Feedback(` then `feedback=feedback_in.feedback,`) names the callee's parameter, it assigns no local.
@@ -747,6 +743,11 @@ function continuesBracket(file: ProgramFile, fn: FunctionIR, line: number): bool
   return false;
 }
 
+/**
+ * Follow assignments and loops in `fn` from its body to `untilLine` (exclusive). At a possession check,
+ * the records its arguments read that the function looked up (and did not take from the request as
+ * they are) become the caller's own.
+ */
 /** A digest (hash, HMAC) computed over a token or secret: `sha256(new TextEncoder().encode(token))`, `hash('sha256', $token)`. */
 const DIGEST_OF_TOKEN = /\b(sha(1|224|256|384|512)|sha3\w*|createHash|createHmac|hash(_hmac)?|digest|hmac\w*)\s*\([^;]*\b\$?\w*([Tt]oken|[Ss]ecret)\b/;
 

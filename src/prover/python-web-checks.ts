@@ -160,11 +160,14 @@ export function refusalWitnesses(program: Program): Witness[] {
         const raised = RAISED_NAME.exec(text)?.[1];
         const subclass = raisedRefusal(program, file.path, text);
         const worded = TUPLE_REFUSAL.test(text) || BARE_REFUSAL.test(text) || (raised !== undefined && exceptionVariables.has(raised)) || subclass !== undefined;
-        if (!worded && !FLAG_REFUSAL.test(text)) continue;
+        const flagForm = FLAG_REFUSAL.test(text);
+        if (!worded && !flagForm) continue;
         const head = branchHead(file, fn, line);
         if (!head) continue;
-        // A 403 under a flag (`if not rw:`) proves what the flag was set from, one under a mismatch with a principal a decorator put on the request is ownership; a call-form refusal under a worded test is its discharger row's.
-        const kind = (worded ? testKind(head.text, status ?? subclass ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null)) : null) ?? (FLAG_REFUSAL.test(text) ? (flagTestKind(program, READER, file, fn, head.text, head.line) ?? principalMismatchKind(program, file, fn, head.text)) : null);
+        const wordedKind = worded ? testKind(head.text, status ?? subclass ?? (raised !== undefined && /401|UNAUTHORIZED/.test(file.text) ? '401' : null)) : null;
+        // A 403 under a flag (`if not rw:`) proves what the flag was set from; one under a mismatch with a
+        // principal a decorator put on the request is ownership.
+        const kind = wordedKind ?? (flagForm ? flagTestKind(program, READER, file, fn, head.text, head.line) ?? principalMismatchKind(program, file, fn, head.text) : null);
         if (kind === null) continue;
         const blockEnd = conditionalReach(file, fn, line, text.trim().split(/\s+/)[1] ?? 'return');
         out.push({ kind, scope: 'statement', functionId: ref.id, line, dischargerId: 'python.refusal', evidence: `${(file.lines[head.line - 1] ?? '').trim()} ${text.trim()}`, ...(blockEnd === undefined ? {} : { blockEnd }) });
