@@ -63,6 +63,14 @@ if [ -z "$range" ]; then
         # A head commit that cannot be had stays named: jscr then cannot resolve it (exit 2).
         git merge-base --is-ancestor "$head_sha" HEAD 2>/dev/null || head="$head_sha"
       fi
+      # The SARIF upload names the commit it is about; by default that is the workflow's (the base's,
+      # under pull_request_target), which would file the pull request's findings against the base
+      # branch. When the head commit is what is reviewed, name it and the pull request's head ref.
+      number="$(event pull_request.number)"
+      if [ "$head" != HEAD ] && [ -n "$number" ]; then
+        sarif_sha="$head_sha"
+        sarif_ref="refs/pull/$number/head"
+      fi
       range="origin/$base...$head"
       ;;
     push)
@@ -147,6 +155,8 @@ elif [ "$upload" = true ]; then
 fi
 if [ -n "${sarif:-}" ] && [ -f "$sarif" ]; then output sarif-file "$sarif"; fi
 if [ "$upload" = true ] && [ -n "${sarif:-}" ] && [ -f "$sarif" ]; then output upload-sarif true; else output upload-sarif false; fi
+# Both or neither: upload-sarif refuses a ref without a sha.
+if [ -n "${sarif_sha:-}" ]; then output sarif-ref "$sarif_ref"; output sarif-sha "$sarif_sha"; fi
 
 if [ "$readonly_token" = true ] && [ "$upload" = false ]; then
   note="This pull request comes from a fork, so its token is read-only: the SARIF report was not uploaded to code scanning. The findings are in the annotations and this summary."

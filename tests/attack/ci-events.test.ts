@@ -18,6 +18,8 @@ const HOSTILE = 'import os\nfrom flask import request\n\ndef run():\n    os.syst
 
 interface StepRun {
   exitCode: string | undefined;
+  /** Every output the step wrote (name=value lines of GITHUB_OUTPUT). */
+  outputs: Map<string, string>;
   stderr: string;
 }
 
@@ -50,7 +52,8 @@ function runReviewStep(origin: TestRepo, checkedOut: string, eventName: string, 
     stderr = String((error as { stderr?: string }).stderr ?? error);
   }
   const outputs = readFileSync(join(work, 'output.txt'), 'utf8');
-  return { exitCode: /^exit-code=(\d+)$/m.exec(outputs)?.[1], stderr };
+  const written = new Map(outputs.split('\n').filter((line) => line.includes('=')).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as [string, string]));
+  return { exitCode: /^exit-code=(\d+)$/m.exec(outputs)?.[1], outputs: written, stderr };
 }
 
 describe('the Action reviews the change the event names, not whatever was checked out', () => {
@@ -64,6 +67,20 @@ describe('the Action reviews the change the event names, not whatever was checke
     const event = { pull_request: { number: 7, base: { ref: 'main' }, head: { sha: head, repo: { full_name: 'stranger/app' } } }, repository: { full_name: 'acme/app' } };
     const run = runReviewStep(origin, 'main', 'pull_request_target', event);
     expect(run.exitCode, run.stderr).toBe('1');
+    // The SARIF upload is filed against the pull request's head, not the base commit the workflow runs on.
+    expect(run.outputs.get('sarif-sha')).toBe(head);
+    expect(run.outputs.get('sarif-ref')).toBe('refs/pull/7/head');
+  }, 180_000);
+
+  it('pull_request: HEAD holds the head commit, the upload keeps the workflow commit (no ref or sha named)', () => {
+    const origin = repo({ 'app.py': 'def run():\n    return 1\n' });
+    origin.git('checkout', '-q', '-b', 'feature');
+    const head = origin.commit({ 'app.py': HOSTILE }, 'hostile');
+    const event = { pull_request: { number: 8, base: { ref: 'main' }, head: { sha: head, repo: { full_name: 'acme/app' } } }, repository: { full_name: 'acme/app' } };
+    const run = runReviewStep(origin, 'feature', 'pull_request', event);
+    expect(run.exitCode, run.stderr).toBe('1');
+    expect(run.outputs.has('sarif-sha')).toBe(false);
+    expect(run.outputs.has('sarif-ref')).toBe(false);
   }, 180_000);
 
   it('pull_request_target without a head commit in the event: could not run (exit 2), never an empty review', () => {
