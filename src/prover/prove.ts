@@ -30,7 +30,7 @@ import { loadFacts, type Facts, type FactsLanguage, type OperationFact } from '.
 import { guardedOwnWrapper, librarySupertypesOf } from './overloads.js';
 import { buildCallerIndex, composePaths } from './paths.js';
 import { RECOGNISERS } from './recognisers/index.js';
-import { buildProgram, callSignature, nodeAt, type Program } from './resolution.js';
+import { buildProgram, callSignature, nodeAt, nodesUnderClassHead, type Program } from './resolution.js';
 import type { Degradation } from './degradation.js';
 import { applyPublicDeclarations, NO_DECLARATIONS, staleGuard, type ProverDeclarations } from './declarations.js';
 import type { Coverage, EntryPoint, FunctionRef, OperationSite, ProgramFile, ProveResult, ProverInventory, RecognisedHelper, Witness } from './types.js';
@@ -407,6 +407,8 @@ function touchedFunctions(program: Program, touched: { path: string; lines: Set<
     for (const line of set) {
       const node = nodeAt(program, file.ir, line);
       if (node) functions.add(node.id);
+      // a class's head (its guard attribute) touched: every method under it is
+      else for (const method of nodesUnderClassHead(program, file.ir, line)) functions.add(method.id);
     }
   }
   return { functions, lines };

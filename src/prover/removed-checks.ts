@@ -6,7 +6,7 @@
  * checks in code.
  */
 import type { Facts } from './facts.js';
-import { nodeAt, normaliseReceiver, type Program } from './resolution.js';
+import { nodeAt, nodesUnderClassHead, normaliseReceiver, type Program } from './resolution.js';
 import type { ProverFinding } from './types.js';
 
 /** Lines a change removed, per file, at the new-side line where each stood. */
@@ -52,12 +52,14 @@ export function withRemovedChecks(findings: readonly ProverFinding[], input: Rem
     const rows = input.facts[file.factsLanguage].dischargers;
     for (const removed of lines) {
       if (removed.text.trim() === '' || !isCheck(removed.text, rows, input.checkNames)) continue;
+      // a check in a function, or one written on a class's head, which stood before each of its methods
       const node = nodeAt(input.program, file.ir, removed.line);
-      if (!node) continue;
-      const key = `${path}\u0000${node.fn.qualifiedName}`;
-      const list = byFunction.get(key) ?? [];
-      list.push({ path, line: removed.line, text: removed.text.trim().slice(0, 200) });
-      byFunction.set(key, list);
+      for (const governed of node ? [node] : nodesUnderClassHead(input.program, file.ir, removed.line)) {
+        const key = `${path}\u0000${governed.fn.qualifiedName}`;
+        const list = byFunction.get(key) ?? [];
+        list.push({ path, line: removed.line, text: removed.text.trim().slice(0, 200) });
+        byFunction.set(key, list);
+      }
     }
   }
   if (byFunction.size === 0) return [...findings];

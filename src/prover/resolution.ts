@@ -636,6 +636,22 @@ function moduleAlias(program: Program, file: ProgramFile, alias: string, name: s
 }
 
 /** The call-graph node (named function) a line of a file belongs to, or null at top level. */
+/**
+ * The methods a class-level line governs: a line in no function, in a class's head (its decorators,
+ * annotations or attributes, or its declaration, before the first member). A guard written there
+ * (`#[IsGranted('ROLE_ADMIN')]`, `@PreAuthorize`, `@UseGuards`) stands before every method, so a change
+ * to it is a change to each of them. Empty for any other line.
+ */
+export function nodesUnderClassHead(program: Program, ir: FileIR, line: number): FunctionRef[] {
+  if (nodeAt(program, ir, line)) return [];
+  let cls: FileIR['classes'][number] | null = null;
+  for (const c of ir.classes) if (c.startLine <= line && line <= c.endLine && (!cls || c.startLine >= cls.startLine)) cls = c;
+  if (!cls) return [];
+  const members = ir.functions.filter((fn) => fn.className === cls.name && fn.startLine >= cls.startLine && fn.endLine <= cls.endLine);
+  if (members.some((fn) => fn.startLine <= line)) return [];
+  return members.map((fn) => program.nodeOf.get(fn)).filter((ref): ref is FunctionRef => ref !== undefined);
+}
+
 export function nodeAt(program: Program, ir: FileIR, line: number): FunctionRef | null {
   let best: FunctionIR | null = null;
   for (const fn of ir.functions) {
