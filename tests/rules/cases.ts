@@ -527,6 +527,8 @@ const anyLanguageCases: RuleCases[] = [
       // Escaped last, literals joined, a translation of a literal without parameters.
       { path: 'templates/post.html.twig', code: src('<p>{{ post.title|e|raw }} {{ post.title|escape(\'html\')|raw }}</p>', "{{ '<br>' ~ '<hr>'|raw }}", "{{- 'nav.home'|trans()|raw -}}") },
       { path: 'templates/calendar.html.twig', code: src("url: '{{ path('get_timesheets', {'user': user.id, 'full': 'true'})|raw }}',") },
+      // A translation whose parameters are a literal and router URLs.
+      { path: 'templates/error.html.twig', code: src("{{ 'http_error.suggestion'|trans({url: path('blog_index'), '%n%': 3})|raw }}", "{{ 'post.link'|trans({'%href%': path('post', {slug: post.slug})}, 'messages')|raw }}") },
     ],
     invalid: [
       { path: 'templates/post.html.twig', code: src('<article>', '  {{ post.content|raw }}', '</article>'), lines: [2] },
@@ -538,8 +540,11 @@ const anyLanguageCases: RuleCases[] = [
           "{{ 'greeting'|trans({'%name%': user.name})|raw }}",
           "{{ '<b>' ~ user.name|raw }}",
           "{{ path('home') ~ user.name|raw }}",
+          // A router URL beside a parameter from data, or a URL joined to data.
+          "{{ 'x'|trans({url: path('home'), name: user.name})|raw }}",
+          "{{ 'x'|trans({url: path('home') ~ user.name})|raw }}",
         ),
-        lines: [1, 2, 3, 4],
+        lines: [1, 2, 3, 4, 5, 6],
       },
     ],
   },
