@@ -63,6 +63,11 @@ describe('a refusal a TypeScript function returns as a value', () => {
     }
   });
 
+  it('a role test answered by a returned 403 is a permission check', async () => {
+    const guard = '  const actor = await prisma.user.findUnique({ where: { id: userId } });\n  if (actor?.role !== "ADMIN") return { response: "Admins only.", status: 403 };';
+    expect(await labels(app(controller(guard)))).toEqual([]);
+  });
+
   it('a returned success, a value without a status, or a test that names no caller checks nothing', async () => {
     for (const guard of [
       '  if (note?.ownerId !== userId) return { response: "Skipped.", status: 200 };',
