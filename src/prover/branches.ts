@@ -98,7 +98,7 @@ function closing(text: string, open: number): number {
 }
 
 /** The condition text and the lines of the branch it guards, for the `if` on `line`. */
-function conditionalAt(file: ProgramFile, fn: FunctionIR, line: number): { condition: string; keyword: string; from: number; to: number } | null {
+export function conditionalAt(file: ProgramFile, fn: FunctionIR, line: number): { condition: string; keyword: string; from: number; to: number } | null {
   const first = file.lines[line - 1] ?? '';
   const keyword = CONDITION.exec(first);
   if (!keyword) return null;

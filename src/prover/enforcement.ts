@@ -18,7 +18,7 @@ import { callArguments, currentUserTakenOrLeft } from './ownership.js';
 import { isRouteFile, quotedNames, routeController, routeGroups, routeSites, routeTargets } from './recognisers/laravel.js';
 import { routeClosures } from './laravel-route-closures.js';
 import { methodsOf, statementAt } from './recognisers/shared.js';
-import { assertionDecides, booleanUse, comparisonUse, conditionalReach, failedTestUse, CONDITION_KEYWORDS, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
+import { assertionDecides, booleanUse, comparisonUse, conditionalAt, conditionalReach, failedTestUse, CONDITION_KEYWORDS, guardClauseHead, nullTestOf, REQUEST_DATA, type BooleanUse } from './branches.js';
 import { callsGuard, GUARD_KINDS, type GuardDeclaration } from './declarations.js';
 import { parseWebXml, servletConstraint } from './web-xml.js';
 import { complementedInFunction } from './case-split-checks.js';
@@ -35,6 +35,7 @@ import { methodSecurityReader, springChainWitnesses } from './spring-security.js
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 import { statementRange } from './function-body.js';
 import { refusesUnlessAllowed } from './final-refusals.js';
+import { armRefusal, RETURNED_REFUSAL, returnedRefusalKind } from './ts-returned-refusals.js';
 
 /** Witnesses per function, and what they say about entries. */
 export interface WitnessSet {
@@ -424,6 +425,24 @@ export function witnesses(input: WitnessInput): WitnessSet {
     });
   }
 
+  // A refusal returned as a value (`if (tag?.ownerId !== userId) return { status: 401, ... }`), or a 401 call
+  // under an owner comparison: the kind is the test's (ts-returned-refusals.ts).
+  for (const file of program.files) {
+    if (file.factsLanguage !== 'typescript' || !/\b(status\s*:\s*|status\(\s*|sendStatus\(\s*)40[134]\b/.test(file.text)) continue;
+    file.lines.forEach((text, index) => {
+      if (!/^\s*(?:}\s*)?(?:else\s+)?if\s*\(/.test(text)) return;
+      const node = nodeAt(program, file.ir, index + 1);
+      const at = node ? conditionalAt(file, node.fn, index + 1) : null;
+      if (!node || !at) return;
+      const arm = file.lines.slice(at.from - 1, at.to).join('\n');
+      const refusal = armRefusal(arm, file.lines.slice(at.to, node.fn.endLine).join('\n'));
+      const kind = refusal === null ? null : returnedRefusalKind(at.condition, refusal);
+      // The test's terms are judged by returnedRefusalKind; here only that its arm leaves.
+      if (kind === null || !leavesBetween(program, file, node.fn)(at.from, at.to)) return;
+      add(set, { kind, scope: 'statement', functionId: node.id, line: index + 1, dischargerId: RETURNED_REFUSAL, evidence: `${text.trim()} (refused with ${refusal?.status ?? ''})` });
+    });
+  }
+
   // The logged-in user taken from a helper that returns them or nothing, and the code leaving on nothing (ownership.ts).
   for (const file of program.files) {
     for (const line of currentUserTakenOrLeft(program, facts[file.factsLanguage], file)) {
@@ -445,7 +464,7 @@ export function witnesses(input: WitnessInput): WitnessSet {
       const helperFile = helper ? program.byPath.get(helper.path) : undefined;
       if (!helper || !helperFile) continue;
       // A check that guards one branch, or a response the helper returns (its caller goes on), is no check for the caller.
-      const candidates = list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && !w.sameLine && w.line !== null && w.until === undefined && !/^\s*return\b/.test(helperFile.lines[w.line - 1] ?? ''));
+      const candidates = list.filter((w) => w.scope === 'statement' && w.kind !== 'csrf_guard' && w.dischargerId !== RETURNED_REFUSAL && !w.sameLine && w.line !== null && w.until === undefined && !/^\s*return\b/.test(helperFile.lines[w.line - 1] ?? ''));
       // A check in a block that may not run is on no path of its own; a switch's cases are judged together.
       const unconditional = candidates.filter((w) => w.blockEnd === undefined && (onEveryPath(helperFile, helper.fn, guardClauseHead(helperFile, helper.fn, w.line ?? 0)) || refusesUnlessAllowed(helperFile, helper.fn, w.line ?? 0)));
       const kinds = new Set([...unconditional.map((w) => w.kind), ...switchKinds(helperFile, helper.fn, candidates), ...ifElseKinds(helperFile, helper.fn, candidates)]);
