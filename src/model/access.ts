@@ -5,7 +5,7 @@
  * reasons in the same words and neither can drift into a laxer rule.
  */
 import type { JscrConfig } from '../config/index.js';
-import { egressDecision } from '../policy/egress.js';
+import { egressDecision, hostPortOf, keyDestinationRefusal } from '../policy/egress.js';
 import type { CallTarget } from './client.js';
 import { PROVIDERS } from './providers.js';
 import { escapeOneLine } from '../report/escape.js';
@@ -48,6 +48,9 @@ export function modelAccess(config: JscrConfig, env: NodeJS.ProcessEnv, deadline
   if (config.model.api_key_env !== null) {
     const value = env[config.model.api_key_env];
     if (value === undefined || value === '') return refuse(`the environment variable ${config.model.api_key_env} (model.api_key_env) is not set`);
+    const providerHost = hostPortOf(dialect.endpoint(dialect.defaultBaseUrl));
+    const refusal = keyDestinationRefusal(decision.hostPort, 'hostPort' in providerHost ? providerHost.hostPort : '', env);
+    if (refusal !== null) return refuse(`the model was not asked: ${refusal}`);
     apiKey = value;
   }
   // Defence in depth: no text that leaves a model step may carry the key, even if a server echoes it.

@@ -56,6 +56,29 @@ export function egressDecision(config: EgressSettings, url: string): EgressDecis
   return { allowed: true, hostPort: target.hostPort };
 }
 
+/** The environment variable naming the further hosts (`host:port`, comma or space separated) a model key may go to. */
+export const KEY_HOSTS_VARIABLE = 'JSCR_MODEL_KEY_HOSTS';
+
+/** Loopback by definition (127.0.0.0/8, ::1, localhost): this machine, which a repository cannot listen on. */
+function isLoopback(hostPort: string): boolean {
+  const host = hostPort.slice(0, hostPort.lastIndexOf(':'));
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * May an API key go to `hostPort`? The configuration that names the host is usually the reviewed
+ * repository's own file, so a hostile one could name its own server and any variable of the user's
+ * environment (docs/adr/0075-model-key-destinations.md). A key goes only to the provider's own API
+ * host, to this machine, or to a host the environment, which the repository cannot write, lists.
+ * Null when it may; otherwise the reason, in words a user can act on.
+ */
+export function keyDestinationRefusal(hostPort: string, providerHostPort: string, env: NodeJS.ProcessEnv): string | null {
+  if (hostPort === providerHostPort || isLoopback(hostPort)) return null;
+  const listed = (env[KEY_HOSTS_VARIABLE] ?? '').split(/[\s,]+/).some((entry) => entry.toLowerCase() === hostPort);
+  if (listed) return null;
+  return `an API key goes only to the provider's own host or to this machine unless the environment allows its host: ${hostPort} is named by the configuration file, which the repository can write; set ${KEY_HOSTS_VARIABLE}=${hostPort} to send the key there`;
+}
+
 /** A URL safe to show: scheme, host, port and path; never credentials or the query (keys sometimes live there). */
 export function redactUrl(url: string): string {
   try {
