@@ -26,6 +26,7 @@ import { privilegeGrantSites } from './privilege-grants.js';
 import { unscopedRelationReadSites } from './scoped-relations.js';
 import { bodyMatches } from './sibling-norm.js';
 import { withProjectCurrentUser } from './object-check-norm.js';
+import { withMiddlewarePrincipals } from './django-request-middleware.js';
 import { loadFacts, type Facts, type FactsLanguage, type OperationFact } from './facts.js';
 import { guardedOwnWrapper, librarySupertypesOf } from './overloads.js';
 import { buildCallerIndex, composePaths } from './paths.js';
@@ -145,6 +146,8 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
   const program = buildProgram(files, librarySupertypesOf(facts));
   // The project's own accessors of the logged-in user are the current user too (object-check-norm.ts).
   facts = withProjectCurrentUser(program, facts);
+  // What the registered Django middleware puts on the request from `request.user` is too (django-request-middleware.ts).
+  facts = withMiddlewarePrincipals(program, facts);
   const index = buildCallerIndex(program);
   for (const [reason, count] of Object.entries(index.unresolved)) bump(reasons, reason, count);
 
