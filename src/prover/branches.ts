@@ -78,7 +78,7 @@ function lineOfOffset(starts: readonly number[], firstLine: number, offset: numb
 }
 
 /** The offset of the bracket closing the one at `open`, skipping quoted strings; -1 when unbalanced. */
-function closing(text: string, open: number): number {
+export function closing(text: string, open: number): number {
   const pair: Record<string, string> = { '(': ')', '{': '}' };
   const want = pair[text[open] ?? ''];
   if (want === undefined) return -1;

@@ -14,7 +14,7 @@
  * Only the refusing function is guarded: a returned value goes to its caller, which goes on, so these
  * witnesses are never carried to call sites (enforcement.ts's helper summaries skip them).
  */
-import { splitBoolean } from './branches.js';
+import { closing, splitBoolean } from './branches.js';
 import type { DischargeKind } from './types.js';
 
 export const RETURNED_REFUSAL = 'ts.refusal-kind-by-test';
@@ -57,15 +57,8 @@ export function armRefusal(arm: string, rest: string): ArmRefusal | null {
   }
   // The literal's own keys: the text up to its closing brace, nested objects included.
   const text = `${arm}\n${rest}`;
-  let depth = 0;
-  let end = text.length;
-  for (let i = at.index + at[0].length - 1; i < text.length; i++) {
-    if (text[i] === '{') depth++;
-    else if (text[i] === '}' && --depth === 0) {
-      end = i;
-      break;
-    }
-  }
+  const close = closing(text, at.index + at[0].length - 1);
+  const end = close < 0 ? text.length : close;
   const status = STATUS.exec(text.slice(at.index, end))?.[1];
   return status === undefined ? null : { status, form: 'value' };
 }
