@@ -12,51 +12,21 @@
  */
 import type { Facts } from './facts.js';
 import type { Program } from './resolution.js';
-import type { ProgramFile } from './types.js';
+import { middlewarePaths, middlewareMethods } from './django-view-middleware.js';
+import { REQUEST_ATTRIBUTE_SET } from './python-request-principals.js';
 
-const REGISTRATION = /\bMIDDLEWARE(?:_CLASSES)?\s*(?:\+?=|\.append\(|\.insert\(|\.extend\()/g;
-const DOTTED = /["']([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)["']/g;
-const HOOKS = new Set(['__call__', 'process_request', 'process_view']);
-const ASSIGNED = /^\s*request\.([a-z_]\w*)\s*=(?!=)\s*(.+)$/;
+const HOOKS: ReadonlySet<string> = new Set(['__call__', 'process_request', 'process_view']);
 /** Values the client chooses: a request keyed by one of them is no lookup of the caller's own record. */
 const REQUEST_DATA = /\brequest\.(GET|POST|META|headers|COOKIES|body|data|query_params|FILES|session)\b/;
 const USER = /\brequest\.user\b/;
 
-/** The dotted middleware paths the repository's settings register. */
-function registeredMiddleware(program: Program): Set<string> {
-  const out = new Set<string>();
-  for (const file of program.files) {
-    if (file.factsLanguage !== 'python') continue;
-    for (const match of file.text.matchAll(REGISTRATION)) {
-      const rest = file.text.slice((match.index ?? 0) + match[0].length);
-      // The registered list or call ends at the first closing bracket or parenthesis (paths hold none).
-      const end = rest.search(/[\])]/);
-      for (const dotted of (end < 0 ? rest : rest.slice(0, end)).matchAll(DOTTED)) if (dotted[1]) out.add(dotted[1]);
-    }
-  }
-  return out;
-}
-
-/** The repository file a dotted module path names (`hc/accounts/middleware.py` or its package). */
-function moduleFile(program: Program, modulePath: string): ProgramFile | undefined {
-  const base = modulePath.replace(/\./g, '/');
-  return program.files.find(
-    (file) => file.factsLanguage === 'python' && [`${base}.py`, `${base}/__init__.py`].some((tail) => file.path === tail || file.path.endsWith(`/${tail}`)),
-  );
-}
-
 /** The `request.<name>` the registered middleware sets from a lookup keyed by the logged-in user. */
 export function middlewareRequestPrincipals(program: Program): Set<string> {
   const out = new Set<string>();
-  for (const dotted of registeredMiddleware(program)) {
-    const cut = dotted.lastIndexOf('.');
-    const file = moduleFile(program, dotted.slice(0, cut));
-    const className = dotted.slice(cut + 1);
-    for (const fn of file?.ir.functions ?? []) {
-      if (!file || fn.className !== className || !HOOKS.has(fn.name)) continue;
-      for (const line of file.lines.slice(fn.bodyStartLine - 1, fn.endLine)) {
-        const match = ASSIGNED.exec(line);
-        const [name, value] = [match?.[1], match?.[2] ?? ''];
+  for (const dotted of middlewarePaths(program)) {
+    for (const { file, fn } of middlewareMethods(program, dotted, HOOKS)) {
+      for (const line of file.lines.slice(fn.fn.bodyStartLine - 1, fn.fn.endLine)) {
+        const [, name, value = ''] = REQUEST_ATTRIBUTE_SET.exec(line) ?? [];
         if (name && name !== 'user' && USER.test(value) && !REQUEST_DATA.test(value)) out.add(name);
       }
     }

@@ -34,41 +34,55 @@ const STRENGTH: readonly DischargeKind[] = ['authn', 'ownership_check', 'path_gu
 /** What a `process_view` judges: every view, only the named ones, or all but the named ones. */
 type Judged = { all: true } | { names: ReadonlySet<string>; except: boolean };
 
-/** The middleware dotted paths listed in a settings module's `MIDDLEWARE` (or the list it is assigned from). */
-function middlewarePaths(program: Program): string[] {
-  const out: string[] = [];
+/** A settings line that registers middleware: `MIDDLEWARE` (or the older `MIDDLEWARE_CLASSES`) assigned, added to, or grown by a call. */
+const MIDDLEWARE_SETTING = /^(MIDDLEWARE(?:_CLASSES)?)\s*(?:\+?=|\.(?:append|insert|extend)\()/;
+const DOTTED_PATH = /['"]([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)['"]/g;
+
+/** The middleware dotted paths the settings modules register (`NAME = OTHER` reads OTHER's list). */
+export function middlewarePaths(program: Program): string[] {
+  const out = new Set<string>();
   for (const file of program.files) {
-    if (file.factsLanguage !== 'python' || !/^MIDDLEWARE\s*[+]?=/m.test(file.text)) continue;
-    const listed = (name: string): void => {
-      const at = file.lines.findIndex((t) => new RegExp(String.raw`^${name}\s*[+]?=`).test(t));
+    if (file.factsLanguage !== 'python' || !/^MIDDLEWARE/m.test(file.text)) continue;
+    const listedFrom = (at: number, aliases: Set<string>): void => {
       const alias = /=\s*([A-Z_][A-Z0-9_]*)\s*$/.exec(file.lines[at] ?? '')?.[1];
-      if (alias !== undefined && alias !== name) return listed(alias);
-      for (let l = at; at >= 0 && l < file.lines.length; l++) {
+      if (alias !== undefined) {
+        // an alias chain that loops back names no list
+        const target = file.lines.findIndex((t) => new RegExp(String.raw`^${alias}\s*[+]?=`).test(t));
+        if (target >= 0 && !aliases.has(alias)) listedFrom(target, aliases.add(alias));
+        return;
+      }
+      for (let l = at; l < file.lines.length; l++) {
         const text = file.lines[l] ?? '';
-        for (const m of text.matchAll(/['"]([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)['"]/g)) out.push(m[1] ?? '');
+        for (const m of text.matchAll(DOTTED_PATH)) out.add(m[1] ?? '');
         if (/^\s*[\])]/.test(text) || (l > at && /^\S/.test(text))) break;
       }
     };
-    listed('MIDDLEWARE');
+    file.lines.forEach((text, at) => {
+      const setting = MIDDLEWARE_SETTING.exec(text)?.[1];
+      if (setting !== undefined) listedFrom(at, new Set([setting]));
+    });
+  }
+  return [...out];
+}
+
+/** The methods named `names` of the repository class a dotted middleware path names (`hc.accounts.middleware.TeamAccessMiddleware`). */
+export function middlewareMethods(program: Program, dotted: string, names: ReadonlySet<string>): { file: ProgramFile; fn: FunctionRef }[] {
+  const parts = dotted.split('.');
+  const className = parts.pop() ?? '';
+  const module = parts.join('/');
+  const out: { file: ProgramFile; fn: FunctionRef }[] = [];
+  for (const file of program.files) {
+    if (file.factsLanguage !== 'python' || ![`${module}.py`, `${module}/__init__.py`].some((tail) => file.path === tail || file.path.endsWith(`/${tail}`))) continue;
+    for (const fn of file.ir.functions) {
+      if (!names.has(fn.name) || fn.className !== className) continue;
+      const ref = program.nodeOf.get(fn);
+      if (ref) out.push({ file, fn: ref });
+    }
   }
   return out;
 }
 
-/** The `process_view` method of the repository class a dotted middleware path names. */
-function processView(program: Program, dotted: string): { file: ProgramFile; fn: FunctionRef } | null {
-  const parts = dotted.split('.');
-  const className = parts.pop() ?? '';
-  const module = parts.join('/');
-  for (const file of program.files) {
-    if (file.factsLanguage !== 'python' || !(file.path.endsWith(`${module}.py`) || file.path.endsWith(`${module}/__init__.py`))) continue;
-    for (const fn of file.ir.functions) {
-      if (fn.name !== 'process_view' || fn.className !== className) continue;
-      const ref = program.nodeOf.get(fn);
-      if (ref) return { file, fn: ref };
-    }
-  }
-  return null;
-}
+const PROCESS_VIEW: ReadonlySet<string> = new Set(['process_view']);
 
 /** The top-level string keys of `NAME = {...}` in `file` or a module it imports `NAME` from. */
 function mapKeys(program: Program, file: ProgramFile, name: string): Set<string> | null {
@@ -148,7 +162,7 @@ export function djangoViewMiddlewareWitnesses(program: Program, entries: readonl
   const out: Witness[] = [];
   let names: Map<string, string[]> | null = null;
   for (const dotted of middlewarePaths(program)) {
-    const found = processView(program, dotted);
+    const found = middlewareMethods(program, dotted, PROCESS_VIEW)[0];
     if (!found) continue;
     const reading = judged(program, found.file, found.fn);
     if (!reading) continue;

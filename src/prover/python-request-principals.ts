@@ -13,7 +13,8 @@ import type { Program } from './resolution.js';
 import type { DischargeKind, ProgramFile } from './types.js';
 
 const REFUSES = /\b(401|403)\b|\bPermissionDenied\b|\bHttpResponseForbidden\(|\babort\(/;
-const ASSIGNED = /^\s*request\.([a-z_]\w*)\s*=(?!=)\s*(.+)$/;
+/** `request.<name> = <value>` on a line: the name and the value. */
+export const REQUEST_ATTRIBUTE_SET = /^\s*request\.([a-z_]\w*)\s*=(?!=)\s*(.+)$/;
 /** A value the decorator found or computed (a local or a call), not a constant. */
 const LOOKED_UP = /^[a-z_]\w*(\(.*\))?$|^[A-Za-z_][\w.]*\(.*\)$/;
 /** A comparison that fails for a record that is not the principal's (`!=`, `is not`, `not in`). */
@@ -38,7 +39,7 @@ function principalsOf(program: Program, name: string): Set<string> {
     const body = file.lines.slice(ref.fn.bodyStartLine - 1, ref.fn.endLine);
     if (body.some((line) => REFUSES.test(line))) {
       for (const line of body) {
-        const match = ASSIGNED.exec(line);
+        const match = REQUEST_ATTRIBUTE_SET.exec(line);
         if (match?.[1] && LOOKED_UP.test((match[2] ?? '').trim())) out.add(match[1]);
       }
     }

@@ -62,8 +62,8 @@ def theme(request):
     return HttpResponse(status=204)
 `;
 
-async function labels(lookup: string, registered: string): Promise<string[]> {
-  const files = { 'app/urls.py': URLS, 'app/models.py': MODELS, 'app/middleware.py': middleware(lookup), 'app/settings.py': settings(registered), 'app/views.py': VIEWS };
+async function labels(lookup: string, registered: string, settingsText = settings(registered)): Promise<string[]> {
+  const files = { 'app/urls.py': URLS, 'app/models.py': MODELS, 'app/middleware.py': middleware(lookup), 'app/settings.py': settingsText, 'app/views.py': VIEWS };
   const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
   expect(result.coverage.operationsChecked).toBe(1);
   return result.findings.map((f) => f.label);
@@ -81,5 +81,13 @@ describe('records a registered middleware puts on the request', () => {
   it('a record picked by request data proves nothing, even beside request.user', async () => {
     expect(await labels('Profile.objects.get(pk=request.headers["X-Profile"])', 'ProfileMiddleware')).toEqual(['authn_only']);
     expect(await labels('Profile.objects.get(user_id=request.GET.get("as", request.user.id))', 'ProfileMiddleware')).toEqual(['authn_only']);
+  });
+
+  it('the settings may add the middleware later (+=, .append) or under the old MIDDLEWARE_CLASSES; an alias loop names none', async () => {
+    const lookup = 'Profile.objects.get(user=request.user)';
+    expect(await labels(lookup, '', 'MIDDLEWARE = BASE\nBASE = ["django.contrib.auth.middleware.AuthenticationMiddleware"]\nMIDDLEWARE += ["app.middleware.ProfileMiddleware"]\n')).toEqual([]);
+    expect(await labels(lookup, '', 'MIDDLEWARE_CLASSES = []\nMIDDLEWARE_CLASSES.append("app.middleware.ProfileMiddleware")\n')).toEqual([]);
+    // a hostile settings file whose names refer to each other: read as registering nothing, not a crash
+    expect(await labels(lookup, '', 'MIDDLEWARE = BASE\nBASE = MIDDLEWARE\n')).toEqual(['authn_only']);
   });
 });
