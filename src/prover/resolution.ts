@@ -643,7 +643,7 @@ function moduleAlias(program: Program, file: ProgramFile, alias: string, name: s
  * to it is a change to each of them. Empty for any other line.
  */
 export function nodesUnderClassHead(program: Program, ir: FileIR, line: number): FunctionRef[] {
-  if (nodeAt(program, ir, line)) return [];
+  // (a line in a method is after that member's start, so the member test below answers it too)
   let cls: FileIR['classes'][number] | null = null;
   for (const c of ir.classes) if (c.startLine <= line && line <= c.endLine && (!cls || c.startLine >= cls.startLine)) cls = c;
   if (!cls) return [];
