@@ -21,7 +21,7 @@ import { isSymfonyRoutesFile } from './symfony-routes.js';
 import { argumentsFromRequest } from './request-input.js';
 import { throwsAtLine, witnesses, type WitnessSet } from './enforcement.js';
 import { controlFlowFor } from './dominance.js';
-import { withRemovedChecks } from './removed-checks.js';
+import { DECORATOR, withRemovedChecks } from './removed-checks.js';
 import { privilegeGrantSites } from './privilege-grants.js';
 import { unscopedRelationReadSites } from './scoped-relations.js';
 import { bodyMatches } from './sibling-norm.js';
@@ -400,19 +400,25 @@ function addedByChange(program: Program, lines: ReadonlyMap<string, ReadonlySet<
 }
 
 /** The call-graph nodes whose lines a change touched. */
-function touchedFunctions(program: Program, touched: { path: string; lines: Set<number> }[]): { functions: Set<string>; lines: Map<string, Set<number>> } {
+function touchedFunctions(program: Program, touched: NonNullable<ProveInput['touched']>): { functions: Set<string>; lines: Map<string, Set<number>> } {
   const functions = new Set<string>();
   const lines = new Map<string, Set<number>>();
-  for (const { path, lines: set } of touched) {
+  for (const { path, lines: set, removed } of touched) {
     lines.set(path, set);
     const file = program.byPath.get(path);
     if (!file) continue;
+    // A decorator, annotation or attribute on a class's head, written or removed, stands before every
+    // method: they are all touched. Only such a line: an edit beside the head (the context line the diff
+    // marks before a deletion) is none.
+    const underHead = (line: number): void => {
+      for (const method of nodesUnderClassHead(program, file.ir, line)) functions.add(method.id);
+    };
     for (const line of set) {
       const node = nodeAt(program, file.ir, line);
       if (node) functions.add(node.id);
-      // a class's head (its guard attribute) touched: every method under it is
-      else for (const method of nodesUnderClassHead(program, file.ir, line)) functions.add(method.id);
+      else if (DECORATOR.test(file.lines[line - 1] ?? '')) underHead(line);
     }
+    for (const { line, text } of removed ?? []) if (DECORATOR.test(text) && !nodeAt(program, file.ir, line)) underHead(line);
   }
   return { functions, lines };
 }

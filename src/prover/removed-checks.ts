@@ -23,7 +23,7 @@ export interface RemovedCheckInput {
 /** Calls written on a line: `name(`, `a.b(`, `$this->authorize(`, `Gate::allows(`. */
 const CALL = /([A-Za-z_$][\w$]*(?:(?:\?\.|\.|->|::)[A-Za-z_$][\w$]*)*)\s*\(/g;
 /** A decorator, annotation or attribute line (`@login_required`, `#[IsGranted('x')]`). */
-const DECORATOR = /^\s*(?:@([\w.]+(?:\(.*\))?)|#\[(.+)\]\s*$)/;
+export const DECORATOR = /^\s*(?:@([\w.]+(?:\(.*\))?)|#\[(.+)\]\s*$)/;
 
 /** Whether a removed line is a check, by the rows of its file's language. */
 function isCheck(text: string, rows: Facts[keyof Facts]['dischargers'], checkNames: ReadonlySet<string>): boolean {

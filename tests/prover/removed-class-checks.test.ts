@@ -92,4 +92,39 @@ describe('a check removed from a class head', () => {
     expect(notACheck.code, notACheck.stderr).toBe(0);
     expect(notACheck.report.findings).toEqual([]);
   });
+
+  it('an edit to the first method\'s own attribute touches that method only, not the class\'s others', async () => {
+    const twoMethods = (firstGuard: string) => `<?php
+namespace App\\Controller;
+
+use Doctrine\\ORM\\EntityManagerInterface;
+use Symfony\\Bundle\\FrameworkBundle\\Controller\\AbstractController;
+use Symfony\\Component\\HttpFoundation\\Response;
+use Symfony\\Component\\Routing\\Attribute\\Route;
+use Symfony\\Component\\Security\\Http\\Attribute\\IsGranted;
+
+final class NoteController extends AbstractController
+{
+    #[IsGranted('${firstGuard}')]
+    #[Route('/notes', name: 'note_index')]
+    public function index(): Response
+    {
+        return $this->render('notes.html.twig');
+    }
+
+    #[Route('/notes/{id}/delete', name: 'note_delete', methods: ['POST'])]
+    public function delete(Note $note, EntityManagerInterface $entityManager): Response
+    {
+        $entityManager->remove($note);
+        $entityManager->flush();
+        return $this->redirectToRoute('note_index');
+    }
+}
+`;
+    const file = 'src/Controller/NoteController.php';
+    // The unguarded delete is there before and after: the change, which edits only index's attribute, is not about it.
+    const { code, report, stderr } = await proveChange({ [file]: twoMethods('ROLE_USER') }, { [file]: twoMethods('ROLE_ADMIN') });
+    expect(code, stderr).toBe(0);
+    expect(report.findings).toEqual([]);
+  });
 });
