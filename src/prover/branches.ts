@@ -232,6 +232,19 @@ export function nullTestOf(narrowing: string): string | null {
 }
 
 /** What a test does, once it is known whether its truth means "allowed" (`negated` false) or "refused". */
+/**
+ * A condition with what its calls and groups hold blanked (`user.id === Number(process.env.ADMIN || 1)`
+ * is one comparison: the `||` is inside an argument, not a second way through).
+ */
+function outerTerms(condition: string): string {
+  let text = blankStrings(condition, "''");
+  for (let previous = ''; previous !== text; ) {
+    previous = text;
+    text = text.replace(/(\w|\))\s*\([^()]*\)/g, '$1()');
+  }
+  return text;
+}
+
 function judge(at: { to: number; from: number; condition: string; keyword: string }, negated: boolean, leaves: LeavesBetween, name: string): BooleanUse {
   if (negated) {
     // A case split that covers every case (`ctx == null && !a || ctx != null && !b`), or a denial whose
@@ -242,11 +255,11 @@ function judge(at: { to: number; from: number; condition: string; keyword: strin
       const narrowing = denialNarrowing(at.condition, name);
       if (narrowing === null) return { kind: 'fell_through' };
       narrowedBy = narrowing;
-    } else if (/&&|\band\b/.test(at.condition) && !caseSplitDenial(at.condition)) return { kind: 'fell_through' };
+    } else if (/&&|\band\b/.test(outerTerms(at.condition)) && !caseSplitDenial(at.condition)) return { kind: 'fell_through' };
     if (!leaves(at.from, at.to)) return { kind: 'fell_through' };
     return narrowedBy === '' ? { kind: 'leaves' } : { kind: 'leaves', narrowedBy };
   }
-  if (/\|\||\bor\b/.test(at.condition)) return { kind: 'fell_through' };
+  if (/\|\||\bor\b/.test(outerTerms(at.condition))) return { kind: 'fell_through' };
   return { kind: 'branch', until: at.to };
 }
 

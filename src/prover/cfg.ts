@@ -335,7 +335,7 @@ export function decisionAt(cfg: Cfg, line: number, check: { callee: string | nul
     if (check.value && node.stmt?.kind === 'return') continue;
     // A refusal (`if (!session) unauthorized();`, `return new Response(null, { status: 403 })`): the
     // branch that leads to it is the check, and the arm holding it the failing one.
-    const guard = node.leaves ? guardingBranch(cfg, node) : null;
+    const guard = node.leaves || (answersRequest(node.stmt) && leavesStraight(cfg, node)) ? guardingBranch(cfg, node) : null;
     if (guard !== null) {
       failing.set(guard.branch.id, [guard.arm]);
       decided.push(guard.branch);
@@ -356,6 +356,36 @@ export function decisionAt(cfg: Cfg, line: number, check: { callee: string | nul
 function failingValues(condition: FlowExpr, atom: FlowExpr | null, positive: boolean): Set<boolean> {
   const values = atom === null ? new Set<boolean>() : valuesWhenFalse(condition, atom);
   return values.size === 1 ? values : new Set([!positive]);
+}
+
+/** Calls that send the response (`res.status(401).json(...)`, `reply.code(403).send()`, `res.writeHead(401)`). */
+const ANSWER_CALLS = /^(status|sendStatus|code|writeHead|json|send|end)$/;
+
+/** The statement sends an answer: a call chain with a response call in it. A check that throws is not one. */
+function answersRequest(stmt: FlowStmt | null): boolean {
+  if (stmt?.kind !== 'expr') return false;
+  for (let e: FlowExpr | null = stmt.expr; e?.kind === 'call'; e = e.receiver) if (ANSWER_CALLS.test(e.callee)) return true;
+  return false;
+}
+
+/**
+ * A statement that answers the request and is followed, with nothing in between that branches or is
+ * entered from elsewhere, by one that leaves: `{ res.status(401).json(...); return; }`. The answer is
+ * the refusal even though its own statement goes on; without the `return` the arm falls through and the
+ * answer decides nothing (a response sent, then the handler carries on).
+ */
+function leavesStraight(cfg: Cfg, node: CfgNode): boolean {
+  const entered = new Map<number, number>();
+  for (const n of cfg.nodes) for (const s of n.succ) entered.set(s, (entered.get(s) ?? 0) + 1);
+  let at = node;
+  for (let step = 0; step < 8; step++) {
+    if (at.kind !== 'statement' || at.succ.length !== 1) return false;
+    const next = cfg.nodes[at.succ[0] ?? -1];
+    if (next === undefined || next.kind !== 'statement' || entered.get(next.id) !== 1) return false;
+    if (next.leaves) return true;
+    at = next;
+  }
+  return false;
 }
 
 /** The nearest branch above `node` (by dominance) one of whose arms leads only to it, with that arm. */
@@ -383,13 +413,13 @@ export type Uncovered = { why: 'no_decision' } | { why: 'not_dominating'; contex
  * Whether the decisions together cover every node of `targets`: no path from the entry reaches one
  * without passing a decision's allowing arm. One decision that covers must also dominate.
  */
-export function covers(cfg: Cfg, decisions: readonly Decision[], targets: readonly CfgNode[]): Uncovered | null {
+export function covers(cfg: Cfg, decisions: readonly Decision[], targets: readonly CfgNode[], start = cfg.entry): Uncovered | null {
   const deciding = new Map<number, number[]>();
   for (const d of decisions) for (const node of d.nodes) deciding.set(node.id, d.failing.get(node.id) ?? []);
   if (deciding.size === 0) return { why: 'no_decision' };
   const wanted = new Set(targets.map((t) => t.id));
-  const seen = new Set<number>([cfg.entry]);
-  const queue: { id: number; failedAt: number | null }[] = [{ id: cfg.entry, failedAt: null }];
+  const seen = new Set<number>([start]);
+  const queue: { id: number; failedAt: number | null }[] = [{ id: start, failedAt: null }];
   for (let i = 0; i < queue.length; i++) {
     const { id, failedAt } = queue[i] as { id: number; failedAt: number | null };
     if (wanted.has(id)) {
@@ -405,6 +435,49 @@ export function covers(cfg: Cfg, decisions: readonly Decision[], targets: readon
     }
   }
   return null;
+}
+
+/** Methods that change a collection in place. */
+const GROWS = /^(push|unshift|splice|fill|copyWithin|add|set|append|extend|insert|concat)$/;
+
+/**
+ * A check inside a for-each over a collection that the bound's statement, after the loop, acts on as a
+ * whole (`for (const id of ids) { if (!mine(id)) return 401 }`, then `deleteMany({ where: { id: { in:
+ * ids } } })`). The loop may not run, so the check is not on every path; but then the collection is
+ * empty and the statement acts on none of it. The check covers the bound when every pass through the
+ * body goes through it (its failing arm leaves), nothing breaks out of the loop, the loop comes before
+ * the bound on every path, and the collection is not assigned after the loop starts nor changed in place.
+ */
+export function coversEachElement(cfg: Cfg, decision: Decision, targets: readonly CfgNode[]): boolean {
+  for (const head of cfg.nodes) {
+    const loop = head.stmt;
+    if (head.kind !== 'branch' || loop?.kind !== 'loop' || loop.iterable?.kind !== 'name' || head.whenTrue === null || head.whenFalse === null) continue;
+    const collection = loop.iterable.name;
+    const label = `loop at line ${loop.line}`;
+    const inLoop = (n: CfgNode): boolean => n.context.includes(label);
+    if (decision.nodes.length === 0 || !decision.nodes.every(inLoop)) continue;
+    const after = (t: CfgNode): boolean => !inLoop(t) && dominates(cfg, head.id, t.id) && statementExpressions(t.stmt).some((e) => findName(e, collection) !== null);
+    if (targets.length === 0 || !targets.every(after)) continue;
+    const exit = head.whenFalse;
+    if (cfg.nodes.some((n) => inLoop(n) && n.succ.includes(exit))) continue;
+    if (cfg.nodes.some((n) => changes(n, collection) && (inLoop(n) || dominates(cfg, head.id, n.id)))) continue;
+    if (cfg.nodes.some((n) => statementExpressions(n.stmt).some((e) => callsOn(e, collection)))) continue;
+    if (covers(cfg, [decision], [head], head.whenTrue) === null) return true;
+  }
+  return false;
+}
+
+/** The statement assigns `name` (`ids = ...`, `[ids] = ...`). */
+function changes(node: CfgNode, name: string): boolean {
+  const stmt = node.stmt;
+  if (stmt?.kind === 'assign') return stmt.targets.some((t) => t.kind === 'name' && t.name === name);
+  return stmt?.kind === 'loop' && stmt.target?.kind === 'name' && stmt.target.name === name;
+}
+
+/** `e` calls a method that changes `name` in place (`ids.push(x)`). */
+function callsOn(e: FlowExpr, name: string): boolean {
+  if (e.kind === 'call' && e.receiver?.kind === 'name' && e.receiver.name === name && GROWS.test(e.callee)) return true;
+  return children(e).some((c) => callsOn(c, name));
 }
 
 /** The values a condition can take when `atom` is false, the other terms free. */

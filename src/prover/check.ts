@@ -4,7 +4,8 @@
  * function (dominance.ts, cfg.ts), it decides every path to the operation (or to the call to the next
  * hop in an earlier hop's function) and its failing arm cannot reach it; where no graph can be built,
  * when it sits before it by statement order, and the finding says so. Decorator, class, router and
- * baseline witnesses cover their whole function. A declared-public entry drops `path_guard` from what is required (and only that).
+ * baseline witnesses cover their whole function. A declared-public entry drops `path_guard` from what is required (and only that),
+ * and with it the kinds a row lists as `alternatives`.
  * Entries are assumed protected (`assumeEntriesProtected`): with no declared policy and no sibling norm the
  * finding is labelled `unguarded_path`; when other handlers of the same class check, `sibling_norm`; when
  * only a login check guards an operation that needs more, `authn_only`.
@@ -107,8 +108,10 @@ export function checkObligations(input: CheckInput): CheckOutput {
       const key = siteKey(op);
       out.checked.add(key);
       const isPublic = entry.access === 'public' || input.witnesses.publicEntries.has(entry.functionId);
-      const required = op.requires.filter((k) => !(isPublic && k === 'path_guard'));
-      if (required.length === 0) continue;
+      const needed = op.requires.filter((k) => !(isPublic && k === 'path_guard'));
+      if (needed.length === 0) continue;
+      // What else discharges it counts only where something is still needed (a declared-public entry's file write needs nothing).
+      const required = isPublic ? needed : [...needed, ...(op.alternatives ?? [])];
       // A login, registration or SSO callback creating or updating the account it authenticates does what it is for.
       if (input.witnesses.authFlows.get(entry.functionId)?.actsOn.has(op.kind) || authenticationBookkeeping(input.program, path, op)) continue;
       let dominating: Witness[] = [];

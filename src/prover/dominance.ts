@@ -8,7 +8,7 @@
  */
 import type { FlowFile, FlowFunction } from '../flow/ir.js';
 import { lowerText } from '../flow/index.js';
-import { buildCfg, covers, decisionAt, nodesAt, type Cfg, type Decision, type Uncovered } from './cfg.js';
+import { buildCfg, covers, coversEachElement, decisionAt, nodesAt, type Cfg, type Decision, type Uncovered } from './cfg.js';
 import type { Program } from './resolution.js';
 import type { PathRecord, Witness } from './types.js';
 
@@ -166,7 +166,7 @@ function judgeHopOnce(control: ControlFlow | undefined, functionId: string, list
       continue;
     }
     const why = covers(placed.cfg, [placed.decision], placed.targets);
-    if (why === null) out.dominating.push(w);
+    if (why === null || (why.why === 'not_dominating' && coversEachElement(placed.cfg, placed.decision, placed.targets))) out.dominating.push(w);
     else {
       pending.push({ w, ...placed });
       out.uncovered.push({ witness: w, why: `${w.evidence} at line ${w.line ?? 0} ${uncoveredInWords(why, boundLine)}` });

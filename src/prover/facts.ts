@@ -132,6 +132,8 @@ const factsFileSchema = z.strictObject({
         /** The rows are a tenant's access model (groups, memberships, invitations, API tokens): a check that the caller is a member of the tenant discharges nothing, only a role does (tenant-access.ts). */
         administers_tenant: z.boolean().default(false),
         requires: z.array(z.enum(DISCHARGE_KINDS)).min(1),
+        /** Kinds that also discharge it without being required of it: a declared-public entry needs none of them (ADR 0076). */
+        alternatives: z.array(z.enum(DISCHARGE_KINDS)).default([]),
         severity: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
         cwe: z.string().regex(/^CWE-\d+$/).default('CWE-862'),
       }),
@@ -253,6 +255,8 @@ export interface OperationFact {
   /** A membership of the tenant does not discharge it (tenant-access.ts). */
   administersTenant: boolean;
   requires: DischargeKind[];
+  /** Kinds that also discharge it, not required of a declared-public entry. */
+  alternatives: DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
 }
@@ -356,6 +360,9 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     for (const kind of row.requires) {
       if (!(REQUIRABLE_KINDS as readonly string[]).includes(kind)) throw context.problem([...at, 'requires'], `requires ${kind}, which is never an authorization check`);
     }
+    for (const kind of row.alternatives) {
+      if (!(REQUIRABLE_KINDS as readonly string[]).includes(kind)) throw context.problem([...at, 'alternatives'], `${kind} is never an authorization check`);
+    }
     return {
       id: row.id,
       kind: row.kind,
@@ -382,6 +389,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
       insufficientPermissions: patterns([...at, 'insufficient_permissions'], row.insufficient_permissions),
       administersTenant: row.administers_tenant,
       requires: [...new Set(row.requires)],
+      alternatives: [...new Set(row.alternatives)].filter((k) => !row.requires.includes(k)),
       severity: row.severity,
       cwe: row.cwe,
     };

@@ -106,8 +106,48 @@ const USER_VALUE_END = /^(?:\s*(?:->|\?->|\.|\?\.)\s*\w+(?:\([^()]*\))?|\s*\([^(
  * params.userId`, `params.userId ?? user.id` and `OR: [{ userId: user.id }, { public: true }]` are not.
  */
 function scopedByUserAlone(rhs: string, bindings: Bindings): boolean {
-  if (SHARED_CRITERIA.test(rhs)) return false;
-  return bindings.references(rhs).some(({ start, end }) => USER_VALUE_START.test(rhs.slice(0, start)) && USER_VALUE_END.test(rhs.slice(pastOpenCall(rhs, end))));
+  const { rest, scoped } = withoutScopedAlternatives(rhs, bindings);
+  if (SHARED_CRITERIA.test(rest)) return false;
+  return scoped || bindings.references(rest).some(({ start, end }) => USER_VALUE_START.test(rest.slice(0, start)) && USER_VALUE_END.test(rest.slice(pastOpenCall(rest, end))));
+}
+
+/**
+ * A Prisma `OR: [...]` whose every alternative is scoped by the user alone (`OR: [{ collection: {
+ * ownerId: user.id } }, { collection: { members: { some: { userId: user.id } } } }]`) lets no row
+ * through without the user: the text without it, and whether one was there. An OR with any other
+ * alternative (`{ public: true }`) stays, and the lookup is not scoped.
+ */
+function withoutScopedAlternatives(rhs: string, bindings: Bindings): { rest: string; scoped: boolean } {
+  let rest = rhs;
+  let scoped = false;
+  for (let guard = 0; guard < 8; guard++) {
+    const match = /\bOR\s*:\s*\[/.exec(rest);
+    if (!match) break;
+    const open = match.index + match[0].length - 1;
+    const close = closingBracket(rest, open);
+    if (close === null) break;
+    const arms = callArguments(`o(${rest.slice(open + 1, close)})`, 'o') ?? [];
+    if (arms.length === 0 || !arms.every((arm) => arm.trim().startsWith('{') && scopedByUserAlone(arm, bindings))) break;
+    rest = `${rest.slice(0, match.index)}${rest.slice(close + 1).replace(/^\s*,/, '')}`;
+    scoped = true;
+  }
+  return { rest, scoped };
+}
+
+/** The index of the bracket closing the one at `open`, skipping quoted text; null when it does not close. */
+function closingBracket(text: string, open: number): number | null {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i] ?? '';
+    if (quote !== null) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch) && --depth === 0) return i;
+  }
+  return null;
 }
 
 /** A reference that ends inside a call's parenthesis (`requireUser(`) ends after the call. */
@@ -676,11 +716,12 @@ const LOOPS = [
   /\bfor\s*\(\s*(?:const|let|var|final)?\s*(?:[\w<>.]+\s+)?([$\w]+)\s*(?::|\bof\b|\bin\b)\s*(.+)\)/, // Java, JS
 ];
 
-/** The statement starting at `line` up to where its brackets close and its chain ends (at most twelve lines): TypeScript may omit `;`. */
+/** The statement starting at `line` up to where its brackets close and its chain ends (at most forty lines): TypeScript may omit `;`. */
 function balancedStatement(file: ProgramFile, line: number): { text: string; end: number } {
   let depth = 0;
   const out: string[] = [];
-  for (let l = line; l < line + 12 && l <= file.lines.length; l++) {
+  // Forty lines: a Prisma lookup with its `where`, `OR` arms and `select` is often twenty or more.
+  for (let l = line; l < line + 40 && l <= file.lines.length; l++) {
     const text = file.lines[l - 1] ?? '';
     out.push(text);
     for (const ch of blankStrings(text, '')) {
@@ -717,6 +758,31 @@ function exitsWhenMissing(file: ProgramFile, variable: string, end: number): boo
     return false;
   }
   return false;
+}
+
+/**
+ * A local taken from a field of `variable` just after it (`const oldEmail = verifyToken?.identifier;`)
+ * whose absence the code then leaves on (`if (!oldEmail) return ...`): the lookup's miss is tested
+ * through it. The local's name, or null.
+ */
+function fieldTestedForMissing(file: ProgramFile, variable: string, end: number): string | null {
+  const field = new RegExp(String.raw`^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*${escape(variable)}\s*\??\.\s*[\w$]+\s*;?\s*$`);
+  const at = nextCodeLine(file, end);
+  const local = at === null ? undefined : field.exec(file.lines[at - 1] ?? '')?.[1];
+  if (at === null || local === undefined) return null;
+  // The test is the next statement: nothing runs between the lookup and the leaving.
+  const test = nextCodeLine(file, at);
+  const testsLocal = test !== null && new RegExp(String.raw`^\s*if\s*\(\s*!\s*${escape(local)}\s*\)`).test(file.lines[test - 1] ?? '');
+  return testsLocal && exitsWhenMissing(file, local, test - 1) ? local : null;
+}
+
+/** The first line after `line` (three at most) that holds code, not a blank or a comment. */
+function nextCodeLine(file: ProgramFile, line: number): number | null {
+  for (let l = line + 1; l <= Math.min(file.lines.length, line + 3); l++) {
+    const text = (file.lines[l - 1] ?? '').trim();
+    if (text !== '' && !text.startsWith('//') && !text.startsWith('#')) return l;
+  }
+  return null;
 }
 
 /** A record's secret verified at `line` (a possession check that dominates the operation). */
@@ -793,9 +859,12 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       const shape = declared ? shapeOf(rhs.replace(/;[\s\S]*$/, ''), bindings) : null;
       if (declared && facts?.recordLookups.some((re) => re.test(rhs))) lookedUp.add(assign[1]);
       const byToken = declared && owner === null && (tokenLookupOf(file, facts ?? bindings.facts, fn, rhs) !== null || bindings.tokenLookups.some((re) => re.test(rhs)));
-      if (byToken && exitsWhenMissing(file, assign[1], statement.end)) {
+      const field = byToken ? fieldTestedForMissing(file, assign[1], statement.end) : null;
+      if (byToken && (exitsWhenMissing(file, assign[1], statement.end) || field !== null)) {
         // Found by the token the request holds, and the code leaves when none matches: possession.
-        bindings.bind(assign[1], { why: `${assign[1]}, found by the caller's token at line ${line} (the code leaves when none matches)`, viaLogin: false });
+        const found: Owner = { why: `${assign[1]}, found by the caller's token at line ${line} (the code leaves when none matches)`, viaLogin: false };
+        bindings.bind(assign[1], found);
+        if (field !== null) bindings.bind(field, found);
       } else if (owner) {
         bindings.bind(assign[1], owner);
         // A lookup scoped by the user that leaves when nothing came back proves its key is the user's too.
@@ -898,11 +967,19 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
   let passed = new Map<number | string, Owner>();
   /** Per argument position, the properties an object argument names (what it does not name is undefined). */
   let supplied = new Map<number, Set<string>>();
+  /** The previous hop's function and what it had bound when it made the call. */
+  let caller: { path: string; fn: FunctionIR; bindings: Bindings } | null = null;
   for (const [i, hop] of path.hops.entries()) {
     const ref = program.functions.get(hop.functionId);
     const file = ref ? program.byPath.get(ref.path) : undefined;
     if (!ref || !file) return null;
     const bindings = new Bindings(facts, helpers, own.tokenLookups, own.throwing);
+    if (caller && caller.path === ref.path && enclosing(file, ref.fn).includes(caller.fn)) {
+      // A closure called by the function it is written in sees that call's values (`deactivate()` reading
+      // the `user` its outer function was handed), unless a parameter of its own shadows the name.
+      const shadowed = new Set(ref.fn.parameters.map((p) => p.name));
+      for (const [name, owner] of caller.bindings.names) if (!shadowed.has(name)) bindings.bind(name, owner);
+    }
     bindInjected(program, facts, bindings, ref.path, ref.fn);
     const scoped = userScopedQueryset(program, facts, ref);
     if (scoped) for (const name of ['self.get_object', 'self.object']) bindings.bind(name, scoped);
@@ -934,6 +1011,7 @@ export function operatedOwner(program: Program, facts: LanguageFacts, path: Path
       if (!call) return null;
       return operatedObjectOwner(file, ref.fn, call, bindings, queuedBy(facts, op)) ?? (receiver && actsOnSelf(call) ? receiver : null);
     }
+    caller = { path: ref.path, fn: ref.fn, bindings };
     // Hand the owned values to the next hop's parameters, by position or by name.
     const next = path.hops[i + 1] ? program.functions.get(path.hops[i + 1]?.functionId ?? '') : undefined;
     if (!next || hop.callLine === null) return null;

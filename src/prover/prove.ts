@@ -346,6 +346,7 @@ function findOperations(program: Program, facts: Facts, entries: ReadonlyMap<str
           call: (call.text.split('\n')[0] ?? '').trim(),
           handlerNamed: false,
           requires: row.requires,
+          ...(row.alternatives.length > 0 ? { alternatives: row.alternatives } : {}),
           severity: row.severity,
           cwe: row.cwe,
           ...(row.entries.length > 0 ? { onlyFrom: row.entries } : {}),

@@ -123,6 +123,8 @@ export interface OperationSite {
   /** True when the function's name is the operation (a handler-named row), not a call in it. */
   handlerNamed: boolean;
   requires: DischargeKind[];
+  /** Kinds that also discharge it, not required of a declared-public entry (file writes: an ownership check). */
+  alternatives?: readonly DischargeKind[];
   severity: 'critical' | 'high' | 'medium' | 'low';
   cwe: string;
   /** Entry handler names behind which this is an obligation (a configuration read a list box discloses); absent: every entry. */
