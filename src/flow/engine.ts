@@ -2095,10 +2095,10 @@ export class FileAnalyser {
     }
   }
 
-  /** The class `call` makes: `new X(...)`, or a call of a class of this file by name (`Lookup(v)` in Python). */
+  /** The class `call` makes: `new X(...)`, or a call of a class of this file by name (`Lookup(v)` in Python; in PHP `user()` is a function, never `new User`). */
   private constructedClass(call: CallExpr): string | null {
     if (call.isNew) return simpleType(call.constructed ?? call.callee);
-    return call.receiver === null && this.classNamed(call.callee) !== undefined ? call.callee : null;
+    return call.receiver === null && this.file.language !== 'php' && this.classNamed(call.callee) !== undefined ? call.callee : null;
   }
 
   private resolve(call: CallExpr, receiverType: string | null, ctx: FunctionContext): FlowFunction | null {

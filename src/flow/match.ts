@@ -23,13 +23,24 @@ export function nameKeyFor(language: Language): NameKey {
 }
 
 const foldedSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+const foldedClassNames = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 
-/** Whether `names` (a row's, as the file wrote them) holds `name`, compared by `key`. */
-function holds(names: ReadonlySet<string>, name: string, key: NameKey): boolean {
-  if (key === asWritten) return names.has(name);
-  let folded = foldedSets.get(names);
-  if (folded === undefined) foldedSets.set(names, (folded = new Set([...names].map(key))));
-  return folded.has(key(name));
+function folded(cache: WeakMap<ReadonlySet<string>, ReadonlySet<string>>, names: ReadonlySet<string>, key: NameKey, keep: (name: string) => boolean): ReadonlySet<string> {
+  let set = cache.get(names);
+  if (set === undefined) cache.set(names, (set = new Set([...names].filter(keep).map(key))));
+  return set;
+}
+
+/**
+ * Whether `names` (a row's, as the file wrote them) holds `name`, compared by `key`. A class made with
+ * `new` meets only the row names written with a capital, as PHP's classes are (`SplFileObject`), or
+ * the very same text: PHP keeps functions and classes apart, and a row's `file` is the function, not
+ * `new File(...)`.
+ */
+function holds(names: ReadonlySet<string>, name: string, key: NameKey, isNew = false): boolean {
+  if (key === asWritten || names.has(name)) return names.has(name);
+  const candidates = isNew ? folded(foldedClassNames, names, key, (n) => /[A-Z]/.test(n)) : folded(foldedSets, names, key, () => true);
+  return candidates.has(key(name));
 }
 
 export type CallExpr = Extract<FlowExpr, { kind: 'call' }>;
@@ -42,7 +53,7 @@ export function calledName(call: CallExpr): string {
 /** `constants[i]`: the constant value of argument i, or undefined when it is not known. */
 export function callMatches(matcher: CallMatcher, call: CallExpr, receiverType: string | null, file: FlowFile, constants: readonly (FlowLiteral | undefined)[] = [], receiverLabels: ReadonlySet<string> = NO_LABELS): boolean {
   const key = nameKeyFor(file.language);
-  if (!matcher.names.has('*') && !holds(matcher.names, calledName(call), key)) return false;
+  if (!matcher.names.has('*') && !holds(matcher.names, calledName(call), key, call.isNew)) return false;
   if (matcher.receiverLabel !== null && !receiverLabels.has(matcher.receiverLabel)) return false;
   if (matcher.notReceiverTypes !== null && holds(matcher.notReceiverTypes, simpleType(receiverType) ?? '', key)) return false;
   for (const [i, pattern] of matcher.constantArguments.entries()) {

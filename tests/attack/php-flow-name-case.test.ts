@@ -25,15 +25,22 @@ describe('attack: PHP names in another case, to data flow', () => {
     const result = await review({
       'run.php': '<?php\nfunction run() {\n    $dir = $_GET["dir"];\n    $cmd = "ls " . $dir;\n    SyStEm($cmd);\n}\n',
       'wrap.php': '<?php\nfunction Runner($c) { return Shell_Exec($c); }\nfunction go() {\n    $c = $_POST["c"];\n    return RUNNER($c);\n}\n',
+      'xml.php': '<?php\nfunction parse() {\n    $xml = $_POST["xml"];\n    return new simplexmlelement($xml, LIBXML_NOENT);\n}\n',
     });
     expect(result.code).toBe(1);
     const byFlow = result.findings.filter((f) => f.source === 'flow').map((f) => `${f.path}:${f.line}`);
     expect(byFlow).toContain('run.php:5');
     expect(byFlow.some((at) => at.startsWith('wrap.php:'))).toBe(true);
+    expect(byFlow).toContain('xml.php:4');
   });
 
-  it('$Input and $input stay two variables: the clean one reaching a sink is no finding', async () => {
-    const result = await review({ 'vars.php': '<?php\nfunction run() {\n    $Input = $_GET["c"];\n    $input = "ls -l";\n    SYSTEM($input);\n    echo $Input === "" ? "none" : "some";\n}\n' });
+  it('what PHP keeps apart stays apart: $Input and $input, the function file() and new File, the function user() and class User', async () => {
+    const result = await review({
+      'vars.php': '<?php\nfunction run() {\n    $Input = $_GET["c"];\n    $input = "ls -l";\n    SYSTEM($input);\n    echo $Input === "" ? "none" : "some";\n}\n',
+      'upload.php': '<?php\nfunction size() {\n    $name = $_GET["name"];\n    $upload = new File($name);\n    return $upload->size;\n}\n',
+      'user.php':
+        '<?php\nclass User {\n    public function __construct($n) { echo $n; }\n}\nfunction user($n) { return htmlspecialchars($n); }\nfunction show() {\n    $n = $_GET["n"];\n    echo user($n);\n}\n',
+    });
     expect(result.where).toEqual([]);
   });
 });
