@@ -11,7 +11,7 @@
  * named in `limits`, never passed off as fully analysed.
  */
 import type { FlowClass, FlowExpr, FlowFile, FlowFunction, FlowLiteral, FlowStmt, FlowTarget } from './ir.js';
-import { calledName, callMatches, rowIndex, type CallExpr, type FlowRowIndex } from './match.js';
+import { calledName, callMatches, nameKeyFor, rowIndex, type CallExpr, type FlowRowIndex, type NameKey } from './match.js';
 import { renderExpr, renderTarget } from './render.js';
 import type { CallSlot, CheckRow, FlowRows, SanitiserRow, SinkRow } from './rows.js';
 import { kindsClearedByStrip } from './strip.js';
@@ -543,6 +543,9 @@ export class FileAnalyser {
   private readonly findings = new Map<string, FlowFinding>();
   readonly limits: string[] = [];
   private readonly budget: FlowBudget;
+  /** How the file's language compares names of functions and classes (PHP: in any case). */
+  private readonly nameKey: NameKey;
+  /** By `nameKey` of the name: look up with functionsNamed and classNamed. */
   private readonly functionsByName = new Map<string, FlowFunction[]>();
   private readonly classesBySimpleName = new Map<string, FlowClass>();
   private readonly evidence = new Map<string, SinkEvidence>();
@@ -556,14 +559,23 @@ export class FileAnalyser {
     private readonly options: AnalyseOptions,
   ) {
     this.budget = options.budget ?? DEFAULT_BUDGET;
-    this.byName = rowIndex(options.rows);
-    this.checkNames = checkCallNames(options.rows);
+    this.nameKey = nameKeyFor(file.language);
+    this.byName = rowIndex(options.rows, file.language);
+    this.checkNames = checkCallNames(options.rows, this.nameKey);
     for (const fn of file.functions) {
-      const list = this.functionsByName.get(fn.name) ?? [];
+      const list = this.functionsByName.get(this.nameKey(fn.name)) ?? [];
       list.push(fn);
-      this.functionsByName.set(fn.name, list);
+      this.functionsByName.set(this.nameKey(fn.name), list);
     }
-    for (const c of file.classes) this.classesBySimpleName.set(simpleClassName(c.name), c);
+    for (const c of file.classes) this.classesBySimpleName.set(this.nameKey(simpleClassName(c.name)), c);
+  }
+
+  private functionsNamed(name: string): readonly FlowFunction[] | undefined {
+    return this.functionsByName.get(this.nameKey(name));
+  }
+
+  private classNamed(name: string): FlowClass | undefined {
+    return this.classesBySimpleName.get(this.nameKey(name));
   }
 
   /** Source roots (`$_POST`) a write put into a state, with the source value as first written (writePath). */
@@ -608,9 +620,10 @@ export class FileAnalyser {
 
   /** Functions of the file (not top-level code) that call one of `names` by name. */
   private callersOf(names: ReadonlySet<string>): FlowFunction[] {
-    const called = new Set(this.file.functions.filter((fn) => names.has(fn.qualifiedName) && fn.qualifiedName !== '<module>').map((fn) => `"callee":${JSON.stringify(fn.name)}`));
+    // The lowered body's text holds `"callee":"name"` for each call by name (PHP's in any case).
+    const called = new Set(this.file.functions.filter((fn) => names.has(fn.qualifiedName) && fn.qualifiedName !== '<module>').map((fn) => this.nameKey(`"callee":${JSON.stringify(fn.name)}`)));
     if (called.size === 0) return [];
-    return this.file.functions.filter((fn) => fn.qualifiedName !== '<module>' && !names.has(fn.qualifiedName) && [...called].some((c) => JSON.stringify(fn.body).includes(c)));
+    return this.file.functions.filter((fn) => fn.qualifiedName !== '<module>' && !names.has(fn.qualifiedName) && [...called].some((c) => this.nameKey(JSON.stringify(fn.body)).includes(c)));
   }
 
   /** Keep what a fully analysed function saw reach its sinks, the strongest origin per sink. */
@@ -1337,7 +1350,7 @@ export class FileAnalyser {
         if (written !== null) return written;
         const fromSource = this.fieldSource(expr, ctx.fn);
         if (fromSource !== null) return fromSource;
-        if (expr.object.kind === 'name' && this.classesBySimpleName.has(expr.object.name) && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
+        if (expr.object.kind === 'name' && this.classNamed(expr.object.name) !== undefined && !state.has(expr.object.name)) return this.staticField(expr.object.name, expr.field, ctx);
         // PHP's `self::ALGO` and `static::ALGO`: a constant of the class being run.
         if (expr.object.kind === 'unknown' && (expr.object.text === 'self' || expr.object.text === 'static') && ctx.flowClass !== null) return this.staticField(simpleClassName(ctx.flowClass.name), expr.field, ctx);
         // A library's named constant on its class (`XMLInputFactory.SUPPORT_DTD`), from the row file's [constants].
@@ -1620,7 +1633,7 @@ export class FileAnalyser {
     if (this.file.language !== 'php' || module === undefined) return out;
     const seen = new Map<string, number>();
     for (const stmt of module.body) {
-      if (stmt.kind !== 'expr' || stmt.expr.kind !== 'call' || stmt.expr.callee !== 'define' || stmt.expr.receiver !== null) continue;
+      if (stmt.kind !== 'expr' || stmt.expr.kind !== 'call' || this.nameKey(stmt.expr.callee) !== 'define' || stmt.expr.receiver !== null) continue;
       const [name, value] = stmt.expr.arguments.map((a) => a.value);
       if (name?.kind !== 'literal' || typeof name.value !== 'string') continue;
       seen.set(name.value, (seen.get(name.value) ?? 0) + 1);
@@ -1632,7 +1645,7 @@ export class FileAnalyser {
 
   /** A class field read by name: its initialiser's constant when it has one, else nothing known. */
   private staticField(className: string, fieldName: string, ctx: FunctionContext): Value {
-    const flowClass = this.classesBySimpleName.get(className);
+    const flowClass = this.classNamed(className);
     const declared = flowClass?.fields.find((f) => f.name === fieldName);
     if (declared === undefined || declared.init === null) return CLEAN;
     if (declared.init.kind === 'literal') return constant(declared.init.value);
@@ -1783,7 +1796,7 @@ export class FileAnalyser {
     // Conversions are folded only as static calls (`Integer.parseInt("5")`, `int("5")`): `r.toString(36)` on a value converts r, not 36.
     const staticCall = call.receiver === null || (call.receiver.kind === 'name' && !state.has(call.receiver.name) && allTaints(receiver).length === 0);
     if (args.length > 0 && args.every(hasConstant) && !hasConstant(receiver) && staticCall && this.resolve(call, receiverType, ctx) === null) {
-      const folded = foldConversion(call.callee, constants);
+      const folded = foldConversion(this.nameKey(call.callee), constants);
       if (folded !== undefined) return foldedFrom(folded, args);
     }
     for (const row of this.byName.sources.for(call)) {
@@ -2082,17 +2095,17 @@ export class FileAnalyser {
     }
   }
 
-  /** The class `call` makes: `new X(...)`, or a call of a class of this file by name (`Lookup(v)` in Python). */
+  /** The class `call` makes: `new X(...)`, or a call of a class of this file by name (`Lookup(v)` in Python; in PHP `user()` is a function, never `new User`). */
   private constructedClass(call: CallExpr): string | null {
     if (call.isNew) return simpleType(call.constructed ?? call.callee);
-    return call.receiver === null && this.classesBySimpleName.has(call.callee) ? call.callee : null;
+    return call.receiver === null && this.file.language !== 'php' && this.classNamed(call.callee) !== undefined ? call.callee : null;
   }
 
   private resolve(call: CallExpr, receiverType: string | null, ctx: FunctionContext): FlowFunction | null {
     const constructed = this.constructedClass(call);
-    if (constructed === null && !this.functionsByName.has(call.callee)) return null;
+    if (constructed === null && this.functionsNamed(call.callee) === undefined) return null;
     const names = constructed !== null ? [...CONSTRUCTOR_NAMES] : [call.callee];
-    const candidates = names.flatMap((name) => this.functionsByName.get(name) ?? []).filter((f) => {
+    const candidates = names.flatMap((name) => this.functionsNamed(name) ?? []).filter((f) => {
       const own = f.parameters.slice(selfOffset(f));
       if (f.parameters.some((p) => p.type?.endsWith('...') ?? false)) return call.arguments.length >= own.length - 1;
       // Parameters with defaults may be left out, and given by keyword (`fingerprint(blob, algorithm="sha256")`).
@@ -2102,15 +2115,15 @@ export class FileAnalyser {
       return given <= own.length && given >= required && call.arguments.length <= own.length;
     });
     if (candidates.length === 0) return null;
-    const inClass = (className: string) => candidates.find((f) => f.className !== null && (f.className === className || simpleClassName(f.className) === className)) ?? null;
+    const inClass = (className: string) => candidates.find((f) => f.className !== null && [f.className, simpleClassName(f.className)].some((name) => this.nameKey(name) === this.nameKey(className))) ?? null;
     if (constructed !== null) return inClass(constructed);
     const receiver = call.receiver;
     if (receiver === null || (receiver.kind === 'name' && (receiver.name === 'this' || receiver.name === 'self' || receiver.name === '$this'))) {
       return (ctx.fn.className !== null ? inClass(ctx.fn.className) : null) ?? candidates.find((f) => f.className === null) ?? (candidates.length === 1 ? (candidates[0] ?? null) : null);
     }
-    if (receiver.kind === 'name' && this.classesBySimpleName.has(receiver.name)) return inClass(receiver.name);
+    if (receiver.kind === 'name' && this.classNamed(receiver.name) !== undefined) return inClass(receiver.name);
     const type = simpleType(receiverType);
-    if (type !== null) return this.classesBySimpleName.has(type) ? inClass(type) : null;
+    if (type !== null) return this.classNamed(type) !== undefined ? inClass(type) : null;
     return candidates.length === 1 && candidates[0]?.className !== null ? (candidates[0] ?? null) : null;
   }
 
@@ -2216,7 +2229,7 @@ export class FileAnalyser {
     if (summary.thisWrites.size > 0) {
       if (this.constructedClass(call) !== null) {
         const slots = new Map<string, Value>();
-        const flowClass = this.classesBySimpleName.get(this.constructedClass(call) ?? '');
+        const flowClass = this.classNamed(this.constructedClass(call) ?? '');
         for (const f of flowClass?.fields ?? []) if (!f.isStatic && f.init !== null && f.init.kind === 'literal') slots.set(f.name, constant(f.init.value));
         for (const [name, value] of summary.thisWrites) slots.set(name, substitute(value));
         return { taints: [], type: this.constructedClass(call), slots };
@@ -2231,7 +2244,7 @@ export class FileAnalyser {
       }
     }
     if (this.constructedClass(call) !== null) {
-      const flowClass = this.classesBySimpleName.get(this.constructedClass(call) ?? '');
+      const flowClass = this.classNamed(this.constructedClass(call) ?? '');
       const slots = new Map<string, Value>();
       for (const f of flowClass?.fields ?? []) if (!f.isStatic && f.init !== null && f.init.kind === 'literal') slots.set(f.name, constant(f.init.value));
       return { taints: [], type: this.constructedClass(call), slots };
@@ -2358,7 +2371,7 @@ export class FileAnalyser {
 
   private createdObjects(call: CallExpr, receiverType: string | null, constants: readonly (FlowLiteral | undefined)[]): TrackedObject[] {
     const out: TrackedObject[] = [];
-    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return out;
+    if (this.checkNames !== null && !this.checkNames.has(this.nameKey(calledName(call)))) return out;
     for (const check of this.rows.checks) {
       if (check.kind === 'missing-setting' && callMatches(check.createdBy, call, receiverType, this.file, constants)) out.push({ checkId: check.id, settingsDone: new Set(), line: call.line });
     }
@@ -2367,7 +2380,7 @@ export class FileAnalyser {
 
   /** The value checks of a call; returns the receiver with the settings the call made on its tracked objects. */
   private checkValues(call: CallExpr, receiver: Value, args: readonly Value[], named: ReadonlyMap<string, Value>, state: State, ctx: FunctionContext, receiverType: string | null): Value {
-    if (this.checkNames !== null && !this.checkNames.has(calledName(call))) return receiver;
+    if (this.checkNames !== null && !this.checkNames.has(this.nameKey(calledName(call)))) return receiver;
     for (const check of this.rows.checks) {
       if (check.kind === 'weak-value') {
         if (!callMatches(check.call, call, receiverType, this.file, args.map((a) => a.constant))) continue;
@@ -2443,11 +2456,11 @@ function labelsOf(value: Value): ReadonlySet<string> {
  * settings, its use) is called by; null when one takes any name. A call by another name is none of
  * theirs, so the checks need not look at it.
  */
-function checkCallNames(rows: FlowRows): ReadonlySet<string> | null {
+function checkCallNames(rows: FlowRows, key: NameKey): ReadonlySet<string> | null {
   const names = new Set<string>();
   for (const check of rows.checks) {
     const matchers = check.kind === 'weak-value' ? [check.call] : [check.createdBy, check.usedBy, ...check.settings.map((s) => s.call)];
-    for (const matcher of matchers) for (const name of matcher.names) names.add(name);
+    for (const matcher of matchers) for (const name of matcher.names) names.add(key(name));
   }
   return names.has('*') ? null : names;
 }

@@ -13,7 +13,7 @@
 import type { Language } from '../syntax/languages.js';
 import { analyseFile, FileAnalyser, type AnalyseOptions, type ExternalDefinition, type ExternalFunctions, type FileAnalysis, type HelperSummary } from './engine.js';
 import type { FlowFile, FlowFunction } from './ir.js';
-import type { CallExpr } from './match.js';
+import { nameKeyFor, type CallExpr } from './match.js';
 import type { FlowRows } from './rows.js';
 import { simpleClassName } from './value.js';
 
@@ -62,18 +62,17 @@ interface DefinitionForm {
    */
   alsoNeedles?: (name: string) => string[];
   pathspecs: string[];
-  caseInsensitive: boolean;
   byClass?: true;
 }
 
 const DEFINITION_FORMS: Partial<Record<Language, DefinitionForm>> = {
-  php: { needle: (name) => `function ${name}`, pathspecs: ['*.php', '*.inc', '*.phtml'], caseInsensitive: true },
-  python: { needle: (name) => `def ${name}`, pathspecs: ['*.py'], caseInsensitive: false },
-  javascript: { needle: (name) => `function ${name}`, pathspecs: ['*.js', '*.mjs', '*.cjs', '*.jsx', '*.ts', '*.tsx'], caseInsensitive: false },
-  typescript: { needle: (name) => `function ${name}`, pathspecs: ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js'], caseInsensitive: false },
-  tsx: { needle: (name) => `function ${name}`, pathspecs: ['*.ts', '*.tsx', '*.js', '*.jsx'], caseInsensitive: false },
-  go: { needle: (name) => `func ${name}`, pathspecs: ['*.go'], caseInsensitive: false },
-  java: { needle: (type) => `class ${type}`, alsoNeedles: (type) => [`implements ${type}`], pathspecs: ['*.java'], caseInsensitive: false, byClass: true },
+  php: { needle: (name) => `function ${name}`, pathspecs: ['*.php', '*.inc', '*.phtml'] },
+  python: { needle: (name) => `def ${name}`, pathspecs: ['*.py'] },
+  javascript: { needle: (name) => `function ${name}`, pathspecs: ['*.js', '*.mjs', '*.cjs', '*.jsx', '*.ts', '*.tsx'] },
+  typescript: { needle: (name) => `function ${name}`, pathspecs: ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js'] },
+  tsx: { needle: (name) => `function ${name}`, pathspecs: ['*.ts', '*.tsx', '*.js', '*.jsx'] },
+  go: { needle: (name) => `func ${name}`, pathspecs: ['*.go'] },
+  java: { needle: (type) => `class ${type}`, alsoNeedles: (type) => [`implements ${type}`], pathspecs: ['*.java'], byClass: true },
 };
 
 /** Names worth a search: identifiers long enough not to be defined everywhere. */
@@ -128,10 +127,10 @@ export class RepositoryFunctions implements ExternalFunctions {
    */
   noteUnresolved(call: CallExpr, from: FlowFile, receiverClass: string | null = null, viaReceiver = false): void {
     const form = DEFINITION_FORMS[from.language];
-    if (call.isNew || form === undefined || (viaReceiver && form.byClass !== true) || !SEARCHABLE_NAME.test(call.callee) || this.knownTo(from.language).has(call.callee)) return;
+    if (call.isNew || form === undefined || (viaReceiver && form.byClass !== true) || !SEARCHABLE_NAME.test(call.callee) || this.knownTo(from.language).has(this.key(call.callee, from.language))) return;
     const searchedFor = form.byClass ? receiverClass : call.callee;
     if (searchedFor === null || !SEARCHABLE_NAME.test(searchedFor)) return;
-    const name = this.key(searchedFor, form.caseInsensitive);
+    const name = this.key(searchedFor, from.language);
     if (this.searched.has(name)) return;
     const pending = this.pending.get(from.language) ?? new Map<string, string>();
     if (!pending.has(name)) pending.set(name, searchedFor);
@@ -165,7 +164,7 @@ export class RepositoryFunctions implements ExternalFunctions {
     const form = DEFINITION_FORMS[from.language];
     if (call.isNew || form === undefined || (form.byClass && receiverClass === null)) return [];
     const fromPath = from.path;
-    const defs = this.defined.get(this.key(form.byClass ? `${receiverClass ?? ''}.${call.callee}` : call.callee, form.caseInsensitive)) ?? [];
+    const defs = this.defined.get(this.key(form.byClass ? `${receiverClass ?? ''}.${call.callee}` : call.callee, from.language)) ?? [];
     const out: ExternalDefinition[] = [];
     for (const d of defs) {
       if (d.path === fromPath) continue; // the engine resolves the file's own functions
@@ -184,7 +183,7 @@ export class RepositoryFunctions implements ExternalFunctions {
   summaryOf(name: string, language: Language): Array<{ path: string; function: string; summary: HelperSummary }> {
     const form = DEFINITION_FORMS[language];
     if (form === undefined) return [];
-    return (this.defined.get(this.key(name, form.caseInsensitive)) ?? []).flatMap((d) => {
+    return (this.defined.get(this.key(name, language)) ?? []).flatMap((d) => {
       const summary = this.analyserFor(d.path)?.describe(d.fn) ?? null;
       return summary === null ? [] : [{ path: d.path, function: d.fn.qualifiedName, summary }];
     });
@@ -204,14 +203,14 @@ export class RepositoryFunctions implements ExternalFunctions {
     let names = this.known.get(language);
     if (names === undefined) {
       const rows = this.rowsFor(language);
-      names = rows === undefined ? new Set() : knownNames(rows);
+      names = rows === undefined ? new Set() : new Set([...knownNames(rows)].map((name) => this.key(name, language)));
       this.known.set(language, names);
     }
     return names;
   }
 
-  private key(name: string, caseInsensitive: boolean): string {
-    return caseInsensitive ? name.toLowerCase() : name;
+  private key(name: string, language: Language): string {
+    return nameKeyFor(language)(name);
   }
 
   private analyserFor(path: string): FileAnalyser | null {
@@ -309,8 +308,8 @@ export class RepositoryFunctions implements ExternalFunctions {
       for (const fn of lowered.functions) {
         if (fn.qualifiedName === '<module>' || fn.enclosingFunction !== null) continue;
         const searchedFor = form.byClass ? (fn.className === null ? null : simpleClassName(fn.className)) : fn.name;
-        if (searchedFor === null || !taken.includes(this.key(searchedFor, form.caseInsensitive))) continue;
-        const name = this.key(form.byClass ? `${searchedFor}.${fn.name}` : fn.name, form.caseInsensitive);
+        if (searchedFor === null || !taken.includes(this.key(searchedFor, language))) continue;
+        const name = this.key(form.byClass ? `${searchedFor}.${fn.name}` : fn.name, language);
         keys.add(name);
         const list = this.defined.get(name) ?? [];
         list.push({ fn, path });

@@ -3,6 +3,7 @@
  * incomplete?); the reports print `degradationText`, the one line each kind has always had.
  */
 import type { SourceRefusal } from '../git/sources.js';
+import type { RespelledName } from '../languages/identifier-spelling.js';
 
 export type Degradation =
   /** The review's deadline passed before the file was parsed: nothing in it was proved. */
@@ -18,7 +19,9 @@ export type Degradation =
   /** A file left out on purpose (binary, too large, a refused symlink, ...). */
   | { kind: 'not_read'; path: string; reason: Exclude<SourceRefusal, 'unreadable'>; detail: string }
   /** Minified or bundled code no other file names: build output, not the application's handlers. */
-  | { kind: 'minified'; path: string; detail: string };
+  | { kind: 'minified'; path: string; detail: string }
+  /** A name the language reads as another than its text (`db.users.\u0064elete`): the prover, matching names by text, may not see an operation in it. */
+  | { kind: 'respelled_name'; path: string; name: RespelledName };
 
 /** True when the degradation means some code was not proved, so the run is incomplete (exit 3). */
 export function leavesIncomplete(degradation: Degradation): boolean {
@@ -27,6 +30,7 @@ export function leavesIncomplete(degradation: Degradation): boolean {
     case 'parse_stopped':
     case 'exception':
     case 'unreadable':
+    case 'respelled_name':
       return true;
     case 'parse_error':
     case 'not_read':
@@ -52,6 +56,8 @@ export function degradationText(degradation: Degradation): string {
       return `skipped_${degradation.reason} ${degradation.path}: ${degradation.detail}`;
     case 'minified':
       return `skipped_minified ${degradation.path}: ${degradation.detail}`;
+    case 'respelled_name':
+      return `${degradation.name.code} ${degradation.path}: ${degradation.name.detail}`;
   }
 }
 

@@ -10,6 +10,7 @@ import { loadGrammars } from '../syntax/parser.js';
 import type { CallIR } from '../syntax/ir-types.js';
 import { buildIR, MAX_FILE_PARSE_MS, parseWasStopped, type FileIR } from '../syntax/ir.js';
 import { fileTypeOf } from '../languages/registry.js';
+import { respelledName } from '../languages/identifier-spelling.js';
 import { languageForPath, type Language } from '../syntax/languages.js';
 import { entityReadFindings } from './entity-reads.js';
 import { onBehalfWriteFindings } from './on-behalf-writes.js';
@@ -137,6 +138,9 @@ export async function proveChange(input: ProveInput): Promise<ProveResult> {
         degradations.push({ kind: 'parse_error', path: source.path });
       }
       files.push({ path: source.path, text: source.text, language: source.language, factsLanguage: source.factsLanguage, ir, lines: source.text.split(/\r?\n/) });
+      // What is visible is still proved; the run cannot say the file is clean.
+      const respelled = await respelledName(source.language, source.path, source.text);
+      if (respelled !== null) degradations.push({ kind: 'respelled_name', path: source.path, name: respelled });
     } catch (error) {
       recordError(reasons, degradations, source.path, error);
     }

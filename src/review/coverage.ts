@@ -14,8 +14,8 @@ import { decodeSource, type BytesRead, type SourceReader } from '../git/sources.
 import { isBinaryContent } from '../policy/paths.js';
 import type { LinguistMarks } from '../git/attributes.js';
 import { binaryStrings } from './binary-strings.js';
-import { respelledNameReason } from './identifier-spelling.js';
 import { fileTypeOfFile } from '../languages/registry.js';
+import { respelledName } from '../languages/identifier-spelling.js';
 import { binaryKind, declaredEncodingReason, hiddenLineBreakReason, isCodePath, isLfsPointer, mayBeDataByName, minifiedReason, textDataKind, type DataKind } from './file-kinds.js';
 
 /** The state of one changed file in the report. */
@@ -120,8 +120,8 @@ export async function decideCoverage(input: CoverageInput): Promise<CoveredFile[
   }
   for (const [diff, state] of decided) {
     const grammar = state.class === 'reviewed' && state.text !== null ? fileTypeOfFile(diff.path, state.text)?.grammar : undefined;
-    const respelled = grammar === undefined || grammar === null ? null : await respelledNameReason(grammar, diff.path, state.text as string);
-    if (respelled !== null) decided.set(diff, covered(diff, 'not_reviewed', `${respelled}; ${excludeHint(diff.path)}`));
+    const respelled = grammar === undefined || grammar === null ? null : await respelledName(grammar, diff.path, state.text as string);
+    if (respelled !== null) decided.set(diff, covered(diff, 'not_reviewed', `${respelled.code}: ${respelled.detail}; ${excludeHint(diff.path)}`));
   }
   await reviewUnreviewedBaseInFull(input, excludeGlobs, decided);
   return diffFiles.map((d) => decided.get(d) as CoveredFile);

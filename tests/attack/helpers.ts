@@ -6,6 +6,8 @@ import { reposRemovedAfterEach, runJscr, type FileMap } from '../helpers/repo.js
 
 export interface AttackFinding {
   rule: string;
+  /** Which check found it: `flow` (data flow), `rule` (a pattern rule), ... */
+  source: string;
   path: string;
   line: number;
 }

@@ -26,7 +26,6 @@ describe('attack: a PHP call written in another case', () => {
   });
 
   it('the escaped forms stay quiet in any case', async () => {
-    // (the data-flow engine still matches PHP names by case: docs/notes/ATTACK3.md)
     const result = await review({ 'safe.php': inFunction('SYSTEM("ls " . EscapeShellArg($_GET["d"]));') });
     expect(result.where).toEqual([]);
   });

@@ -12,6 +12,7 @@ const cases: [Degradation, string, boolean][] = [
   [{ kind: 'exception', path: 'app/d.py', errorName: 'TypeError', message: 'x is undefined' }, 'error:TypeError app/d.py: x is undefined', true],
   [{ kind: 'unreadable', path: 'app/e.py', detail: 'git could not read the object in full' }, 'unreadable app/e.py: git could not read the object in full', true],
   [{ kind: 'not_read', path: 'app/f.py', reason: 'too_large', detail: '9 bytes, larger than 8' }, 'skipped_too_large app/f.py: 9 bytes, larger than 8', false],
+  [{ kind: 'respelled_name', path: 'app/g.py', name: { code: 'folded_name', detail: 'the name on line 3 is "os" to Python' } }, 'folded_name app/g.py: the name on line 3 is "os" to Python', true],
 ];
 
 describe('prover degradations', () => {

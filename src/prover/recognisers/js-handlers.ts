@@ -8,14 +8,18 @@ import type { FunctionRef, MiddlewareUse, ProgramFile } from '../types.js';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/** The outermost function starting on `line` (or the line after, for `(\n async () => ...`): a lambda handed to a call. */
+/**
+ * The outermost function starting on `line` (or the line after, for `(\n async () => ...`): a lambda
+ * handed to a call. One starting on `line` wins: the next line's function is another registration's
+ * (`app.get('/health', (req, res) => res.send('ok'))` above a route written over several lines).
+ */
 export function functionStartingAt(program: Program, file: ProgramFile, line: number): FunctionRef | null {
   let best: FunctionRef | null = null;
   for (const fn of file.ir.functions) {
     if (fn.startLine < line || fn.startLine > line + 1) continue;
     const ref = program.nodeOf.get(fn);
     if (!ref || ref.fn.startLine !== fn.startLine || ref.path !== file.path) continue;
-    if (!best || fn.startLine < best.fn.startLine || fn.endLine > best.fn.endLine) best = ref;
+    if (!best || fn.startLine < best.fn.startLine || (fn.startLine === best.fn.startLine && fn.endLine > best.fn.endLine)) best = ref;
   }
   return best;
 }
