@@ -449,13 +449,9 @@ function foldedFrom(value: FlowLiteral, operands: readonly Value[]): Value {
   return unseen.length === 0 ? constant(value) : { ...constant(value), taints: unseen.slice(0, 1) };
 }
 
-/** Whether a value carries outside data that a sink of `kind` would count (symbolic and unseen values do not). */
-function carriesOutsideData(value: Value, kind: string): boolean {
-  return allTaints(value).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN && !t.cleared.has(kind) && !(t.cleared.has('*') && t.label === 'input'));
-}
-
 /**
- * Outside data other than the process's own environment and command line: a URL that starts with
+ * Whether a value carries outside data that a sink of `kind` would count (symbolic and unseen values do
+ * not), other than the process's own environment and command line: a URL that starts with
  * `process.env.FRONTEND_URL` starts where whoever deployed the server chose, like a setting.
  */
 function carriesRequestData(value: Value, kind: string): boolean {
