@@ -449,9 +449,13 @@ function foldedFrom(value: FlowLiteral, operands: readonly Value[]): Value {
   return unseen.length === 0 ? constant(value) : { ...constant(value), taints: unseen.slice(0, 1) };
 }
 
-/** Whether a value carries outside data that a sink of `kind` would count (symbolic and unseen values do not). */
-function carriesOutsideData(value: Value, kind: string): boolean {
-  return allTaints(value).some((t) => !SYMBOLIC.test(t.label) && t.label !== UNSEEN && !t.cleared.has(kind) && !(t.cleared.has('*') && t.label === 'input'));
+/**
+ * Whether a value carries outside data that a sink of `kind` would count (symbolic and unseen values do
+ * not), other than the process's own environment and command line: a URL that starts with
+ * `process.env.FRONTEND_URL` starts where whoever deployed the server chose, like a setting.
+ */
+function carriesRequestData(value: Value, kind: string): boolean {
+  return allTaints(value).some((t) => t.label !== LOCAL_INPUT && !SYMBOLIC.test(t.label) && t.label !== UNSEEN && !t.cleared.has(kind) && !(t.cleared.has('*') && t.label === 'input'));
 }
 
 /** What a part with no outside data in it (a setting, a configured root) stands for in a known start. */
@@ -468,7 +472,7 @@ function concatenation(parts: readonly Value[]): Value {
   let fixedAt = -1;
   for (let i = 0; i < parts.length && fixedAt < 0; i++) {
     const part = parts[i] ?? CLEAN;
-    const start = hasConstant(part) ? { text: String(part.constant), complete: true } : (part.start ?? (carriesOutsideData(part, 'redirect') ? null : { text: SETTING, complete: true }));
+    const start = hasConstant(part) ? { text: String(part.constant), complete: true } : (part.start ?? (carriesRequestData(part, 'redirect') ? null : { text: SETTING, complete: true }));
     if (start === null) known = false;
     else {
       text += start.text;
