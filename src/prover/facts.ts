@@ -69,6 +69,8 @@ const factsFileSchema = z.strictObject({
     own_session: z.array(pattern).default([]),
     /** Regexes over an assignment's right-hand side that looks a stored record up (`db.find(...)`, `->first()`): what a verification or a token can prove possession of. */
     record_lookups: z.array(pattern).default([]),
+    /** Regexes over a right-hand side that looks one stored record up (`get_object_or_404(Model, code=code)`), only as what a possession check can prove: not read as a query the user must scope. */
+    possessed_lookups: z.array(pattern).default([]),
     /** Regexes over a lookup keyed by a secret token, with a named group `value` for the token (`->where('token', '=', (?<value>\$\w+))`). */
     token_lookups: z.array(pattern).default([]),
     /** Regexes over a parameter's declared type or annotation that the framework fills from the request (`QueryParameter`, `StaplerRequest`): what `arguments_from = "request"` rows test. */
@@ -322,6 +324,8 @@ export interface LanguageFacts {
   ownSession: RegExp[];
   /** Right-hand sides that look a stored record up. */
   recordLookups: RegExp[];
+  /** Right-hand sides that look one record up, only for possession. */
+  possessedLookups: RegExp[];
   /** Lookups keyed by a secret token (group `value`: the token). */
   tokenLookups: RegExp[];
   /** Parameter types/annotations the framework fills from the request. */
@@ -450,6 +454,7 @@ function normaliseFacts(input: FactsFileInput, context: DataFileContext): Langua
     createdObjects: patterns(['header', 'created_objects'], input.header.created_objects),
     ownSession: patterns(['header', 'own_session'], input.header.own_session),
     recordLookups: patterns(['header', 'record_lookups'], input.header.record_lookups),
+    possessedLookups: patterns(['header', 'possessed_lookups'], input.header.possessed_lookups),
     tokenLookups: patterns(['header', 'token_lookups'], input.header.token_lookups),
     requestInputs: patterns(['header', 'request_inputs'], input.header.request_inputs),
     readAttributes: patterns(['header', 'read_attributes'], input.header.read_attributes),

@@ -857,7 +857,7 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       const digest = declared && !lookup && DIGEST_OF_TOKEN.test(rhs.replace(/;[\s\S]*$/, '')) ? { why: `${assign[1]}, a digest of the token the caller presents (line ${line})`, viaLogin: false } : null;
       const owner = (!lookup || scopedByUserAlone(rhs, bindings) ? (ownerOfValue(bindings, rhs) ?? scopedWhere) : scopedWhere) ?? digest;
       const shape = declared ? shapeOf(rhs.replace(/;[\s\S]*$/, ''), bindings) : null;
-      if (declared && facts?.recordLookups.some((re) => re.test(rhs))) lookedUp.add(assign[1]);
+      if (declared && facts && [...facts.recordLookups, ...facts.possessedLookups].some((re) => re.test(rhs))) lookedUp.add(assign[1]);
       const byToken = declared && owner === null && (tokenLookupOf(file, facts ?? bindings.facts, fn, rhs) !== null || bindings.tokenLookups.some((re) => re.test(rhs)));
       const field = byToken ? fieldTestedForMissing(file, assign[1], statement.end) : null;
       if (byToken && (exitsWhenMissing(file, assign[1], statement.end) || field !== null)) {

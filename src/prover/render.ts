@@ -159,6 +159,18 @@ export function findingSentence(f: ProverFinding): string {
   return `The ${f.entry.framework} entry ${f.entry.function} (${f.entry.path}:${f.entry.line}; ${f.entry.evidence})${via}${where} ${operation} with no ${missing} before it: ${DISCHARGE_IN_WORDS}${LABEL_WORDS[f.label]}${unbound}${removed}${weaker}${byOrder}`;
 }
 
+/**
+ * Why "found nothing" may mean nothing was checked: entry points were recognised but none reached an
+ * operation the prover knows (an application whose writes go through a client no row names looks
+ * like this), so the reader does not take the silence for a proof.
+ */
+function nothingChecked(result: ProveResult, run: ProveRunInfo): string {
+  const c = result.coverage;
+  if (c.operationsChecked > 0 || c.entryPoints === 0) return '';
+  if (run.mode === 'change') return ': the change reaches no operation the prover knows, so none was checked';
+  return `: none of the ${c.entryPoints} entry points reaches an operation the prover knows, so none was checked (writes through a database client or wrapper no row names are not seen)`;
+}
+
 /** The text report. */
 export function proveText(result: ProveResult, run: ProveRunInfo): string {
   const lines: string[] = [];
@@ -166,7 +178,7 @@ export function proveText(result: ProveResult, run: ProveRunInfo): string {
   if (run.notProven !== null) {
     lines.push(`jscr prove: ${scope}: ${run.notProven}.`);
   } else if (result.findings.length === 0) {
-    lines.push(`jscr prove: these access-control checks, on ${scope}, found nothing.`);
+    lines.push(`jscr prove: these access-control checks, on ${scope}, found nothing${nothingChecked(result, run)}.`);
   } else {
     lines.push(`jscr prove: ${result.findings.length} unguarded operation${result.findings.length === 1 ? '' : 's'} in ${scope}.`);
     result.findings.forEach((f, i) => {

@@ -100,6 +100,20 @@ describe('jscr prove', () => {
     }
   });
 
+  it('entry points that reach no operation it knows: "found nothing" says none was checked', async () => {
+    // A write through a wrapper no row names (`this.store.persist`): the entry is seen, the write is not.
+    const blind = unguarded.replace('doTestConnection', 'doRemember').replace(/return CredentialsProvider[^\n]*/, 'this.store.persist(id);\n    return FormValidation.ok();');
+    repo = makeRepo({ 'src/main/java/org/acme/Hook.java': blind });
+    const text = await jscr(['prove'], repo.root);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/found nothing: none of the 1 entry points reaches an operation the prover knows, so none was checked/);
+    expect(text.stdout).toMatch(/1 entry points .*; 0 operations checked/);
+    // With an operation checked and discharged, the plain sentence stands.
+    repo.commit({ 'src/main/java/org/acme/Hook.java': guarded });
+    const checked = await jscr(['prove'], repo.root);
+    expect(checked.stdout).toMatch(/found nothing\.\n/);
+  });
+
   it('exit 2 for a bad revision, a directory that is not a repository, and a bad --max-depth', async () => {
     repo = makeRepo({ 'src/Hook.java': guarded });
     expect((await jscr(['prove', '--base', 'no-such-rev'], repo.root)).code).toBe(2);

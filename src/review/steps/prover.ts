@@ -22,7 +22,7 @@ export const proverStep: ReviewStep<'prover', { read_files: ReadFiles; syntax: S
     const declared = outcome.result.declared;
     // Entries left out as public are said where the step reports (stale declarations are `prove`'s to list: a review reads a part of the repository).
     const publicNote = declared && declared.publicSkipped.length > 0 ? `, ${declared.publicSkipped.length} entry point(s) skipped as public ([prover] public)` : '';
-    const detail = `${outcome.readDetail}, ${c.entryPoints} entry point(s), ${outcome.result.findings.length} unguarded operation(s)${publicNote}`;
+    const detail = `${outcome.readDetail}, ${c.entryPoints} entry point(s), ${c.operationsChecked} operation(s) checked, ${outcome.result.findings.length} unguarded operation(s)${publicNote}`;
     const verdict = outcome.incomplete ? incomplete('failed', `${detail}; ${[...bounds, ...incompleteDegradationLines(outcome.result.degradations)].slice(0, 3).join('; ')}`) : ran(detail);
     return result(verdict, null, outcome.result.findings.map(toReviewFinding));
   },
