@@ -7,13 +7,7 @@
  * the write, a 404 under a null test, and a helper whose returned refusal its caller ignores.
  */
 import { describe, expect, it } from 'vitest';
-import { proveChange } from '../../src/prover/prove.js';
-
-async function labels(files: Record<string, string>): Promise<string[]> {
-  const result = await proveChange({ root: '/repo', files: Object.entries(files).map(([path, text]) => ({ path, text })), touched: null, maxDepth: 3, fanOut: 25 });
-  expect(result.coverage.operationsChecked).toBeGreaterThan(0);
-  return result.findings.map((f) => `${f.label}:${f.path}:${f.line}`);
-}
+import { proverLabels as labels } from '../helpers/prover-labels.js';
 
 /** The controller: finds the note by the id the request chose, then `guard`, then deletes it. */
 const controller = (guard: string, after = ''): string => `import { prisma } from "@/lib/prisma";
