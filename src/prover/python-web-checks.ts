@@ -30,6 +30,7 @@ import { flaskRoute } from './recognisers/flask.js';
 import { raisedRefusal } from './python-refusal-exceptions.js';
 import { CALLER_KEYED, depthOf, FLAG_REFUSAL, flagTestKind, type TestReader } from './python-refusal-flags.js';
 import { principalMismatchKind } from './python-request-principals.js';
+import { permissionClassChecks, KIND_WORDS } from './drf-permission-classes.js';
 import { actionPermissions, bracketed, classAttribute, classMethodDecorators } from './python-class-policies.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
@@ -549,6 +550,9 @@ function djangoClassChecks(input: WebCheckInput, file: ProgramFile, ref: Functio
       if (row.kind === 'public') declaredPublic = true;
       else proofs.push({ kind: row.kind, dischargerId: row.id, evidence: `${attribute.where}: ${attribute.text.replace(/\s+/g, ' ').slice(0, 120)}` });
     }
+    // The project's own classes by what their has_permission tests; has_object_permission binds only the object get_object() returns.
+    const own = permissionClassChecks(input.program, input.facts, attribute.text, ref.path);
+    for (const kind of own?.request ?? []) proofs.push({ kind, dischargerId: 'drf.project-permission', evidence: `${attribute.where}: ${own?.classes.join(', ') ?? ''}.has_permission tests ${KIND_WORDS[kind]}` });
   }
   return { proofs, public: declaredPublic };
 }
