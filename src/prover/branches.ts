@@ -139,7 +139,7 @@ export function conditionalAt(file: ProgramFile, fn: FunctionIR, line: number): 
 }
 
 /** `text` split at `operator` where no bracket is open. */
-function splitTopLevel(text: string, operator: string): string[] {
+export function splitTopLevel(text: string, operator: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let start = 0;

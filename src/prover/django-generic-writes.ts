@@ -21,6 +21,7 @@ import { userScopedQuerysetOf } from './django-querysets.js';
 import type { Facts, LanguageFacts, OperationFact } from './facts.js';
 import { ownerField, staffOnly } from './owned-records.js';
 import { drfDefault } from './python-web-checks.js';
+import { KIND_WORDS, permissionClassChecks } from './drf-permission-classes.js';
 import { classAttribute, pythonBases } from './python-class-policies.js';
 import { lineageNames } from './recognisers/python-views.js';
 import { urlConfViews } from './recognisers/django.js';
@@ -149,6 +150,9 @@ function declaredChecks(program: Program, facts: LanguageFacts, view: ViewClass,
   // DRF: the nearest `permission_classes`, else DEFAULT_PERMISSION_CLASSES (DRF's own default is AllowAny).
   const permissions = drf ? (view.chain.map((r) => classAttributeOf(program, r, 'permission_classes')).find((t) => t !== null) ?? drfDefault({ program })) : null;
   if (permissions !== null) for (const row of facts.dischargers.filter((d) => d.classAttributes.some((re) => re.test(permissions)))) out.push({ kind: row.kind, evidence: permissions.replace(/\s+/g, ' ').slice(0, 120) });
+  // The project's own classes by their body: get_object() runs has_object_permission on the very object written here.
+  const own = permissions === null ? null : permissionClassChecks(program, facts, permissions, view.file.path);
+  for (const kind of new Set([...(own?.request ?? []), ...(own?.object ?? [])])) out.push({ kind, evidence: `${own?.classes.join(', ') ?? ''} test ${KIND_WORDS[kind]}` });
   for (const record of view.chain) {
     for (const base of [record.superclass, ...record.interfaces]) {
       const name = base?.split('.').pop() ?? '';

@@ -13,6 +13,7 @@ import type { LanguageFacts } from './facts.js';
 import { callSignature, lookupClass, superChain, type Program } from './resolution.js';
 import { statementAt } from './recognisers/shared.js';
 import { catchArmAt, ownedThrows } from './caught-exceptions.js';
+import { walrusAssignments } from './python-walrus.js';
 import { userScopedQueryset } from './django-querysets.js';
 import type { OperationSite, PathRecord, ProgramFile } from './types.js';
 
@@ -875,6 +876,7 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
       }
       if (shape && ownedProperty(shape)) bindings.shapes.set(assign[1], shape);
     }
+    if (file.factsLanguage === 'python' && text.includes(':=')) bindWalrus(file, line, bindings, facts);
     if (bindings.throwing.length > 0 && /\b(catch|except)\b/.test(text)) bindCaught(file, fn, line, bindings);
     if (possession.some((p) => p.line === line)) {
       for (const match of balancedStatement(file, line).text.matchAll(MEMBER_ROOT)) {
@@ -882,6 +884,19 @@ function propagate(file: ProgramFile, fn: FunctionIR, untilLine: number, binding
         if (lookedUp.has(root)) bindings.bind(root, { why: `${root}, whose stored secret was verified at line ${line}`, viaLogin: false });
       }
     }
+  }
+}
+
+/** `if (found := lookup scoped by the user):` binds `found` as `found = lookup` on its own line would. */
+function bindWalrus(file: ProgramFile, line: number, bindings: Bindings, facts: LanguageFacts | undefined): void {
+  const first = (file.lines[line - 1] ?? '').length;
+  // The statement from this line on, for a value written over the next lines; a name on a later line is read there.
+  for (const { name, value, at } of walrusAssignments(balancedStatement(file, line).text)) {
+    if (at >= first) continue;
+    const lookup = facts?.recordLookups.some((re) => re.test(value)) === true;
+    const scopedWhere = lookup ? whereOwner(value, bindings) : null;
+    const owner = !lookup || scopedByUserAlone(value, bindings) ? (ownerOfValue(bindings, value) ?? scopedWhere) : scopedWhere;
+    if (owner) bindings.bind(name, owner);
   }
 }
 

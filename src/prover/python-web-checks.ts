@@ -30,6 +30,7 @@ import { flaskRoute } from './recognisers/flask.js';
 import { raisedRefusal } from './python-refusal-exceptions.js';
 import { CALLER_KEYED, depthOf, FLAG_REFUSAL, flagTestKind, type TestReader } from './python-refusal-flags.js';
 import { principalMismatchKind } from './python-request-principals.js';
+import { permissionClassChecks, KIND_WORDS } from './drf-permission-classes.js';
 import { actionPermissions, bracketed, classAttribute, classMethodDecorators } from './python-class-policies.js';
 import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } from './types.js';
 import type { FunctionIR } from '../syntax/ir-types.js';
@@ -386,6 +387,8 @@ function judgeDecorator(input: WebCheckInput, decorator: FunctionRef, depth: num
   const params = new Set(decorator.fn.parameters.map((p) => p.name));
   for (const inner of nestedFunctions(input.program, file, decorator.fn)) for (const p of inner.parameters) params.add(p.name);
   const wrappers = nestedFunctions(input.program, file, decorator.fn);
+  const returned = factoryCheck(input.facts, file, decorator.fn, wrappers);
+  if (returned) proofs.push({ kind: returned.row.kind, dischargerId: returned.row.id, evidence: `decorator ${decorator.fn.name} (${decorator.path}:${decorator.fn.startLine}) returns ${returned.text}` });
   for (const wrapper of wrappers) {
     const callLines = viewCallLines(file, wrapper, params);
     const callLine = callLines[0];
@@ -408,6 +411,26 @@ function judgeDecorator(input: WebCheckInput, decorator: FunctionRef, depth: num
     }
   }
   return proofs;
+}
+
+/**
+ * The framework check a decorator factory hands back (Tandoor's `group_required(*groups)` ends in
+ * `return user_passes_test(in_groups, login_url=...)`): the weakest of the rows its own returns match,
+ * or null when one of them is no check (`return view`, a plain wrapper), since that branch decorates
+ * with nothing.
+ */
+function factoryCheck(facts: LanguageFacts, file: ProgramFile, factory: FunctionIR, nested: readonly FunctionIR[]): { row: DischargerFact; text: string } | null {
+  const found: { row: DischargerFact; text: string }[] = [];
+  for (let line = factory.bodyStartLine; line <= factory.endLine; line++) {
+    if (nested.some((fn) => line >= fn.startLine && line <= fn.endLine)) continue;
+    const text = /^\s*return\s+(.+?)\s*(#.*)?$/.exec(file.lines[line - 1] ?? '')?.[1];
+    if (text === undefined) continue;
+    const row = rowFor(facts, (d) => d.decorators, text);
+    if (!row || row.kind === 'public' || row.kind === 'csrf_guard') return null;
+    found.push({ row, text: text.replace(/\(.*$/, '(...)') });
+  }
+  if (found.length === 0) return null;
+  return found.reduce((a, b) => (GUARD_STRENGTH.indexOf(b.row.kind) < GUARD_STRENGTH.indexOf(a.row.kind) ? b : a));
 }
 
 /** Weakest first: a branch that only logs in leaves the decorator a login check. */
@@ -527,6 +550,9 @@ function djangoClassChecks(input: WebCheckInput, file: ProgramFile, ref: Functio
       if (row.kind === 'public') declaredPublic = true;
       else proofs.push({ kind: row.kind, dischargerId: row.id, evidence: `${attribute.where}: ${attribute.text.replace(/\s+/g, ' ').slice(0, 120)}` });
     }
+    // The project's own classes by what their has_permission tests; has_object_permission binds only the object get_object() returns.
+    const own = permissionClassChecks(input.program, input.facts, attribute.text, ref.path);
+    for (const kind of own?.request ?? []) proofs.push({ kind, dischargerId: 'drf.project-permission', evidence: `${attribute.where}: ${own?.classes.join(', ') ?? ''}.has_permission tests ${KIND_WORDS[kind]}` });
   }
   return { proofs, public: declaredPublic };
 }
