@@ -53,6 +53,8 @@ interface RefusalSite {
   evidence: string;
   /** A refusal at the end of the function reached only when no earlier test let the caller through. */
   final?: boolean;
+  /** An `else if`: it refuses only where the tests before it failed. */
+  chained?: boolean;
 }
 
 function refusalIn(text: string): 'forbidden' | 'not_found' | null {
@@ -85,7 +87,8 @@ function refusalSites(file: ProgramFile, fn: FunctionIR): RefusalSite[] {
       // The arm's own refusal, at its top level (after a log line, say): a refusal nested under another test refuses only there.
       const refusing = arm.find((s) => s.indent === top && refusalIn(s.text) !== null);
       if (!refusing) continue;
-      out.push({ line, end: at.to, condition: at.condition, allowing: false, notFoundOnly: refusalIn(refusing.text) === 'not_found', evidence: `${text.trim()} ${refusing.text.trim()}` });
+      const chained = /^\s*(?:\}\s*)?else/.test(text);
+      out.push({ line, end: at.to, condition: at.condition, allowing: false, notFoundOnly: refusalIn(refusing.text) === 'not_found', evidence: `${text.trim()} ${refusing.text.trim()}`, ...(chained ? { chained } : {}) });
       continue;
     }
     if (refusalIn(text) === 'forbidden' && refusesUnlessAllowed(file, fn, line)) out.push({ line, end: line, condition: '', allowing: false, notFoundOnly: false, evidence: text.trim(), final: true });
@@ -286,7 +289,7 @@ export function phpOwnerRefusals(program: Program, facts: LanguageFacts): Witnes
 export function phpRefusingHelpers(program: Program, facts: LanguageFacts, judged: (functionId: string, from: number, to: number) => boolean): Witness[] {
   const out: Witness[] = [];
   for (const { file, fn, id, site } of phpRefusals(program)) {
-    if (site.notFoundOnly || REQUEST_DATA.test(site.condition) || judged(id, site.line, site.end)) continue;
+    if (site.notFoundOnly || site.chained === true || REQUEST_DATA.test(site.condition) || judged(id, site.line, site.end)) continue;
     // A refusal of whoever is not logged in is a login check, read as one already.
     const refusedWhen = site.allowing ? `!${site.condition.trim()}` : site.condition;
     if (anonymousCallerTest(program, facts, refusedWhen) || callerMissing(refusedWhen, callerForms(program, facts, file, fn, site.line))) continue;

@@ -119,6 +119,7 @@ describe('PHP helpers that refuse with an authorization exception', () => {
       `        if (! $this->grants->allows($workspace, $ability)) {\n            return false;\n        }\n        return true;`,
       `        if (! $this->grants->allows($workspace, $ability)) {\n            Log::warning('refused');\n        }`,
       '        if (! $this->grants->allows($workspace, $ability)) abort(404);',
+      `        if ($workspace->archived) {\n            Log::info('archived');\n        } elseif (! $this->grants->allows($workspace, $ability)) {\n            throw new AuthorizationException();\n        }`,
     ]) {
       expect(unchecked((await proveWith(helper)).findings), helper).toEqual(['LabelController.destroy', 'WorkspaceController.destroy']);
     }
