@@ -36,6 +36,7 @@ import type { DischargeKind, EntryPoint, FunctionRef, ProgramFile, Witness } fro
 import { statementRange } from './function-body.js';
 import { refusesUnlessAllowed } from './final-refusals.js';
 import { armRefusal, RETURNED_REFUSAL, returnedRefusalKind } from './ts-returned-refusals.js';
+import { phpOwnerRefusals, phpRefusingHelpers } from './php-refusals.js';
 
 /** Witnesses per function, and what they say about entries. */
 export interface WitnessSet {
@@ -451,6 +452,14 @@ export function witnesses(input: WitnessInput): WitnessSet {
     }
   }
 
+  // PHP refusals: an owner comparison with the caller is ownership where it stands; any other test a
+  // helper refuses on with a 403 checks only at the helper's call sites (php-refusals.ts).
+  for (const w of phpOwnerRefusals(program, facts.php)) add(set, w);
+  // `laravel.abort-authn` takes any abort_if/abort_unless for a login check; a login test is left out by the reading itself.
+  const readAlready = (functionId: string, from: number, to: number): boolean => (set.byFunction.get(functionId) ?? []).some((w) => w.line !== null && w.line >= from && w.line <= to && w.dischargerId !== 'laravel.abort-authn');
+  const atCallSitesOnly = new Map<string, Witness[]>();
+  for (const w of phpRefusingHelpers(program, facts.php, readAlready)) atCallSitesOnly.set(w.functionId, [...(atCallSitesOnly.get(w.functionId) ?? []), w]);
+
   // Helper summaries: a call to a function whose body checks on every path before it returns is a
   // check at the call line (a helper that checks only under a condition is not). Three rounds reach
   // helpers of helpers; the call graph's own edges bound it, so cycles add nothing new. A helper whose
@@ -459,7 +468,8 @@ export function witnesses(input: WitnessInput): WitnessSet {
   const judged = new Set<string>();
   for (let round = 0; round < 4; round++) {
     const additions: Witness[] = [];
-    for (const [functionId, list] of set.byFunction) {
+    for (const functionId of new Set([...set.byFunction.keys(), ...atCallSitesOnly.keys()])) {
+      const list = [...(set.byFunction.get(functionId) ?? []), ...(atCallSitesOnly.get(functionId) ?? [])];
       const helper = program.functions.get(functionId);
       const helperFile = helper ? program.byPath.get(helper.path) : undefined;
       if (!helper || !helperFile) continue;

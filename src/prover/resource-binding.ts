@@ -314,6 +314,8 @@ export function bindingOf(program: Program, w: Witness): Binding {
     return { attribute, names: name && /^\w+$/.test(name) ? [name] : [], text };
   }
   if (w.scope !== 'statement' || w.line === null) return { attribute: null, names: [], text };
+  // A comparison, not a call, that names the record it checks (php-refusals.ts: `$token->user_id !== Auth::id()`).
+  if (typeof w.resource === 'string' && w.callee === undefined) return { attribute: null, names: [w.resource], text };
   const ref = program.functions.get(w.functionId);
   const file = ref ? program.byPath.get(ref.path) : undefined;
   if (!file) return { attribute: null, names: [], text };
