@@ -52,7 +52,10 @@ export function calledName(call: CallExpr): string {
 
 /** `constants[i]`: the constant value of argument i, or undefined when it is not known. */
 export function callMatches(matcher: CallMatcher, call: CallExpr, receiverType: string | null, file: FlowFile, constants: readonly (FlowLiteral | undefined)[] = [], receiverLabels: ReadonlySet<string> = NO_LABELS): boolean {
-  const key = nameKeyFor(file.language);
+  // A method call meets a row that says nothing of its receiver by the name as written: in PHP such a
+  // row mostly names a built-in function (`setcookie`), and `$headers->setCookie(...)` is not it.
+  const unconstrained = matcher.receiverTypes === null && matcher.receiver === null && matcher.calleeText === null && matcher.receiverLabel === null;
+  const key = call.receiver !== null && unconstrained ? asWritten : nameKeyFor(file.language);
   if (!matcher.names.has('*') && !holds(matcher.names, calledName(call), key, call.isNew)) return false;
   if (matcher.receiverLabel !== null && !receiverLabels.has(matcher.receiverLabel)) return false;
   if (matcher.notReceiverTypes !== null && holds(matcher.notReceiverTypes, simpleType(receiverType) ?? '', key)) return false;
