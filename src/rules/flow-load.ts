@@ -26,6 +26,8 @@ export interface FlowReportMeta {
   severity: Severity;
   confidence: number;
   aliases: readonly string[];
+  /** False: a finding in test code is not reported. */
+  inTests: boolean;
 }
 
 /** One row's rule-tester snippets, with the languages of its file. */
@@ -137,7 +139,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
 
   const sinks = (data.sink ?? []).map((row, index) => {
     const path = claim('sink', index, row.id, row.tests);
-    meta.push({ id: row.id, cwe: row.cwe, title: row.title, message: row.message, severity: row.severity, confidence: row.confidence, aliases: row.aliases ?? [] });
+    meta.push({ id: row.id, cwe: row.cwe, title: row.title, message: row.message, severity: row.severity, confidence: row.confidence, aliases: row.aliases ?? [], inTests: row.in_tests ?? true });
     return {
       id: row.id,
       kind: row.kind,
@@ -176,7 +178,7 @@ function normaliseFile(data: FlowRowFile, context: DataFileContext, ids: UniqueI
 
   const checks = (data.check ?? []).map((row, index): CheckRow => {
     const path = claim('check', index, row.id, row.tests);
-    meta.push({ id: row.id, cwe: row.cwe, title: row.title, message: row.message, severity: row.severity, confidence: row.confidence, aliases: row.aliases ?? [] });
+    meta.push({ id: row.id, cwe: row.cwe, title: row.title, message: row.message, severity: row.severity, confidence: row.confidence, aliases: row.aliases ?? [], inTests: row.in_tests ?? true });
     const where = origin(path);
     if (row.kind === 'weak-value') {
       const call = callMatcher(required(row.call, path, 'call (the call whose argument is checked)'), context, [...path, 'call']);

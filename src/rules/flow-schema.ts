@@ -51,6 +51,7 @@ const ReportSchema = {
   severity: z.enum(SEVERITIES),
   confidence: z.number().min(0).max(1),
   aliases: z.array(z.string().min(1)).optional().describe('earlier rule ids that suppressions and --finding still match'),
+  in_tests: z.boolean().optional().describe('false: not reported in test code (tests/, *.test.ts, *.spec.ts): what a test makes up is no secret'),
 };
 
 const id = z.string().describe('`<language>-<kebab-case-name>`, unique across rules/flow/');

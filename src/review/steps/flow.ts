@@ -13,6 +13,7 @@ import { touchedLines } from '../../git/diff.js';
 import type { SourceReader } from '../../git/sources.js';
 import type { Finding } from '../../report/finding.js';
 import { loadBuiltinFlowRows } from '../../rules/flow-load.js';
+import { classifyTarget } from '../../gate/classify.js';
 import { unfinishedDetail } from '../deadline.js';
 import { flowSwitchedOff } from '../flow-switch.js';
 import { toFlowFinding } from '../flow-finding.js';
@@ -229,6 +230,8 @@ async function analyseChangedFile(file: ReadableFile, flowFile: FlowFile, scan: 
   const unchanged: FlowFinding[] = [];
   const emit = (f: FlowFinding, line: number, removal: string | null) => {
     const rowMeta = meta.get(f.rowId);
+    // A row about secrets stays quiet in test code: a test's made-up names and seeds protect nothing.
+    if (rowMeta !== undefined && !rowMeta.inTests && classifyTarget(file.diff.path.toLowerCase()) === 'test') return;
     if (rowMeta !== undefined) findings.push(toFlowFinding({ finding: f, meta: rowMeta, path: file.diff.path, line, evidence: evidenceAt(line), removal }));
   };
   for (const f of analysis.findings) {
