@@ -25,8 +25,16 @@ const CALL = /([A-Za-z_$][\w$]*(?:(?:\?\.|\.|->|::)[A-Za-z_$][\w$]*)*)\s*\(/g;
 /** A decorator, annotation or attribute line (`@login_required`, `#[IsGranted('x')]`). */
 export const DECORATOR = /^\s*(?:@([\w.]+(?:\(.*\))?)|#\[(.+)\]\s*$)/;
 
+/**
+ * A refusal written as a statement: an access-denied exception raised or thrown (`raise PermissionDenied`,
+ * `throw new AuthorizationException`), an abort or a response with 401/403. Its condition is the check;
+ * the refusal is the line that makes it one, whatever the test was called.
+ */
+const REFUSAL = /\b(raise|throw)\b[^;]*\b\w*(PermissionDenied|Forbidden|AccessDenied|Unauthori[sz]ed|AuthorizationException|NotAuthorized)\w*|\babort\(\s*40[13]\b|\.(status|sendStatus)\(\s*40[13]\s*\)|\bHttpResponseForbidden\(/;
+
 /** Whether a removed line is a check, by the rows of its file's language. */
 function isCheck(text: string, rows: Facts[keyof Facts]['dischargers'], checkNames: ReadonlySet<string>): boolean {
+  if (REFUSAL.test(text) || rows.some((row) => row.kind !== 'public' && row.comparisons.some((re) => re.test(text)))) return true;
   const decorator = DECORATOR.exec(text);
   if (decorator) {
     const written = decorator[1] ?? decorator[2] ?? '';

@@ -60,3 +60,25 @@ describe('removed checks', () => {
     expect(finding?.message).not.toMatch(/removed/);
   });
 });
+
+describe('removed refusals', () => {
+  const view = (guard: string): string => `import subprocess
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+
+
+def plugin_update(request):
+${guard}
+    subprocess.check_output(["git", "pull"])
+    return HttpResponse("updated")
+`;
+  const urls = 'from django.urls import path\nfrom . import views\n\nurlpatterns = [\n    path("plugins/update/", views.plugin_update),\n]\n';
+
+  it('names a removed `raise PermissionDenied`, whatever its test was called', async () => {
+    const repo = makeRepo({ 'app/views.py': view('    if not request.user.is_superuser:\n        raise PermissionDenied'), 'app/urls.py': urls });
+    repo.commit({ 'app/views.py': view('') }, 'drop the superuser check');
+    const review = await runJscr(['review', '--commit', 'HEAD', '--no-model', '--format', 'json'], repo.root);
+    const finding = (JSON.parse(review.stdout) as { findings: { rule: string; message: string }[] }).findings.find((f) => f.rule === 'jscr/prover-unguarded-operation');
+    expect(finding?.message).toMatch(/The change removed `raise PermissionDenied`/);
+  });
+});
