@@ -79,7 +79,7 @@ function lineOfOffset(starts: readonly number[], firstLine: number, offset: numb
 
 /** The offset of the bracket closing the one at `open`, skipping quoted strings; -1 when unbalanced. */
 export function closing(text: string, open: number): number {
-  const pair: Record<string, string> = { '(': ')', '{': '}' };
+  const pair: Record<string, string> = { '(': ')', '{': '}', '[': ']' };
   const want = pair[text[open] ?? ''];
   if (want === undefined) return -1;
   let depth = 0;

@@ -358,6 +358,19 @@ function failingValues(condition: FlowExpr, atom: FlowExpr | null, positive: boo
   return values.size === 1 ? values : new Set([!positive]);
 }
 
+const enteredCache = new WeakMap<Cfg, Map<number, number>>();
+
+/** How many normal edges enter each node, counted once per graph. */
+function enteredCounts(cfg: Cfg): Map<number, number> {
+  let entered = enteredCache.get(cfg);
+  if (!entered) {
+    entered = new Map<number, number>();
+    for (const n of cfg.nodes) for (const s of n.succ) entered.set(s, (entered.get(s) ?? 0) + 1);
+    enteredCache.set(cfg, entered);
+  }
+  return entered;
+}
+
 /** Calls that send the response (`res.status(401).json(...)`, `reply.code(403).send()`, `res.writeHead(401)`). */
 const ANSWER_CALLS = /^(status|sendStatus|code|writeHead|json|send|end)$/;
 
@@ -375,8 +388,7 @@ function answersRequest(stmt: FlowStmt | null): boolean {
  * answer decides nothing (a response sent, then the handler carries on).
  */
 function leavesStraight(cfg: Cfg, node: CfgNode): boolean {
-  const entered = new Map<number, number>();
-  for (const n of cfg.nodes) for (const s of n.succ) entered.set(s, (entered.get(s) ?? 0) + 1);
+  const entered = enteredCounts(cfg);
   let at = node;
   for (let step = 0; step < 8; step++) {
     if (at.kind !== 'statement' || at.succ.length !== 1) return false;

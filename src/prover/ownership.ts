@@ -8,6 +8,7 @@
  * "derived" when its right-hand side mentions the user at all.
  */
 import { blankStrings } from './string-literals.js';
+import { closing } from './branches.js';
 import type { CallIR, FunctionIR } from '../syntax/ir-types.js';
 import type { LanguageFacts } from './facts.js';
 import { callSignature, lookupClass, superChain, type Program } from './resolution.js';
@@ -125,30 +126,14 @@ function withoutScopedAlternatives(rhs: string, bindings: Bindings): { rest: str
     const match = /\bOR\s*:\s*\[/.exec(rest);
     if (!match) break;
     const open = match.index + match[0].length - 1;
-    const close = closingBracket(rest, open);
-    if (close === null) break;
+    const close = closing(rest, open);
+    if (close < 0) break;
     const arms = callArguments(`o(${rest.slice(open + 1, close)})`, 'o') ?? [];
     if (arms.length === 0 || !arms.every((arm) => arm.trim().startsWith('{') && scopedByUserAlone(arm, bindings))) break;
     rest = `${rest.slice(0, match.index)}${rest.slice(close + 1).replace(/^\s*,/, '')}`;
     scoped = true;
   }
   return { rest, scoped };
-}
-
-/** The index of the bracket closing the one at `open`, skipping quoted text; null when it does not close. */
-function closingBracket(text: string, open: number): number | null {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = open; i < text.length; i++) {
-    const ch = text[i] ?? '';
-    if (quote !== null) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = null;
-    } else if (ch === '"' || ch === "'" || ch === '`') quote = ch;
-    else if ('([{'.includes(ch)) depth++;
-    else if (')]}'.includes(ch) && --depth === 0) return i;
-  }
-  return null;
 }
 
 /** A reference that ends inside a call's parenthesis (`requireUser(`) ends after the call. */

@@ -255,16 +255,25 @@ function ownedRecord(site: RefusalSite, forms: CallerForms): string | null {
   return null;
 }
 
-/** PHP functions with a refusal in them, visited once per program. */
-function* phpRefusals(program: Program): Generator<{ file: ProgramFile; fn: FunctionIR; id: string; site: RefusalSite }> {
+type PhpRefusal = { file: ProgramFile; fn: FunctionIR; id: string; site: RefusalSite };
+
+const refusalCache = new WeakMap<Program, PhpRefusal[]>();
+
+/** PHP functions with a refusal in them, read once per program (both readings below use them). */
+function phpRefusals(program: Program): PhpRefusal[] {
+  const known = refusalCache.get(program);
+  if (known) return known;
+  const out: PhpRefusal[] = [];
   for (const file of program.files) {
     if (file.factsLanguage !== 'php' || !/\b(throw|abort(?:_if|_unless)?)\b/.test(file.text)) continue;
     for (const fn of file.ir.functions) {
       const ref = program.nodeOf.get(fn);
       if (!ref || ref.fn !== fn) continue;
-      for (const site of refusalSites(file, fn)) yield { file, fn, id: ref.id, site };
+      for (const site of refusalSites(file, fn)) out.push({ file, fn, id: ref.id, site });
     }
   }
+  refusalCache.set(program, out);
+  return out;
 }
 
 /** Ownership checks: a refusal answering an owner comparison with the logged-in user, bound to the record. */
