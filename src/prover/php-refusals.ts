@@ -18,6 +18,7 @@
  *   enforcement.ts's helper summaries carry these witnesses to the call sites.
  */
 import { conditionalAt, indentOf, REQUEST_DATA, splitBoolean } from './branches.js';
+import { blankStrings } from './string-literals.js';
 import type { LanguageFacts } from './facts.js';
 import { callArguments, currentUserHelpers } from './ownership.js';
 import { refusesUnlessAllowed } from './final-refusals.js';
@@ -259,6 +260,18 @@ type PhpRefusal = { file: ProgramFile; fn: FunctionIR; id: string; site: Refusal
 
 const refusalCache = new WeakMap<Program, PhpRefusal[]>();
 
+/**
+ * Whether a test reads anything beyond literals and the helper's own parameters: the store, the user,
+ * a call (`! $this->store->has($org, $p)`). `if (false)`, `if (1 === 2)` or `if ($permission ===
+ * 'never')` refuse nobody the callers can reach, so a hostile change cannot make a check of them.
+ */
+function testsState(condition: string, fn: FunctionIR): boolean {
+  const parameters = new Set(fn.parameters.map((p) => p.name.replace(/^\$/, '')));
+  const code = blankStrings(condition, "''");
+  const variables = [...code.matchAll(/\$(\w+)/g)].map((m) => m[1] ?? '');
+  return variables.some((v) => !parameters.has(v)) || /[\w)\]]\s*\(|::/.test(code);
+}
+
 /** PHP functions with a refusal in them, read once per program (both readings below use them). */
 function phpRefusals(program: Program): PhpRefusal[] {
   const known = refusalCache.get(program);
@@ -303,6 +316,7 @@ export function phpRefusingHelpers(program: Program, facts: LanguageFacts, judge
     const refusedWhen = site.allowing ? `!${site.condition.trim()}` : site.condition;
     if (anonymousCallerTest(program, facts, refusedWhen) || callerMissing(refusedWhen, callerForms(program, facts, file, fn, site.line))) continue;
     if (splitBoolean(site.condition, site.allowing ? '||' : '&&').length > 1) continue;
+    if (!testsState(site.condition, fn)) continue;
     out.push({ kind: 'path_guard', scope: 'statement', functionId: id, line: site.line, dischargerId: PHP_REFUSING_HELPER, evidence: site.evidence });
   }
   return out;
